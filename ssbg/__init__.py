@@ -1,0 +1,168 @@
+"""ssbg: semantic-symbolic binding graphs of math word problems.
+
+A binding graph is the typed seam between what a problem's text says
+(entities, quantities with units, a question) and the equations a solver runs.
+ssbg builds these graphs, proves or refuses every equation by dimensional
+analysis over a closed unit vocabulary, draws them, and turns corpora into
+refusal statistics.
+
+Layering rule: **the core never imports the edges.**
+
+- core (pure, no I/O at call time, no pandas/networkx/graphviz/ipywidgets):
+  :mod:`ssbg.errors`, :mod:`ssbg.model`, :mod:`ssbg.allocation`,
+  :mod:`ssbg.units`, :mod:`ssbg.admissibility`, :mod:`ssbg.question`,
+  :mod:`ssbg.problem`, :mod:`ssbg.adapter`, :mod:`ssbg.trace`.
+- edges (import optional dependencies inside the functions that need them):
+  :mod:`ssbg.lanes`, :mod:`ssbg.views`, :mod:`ssbg.corpus`, :mod:`ssbg.widgets`,
+  :mod:`ssbg.cli`.
+
+``import ssbg`` imports the core only; it stays cheap.
+
+Examples
+--------
+>>> import ssbg
+>>> ssbg.check_operation("divide", ["miles", "hours"]).to_canonical_string()
+'divide: [length,time] -> length/time'
+"""
+
+from ssbg.adapter import bind_math_problem_graph, holding_key
+from ssbg.admissibility import (
+    KIND_RULES,
+    OPERATION_KINDS,
+    REFUSED_UNIT_PROOF,
+    EquationStamper,
+    UnitProof,
+    check_admissibility,
+    check_operation,
+)
+from ssbg.allocation import allocate_symbols, slugify
+from ssbg.errors import (
+    ADMISSIBILITY_REASONS,
+    BINDING_GRAPH_REASONS,
+    IMPORT_REASONS,
+    PACK_REASONS,
+    PROBLEM_REASONS,
+    QUESTION_TARGET_REASONS,
+    UNIT_ALGEBRA_REASONS,
+    AdmissibilityError,
+    BindingGraphError,
+    ImportRefusal,
+    LaneError,
+    PackError,
+    ProblemGraphError,
+    QuestionTargetError,
+    SsbgError,
+    UnitAlgebraError,
+)
+from ssbg.model import (
+    ADMISSIBILITY_STATUSES,
+    QUESTION_FORMS,
+    SEMANTIC_ROLES,
+    BoundConstraint,
+    BoundEquation,
+    BoundFact,
+    BoundUnknown,
+    SemanticSymbolicBindingGraph,
+    SourceSpanLink,
+    SymbolBinding,
+)
+from ssbg.problem import (
+    Comparison,
+    FractionPortion,
+    InitialPossession,
+    MathProblemGraph,
+    Operation,
+    PartitionChunk,
+    Quantity,
+    Rate,
+    Unknown,
+)
+from ssbg.question import question_form_for, reconcile_target
+from ssbg.units import (
+    BASE_DIMENSIONS,
+    DIMENSIONLESS,
+    ResolvedUnit,
+    UnitEntry,
+    UnitPack,
+    UnitVector,
+    clear_pack_cache,
+    default_pack,
+    load_pack,
+    parse_unit,
+    resolve_unit,
+    unit_inverse,
+    unit_power,
+    unit_product,
+    unit_quotient,
+    units_equal,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ADMISSIBILITY_REASONS",
+    "ADMISSIBILITY_STATUSES",
+    "BASE_DIMENSIONS",
+    "BINDING_GRAPH_REASONS",
+    "DIMENSIONLESS",
+    "IMPORT_REASONS",
+    "KIND_RULES",
+    "OPERATION_KINDS",
+    "PACK_REASONS",
+    "PROBLEM_REASONS",
+    "QUESTION_FORMS",
+    "QUESTION_TARGET_REASONS",
+    "REFUSED_UNIT_PROOF",
+    "SEMANTIC_ROLES",
+    "UNIT_ALGEBRA_REASONS",
+    "AdmissibilityError",
+    "BindingGraphError",
+    "BoundConstraint",
+    "BoundEquation",
+    "BoundFact",
+    "BoundUnknown",
+    "Comparison",
+    "EquationStamper",
+    "FractionPortion",
+    "ImportRefusal",
+    "InitialPossession",
+    "LaneError",
+    "MathProblemGraph",
+    "Operation",
+    "PackError",
+    "PartitionChunk",
+    "ProblemGraphError",
+    "Quantity",
+    "QuestionTargetError",
+    "Rate",
+    "ResolvedUnit",
+    "SemanticSymbolicBindingGraph",
+    "SourceSpanLink",
+    "SsbgError",
+    "SymbolBinding",
+    "UnitAlgebraError",
+    "UnitEntry",
+    "UnitPack",
+    "UnitProof",
+    "UnitVector",
+    "Unknown",
+    "__version__",
+    "allocate_symbols",
+    "bind_math_problem_graph",
+    "check_admissibility",
+    "check_operation",
+    "clear_pack_cache",
+    "default_pack",
+    "holding_key",
+    "load_pack",
+    "parse_unit",
+    "question_form_for",
+    "reconcile_target",
+    "resolve_unit",
+    "slugify",
+    "unit_inverse",
+    "unit_power",
+    "unit_product",
+    "unit_quotient",
+    "units_equal",
+]

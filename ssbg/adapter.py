@@ -1,0 +1,409 @@
+"""Bind a :class:`~ssbg.problem.MathProblemGraph` into a binding graph (SPEC section 3).
+
+State is threaded (docs/adr/0002-state-threading.md): every operation reads the
+*current* symbol of each holding it touches (the latest result that wrote it,
+else the initial fact), so a problem's equations form one connected, acyclic
+chain, and each result symbol declares the unit of the holding it writes.
+All ten kinds bind; each equation is checked by admissibility and stamped
+admitted or refused; the adapter never raises on a well-formed graph.
+
+Examples
+--------
+>>> from ssbg.problem import MathProblemGraph
+>>> g = MathProblemGraph.from_dict({
+...     "entities": ["Ann"],
+...     "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "hours"}}],
+...     "operations": [{"actor": "Ann", "kind": "apply_rate",
+...                     "operand": {"value": 12, "numerator_unit": "dollars", "denominator_unit": "hours"}}],
+...     "unknown": {"entity": "Ann", "unit": "dollars"}})
+>>> bg = bind_math_problem_graph(g)
+>>> [(e.lhs_symbol_id, e.admissibility_status, e.unit_proof) for e in bg.equations]
+[('op_000_result', 'admitted', 'apply_rate: [money/time,time] -> money')]
+>>> (bg.unknowns[0].target_status, bg.unknowns[0].question_form)
+('bound', 'count')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ssbg.admissibility import EquationStamper
+from ssbg.allocation import slugify
+from ssbg.errors import ProblemGraphError, UnitAlgebraError
+from ssbg.model import (
+    STATE_INDEX_INITIAL,
+    STATE_INDEX_TERMINAL,
+    BoundEquation,
+    BoundFact,
+    BoundUnknown,
+    SemanticSymbolicBindingGraph,
+    SourceSpanLink,
+    SymbolBinding,
+)
+from ssbg.problem import (
+    Comparison,
+    FractionPortion,
+    MathProblemGraph,
+    Operation,
+    PartitionChunk,
+    Quantity,
+    Rate,
+)
+from ssbg.question import question_form_for, reconcile_target
+from ssbg.units import UnitPack, default_pack, normalize_unit_text
+
+__all__ = ["bind_math_problem_graph", "holding_key"]
+
+INTRODUCED_BY = "ssbg.adapter.bind_math_problem_graph"
+
+
+def _number_text(value: float) -> str:
+    return repr(value)
+
+
+def holding_key(unit: str, pack: UnitPack) -> str:
+    """The key under which a holding in ``unit`` is threaded.
+
+    A measure (money, time, length, ...) is one holding whatever its unit: the key
+    is its dimension (``[money]`` for dollars and cents).  A count noun keeps its
+    pack lemma (``boxes`` and ``children`` are different holdings); otherwise the normalized text, naively singularized (``apples`` ->
+    ``apple``) so that an unknown unit is still one holding.
+    """
+    try:
+        resolved = pack.resolve(unit)
+    except UnitAlgebraError:
+        resolved = None
+    if resolved is not None:
+        dims = resolved.dimension
+        if dims.count == 0 and not dims.is_dimensionless:
+            return f"[{dims.to_canonical_string()}]"  # one holding of money, of time, ... whatever the unit
+        return resolved.lemma
+    else:
+        key = normalize_unit_text(unit)
+        for suffix, repl in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"), ("ses", "s"), ("s", "")):
+            if key.endswith(suffix) and len(key) > len(suffix) + 1 and not key.endswith("ss"):
+                return key[: -len(suffix)] + repl
+        return key
+
+
+def _role_for_unit(unit: str, pack: UnitPack) -> str:
+    try:
+        resolved = pack.resolve(unit)
+    except UnitAlgebraError:
+        return "quantity"
+    if resolved.is_rate:
+        return "rate"
+    dims = resolved.dimension.as_dict()
+    if dims == {"time": 1}:
+        return "duration"
+    if dims == {"count": 1}:
+        return "count"
+    return "quantity"
+
+
+@dataclass
+class _Holding:
+    symbol_id: str
+    unit: str
+    writer_kind: str | None = None  # kind of the equation that last wrote it
+    writer_index: int | None = None
+
+
+@dataclass
+class _Builder:
+    """Mutable scratch state of one binding run (never escapes the adapter)."""
+
+    graph: MathProblemGraph
+    pack: UnitPack
+    source_id: str
+    symbols: dict[str, SymbolBinding] = field(default_factory=dict)
+    facts: list[BoundFact] = field(default_factory=list)
+    equations: list[BoundEquation] = field(default_factory=list)
+    entity_ids: dict[str, str] = field(default_factory=dict)
+    holdings: dict[tuple[str, str], _Holding] = field(default_factory=dict)
+    latest: dict[str, tuple[str, str]] = field(default_factory=dict)  # entity -> last written key
+    stamper: EquationStamper | None = None
+
+    def span(self, path: str, text: str) -> SourceSpanLink:
+        text = text if text else path
+        return SourceSpanLink(f"{self.source_id}:{path}", 0, len(text), text)
+
+    def add_symbol(self, symbol: SymbolBinding) -> str:
+        self.symbols[symbol.symbol_id] = symbol
+        return symbol.symbol_id
+
+    def literal(self, i: int, suffix: str, value: float, unit: str | None, role: str, path: str, text: str) -> str:
+        sid = f"op_{i:03d}__{suffix}"
+        span = self.span(path, text)
+        self.add_symbol(SymbolBinding(sid, f"{suffix} of operation {i}", role, span, INTRODUCED_BY, unit=unit))
+        self.facts.append(BoundFact(sid, _number_text(value), span, unit))
+        return sid
+
+    def holding(self, entity: str, unit: str) -> _Holding | None:
+        return self.holdings.get((entity, holding_key(unit, self.pack)))
+
+    def latest_holding(self, entity: str) -> _Holding | None:
+        key = self.latest.get(entity)
+        return None if key is None else self.holdings[key]
+
+    def write(self, entity: str, unit: str, sid: str, kind: str | None, index: int | None) -> None:
+        key = (entity, holding_key(unit, self.pack))
+        self.holdings[key] = _Holding(sid, unit, kind, index)
+        self.latest[entity] = key
+
+
+def _entity_symbols(b: _Builder) -> None:
+    used: set[str] = set()
+    for i, entity in enumerate(b.graph.entities):
+        slug = slugify(entity) or f"e{i:03d}"
+        sid = f"entity_{slug}"
+        n = 1
+        while sid in used:
+            sid = f"entity_{slug}_{n:03d}"
+            n += 1
+        used.add(sid)
+        b.entity_ids[entity] = sid
+        b.add_symbol(SymbolBinding(sid, entity, "entity", b.span(f"$.entities[{i}]", entity), INTRODUCED_BY,
+                                   entity=entity))
+
+
+def _initial_symbols(b: _Builder) -> None:
+    for i, possession in enumerate(b.graph.initial_state):
+        entity, q = possession.entity, possession.quantity
+        if b.holding(entity, q.unit) is not None and (entity, holding_key(q.unit, b.pack)) in b.holdings:
+            existing = b.holdings[(entity, holding_key(q.unit, b.pack))]
+            if existing.unit == q.unit:
+                continue  # the same possession listed twice (equal values; contradictions are refused earlier)
+        unit_slug = slugify(holding_key(q.unit, b.pack)) or "unit"
+        sid = f"t0_{b.entity_ids[entity].removeprefix('entity_')}_{unit_slug}"
+        n = 1
+        while sid in b.symbols:
+            sid = f"t0_{b.entity_ids[entity].removeprefix('entity_')}_{unit_slug}_{n:03d}"
+            n += 1
+        path = f"$.initial_state[{i}]"
+        span = b.span(path, f"{entity} has {_number_text(q.value)} {q.unit}")
+        b.add_symbol(SymbolBinding(sid, f"{entity}'s {q.unit} (initially)", _role_for_unit(q.unit, b.pack), span,
+                                   INTRODUCED_BY, entity=entity, unit=q.unit))
+        b.facts.append(BoundFact(sid, _number_text(q.value), span, q.unit))
+        b.write(entity, q.unit, sid, None, None)
+
+
+_RESULT_ROLE = {
+    "add": "total",
+    "subtract": "difference",
+    "transfer": "quantity",
+    "multiply": "quantity",
+    "divide": "quantity",
+    "apply_rate": "total",
+    "compare_additive": "quantity",
+    "compare_multiplicative": "quantity",
+    "unit_partition": "count",
+    "fraction_portion": "quantity",
+}
+
+
+def _describe(op: Operation) -> str:
+    o = op.operand
+    if isinstance(o, Quantity):
+        tail = f" to {op.target}" if op.target else ""
+        return f"{op.actor} {op.kind} {_number_text(o.value)} {o.unit}{tail}"
+    if isinstance(o, Rate):
+        return f"{op.actor} {op.kind} {_number_text(o.value)} {o.numerator_unit} per {o.denominator_unit}"
+    if isinstance(o, PartitionChunk):
+        return f"{op.actor} {op.kind} into {o.result_unit} of {_number_text(o.value)} {o.unit}"
+    if isinstance(o, FractionPortion):
+        return f"{op.actor} {op.kind} {o.numerator}/{o.denominator} of {o.referent}"
+    amount = f"{_number_text(o.delta.value)} {o.delta.unit}" if o.delta else _number_text(o.factor or 0)
+    return f"{op.actor} has {amount} {o.direction} than {o.reference_actor}"
+
+
+def _operation(b: _Builder, i: int, op: Operation) -> None:
+    assert_stamper = b.stamper
+    if assert_stamper is None:  # pragma: no cover - set by bind_math_problem_graph
+        raise RuntimeError("stamper not initialised")
+    stamper = assert_stamper
+    path = f"$.operations[{i}]"
+    text = _describe(op)
+    span = b.span(path, text)
+    kind = op.kind
+    actor = op.actor
+    result = f"op_{i:03d}_result"
+    o = op.operand
+    deps: list[str] = []
+    rhs: str
+    write_unit: str | None
+
+    def current(entity: str, unit: str) -> str | None:
+        h = b.holding(entity, unit)
+        return None if h is None else h.symbol_id
+
+    if isinstance(o, Quantity) and kind in ("add", "subtract", "transfer"):
+        suffix = {"add": "addend", "subtract": "subtrahend", "transfer": "amount"}[kind]
+        lit = b.literal(i, suffix, o.value, o.unit, "quantity", path, text)
+        state = current(actor, o.unit)
+        deps = [d for d in (state, lit) if d is not None]
+        rhs = f"{state or '0'} {'+' if kind == 'add' else '-'} {lit}"
+        write_unit = o.unit
+    elif isinstance(o, Quantity):  # multiply / divide scale the actor's latest holding
+        suffix = "multiplicand" if kind == "multiply" else "divisor"
+        lit = b.literal(i, suffix, o.value, o.unit, "quantity", path, text)
+        latest = b.latest_holding(actor)
+        state = None if latest is None else latest.symbol_id
+        deps = [d for d in (state, lit) if d is not None]
+        rhs = f"{state or '1'} {'*' if kind == 'multiply' else '/'} {lit}"
+        write_unit = None if latest is None else latest.unit
+    elif isinstance(o, Rate):
+        lit = b.literal(i, "rate", o.value, o.unit, "rate", path, text)
+        state = current(actor, o.denominator_unit)
+        deps = [d for d in (state, lit) if d is not None]
+        rhs = f"{lit} * {state or '?'}"
+        write_unit = o.numerator_unit
+    elif isinstance(o, PartitionChunk):
+        lit = b.literal(i, "chunk", o.value, f"{o.unit}_per_{o.result_unit}", "rate", path, text)
+        state = current(actor, o.unit)
+        deps = [d for d in (state, lit) if d is not None]
+        rhs = f"{state or '?'} / {lit}"
+        write_unit = o.result_unit
+    elif isinstance(o, FractionPortion):
+        lit = b.literal(i, "fraction", o.numerator / o.denominator, None, "ratio", path, text)
+        latest = b.latest_holding(actor)
+        state = None if latest is None else latest.symbol_id
+        deps = [d for d in (state, lit) if d is not None]
+        rhs = f"{lit} * {state or '?'}"
+        write_unit = None if latest is None else latest.unit
+    else:  # Comparison
+        if not isinstance(o, Comparison):  # pragma: no cover - Operation validated the operand type
+            raise ProblemGraphError("unexpected operand", reason="operand_kind_mismatch", path=f"{path}.operand")
+        if o.delta is not None:
+            lit = b.literal(i, "delta", o.delta.value, o.delta.unit, "difference", path, text)
+            state = current(o.reference_actor, o.delta.unit)
+            deps = [d for d in (state, lit) if d is not None]
+            rhs = f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}"
+            write_unit = o.delta.unit
+        else:
+            lit = b.literal(i, "factor", o.factor or 0.0, None, "ratio", path, text)
+            ref = b.latest_holding(o.reference_actor)
+            state = None if ref is None else ref.symbol_id
+            deps = [d for d in (state, lit) if d is not None]
+            rhs = f"{lit} * {state or '?'}"
+            write_unit = None if ref is None else ref.unit
+
+    b.add_symbol(
+        SymbolBinding(result, f"{actor}'s {write_unit or 'holding'} after operation {i}",
+                      _RESULT_ROLE[kind], span, INTRODUCED_BY, entity=actor, unit=write_unit)
+    )
+    b.equations.append(stamper.stamp(result, rhs, deps, kind, span))
+    if write_unit is not None:
+        b.write(actor, write_unit, result, kind, i)
+    if kind == "transfer" and isinstance(o, Quantity) and op.target is not None:
+        received = f"op_{i:03d}_received"
+        target_state = current(op.target, o.unit)
+        lit = f"op_{i:03d}__amount"
+        b.add_symbol(
+            SymbolBinding(received, f"{op.target}'s {o.unit} after operation {i}", "total", span, INTRODUCED_BY,
+                          entity=op.target, unit=o.unit)
+        )
+        tdeps = [d for d in (target_state, lit) if d is not None]
+        b.equations.append(stamper.stamp(received, f"{target_state or '0'} + {lit}", tdeps, kind, span))
+        b.write(op.target, o.unit, received, "add", i)
+
+
+def _unknown(b: _Builder) -> BoundUnknown:
+    u = b.graph.unknown
+    stamper = b.stamper
+    if stamper is None:  # pragma: no cover
+        raise RuntimeError("stamper not initialised")
+    key = holding_key(u.unit, b.pack)
+    who = b.entity_ids[u.entity].removeprefix("entity_") if u.entity is not None else "total"
+    sid = f"unknown_{who}_{slugify(key) or 'unit'}"
+    label = f"how many {u.unit} does {u.entity} have?" if u.entity else f"how many {u.unit} in total?"
+    span = b.span("$.unknown", label)
+    b.add_symbol(SymbolBinding(sid, label, "unknown", span, INTRODUCED_BY, entity=u.entity, unit=u.unit))
+    try:
+        expected = b.pack.resolve(u.unit)
+        expected_is_rate = expected.is_rate
+        dimension = expected.dimension
+    except UnitAlgebraError:
+        expected_is_rate, dimension = False, None
+    holders = [(e, h) for (e, k), h in b.holdings.items() if k == key and (u.entity is None or e == u.entity)]
+    ambiguous: tuple[str, ...] = ()
+    if not holders and dimension is not None:
+        same_dim = [
+            (e, h) for (e, _k), h in b.holdings.items()
+            if (u.entity is None or e == u.entity) and _dimension_of(h.unit, b.pack) == dimension
+        ]
+        if len(same_dim) == 1:
+            holders = same_dim
+        elif len(same_dim) > 1:
+            ambiguous = tuple(sorted(h.symbol_id for _e, h in same_dim))
+    resolved_by: str | None = None
+    kind: str | None = None
+    is_total = False
+    state_index = STATE_INDEX_INITIAL
+    if len(holders) == 1:
+        h = holders[0][1]
+        resolved_by, kind = h.symbol_id, h.writer_kind
+        state_index = STATE_INDEX_INITIAL if h.writer_index is None else STATE_INDEX_TERMINAL
+    elif len(holders) > 1:
+        # "How many in total?": the unknown is the sum of the holders' current symbols.
+        deps = sorted(h.symbol_id for _e, h in holders)
+        b.equations.append(stamper.stamp(sid, " + ".join(deps), deps, "add", span))
+        resolved_by, kind, is_total = sid, "add", True
+        state_index = STATE_INDEX_TERMINAL
+    refused = resolved_by is not None and resolved_by in stamper.root_of
+    admitted = stamper.admitted.get(resolved_by) if resolved_by is not None else None
+    if admitted is None and resolved_by is not None and not refused:
+        # An initial fact: its unit is its own declared unit.
+        sym = b.symbols[resolved_by]
+        try:
+            admitted = b.pack.resolve(sym.unit).dimension if sym.unit else None
+        except UnitAlgebraError:
+            refused = True
+    form = question_form_for(kind, is_total=is_total, expected_is_rate=expected_is_rate)
+    return reconcile_target(
+        sid, span, u.unit, resolved_by=resolved_by, admitted_unit=admitted, refused_upstream=refused,
+        state_index=state_index, question_form=form, ambiguous=ambiguous, pack=b.pack,
+    )
+
+
+def _dimension_of(unit: str, pack: UnitPack) -> object:
+    try:
+        return pack.resolve(unit).dimension
+    except UnitAlgebraError:
+        return None
+
+
+def bind_math_problem_graph(graph: MathProblemGraph, *, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
+    """Bind a problem: symbols, facts, one checked equation per operation, the question target.
+
+    ``transfer`` binds two equations (the giver's and the receiver's new
+    holdings); a question about the total of several holders binds one
+    summing equation.  Pure and deterministic.
+
+    Raises
+    ------
+    ProblemGraphError
+        When ``graph`` is not a ``MathProblemGraph`` (malformed input never
+        reaches the binding step: build it with ``MathProblemGraph.from_dict``).
+    """
+    if not isinstance(graph, MathProblemGraph):
+        raise ProblemGraphError(
+            f"bind_math_problem_graph needs a MathProblemGraph (got {type(graph).__name__})",
+            reason="wrong_type", path="$",
+        )
+    p = default_pack() if pack is None else pack
+    b = _Builder(graph, p, graph.problem_id or "mpg")
+    _entity_symbols(b)
+    _initial_symbols(b)
+    b.stamper = EquationStamper(b.symbols, p)
+    for i, op in enumerate(graph.operations):
+        _operation(b, i, op)
+    unknown = _unknown(b)
+    return SemanticSymbolicBindingGraph(
+        symbols=tuple(b.symbols.values()),
+        facts=tuple(b.facts),
+        equations=tuple(b.equations),
+        unknowns=(unknown,),
+        constraints=(),
+        provenance=f"{INTRODUCED_BY} pack={p.name}@{p.version} problem={graph.problem_id or '-'}",
+    )

@@ -1,0 +1,527 @@
+"""Unit-aware equation admissibility (ADR-0134): the wrong-answer firewall.
+
+:func:`check_admissibility` proves an equation dimensionally consistent over the
+closed unit pack and returns a :class:`UnitProof`, or refuses with an
+:class:`~ssbg.errors.AdmissibilityError` whose ``reason`` is one of
+:data:`~ssbg.errors.ADMISSIBILITY_REASONS`.  Dispatch goes through the explicit
+:data:`KIND_RULES` table and fails closed on an unknown kind.
+
+Beyond ADR-0134: the lhs is checked when its symbol declares a unit; results
+of upstream equations are read at their admitted unit; commensurable units of
+different scale are admitted with a conversion note; a dependent of a refused
+equation is refused too, and says which root-cause equation it inherits from
+(:class:`EquationStamper`).
+
+Examples
+--------
+>>> check_operation("apply_rate", ["dollars_per_hour", "hours"]).to_canonical_string()
+'apply_rate: [money/time,time] -> money'
+>>> check_operation("add", ["hours", "minutes"]).to_canonical_string()
+'add: [time,time] -> time; convert minute->hour x1/60'
+>>> check_operation("add", ["dollars", "hours"])
+Traceback (most recent call last):
+...
+ssbg.errors.AdmissibilityError: unit_mismatch: add needs equal operand units, got money and time
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError, UnitAlgebraError
+from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
+from ssbg.units import (
+    DIMENSIONLESS,
+    ResolvedUnit,
+    UnitPack,
+    UnitVector,
+    default_pack,
+    unit_product,
+    unit_quotient,
+)
+
+__all__ = [
+    "ADMISSIBILITY_REASONS",
+    "KIND_RULES",
+    "OPERATION_KINDS",
+    "REFUSED_UNIT_PROOF",
+    "EquationStamper",
+    "Operand",
+    "UnitProof",
+    "check_admissibility",
+    "check_operation",
+]
+
+REFUSED_UNIT_PROOF = "unverified"
+
+OPERATION_KINDS: tuple[str, ...] = (
+    "add",
+    "subtract",
+    "transfer",
+    "multiply",
+    "divide",
+    "apply_rate",
+    "compare_additive",
+    "compare_multiplicative",
+    "unit_partition",
+    "fraction_portion",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitProof:
+    """Why an equation is admitted: its kind, the lhs unit and the operand units.
+
+    ``operand_units`` are in the kind's role order (rate then base for
+    ``apply_rate``, dividend then divisor for ``divide``, sorted dependency ids
+    otherwise).  ``conversions`` notes commensurable units of different scale
+    (``"hour->minute x60"``; ``x?`` when the pack fixes no scale).
+    """
+
+    operation_kind: str
+    lhs_unit: UnitVector
+    operand_units: tuple[UnitVector, ...]
+    conversions: tuple[str, ...] = ()
+
+    def to_canonical_string(self) -> str:
+        operands = ",".join(v.to_canonical_string() for v in self.operand_units)
+        text = f"{self.operation_kind}: [{operands}] -> {self.lhs_unit.to_canonical_string()}"
+        if self.conversions:
+            text += "; convert " + ", ".join(self.conversions)
+        return text
+
+    def __str__(self) -> str:
+        return self.to_canonical_string()
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    """One dependency of an equation, as a rule sees it."""
+
+    symbol_id: str
+    role: str
+    unit: ResolvedUnit | None  # None: a pure number (only where a rule allows it)
+
+
+def _refuse(
+    reason: str, message: str, *, detail: str | None = None, offending_unit: str | None = None
+) -> AdmissibilityError:
+    return AdmissibilityError(
+        f"{reason}: {message}", reason=reason, detail=detail, offending_unit=offending_unit
+    )
+
+
+def _vec(op: Operand) -> UnitVector:
+    return DIMENSIONLESS if op.unit is None else op.unit.dimension
+
+
+def _name(v: UnitVector) -> str:
+    return v.to_canonical_string()
+
+
+def _note(src: ResolvedUnit | None, dst: ResolvedUnit | None) -> str | None:
+    """A conversion note when two commensurable units differ in scale."""
+    if src is None or dst is None or src.lemma == dst.lemma:
+        return None
+    if src.ratio is None or dst.ratio is None:
+        return f"{src.lemma}->{dst.lemma} x?"
+    factor = src.ratio / dst.ratio
+    return None if factor == 1 else f"{src.lemma}->{dst.lemma} x{factor}"
+
+
+# A rule gets the operands (sorted by symbol id) and the rhs text; it returns
+# the derived lhs unit, the operand units in role order, the resolved unit the
+# lhs scale follows (for a conversion note against a declared lhs) and notes.
+RuleResult = tuple[UnitVector, tuple[UnitVector, ...], ResolvedUnit | None, tuple[str, ...]]
+Rule = Callable[[str, Sequence[Operand], str], RuleResult]
+
+
+def _need_units(kind: str, ops: Sequence[Operand]) -> None:
+    for op in ops:
+        _unit(kind, op)
+
+
+def _unit(kind: str, op: Operand) -> ResolvedUnit:
+    if op.unit is None:
+        raise _refuse("unit_unbound", f"{kind} operand {op.symbol_id} has no unit", detail=op.symbol_id)
+    return op.unit
+
+
+def _additive(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
+    _need_units(kind, ops)
+    first = ops[0]
+    for op in ops[1:]:
+        if _vec(op) != _vec(first):
+            raise _refuse(
+                "unit_mismatch",
+                f"{kind} needs equal operand units, got {_name(_vec(first))} and {_name(_vec(op))}",
+                detail=f"{first.symbol_id}:{_name(_vec(first))} vs {op.symbol_id}:{_name(_vec(op))}",
+                offending_unit=op.unit.text if op.unit else None,
+            )
+    notes = tuple(n for op in ops[1:] if (n := _note(op.unit, first.unit)) is not None)
+    return _vec(first), tuple(_vec(o) for o in ops), first.unit, notes
+
+
+def _multiply(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
+    _need_units(kind, ops)
+    result = DIMENSIONLESS
+    for op in ops:
+        result = unit_product(result, _vec(op))
+    return result, tuple(_vec(o) for o in ops), _scaled(ops, result), ()
+
+
+def _scaled(ops: Sequence[Operand], result: UnitVector) -> ResolvedUnit | None:
+    """A synthetic resolved unit carrying the product's scale (for lhs notes)."""
+    ratio: Fraction | None = Fraction(1)
+    lemmas = []
+    for op in ops:
+        if op.unit is None:
+            continue
+        lemmas.append(op.unit.lemma)
+        ratio = None if ratio is None or op.unit.ratio is None else ratio * op.unit.ratio
+    return ResolvedUnit("*".join(lemmas), "*".join(lemmas), result, ratio, "composite")
+
+
+def _split_divide(ops: Sequence[Operand], rhs: str) -> tuple[Operand, Operand]:
+    divisors = [op for op in ops if op.symbol_id.endswith("__divisor")]
+    if len(divisors) != 1:
+        # Fall back on the canonical rhs "dividend / divisor".
+        left, sep, right = rhs.partition(" / ")
+        by_id = {op.symbol_id: op for op in ops}
+        if sep and left.strip() in by_id and right.strip() in by_id and left.strip() != right.strip():
+            return by_id[left.strip()], by_id[right.strip()]
+        raise _refuse(
+            "operand_arity",
+            "divide needs one dividend and one *__divisor operand (or rhs 'a / b')",
+            detail=",".join(op.symbol_id for op in ops),
+        )
+    divisor = divisors[0]
+    (dividend,) = [op for op in ops if op is not divisor]
+    return dividend, divisor
+
+
+def _divide(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
+    dividend, divisor = _split_divide(ops, rhs)
+    _need_units(kind, (dividend, divisor))
+    result = unit_quotient(_vec(dividend), _vec(divisor))
+    scale = None
+    if dividend.unit is not None and divisor.unit is not None:
+        r1, r2 = dividend.unit.ratio, divisor.unit.ratio
+        scale = ResolvedUnit(
+            f"{dividend.unit.lemma}/{divisor.unit.lemma}",
+            f"{dividend.unit.lemma}/{divisor.unit.lemma}",
+            result,
+            None if r1 is None or r2 is None else r1 / r2,
+            "composite",
+        )
+    return result, (_vec(dividend), _vec(divisor)), scale, ()
+
+
+def _split_rate(kind: str, ops: Sequence[Operand]) -> tuple[ResolvedUnit, ResolvedUnit, Operand, Operand]:
+    rates = [op for op in ops if op.role == "rate"]
+    if len(rates) != 1:
+        raise _refuse(
+            "operand_arity",
+            f"{kind} needs exactly one operand with role 'rate' (got {len(rates)})",
+            detail=",".join(op.symbol_id for op in ops),
+        )
+    rate = rates[0]
+    (other,) = [op for op in ops if op is not rate]
+    rate_unit, other_unit = _unit(kind, rate), _unit(kind, other)
+    if not rate_unit.is_rate:
+        raise _refuse(
+            "rate_form_invalid",
+            f"{kind} rate {rate.symbol_id} has unit {rate_unit.lemma!r}, which is not 'X per Y'",
+            detail=rate.symbol_id,
+            offending_unit=rate_unit.text,
+        )
+    return rate_unit, other_unit, rate, other
+
+
+def _apply_rate(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
+    ru, bu, rate, base = _split_rate(kind, ops)
+    if bu.dimension != ru.denominator:
+        raise _refuse(
+            "unit_mismatch",
+            f"apply_rate needs the base in the rate's denominator {_name(ru.denominator)}, "
+            f"got {_name(bu.dimension)}",
+            detail=f"{rate.symbol_id}:{_name(ru.dimension)} x {base.symbol_id}:{_name(bu.dimension)}",
+            offending_unit=bu.text,
+        )
+    ratio = None if ru.ratio is None or bu.ratio is None else ru.ratio * bu.ratio
+    scale = ResolvedUnit(f"{ru.lemma}*{bu.lemma}", f"{ru.lemma}*{bu.lemma}", ru.numerator, ratio, "composite")
+    return ru.numerator, (ru.dimension, bu.dimension), scale, ()
+
+
+def _unit_partition(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
+    cu, qu, chunk, quantity = _split_rate(kind, ops)
+    if qu.dimension != cu.numerator:
+        raise _refuse(
+            "unit_mismatch",
+            f"unit_partition needs the quantity in the chunk's numerator {_name(cu.numerator)}, "
+            f"got {_name(qu.dimension)}",
+            detail=f"{quantity.symbol_id}:{_name(qu.dimension)} / {chunk.symbol_id}",
+            offending_unit=qu.text,
+        )
+    return cu.denominator, (qu.dimension, cu.dimension), None, ()
+
+
+def _fractional(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
+    """fraction_portion / compare_multiplicative: a pure factor times a holding."""
+    factors = [op for op in ops if op.role == "ratio"]
+    if len(factors) != 1 or len(ops) != 2:
+        raise _refuse(
+            "operand_arity",
+            f"{kind} needs one 'ratio' factor and one holding (got {len(ops)} operands, {len(factors)} ratio)",
+            detail=",".join(op.symbol_id for op in ops),
+        )
+    factor = factors[0]
+    (holding,) = [op for op in ops if op is not factor]
+    _need_units(kind, (holding,))
+    if _vec(factor) != DIMENSIONLESS:
+        raise _refuse(
+            "unit_mismatch",
+            f"{kind} factor {factor.symbol_id} must be dimensionless, got {_name(_vec(factor))}",
+            detail=factor.symbol_id,
+            offending_unit=factor.unit.text if factor.unit else None,
+        )
+    # The compared holdings' units cancel: lhs / holding is dimensionless.
+    return _vec(holding), (_vec(holding), DIMENSIONLESS), holding.unit, ()
+
+
+_ARITY: Mapping[str, tuple[int, int | None]] = MappingProxyType(
+    {
+        "add": (1, None),
+        "subtract": (1, None),
+        "transfer": (1, None),
+        "compare_additive": (1, None),
+        "multiply": (2, None),
+        "divide": (2, 2),
+        "apply_rate": (2, 2),
+        "unit_partition": (2, 2),
+        "fraction_portion": (2, 2),
+        "compare_multiplicative": (2, 2),
+    }
+)
+
+KIND_RULES: Mapping[str, Rule] = MappingProxyType(
+    {
+        "add": _additive,
+        "subtract": _additive,
+        "transfer": _additive,
+        "compare_additive": _additive,
+        "multiply": _multiply,
+        "divide": _divide,
+        "apply_rate": _apply_rate,
+        "unit_partition": _unit_partition,
+        "fraction_portion": _fractional,
+        "compare_multiplicative": _fractional,
+    }
+)
+
+
+def _symbol_table(symbols: Mapping[str, SymbolBinding] | Iterable[SymbolBinding]) -> Mapping[str, SymbolBinding]:
+    if isinstance(symbols, Mapping):
+        return symbols
+    table: dict[str, SymbolBinding] = {}
+    for s in symbols:
+        if not isinstance(s, SymbolBinding):
+            raise _refuse("unknown_symbol", f"'symbols' must hold SymbolBinding values (got {type(s).__name__})")
+        table[s.symbol_id] = s
+    return table
+
+
+def _resolve(text: str, pack: UnitPack) -> ResolvedUnit:
+    try:
+        return pack.resolve(text)
+    except UnitAlgebraError as exc:
+        raise _refuse(
+            "unknown_unit", f"unit {text!r} is not in pack {pack.name}", detail=f"{exc.reason}: {text}", offending_unit=text
+        ) from None
+
+
+def check_admissibility(
+    equation: BoundEquation,
+    *,
+    symbols: Mapping[str, SymbolBinding] | Iterable[SymbolBinding],
+    pack: UnitPack | None = None,
+    upstream_units: Mapping[str, UnitVector] | None = None,
+) -> UnitProof:
+    """Prove ``equation`` dimensionally admissible or refuse with a typed reason.
+
+    Parameters
+    ----------
+    equation
+        The equation to check; only its lhs, dependencies, kind and rhs are read.
+    symbols
+        The symbols it may reference (a mapping by id or an iterable).
+    pack
+        The unit pack (``en_units_v1`` when None).
+    upstream_units
+        Admitted units of upstream results by symbol id, used for a dependency
+        that declares no unit of its own.
+
+    Raises
+    ------
+    AdmissibilityError
+        ``unknown_operation``, ``unknown_symbol``, ``operand_arity``,
+        ``unknown_unit``, ``unit_unbound``, ``rate_form_invalid`` or
+        ``unit_mismatch`` (also when a declared lhs unit differs from the
+        derived one).
+    """
+    if not isinstance(equation, BoundEquation):
+        raise _refuse("unknown_operation", f"expected a BoundEquation (got {type(equation).__name__})")
+    p = default_pack() if pack is None else pack
+    if not isinstance(p, UnitPack):
+        raise _refuse("unknown_unit", f"'pack' must be a UnitPack (got {type(p).__name__})")
+    table = _symbol_table(symbols)
+    upstream = upstream_units or {}
+    kind = equation.operation_kind
+    rule = KIND_RULES.get(kind)
+    if rule is None:
+        raise _refuse("unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=kind)
+    for sid in (equation.lhs_symbol_id, *sorted(equation.dependencies)):
+        if sid not in table:
+            raise _refuse("unknown_symbol", f"symbol {sid!r} is not bound", detail=sid)
+    low, high = _ARITY[kind]
+    n = len(equation.dependencies)
+    if n < low or (high is not None and n > high):
+        want = f"{low}" if low == high else f"{low}..{high or 'n'}"
+        raise _refuse("operand_arity", f"{kind} takes {want} operands, got {n}", detail=str(n))
+    operands: list[Operand] = []
+    for sid in sorted(equation.dependencies):
+        sym = table[sid]
+        if sym.unit is not None:
+            operands.append(Operand(sid, sym.semantic_role, _resolve(sym.unit, p)))
+        elif sid in upstream:
+            vec = upstream[sid]
+            name = vec.to_canonical_string()
+            operands.append(
+                Operand(sid, sym.semantic_role, ResolvedUnit(name, name, vec, None, "upstream",
+                                                             UnitVector(*(max(e, 0) for e in vec)),
+                                                             UnitVector(*(max(-e, 0) for e in vec))))
+            )
+        elif sym.semantic_role == "ratio":
+            operands.append(Operand(sid, sym.semantic_role, None))  # a pure number
+        else:
+            raise _refuse("unit_unbound", f"operand {sid} has no unit and no admitted upstream unit", detail=sid)
+    derived, ordered, scale, notes = rule(kind, operands, equation.rhs_canonical)
+    lhs = table[equation.lhs_symbol_id]
+    if lhs.unit is not None:
+        declared = _resolve(lhs.unit, p)
+        if declared.dimension != derived:
+            raise _refuse(
+                "unit_mismatch",
+                f"{kind} derives {_name(derived)} but lhs {lhs.symbol_id} declares "
+                f"{lhs.unit!r} ({_name(declared.dimension)})",
+                detail=f"lhs {lhs.symbol_id}",
+                offending_unit=lhs.unit,
+            )
+        note = _note(scale, declared) if scale is not None and scale.ratio is not None and declared.ratio is not None else None
+        if note is not None and note not in notes:
+            notes = (*notes, note)
+    return UnitProof(kind, derived, ordered, notes)
+
+
+class EquationStamper:
+    """Checks equations in order and stamps them admitted or refused (never raises).
+
+    Keeps the admitted unit of every admitted lhs (read by downstream
+    equations) and the root cause of every refusal, so that a dependent of a
+    refused equation is refused as ``unit_unbound`` with ``propagated_from``
+    naming the root-cause equation's lhs.
+    """
+
+    def __init__(self, symbols: Mapping[str, SymbolBinding], pack: UnitPack | None = None) -> None:
+        self.symbols = symbols
+        self.pack = default_pack() if pack is None else pack
+        self.admitted: dict[str, UnitVector] = {}
+        self.proofs: dict[str, UnitProof] = {}
+        self.root_of: dict[str, str] = {}
+
+    def stamp(
+        self,
+        lhs: str,
+        rhs: str,
+        dependencies: Iterable[str],
+        kind: str,
+        span: SourceSpanLink,
+    ) -> BoundEquation:
+        deps = frozenset(dependencies)
+        shell = BoundEquation(lhs, rhs, deps, kind, REFUSED_UNIT_PROOF, "pending", span)
+        refused_deps = sorted(d for d in deps if d in self.root_of)
+        if refused_deps:
+            root = self.root_of[refused_deps[0]]
+            self.root_of[lhs] = root
+            return dataclasses.replace(
+                shell,
+                admissibility_status="refused",
+                refusal_reason="unit_unbound",
+                refusal_detail=f"depends on refused {refused_deps[0]}",
+                propagated_from=root,
+            )
+        try:
+            proof = check_admissibility(shell, symbols=self.symbols, pack=self.pack, upstream_units=self.admitted)
+        except AdmissibilityError as exc:
+            self.root_of[lhs] = lhs
+            return dataclasses.replace(
+                shell,
+                admissibility_status="refused",
+                refusal_reason=exc.reason,
+                refusal_detail=exc.detail or exc.message,
+                offending_unit=exc.offending_unit,
+            )
+        self.admitted[lhs] = proof.lhs_unit
+        self.proofs[lhs] = proof
+        return dataclasses.replace(shell, unit_proof=proof.to_canonical_string(), admissibility_status="admitted")
+
+
+_PLAYGROUND_SPAN = SourceSpanLink("check_operation", 0, 1, "?")
+
+
+def _operand_roles(kind: str, n: int) -> list[str]:
+    if kind in ("apply_rate", "unit_partition"):
+        return ["rate", "quantity"] if kind == "apply_rate" else ["quantity", "rate"]
+    if kind in ("fraction_portion", "compare_multiplicative"):
+        return ["quantity", "ratio"]
+    return ["quantity"] * n
+
+
+def check_operation(
+    kind: str,
+    operand_units: Sequence[str | None],
+    *,
+    lhs_unit: str | None = None,
+    pack: UnitPack | None = None,
+) -> UnitProof:
+    """Check one operation on bare unit texts (the shell's and the playground's path).
+
+    Operand order: ``apply_rate`` [rate, base]; ``unit_partition`` [quantity,
+    chunk rate]; ``divide`` [dividend, divisor]; ``fraction_portion`` and
+    ``compare_multiplicative`` [holding, factor] (factor ``None`` = a pure
+    number); other kinds any order.
+    """
+    if isinstance(operand_units, str) or not isinstance(operand_units, Sequence):
+        raise _refuse("operand_arity", "'operand_units' must be a sequence of unit texts")
+    if kind not in KIND_RULES:
+        raise _refuse("unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=str(kind))
+    roles = _operand_roles(kind, len(operand_units))
+    symbols: dict[str, SymbolBinding] = {}
+    ids: list[str] = []
+    for i, unit in enumerate(operand_units):
+        if unit is not None and (not isinstance(unit, str) or not unit.strip()):
+            raise _refuse("unknown_unit", f"operand {i} must be a unit text (got {unit!r})", offending_unit=repr(unit))
+        sid = f"op_{i}" if not (kind == "divide" and i == 1) else f"op_{i}__divisor"
+        role = roles[i] if i < len(roles) else "quantity"
+        symbols[sid] = SymbolBinding(sid, sid, role, _PLAYGROUND_SPAN, "check_operation", unit=unit)
+        ids.append(sid)
+    if lhs_unit is not None and (not isinstance(lhs_unit, str) or not lhs_unit.strip()):
+        raise _refuse("unknown_unit", f"lhs unit must be a unit text (got {lhs_unit!r})", offending_unit=repr(lhs_unit))
+    symbols["lhs"] = SymbolBinding("lhs", "lhs", "quantity", _PLAYGROUND_SPAN, "check_operation", unit=lhs_unit)
+    rhs = f" {'/' if kind == 'divide' else '+'} ".join(ids) or "0"
+    eq = BoundEquation("lhs", rhs, frozenset(ids), kind, REFUSED_UNIT_PROOF, "pending", _PLAYGROUND_SPAN)
+    return check_admissibility(eq, symbols=symbols, pack=pack)

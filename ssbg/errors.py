@@ -1,0 +1,263 @@
+"""One error hierarchy for ssbg.
+
+Every error is an :class:`SsbgError` that also inherits the builtin it refines
+(``ValueError``), carries a machine-readable ``reason`` drawn from the closed set
+its class declares, an optional ``path`` (a JSON path such as
+``$.operations[2].operand.value`` or a ``file:line``), and an optional
+``detail``.  Statistics group by ``reason`` and by fields, never by message
+text.  All errors pickle (they cross process boundaries in batch runs).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+__all__ = [
+    "ADMISSIBILITY_REASONS",
+    "BINDING_GRAPH_REASONS",
+    "IMPORT_REASONS",
+    "LANE_REASONS",
+    "PACK_REASONS",
+    "PROBLEM_REASONS",
+    "QUESTION_TARGET_REASONS",
+    "UNIT_ALGEBRA_REASONS",
+    "AdmissibilityError",
+    "BindingGraphError",
+    "ImportRefusal",
+    "LaneError",
+    "PackError",
+    "ProblemGraphError",
+    "QuestionTargetError",
+    "SsbgError",
+    "UnitAlgebraError",
+]
+
+BINDING_GRAPH_REASONS: frozenset[str] = frozenset(
+    {
+        "invalid_field",  # a field has the wrong type or an empty/invalid value
+        "invalid_span",  # empty, inverted or inconsistent source span
+        "invalid_identifier",  # a symbol id that is not a Python identifier
+        "unknown_role",  # semantic_role outside SEMANTIC_ROLES
+        "unknown_status",  # admissibility_status outside ADMISSIBILITY_STATUSES
+        "refusal_reason_mismatch",  # refusal_reason missing on refused / present otherwise
+        "duplicate_symbol",  # two symbols share an id
+        "unknown_reference",  # a fact/equation/unknown/constraint names no known symbol
+        "circular_dependency",  # equations depend on themselves through a cycle
+        "allocation_refused",  # allocate_symbols got input it cannot allocate
+    }
+)
+
+UNIT_ALGEBRA_REASONS: frozenset[str] = frozenset({"unknown_unit", "malformed_unit"})
+
+PACK_REASONS: frozenset[str] = frozenset(
+    {
+        "pack_missing",  # the pack folder or one of its files does not exist
+        "malformed_row",  # a lexicon row is not valid JSON or misses/mistypes a field
+        "duplicate_entry",  # two rows claim the same lemma or surface
+        "manifest_invalid",  # manifest.json is malformed
+        "checksum_mismatch",  # lexicon bytes do not match the manifest checksum
+        "row_count_mismatch",  # manifest row count differs from the lexicon
+    }
+)
+
+ADMISSIBILITY_REASONS: frozenset[str] = frozenset(
+    {
+        "unit_mismatch",
+        "unknown_unit",
+        "unit_unbound",
+        "unknown_symbol",
+        "unknown_operation",
+        "operand_arity",
+        "rate_form_invalid",
+    }
+)
+
+PROBLEM_REASONS: frozenset[str] = frozenset(
+    {
+        "malformed_json",  # text that is not JSON at all
+        "missing_field",
+        "unexpected_field",
+        "wrong_type",
+        "invalid_value",
+        "unknown_entity",
+        "duplicate_entity",
+        "contradictory_possession",
+        "operand_kind_mismatch",  # operand type does not fit the operation kind
+        "unknown_operation",
+    }
+)
+
+QUESTION_TARGET_REASONS: frozenset[str] = frozenset(
+    {
+        "expected_unit_mismatch",  # question's unit differs from the resolving equation's admitted unit
+        "ambiguous_target",  # several holdings could answer the question
+        "unbound_target",  # nothing in the problem produces the asked-for holding
+        "unresolved_upstream",  # the resolving equation was refused
+        "unknown_expected_unit",  # the question's unit is outside the pack
+    }
+)
+
+IMPORT_REASONS: frozenset[str] = frozenset(
+    {
+        "malformed_record",  # JSON/XML/CSV that does not parse, wrong types, missing fields
+        "empty_text",
+        "no_equation",
+        "unparseable_formula",
+        "operand_not_found",  # a number neither in the text, earlier steps nor constants
+        "unsupported_operation",  # GCD, LCM, remainders, comparisons, algebra, ...
+        "encoding_error",  # bytes that are not UTF-8
+        "record_too_large",
+    }
+)
+
+LANE_REASONS: frozenset[str] = frozenset({"malformed_lane", "lane_missing"})
+
+
+def _restore(cls: type[SsbgError], args: tuple[Any, ...], state: dict[str, Any]) -> SsbgError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
+
+class SsbgError(Exception):
+    """Base class of every ssbg error.
+
+    Parameters
+    ----------
+    message
+        Human-readable text; never parse it, read the fields.
+    reason
+        Machine-readable reason from the subclass's closed ``REASONS`` set.
+    path
+        Where the bad input is: a JSON path (``$.entities[1]``) or ``file:line``.
+    detail
+        Short machine-friendly detail (the offending value, a unit, a cycle).
+    """
+
+    REASONS: ClassVar[frozenset[str]] = frozenset()
+
+    reason: str
+    path: str | None
+    detail: str | None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str,
+        path: str | None = None,
+        detail: str | None = None,
+    ) -> None:
+        if reason not in self.REASONS:
+            raise ValueError(
+                f"{type(self).__name__}: reason {reason!r} is not one of {sorted(self.REASONS)}"
+            )
+        super().__init__(message)
+        self.reason = reason
+        self.path = path
+        self.detail = detail
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore, (type(self), self.args, dict(self.__dict__)))
+
+    def __str__(self) -> str:
+        where = f" (at {self.path})" if self.path else ""
+        return f"{self.message}{where}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(reason={self.reason!r}, path={self.path!r}, message={self.message!r})"
+
+
+class BindingGraphError(SsbgError, ValueError):
+    """Invalid construction of a binding-graph value (ADR-0132)."""
+
+    REASONS = BINDING_GRAPH_REASONS
+
+
+class UnitAlgebraError(SsbgError, ValueError):
+    """A unit the closed pack does not resolve, or a malformed unit text (ADR-0134).
+
+    The message starts with ``"<reason>: "`` as ADR-0134 prescribes
+    (``"unknown_unit: apples"``).
+    """
+
+    REASONS = UNIT_ALGEBRA_REASONS
+
+
+class PackError(SsbgError, ValueError):
+    """A unit pack that does not load or validate; ``path`` is ``file:line``."""
+
+    REASONS = PACK_REASONS
+
+
+class AdmissibilityError(SsbgError, ValueError):
+    """A typed admissibility refusal.
+
+    ``offending_unit`` names the unit text or vector that caused the refusal
+    when there is one (for the unknown-unit leaderboard).
+    """
+
+    REASONS = ADMISSIBILITY_REASONS
+
+    offending_unit: str | None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str,
+        path: str | None = None,
+        detail: str | None = None,
+        offending_unit: str | None = None,
+    ) -> None:
+        super().__init__(message, reason=reason, path=path, detail=detail)
+        self.offending_unit = offending_unit
+
+
+class ProblemGraphError(SsbgError, ValueError):
+    """Malformed ``MathProblemGraph`` input; ``path`` is the JSON path."""
+
+    REASONS = PROBLEM_REASONS
+
+
+class QuestionTargetError(SsbgError, ValueError):
+    """A question target that cannot be bound (phase 4)."""
+
+    REASONS = QUESTION_TARGET_REASONS
+
+
+class ImportRefusal(SsbgError, ValueError):
+    """A corpus record that cannot be read into a trace.
+
+    ``problem_id`` and ``corpus`` say which record; ``path`` is ``file:line``.
+    """
+
+    REASONS = IMPORT_REASONS
+
+    problem_id: str | None
+    corpus: str | None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str,
+        path: str | None = None,
+        detail: str | None = None,
+        problem_id: str | None = None,
+        corpus: str | None = None,
+    ) -> None:
+        super().__init__(message, reason=reason, path=path, detail=detail)
+        self.problem_id = problem_id
+        self.corpus = corpus
+
+
+class LaneError(SsbgError, ValueError):
+    """A lane file that cannot be read."""
+
+    REASONS = LANE_REASONS

@@ -1,0 +1,536 @@
+"""The binding-graph data model (ADR-0132).
+
+Frozen, slotted dataclasses whose collections are tuples or frozensets.  Every
+value validates itself at construction through :func:`_require` and refuses
+with a typed :class:`~ssbg.errors.BindingGraphError`; nothing is coerced.
+
+Examples
+--------
+>>> span = SourceSpanLink("p1", 0, 5, "Alice")
+>>> alice = SymbolBinding("entity_alice", "Alice", "entity", span, "example")
+>>> g = SemanticSymbolicBindingGraph((alice,), (), (), (), (), "example")
+>>> g.to_canonical_string().splitlines()[1]
+'symbol entity_alice name="Alice" role=entity entity=- unit=- span=p1[0:5]"Alice" by="example"'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import keyword
+from dataclasses import dataclass
+from typing import Any
+
+from ssbg.errors import BindingGraphError
+
+__all__ = [
+    "ADMISSIBILITY_STATUSES",
+    "SEMANTIC_ROLES",
+    "STATE_INDEX_INITIAL",
+    "STATE_INDEX_TERMINAL",
+    "QUESTION_FORMS",
+    "TARGET_STATUSES",
+    "BoundConstraint",
+    "BoundEquation",
+    "BoundFact",
+    "BoundUnknown",
+    "SemanticSymbolicBindingGraph",
+    "SourceSpanLink",
+    "SymbolBinding",
+    "is_symbol_id",
+]
+
+SEMANTIC_ROLES: frozenset[str] = frozenset(
+    {"entity", "quantity", "rate", "duration", "count", "total", "difference", "ratio", "unknown"}
+)
+ADMISSIBILITY_STATUSES: frozenset[str] = frozenset({"admitted", "pending", "refused"})
+QUESTION_FORMS: frozenset[str] = frozenset(
+    {"count", "rate", "total", "difference", "ratio", "identity"}
+)
+TARGET_STATUSES: frozenset[str] = frozenset({"bound", "refused", "pending"})
+STATE_INDEX_INITIAL = "initial"
+STATE_INDEX_TERMINAL = "terminal"
+
+
+def _require(condition: bool, reason: str, message: str, *, path: str, detail: object = None) -> None:
+    """Raise a :class:`BindingGraphError` unless ``condition`` holds."""
+    if not condition:
+        raise BindingGraphError(
+            message, reason=reason, path=path, detail=None if detail is None else repr(detail)
+        )
+
+
+def _nonempty_str(value: object, path: str) -> None:
+    _require(
+        isinstance(value, str) and value != "",
+        "invalid_field",
+        f"'{path}' must be a non-empty str (got {value!r})",
+        path=path,
+        detail=value,
+    )
+
+
+def _optional_str(value: object, path: str) -> None:
+    if value is not None:
+        _nonempty_str(value, path)
+
+
+def is_symbol_id(value: object) -> bool:
+    """True when ``value`` is a usable symbol id: a non-keyword Python identifier."""
+    return isinstance(value, str) and value.isidentifier() and not keyword.iskeyword(value)
+
+
+def _symbol_id(value: object, path: str) -> None:
+    _nonempty_str(value, path)
+    _require(
+        is_symbol_id(value),
+        "invalid_identifier",
+        f"'{path}' must be a Python identifier (got {value!r})",
+        path=path,
+        detail=value,
+    )
+
+
+def _instance(value: object, cls: type, path: str) -> None:
+    _require(
+        isinstance(value, cls),
+        "invalid_field",
+        f"'{path}' must be a {cls.__name__} (got {type(value).__name__})",
+        path=path,
+    )
+
+
+def _q(text: str | None) -> str:
+    """Quote text for canonical strings: JSON escapes keep one item per line."""
+    return "-" if text is None else json.dumps(text, ensure_ascii=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpanLink:
+    """A half-open span ``[start, end)`` of a source text, with the covered text."""
+
+    source_id: str
+    start: int
+    end: int
+    text: str
+
+    def __post_init__(self) -> None:
+        _nonempty_str(self.source_id, "source_span.source_id")
+        for name in ("start", "end"):
+            value = getattr(self, name)
+            _require(
+                isinstance(value, int) and not isinstance(value, bool),
+                "invalid_span",
+                f"'source_span.{name}' must be an int (got {value!r})",
+                path=f"source_span.{name}",
+                detail=value,
+            )
+        _require(
+            0 <= self.start < self.end,
+            "invalid_span",
+            f"source span must satisfy 0 <= start < end (got [{self.start}, {self.end}))",
+            path="source_span",
+            detail=(self.start, self.end),
+        )
+        _require(
+            isinstance(self.text, str) and len(self.text) == self.end - self.start,
+            "invalid_span",
+            f"source span text must have length end - start = {self.end - self.start} "
+            f"(got {self.text!r})",
+            path="source_span.text",
+            detail=self.text,
+        )
+
+    def to_canonical_string(self) -> str:
+        return f"{self.source_id}[{self.start}:{self.end}]{_q(self.text)}"
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolBinding:
+    """A symbol: a stable id, a readable name, a role, and the words it came from."""
+
+    symbol_id: str
+    name: str
+    semantic_role: str
+    source_span: SourceSpanLink
+    introduced_by: str
+    entity: str | None = None
+    unit: str | None = None
+
+    def __post_init__(self) -> None:
+        _symbol_id(self.symbol_id, "symbol_id")
+        _nonempty_str(self.name, "name")
+        _require(
+            self.semantic_role in SEMANTIC_ROLES,
+            "unknown_role",
+            f"'semantic_role' must be one of {sorted(SEMANTIC_ROLES)} (got {self.semantic_role!r})",
+            path="semantic_role",
+            detail=self.semantic_role,
+        )
+        _instance(self.source_span, SourceSpanLink, "source_span")
+        _nonempty_str(self.introduced_by, "introduced_by")
+        _optional_str(self.entity, "entity")
+        _optional_str(self.unit, "unit")
+
+    def to_canonical_string(self) -> str:
+        return (
+            f"symbol {self.symbol_id} name={_q(self.name)} role={self.semantic_role} "
+            f"entity={_q(self.entity)} unit={_q(self.unit)} "
+            f"span={self.source_span.to_canonical_string()} by={_q(self.introduced_by)}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BoundFact:
+    """``symbol_id = value [unit]`` lifted from language; ``value`` is the number's text."""
+
+    symbol_id: str
+    value: str
+    source_span: SourceSpanLink
+    unit: str | None = None
+
+    def __post_init__(self) -> None:
+        _symbol_id(self.symbol_id, "symbol_id")
+        _nonempty_str(self.value, "value")
+        _instance(self.source_span, SourceSpanLink, "source_span")
+        _optional_str(self.unit, "unit")
+
+    def to_canonical_string(self) -> str:
+        return (
+            f"fact {self.symbol_id} = {_q(self.value)} unit={_q(self.unit)} "
+            f"span={self.source_span.to_canonical_string()}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BoundEquation:
+    """``lhs := rhs`` with its dependencies, kind, unit proof and admissibility.
+
+    ``refusal_reason`` is required iff ``admissibility_status == "refused"``.
+    Beyond ADR-0132, a refused equation may say what it refused
+    (``refusal_detail``, ``offending_unit``) and, when it was refused only because an
+    upstream equation was, which one (``propagated_from``: that equation's lhs).
+    """
+
+    lhs_symbol_id: str
+    rhs_canonical: str
+    dependencies: frozenset[str]
+    operation_kind: str
+    unit_proof: str
+    admissibility_status: str
+    source_span: SourceSpanLink
+    refusal_reason: str | None = None
+    refusal_detail: str | None = None
+    offending_unit: str | None = None
+    propagated_from: str | None = None
+
+    def __post_init__(self) -> None:
+        _symbol_id(self.lhs_symbol_id, "lhs_symbol_id")
+        _nonempty_str(self.rhs_canonical, "rhs_canonical")
+        _instance(self.dependencies, frozenset, "dependencies")
+        for dep in self.dependencies:
+            _symbol_id(dep, "dependencies[]")
+        _nonempty_str(self.operation_kind, "operation_kind")
+        _nonempty_str(self.unit_proof, "unit_proof")
+        _require(
+            self.admissibility_status in ADMISSIBILITY_STATUSES,
+            "unknown_status",
+            f"'admissibility_status' must be one of {sorted(ADMISSIBILITY_STATUSES)} "
+            f"(got {self.admissibility_status!r})",
+            path="admissibility_status",
+            detail=self.admissibility_status,
+        )
+        _instance(self.source_span, SourceSpanLink, "source_span")
+        refused = self.admissibility_status == "refused"
+        _require(
+            (self.refusal_reason is not None) == refused,
+            "refusal_reason_mismatch",
+            "'refusal_reason' is required iff admissibility_status is 'refused' "
+            f"(status {self.admissibility_status!r}, reason {self.refusal_reason!r})",
+            path="refusal_reason",
+            detail=self.refusal_reason,
+        )
+        _optional_str(self.refusal_reason, "refusal_reason")
+        for name in ("refusal_detail", "offending_unit", "propagated_from"):
+            value = getattr(self, name)
+            _optional_str(value, name)
+            _require(
+                value is None or refused,
+                "refusal_reason_mismatch",
+                f"'{name}' is only meaningful on a refused equation",
+                path=name,
+                detail=value,
+            )
+        if self.propagated_from is not None:
+            _symbol_id(self.propagated_from, "propagated_from")
+
+    @property
+    def is_root_cause(self) -> bool:
+        """True for a refusal of its own, False for an admitted or propagated one."""
+        return self.admissibility_status == "refused" and self.propagated_from is None
+
+    def to_canonical_string(self) -> str:
+        deps = ",".join(sorted(self.dependencies))
+        line = (
+            f"equation {self.lhs_symbol_id} := {_q(self.rhs_canonical)} deps=[{deps}] "
+            f"kind={self.operation_kind} status={self.admissibility_status} "
+            f"proof={_q(self.unit_proof)}"
+        )
+        if self.refusal_reason is not None:
+            line += (
+                f" reason={self.refusal_reason} detail={_q(self.refusal_detail)} "
+                f"offending={_q(self.offending_unit)} from={self.propagated_from or '-'}"
+            )
+        return f"{line} span={self.source_span.to_canonical_string()}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoundUnknown:
+    """A question target bound to a known symbol (ADR-0132), with phase-4 fields.
+
+    ``state_index`` is ``"initial"``, ``"terminal"`` or an operation index as a
+    decimal string; ``question_form`` is one of :data:`QUESTION_FORMS`;
+    ``resolved_by`` names the lhs of the equation that answers the question and
+    ``resolved_unit`` its admitted unit (canonical vector string).  A target that
+    cannot be bound has ``target_status == "refused"`` and a reason from
+    :data:`~ssbg.errors.QUESTION_TARGET_REASONS`.
+    """
+
+    symbol_id: str
+    question_span: SourceSpanLink
+    expected_unit: str | None = None
+    state_index: str = STATE_INDEX_TERMINAL
+    question_form: str = "identity"
+    resolved_by: str | None = None
+    resolved_unit: str | None = None
+    target_status: str = "pending"
+    target_refusal_reason: str | None = None
+    target_refusal_detail: str | None = None
+
+    def __post_init__(self) -> None:
+        _symbol_id(self.symbol_id, "symbol_id")
+        _instance(self.question_span, SourceSpanLink, "question_span")
+        _optional_str(self.expected_unit, "expected_unit")
+        _require(
+            self.state_index in (STATE_INDEX_INITIAL, STATE_INDEX_TERMINAL)
+            or (isinstance(self.state_index, str) and self.state_index.isdigit()),
+            "invalid_field",
+            f"'state_index' must be 'initial', 'terminal' or a decimal index (got {self.state_index!r})",
+            path="state_index",
+            detail=self.state_index,
+        )
+        _require(
+            self.question_form in QUESTION_FORMS,
+            "invalid_field",
+            f"'question_form' must be one of {sorted(QUESTION_FORMS)} (got {self.question_form!r})",
+            path="question_form",
+            detail=self.question_form,
+        )
+        if self.resolved_by is not None:
+            _symbol_id(self.resolved_by, "resolved_by")
+        _optional_str(self.resolved_unit, "resolved_unit")
+        _require(
+            self.target_status in TARGET_STATUSES,
+            "unknown_status",
+            f"'target_status' must be one of {sorted(TARGET_STATUSES)} (got {self.target_status!r})",
+            path="target_status",
+            detail=self.target_status,
+        )
+        _require(
+            (self.target_refusal_reason is not None) == (self.target_status == "refused"),
+            "refusal_reason_mismatch",
+            "'target_refusal_reason' is required iff target_status is 'refused'",
+            path="target_refusal_reason",
+            detail=self.target_refusal_reason,
+        )
+        _optional_str(self.target_refusal_reason, "target_refusal_reason")
+        _optional_str(self.target_refusal_detail, "target_refusal_detail")
+
+    def to_canonical_string(self) -> str:
+        line = (
+            f"unknown {self.symbol_id} expected={_q(self.expected_unit)} "
+            f"state={self.state_index} form={self.question_form} "
+            f"resolved_by={self.resolved_by or '-'} resolved_unit={_q(self.resolved_unit)} "
+            f"target={self.target_status}"
+        )
+        if self.target_refusal_reason is not None:
+            line += f" reason={self.target_refusal_reason} detail={_q(self.target_refusal_detail)}"
+        return f"{line} span={self.question_span.to_canonical_string()}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoundConstraint:
+    """A canonical-string predicate over one symbol."""
+
+    symbol_id: str
+    predicate: str
+    source_span: SourceSpanLink
+
+    def __post_init__(self) -> None:
+        _symbol_id(self.symbol_id, "symbol_id")
+        _nonempty_str(self.predicate, "predicate")
+        _instance(self.source_span, SourceSpanLink, "source_span")
+
+    def to_canonical_string(self) -> str:
+        return (
+            f"constraint {self.symbol_id} {_q(self.predicate)} "
+            f"span={self.source_span.to_canonical_string()}"
+        )
+
+
+def _find_cycle(equations: tuple[BoundEquation, ...]) -> list[str] | None:
+    """Return one dependency cycle (lhs -> dependency edges) or ``None``.
+
+    Iterative depth-first search in sorted order, so the reported cycle is
+    deterministic.
+    """
+    edges: dict[str, set[str]] = {}
+    for eq in equations:
+        edges.setdefault(eq.lhs_symbol_id, set()).update(eq.dependencies)
+    white, grey, black = 0, 1, 2
+    colour: dict[str, int] = {}
+    for root in sorted(edges):
+        if colour.get(root, white) != white:
+            continue
+        stack: list[tuple[str, list[str]]] = [(root, sorted(edges.get(root, ())))]
+        path = [root]
+        colour[root] = grey
+        while stack:
+            node, todo = stack[-1]
+            if not todo:
+                stack.pop()
+                path.pop()
+                colour[node] = black
+                continue
+            nxt = todo.pop(0)
+            state = colour.get(nxt, white)
+            if state == grey:
+                return [*path[path.index(nxt) :], nxt]
+            if state == white:
+                colour[nxt] = grey
+                path.append(nxt)
+                stack.append((nxt, sorted(edges.get(nxt, ()))))
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticSymbolicBindingGraph:
+    """The binding graph: symbols, facts, equations, unknowns, constraints, provenance.
+
+    Construction enforces ADR-0132's cross-collection invariants (unique symbol
+    ids, every reference resolves, tuples only) and refuses dependency cycles
+    with reason ``circular_dependency``.
+    """
+
+    symbols: tuple[SymbolBinding, ...]
+    facts: tuple[BoundFact, ...]
+    equations: tuple[BoundEquation, ...]
+    unknowns: tuple[BoundUnknown, ...]
+    constraints: tuple[BoundConstraint, ...]
+    provenance: str
+
+    def __post_init__(self) -> None:
+        members: tuple[tuple[str, type], ...] = (
+            ("symbols", SymbolBinding),
+            ("facts", BoundFact),
+            ("equations", BoundEquation),
+            ("unknowns", BoundUnknown),
+            ("constraints", BoundConstraint),
+        )
+        for name, cls in members:
+            value = getattr(self, name)
+            _require(
+                isinstance(value, tuple),
+                "invalid_field",
+                f"'{name}' must be a tuple (got {type(value).__name__})",
+                path=name,
+            )
+            for i, item in enumerate(value):
+                _instance(item, cls, f"{name}[{i}]")
+        _nonempty_str(self.provenance, "provenance")
+        known: set[str] = set()
+        for i, symbol in enumerate(self.symbols):
+            _require(
+                symbol.symbol_id not in known,
+                "duplicate_symbol",
+                f"symbol id {symbol.symbol_id!r} appears twice",
+                path=f"symbols[{i}].symbol_id",
+                detail=symbol.symbol_id,
+            )
+            known.add(symbol.symbol_id)
+
+        def ref(symbol_id: str, path: str) -> None:
+            _require(
+                symbol_id in known,
+                "unknown_reference",
+                f"'{path}' references unknown symbol {symbol_id!r}",
+                path=path,
+                detail=symbol_id,
+            )
+
+        for i, fact in enumerate(self.facts):
+            ref(fact.symbol_id, f"facts[{i}].symbol_id")
+        for i, eq in enumerate(self.equations):
+            ref(eq.lhs_symbol_id, f"equations[{i}].lhs_symbol_id")
+            for dep in sorted(eq.dependencies):
+                ref(dep, f"equations[{i}].dependencies")
+            if eq.propagated_from is not None:
+                ref(eq.propagated_from, f"equations[{i}].propagated_from")
+        for i, unknown in enumerate(self.unknowns):
+            ref(unknown.symbol_id, f"unknowns[{i}].symbol_id")
+            if unknown.resolved_by is not None:
+                ref(unknown.resolved_by, f"unknowns[{i}].resolved_by")
+        for i, constraint in enumerate(self.constraints):
+            ref(constraint.symbol_id, f"constraints[{i}].symbol_id")
+        cycle = _find_cycle(self.equations)
+        _require(
+            cycle is None,
+            "circular_dependency",
+            f"equations form a dependency cycle: {' -> '.join(cycle or [])}",
+            path="equations",
+            detail=cycle,
+        )
+
+    def symbol(self, symbol_id: str) -> SymbolBinding:
+        """The symbol with ``symbol_id``; raises ``BindingGraphError`` when absent."""
+        for symbol in self.symbols:
+            if symbol.symbol_id == symbol_id:
+                return symbol
+        raise BindingGraphError(
+            f"no symbol {symbol_id!r} in this graph",
+            reason="unknown_reference",
+            path="symbols",
+            detail=symbol_id,
+        )
+
+    def to_canonical_string(self) -> str:
+        """One line per item in the caller's order; dependencies sorted.
+
+        Byte-equal across runs, processes and ``PYTHONHASHSEED`` values.
+        """
+        lines: list[str] = [f"provenance {_q(self.provenance)}"]
+        lines.extend(s.to_canonical_string() for s in self.symbols)
+        lines.extend(f.to_canonical_string() for f in self.facts)
+        lines.extend(e.to_canonical_string() for e in self.equations)
+        lines.extend(u.to_canonical_string() for u in self.unknowns)
+        lines.extend(c.to_canonical_string() for c in self.constraints)
+        return "\n".join(lines) + "\n"
+
+    @property
+    def content_hash(self) -> str:
+        """sha256 hex digest of the canonical string, for corpus joins."""
+        return hashlib.sha256(self.to_canonical_string().encode("utf-8")).hexdigest()
+
+    def summary(self) -> dict[str, Any]:
+        """Counts by collection and by admissibility status (plain dict)."""
+        statuses: dict[str, int] = {}
+        for eq in self.equations:
+            statuses[eq.admissibility_status] = statuses.get(eq.admissibility_status, 0) + 1
+        return {
+            "symbols": len(self.symbols),
+            "facts": len(self.facts),
+            "equations": len(self.equations),
+            "unknowns": len(self.unknowns),
+            "constraints": len(self.constraints),
+            "statuses": dict(sorted(statuses.items())),
+        }

@@ -1,0 +1,122 @@
+"""Question targets (phase 4): bind the unknown to the equation that answers it.
+
+The question's expected unit is reconciled with the admitted unit of the
+resolving equation.  A target that cannot be bound is refused with a reason
+from :data:`~ssbg.errors.QUESTION_TARGET_REASONS`, recorded on the
+:class:`~ssbg.model.BoundUnknown` (``target_status == "refused"``) so the corpus
+statistics count it like any other refusal.
+
+Examples
+--------
+>>> from ssbg.model import SourceSpanLink
+>>> from ssbg.units import parse_unit
+>>> span = SourceSpanLink("q", 0, 1, "?")
+>>> t = reconcile_target("unknown_x", span, "dollars", resolved_by="op_000_result",
+...                      admitted_unit=parse_unit("cents"))
+>>> (t.target_status, t.resolved_unit)
+('bound', 'money')
+>>> reconcile_target("unknown_x", span, "hours", resolved_by="op_000_result",
+...                  admitted_unit=parse_unit("cents")).target_refusal_reason
+'expected_unit_mismatch'
+"""
+
+from __future__ import annotations
+
+from ssbg.errors import QUESTION_TARGET_REASONS, UnitAlgebraError
+from ssbg.model import STATE_INDEX_TERMINAL, BoundUnknown, SourceSpanLink
+from ssbg.units import UnitPack, UnitVector, default_pack
+
+__all__ = ["QUESTION_TARGET_REASONS", "question_form_for", "reconcile_target"]
+
+# Kind of the equation that last wrote the asked-for holding -> question form.
+_FORM_BY_KIND = {
+    "add": "count",
+    "multiply": "count",
+    "apply_rate": "count",
+    "unit_partition": "count",
+    "transfer": "difference",
+    "subtract": "difference",
+    "compare_additive": "difference",
+    "divide": "ratio",
+    "compare_multiplicative": "ratio",
+    "fraction_portion": "ratio",
+}
+
+
+def question_form_for(
+    resolving_kind: str | None, *, expected: UnitVector | None = None, is_total: bool = False,
+    expected_is_rate: bool = False,
+) -> str:
+    """Infer the question form from what resolves the question.
+
+    ``identity`` when no operation touches the holding; ``rate`` when the asked
+    unit is a rate; ``total`` when holdings are summed; otherwise by the kind of
+    the resolving equation (``difference`` for take-aways and comparisons,
+    ``ratio`` for divisions and portions, ``count`` for the rest).
+    """
+    if expected_is_rate:
+        return "rate"
+    if is_total:
+        return "total"
+    if resolving_kind is None:
+        return "identity"
+    return _FORM_BY_KIND.get(resolving_kind, "count")
+
+
+def _refused(
+    symbol_id: str, span: SourceSpanLink, expected: str | None, reason: str, detail: str, **fields: str | None
+) -> BoundUnknown:
+    if reason not in QUESTION_TARGET_REASONS:
+        raise ValueError(f"unknown question-target reason {reason!r}")
+    return BoundUnknown(
+        symbol_id, span, expected, target_status="refused", target_refusal_reason=reason,
+        target_refusal_detail=detail, **fields,  # type: ignore[arg-type]
+    )
+
+
+def reconcile_target(
+    symbol_id: str,
+    question_span: SourceSpanLink,
+    expected_unit: str | None,
+    *,
+    resolved_by: str | None,
+    admitted_unit: UnitVector | None,
+    refused_upstream: bool = False,
+    state_index: str = STATE_INDEX_TERMINAL,
+    question_form: str = "identity",
+    ambiguous: tuple[str, ...] = (),
+    pack: UnitPack | None = None,
+) -> BoundUnknown:
+    """Build the :class:`BoundUnknown` for a question, bound or refused.
+
+    Order of checks: an ambiguous target, an unbound one, an expected unit
+    outside the pack, a refused resolving equation, then the unit itself.
+    """
+    p = default_pack() if pack is None else pack
+    fields: dict[str, str | None] = {"state_index": state_index, "question_form": question_form}
+    if ambiguous:
+        return _refused(symbol_id, question_span, expected_unit, "ambiguous_target",
+                        "candidates: " + ", ".join(ambiguous), **fields)
+    if resolved_by is None:
+        return _refused(symbol_id, question_span, expected_unit, "unbound_target",
+                        "nothing in the problem produces the asked-for holding", **fields)
+    fields["resolved_by"] = resolved_by
+    expected_vec: UnitVector | None = None
+    if expected_unit is not None:
+        try:
+            expected_vec = p.resolve(expected_unit).dimension
+        except UnitAlgebraError:
+            return _refused(symbol_id, question_span, expected_unit, "unknown_expected_unit",
+                            f"{expected_unit!r} is not in pack {p.name}", **fields)
+    if refused_upstream or admitted_unit is None:
+        return _refused(symbol_id, question_span, expected_unit, "unresolved_upstream",
+                        f"{resolved_by} was refused", **fields)
+    fields["resolved_unit"] = admitted_unit.to_canonical_string()
+    if expected_vec is not None and expected_vec != admitted_unit:
+        return _refused(
+            symbol_id, question_span, expected_unit, "expected_unit_mismatch",
+            f"asks for {expected_vec.to_canonical_string()}, {resolved_by} gives "
+            f"{admitted_unit.to_canonical_string()}",
+            **fields,
+        )
+    return BoundUnknown(symbol_id, question_span, expected_unit, target_status="bound", **fields)  # type: ignore[arg-type]

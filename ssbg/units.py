@@ -1,0 +1,581 @@
+"""Unit algebra over a closed unit pack (ADR-0134).
+
+A unit's dimension is an integer exponent vector over :data:`BASE_DIMENSIONS`.
+Unit texts resolve only through a loaded :class:`UnitPack` (``en_units_v1`` by
+default): the pack's lemmas and listed surfaces (``feet``, ``$``, ``square
+feet``), composites ``<num>_per_<denom>`` (also written ``<num> per <denom>``),
+then a conservative depluralization (``apples`` -> ``apple``) that still only
+accepts what the pack lists.  Anything else refuses with
+``UnitAlgebraError("unknown_unit: ...")``: no unit is invented.
+
+The pack is read from disk once, at the first lookup, and memoized as an
+immutable value; :func:`clear_pack_cache` drops it (for tests).
+
+Examples
+--------
+>>> parse_unit("dollars_per_hour").to_canonical_string()
+'money/time'
+>>> unit_product(parse_unit("dollar_per_hour"), parse_unit("hours")) == parse_unit("cent")
+True
+>>> parse_unit("apples")
+Traceback (most recent call last):
+...
+ssbg.errors.UnitAlgebraError: unknown_unit: 'apples'
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from ssbg.errors import PackError, UnitAlgebraError
+
+__all__ = [
+    "BASE_DIMENSIONS",
+    "DEFAULT_PACK_NAME",
+    "DIMENSIONLESS",
+    "PACK_DOMAINS",
+    "ResolvedUnit",
+    "UnitEntry",
+    "UnitPack",
+    "UnitVector",
+    "clear_pack_cache",
+    "default_pack",
+    "load_pack",
+    "parse_unit",
+    "resolve_unit",
+    "unit_inverse",
+    "unit_power",
+    "unit_product",
+    "unit_quotient",
+    "units_equal",
+]
+
+BASE_DIMENSIONS: tuple[str, ...] = ("length", "time", "mass", "money", "count", "temperature")
+DEFAULT_PACK_NAME = "en_units_v1"
+
+PACK_DOMAINS: frozenset[str] = frozenset(
+    {
+        "count",
+        "length",
+        "time",
+        "mass",
+        "volume",
+        "money",
+        "temperature",
+        "area",
+        "speed",
+        "density",
+        "frequency",
+        "wage",
+        "unit_price",
+        "dimensionless",
+    }
+)
+
+
+class UnitVector(NamedTuple):
+    """Integer exponents over :data:`BASE_DIMENSIONS`; an immutable, hashable value.
+
+    ``UnitVector(money=1, time=-1)`` is money per time.  ``*`` and ``/`` are the
+    unit product and quotient.
+    """
+
+    length: int = 0
+    time: int = 0
+    mass: int = 0
+    money: int = 0
+    count: int = 0
+    temperature: int = 0
+
+    def __mul__(self, other: object) -> UnitVector:  # type: ignore[override]
+        if not isinstance(other, UnitVector):
+            return NotImplemented
+        return unit_product(self, other)
+
+    def __truediv__(self, other: object) -> UnitVector:
+        if not isinstance(other, UnitVector):
+            return NotImplemented
+        return unit_quotient(self, other)
+
+    def __str__(self) -> str:
+        return self.to_canonical_string()
+
+    @property
+    def is_dimensionless(self) -> bool:
+        return not any(self)
+
+    def to_canonical_string(self) -> str:
+        """Positive exponents over negative ones, in base order.
+
+        >>> UnitVector(money=1, time=-1, count=-1).to_canonical_string()
+        'money/time*count'
+        >>> UnitVector(time=-1).to_canonical_string()
+        '1/time'
+        >>> UnitVector(length=3).to_canonical_string()
+        'length^3'
+        """
+        return _canonical(self)
+
+    def as_dict(self) -> dict[str, int]:
+        """Non-zero exponents by dimension name."""
+        return {name: exp for name, exp in zip(BASE_DIMENSIONS, self, strict=True) if exp}
+
+
+DIMENSIONLESS = UnitVector()
+
+
+@functools.lru_cache(maxsize=4096)
+def _canonical(vector: UnitVector) -> str:
+    def factor(name: str, exp: int) -> str:
+        return name if exp == 1 else f"{name}^{exp}"
+
+    num = [factor(n, e) for n, e in zip(BASE_DIMENSIONS, vector, strict=True) if e > 0]
+    den = [factor(n, -e) for n, e in zip(BASE_DIMENSIONS, vector, strict=True) if e < 0]
+    if not num and not den:
+        return "dimensionless"
+    top = "*".join(num) if num else "1"
+    return f"{top}/{'*'.join(den)}" if den else top
+
+
+def _check_vector(value: object, name: str) -> UnitVector:
+    if not isinstance(value, UnitVector):
+        raise UnitAlgebraError(
+            f"malformed_unit: '{name}' must be a UnitVector (got {type(value).__name__})",
+            reason="malformed_unit",
+            path=name,
+            detail=repr(value),
+        )
+    return value
+
+
+def unit_product(a: UnitVector, b: UnitVector) -> UnitVector:
+    """The unit of ``a * b``: exponents add.  Commutative and associative."""
+    _check_vector(a, "a")
+    _check_vector(b, "b")
+    return UnitVector(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
+
+
+def unit_inverse(v: UnitVector) -> UnitVector:
+    """The unit of ``1 / v``: exponents negate.  An involution."""
+    _check_vector(v, "v")
+    return UnitVector(-v[0], -v[1], -v[2], -v[3], -v[4], -v[5])
+
+
+def unit_quotient(a: UnitVector, b: UnitVector) -> UnitVector:
+    """The unit of ``a / b``; ``unit_quotient(v, v) == DIMENSIONLESS``."""
+    _check_vector(a, "a")
+    _check_vector(b, "b")
+    return UnitVector(a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5])
+
+
+def unit_power(v: UnitVector, n: int) -> UnitVector:
+    """The unit of ``v ** n`` for an integer ``n``."""
+    _check_vector(v, "v")
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise UnitAlgebraError(
+            f"malformed_unit: exponent must be an int (got {n!r})",
+            reason="malformed_unit",
+            path="n",
+            detail=repr(n),
+        )
+    return UnitVector(*(e * n for e in v))
+
+
+def units_equal(a: UnitVector, b: UnitVector) -> bool:
+    """Dimensional equality of two vectors."""
+    return _check_vector(a, "a") == _check_vector(b, "b")
+
+
+# --------------------------------------------------------------------------- pack
+
+
+@dataclass(frozen=True, slots=True)
+class UnitEntry:
+    """One lemma of a pack.
+
+    ``ratio`` is the unit's size in the coherent base units of the pack (foot,
+    minute, pound, cent, item, degree Fahrenheit and their products); ``None``
+    when the pack fixes no scale (a ``box`` of unknown size, a currency whose
+    exchange rate varies).  ``canonical`` marks the domain's reference unit.
+    """
+
+    lemma: str
+    plural: str
+    surfaces: tuple[str, ...]
+    domain: str
+    dimension: UnitVector
+    ratio: Fraction | None
+    canonical: bool = False
+    container_size: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedUnit:
+    """What a unit text resolved to: lemma (or composite of lemmas), vector, ratio."""
+
+    text: str
+    lemma: str
+    dimension: UnitVector
+    ratio: Fraction | None
+    via: str  # "lemma", "surface", "composite" or "depluralized"
+    numerator: UnitVector = DIMENSIONLESS
+    denominator: UnitVector = DIMENSIONLESS
+
+    @property
+    def is_rate(self) -> bool:
+        """True when the unit is "X per Y" (a composite, or a lemma with a denominator)."""
+        return self.via == "composite" or not self.denominator.is_dimensionless
+
+    def __str__(self) -> str:
+        return self.lemma
+
+
+_SPACE = re.compile(r"[\s\-]+")
+
+
+def normalize_unit_text(text: str) -> str:
+    """Casefold, and join words with ``_``: ``"Square  Feet"`` -> ``"square_feet"``."""
+    return _SPACE.sub("_", text.strip().casefold())
+
+
+def _depluralizations(key: str) -> tuple[str, ...]:
+    """Conservative singular candidates of a normalized key (last word only)."""
+    head, sep, last = key.rpartition("_")
+    out: list[str] = []
+    if last.endswith("ies") and len(last) > 4:
+        out.append(last[:-3] + "y")
+    if last.endswith("es") and len(last) > 3:
+        out.append(last[:-2])
+    if last.endswith("s") and not last.endswith("ss") and len(last) > 2:
+        out.append(last[:-1])
+    return tuple(head + sep + c for c in out)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitPack:
+    """A loaded, validated, immutable unit pack.
+
+    Lookups are memoized per pack in a private cache of immutable results
+    (:meth:`clear_cache` empties it).
+    """
+
+    name: str
+    version: str
+    entries: Mapping[str, UnitEntry]
+    surfaces: Mapping[str, str]  # exact surface text -> lemma
+    folded: Mapping[str, str]  # normalized surface -> lemma
+    checksum: str
+    _cache: dict[str, ResolvedUnit | str] = field(default_factory=dict, compare=False, repr=False)
+    _vectors: dict[str, UnitVector] = field(default_factory=dict, compare=False, repr=False)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.version, self.checksum))
+
+    def clear_cache(self) -> None:
+        """Forget memoized lookups (the pack's content is unchanged)."""
+        self._cache.clear()
+        self._vectors.clear()
+
+    @property
+    def lemmas(self) -> tuple[str, ...]:
+        return tuple(self.entries)
+
+    def completions(self, prefix: str = "", limit: int | None = None) -> tuple[str, ...]:
+        """Lemmas and surfaces starting with ``prefix`` (case-insensitive), sorted."""
+        p = prefix.casefold()
+        names = sorted({*self.entries, *self.surfaces})
+        hits = tuple(n for n in names if n.casefold().startswith(p))
+        return hits if limit is None else hits[:limit]
+
+    def resolve(self, text: str) -> ResolvedUnit:
+        """Resolve a unit text or refuse with ``UnitAlgebraError``."""
+        if not isinstance(text, str):
+            raise UnitAlgebraError(
+                f"malformed_unit: unit must be a str (got {type(text).__name__})",
+                reason="malformed_unit",
+                path="unit",
+                detail=repr(text),
+            )
+        hit = self._cache.get(text)
+        if hit is None:
+            hit = self._resolve_uncached(text, depth=0)
+            self._cache[text] = hit
+            if isinstance(hit, ResolvedUnit):
+                self._vectors[text] = hit.dimension
+        if isinstance(hit, str):
+            raise UnitAlgebraError(f"{hit}: {text!r}", reason=hit, detail=text)
+        return hit
+
+    def vector(self, text: str) -> UnitVector:
+        """The dimension vector of a unit text (fast path of :meth:`resolve`)."""
+        hit = self._vectors.get(text)
+        if hit is not None:
+            return hit
+        return self.resolve(text).dimension
+
+    def _entry(self, text: str, lemma: str, via: str) -> ResolvedUnit:
+        entry = self.entries[lemma]
+        dim = entry.dimension
+        num = UnitVector(*(max(e, 0) for e in dim))
+        den = UnitVector(*(max(-e, 0) for e in dim))
+        return ResolvedUnit(text, lemma, dim, entry.ratio, via, num, den)
+
+    def _resolve_uncached(self, text: str, depth: int) -> ResolvedUnit | str:
+        if not text.strip() or len(text) > 200 or depth > 4:
+            return "malformed_unit" if not text.strip() or len(text) > 200 else "unknown_unit"
+        if text in self.entries:
+            return self._entry(text, text, "lemma")
+        if text in self.surfaces:
+            return self._entry(text, self.surfaces[text], "surface")
+        key = normalize_unit_text(text)
+        if key in self.entries:
+            return self._entry(text, key, "lemma")
+        if key in self.folded:
+            return self._entry(text, self.folded[key], "surface")
+        num, sep, den = key.rpartition("_per_")
+        if sep and num and den:
+            left = self._resolve_uncached(num, depth + 1)
+            right = self._resolve_uncached(den, depth + 1)
+            if isinstance(left, str) or isinstance(right, str):
+                return "unknown_unit"
+            ratio = None if left.ratio is None or right.ratio is None else left.ratio / right.ratio
+            return ResolvedUnit(
+                text,
+                f"{left.lemma}_per_{right.lemma}",
+                unit_quotient(left.dimension, right.dimension),
+                ratio,
+                "composite",
+                left.dimension,
+                right.dimension,
+            )
+        for candidate in _depluralizations(key):
+            lemma = candidate if candidate in self.entries else self.folded.get(candidate)
+            if lemma is not None:
+                return self._entry(text, lemma, "depluralized")
+        return "unknown_unit"
+
+
+# ----------------------------------------------------------------------- loading
+
+_ROW_FIELDS: Mapping[str, type | tuple[type, ...]] = MappingProxyType(
+    {
+        "lemma": str,
+        "plural": str,
+        "surfaces": list,
+        "domain": str,
+        "dimension": dict,
+        "ratio": (str, type(None)),
+        "canonical": bool,
+        "container_size": (int, type(None)),
+    }
+)
+
+
+def _pack_error(reason: str, message: str, path: str, detail: object = None) -> PackError:
+    return PackError(message, reason=reason, path=path, detail=None if detail is None else repr(detail))
+
+
+def _parse_row(raw: str, where: str) -> UnitEntry:
+    try:
+        row = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise _pack_error("malformed_row", f"row is not JSON: {exc.msg}", where) from None
+    if not isinstance(row, dict):
+        raise _pack_error("malformed_row", "row must be a JSON object", where, row)
+    missing = sorted(set(_ROW_FIELDS) - set(row))
+    extra = sorted(set(row) - set(_ROW_FIELDS))
+    if missing or extra:
+        raise _pack_error("malformed_row", f"row fields: missing {missing}, unexpected {extra}", where)
+    for name, types in _ROW_FIELDS.items():
+        value = row[name]
+        if not isinstance(value, types) or (isinstance(value, bool) and types is not bool):
+            raise _pack_error("malformed_row", f"'{name}' has the wrong type ({type(value).__name__})", where)
+    lemma: str = row["lemma"]
+    if not lemma or lemma != normalize_unit_text(lemma):
+        raise _pack_error("malformed_row", f"lemma {lemma!r} must be normalized (lower case, '_')", where)
+    if row["domain"] not in PACK_DOMAINS:
+        raise _pack_error("malformed_row", f"unknown domain {row['domain']!r}", where)
+    surfaces = row["surfaces"]
+    if not all(isinstance(s, str) and s.strip() for s in surfaces):
+        raise _pack_error("malformed_row", "'surfaces' must be non-empty strings", where)
+    dims = row["dimension"]
+    if set(dims) - set(BASE_DIMENSIONS) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in dims.values()
+    ):
+        raise _pack_error("malformed_row", f"'dimension' must map base dimensions to ints: {dims}", where)
+    ratio: Fraction | None = None
+    if row["ratio"] is not None:
+        try:
+            ratio = Fraction(row["ratio"])
+        except (ValueError, ZeroDivisionError):
+            raise _pack_error("malformed_row", f"'ratio' is not a rational: {row['ratio']!r}", where) from None
+        if ratio <= 0:
+            raise _pack_error("malformed_row", f"'ratio' must be positive: {row['ratio']!r}", where)
+    size = row["container_size"]
+    if size is not None and size <= 0:
+        raise _pack_error("malformed_row", f"'container_size' must be positive: {size}", where)
+    return UnitEntry(
+        lemma=lemma,
+        plural=row["plural"],
+        surfaces=tuple(surfaces),
+        domain=row["domain"],
+        dimension=UnitVector(**dims),
+        ratio=ratio,
+        canonical=row["canonical"],
+        container_size=size,
+    )
+
+
+def _pack_dir(name_or_path: str | Path) -> Path:
+    path = Path(name_or_path)
+    if path.is_dir():
+        return path
+    name = str(name_or_path)
+    if "/" in name or "\\" in name:
+        raise _pack_error("pack_missing", f"no unit pack folder at {name}", name)
+    installed = resources.files("ssbg").joinpath("packs").joinpath(name)
+    if installed.is_dir():
+        return Path(str(installed))
+    source_tree = Path(__file__).resolve().parent.parent / "packs" / name
+    if source_tree.is_dir():
+        return source_tree
+    raise _pack_error("pack_missing", f"no unit pack named {name!r} (looked in ssbg/packs and packs/)", name)
+
+
+def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
+    """Load and validate a unit pack (a folder with ``manifest.json`` and ``lexicon.jsonl``).
+
+    Raises :class:`~ssbg.errors.PackError` naming ``file:line`` on any bad row,
+    a checksum or row-count mismatch, or a duplicate lemma/surface.
+    """
+    folder = _pack_dir(name_or_path)
+    manifest_path = folder / "manifest.json"
+    lexicon_path = folder / "lexicon.jsonl"
+    for p in (manifest_path, lexicon_path):
+        if not p.is_file():
+            raise _pack_error("pack_missing", f"missing pack file {p}", str(p))
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _pack_error("manifest_invalid", f"manifest is not JSON: {exc}", f"{manifest_path}:1") from None
+    need = {"name": str, "version": str, "rows": int, "sha256": str}
+    if not isinstance(manifest, dict) or any(not isinstance(manifest.get(k), t) for k, t in need.items()):
+        raise _pack_error("manifest_invalid", f"manifest needs {sorted(need)}", f"{manifest_path}:1")
+    data = lexicon_path.read_bytes()
+    checksum = hashlib.sha256(data).hexdigest()
+    if checksum != manifest["sha256"]:
+        raise _pack_error(
+            "checksum_mismatch",
+            f"lexicon sha256 {checksum} differs from the manifest's {manifest['sha256']}",
+            str(lexicon_path),
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _pack_error("malformed_row", f"lexicon is not UTF-8: {exc.reason}", str(lexicon_path)) from None
+    entries: dict[str, UnitEntry] = {}
+    surfaces: dict[str, str] = {}
+    folded: dict[str, str] = {}
+    ambiguous: set[str] = set()
+    rows = 0
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        where = f"{lexicon_path}:{lineno}"
+        entry = _parse_row(raw, where)
+        rows += 1
+        if entry.lemma in entries:
+            raise _pack_error("duplicate_entry", f"lemma {entry.lemma!r} listed twice", where)
+        entries[entry.lemma] = entry
+        for surface in (entry.plural, *entry.surfaces):
+            if surfaces.get(surface, entry.lemma) != entry.lemma:
+                raise _pack_error(
+                    "duplicate_entry",
+                    f"surface {surface!r} claimed by {surfaces[surface]!r} and {entry.lemma!r}",
+                    where,
+                )
+            surfaces[surface] = entry.lemma
+            key = normalize_unit_text(surface)
+            if folded.get(key, entry.lemma) != entry.lemma:
+                ambiguous.add(key)
+            folded[key] = entry.lemma
+    for key in ambiguous:  # case-folding collisions resolve only by exact surface
+        del folded[key]
+    for lemma in entries:
+        if surfaces.get(lemma, lemma) != lemma or folded.get(lemma, lemma) != lemma:
+            raise _pack_error("duplicate_entry", f"lemma {lemma!r} is also another lemma's surface", str(lexicon_path))
+    if rows != manifest["rows"]:
+        raise _pack_error(
+            "row_count_mismatch", f"lexicon has {rows} rows, manifest says {manifest['rows']}", str(lexicon_path)
+        )
+    return UnitPack(
+        name=manifest["name"],
+        version=manifest["version"],
+        entries=MappingProxyType(entries),
+        surfaces=MappingProxyType(surfaces),
+        folded=MappingProxyType(folded),
+        checksum=checksum,
+    )
+
+
+@functools.cache
+def default_pack() -> UnitPack:
+    """The ``en_units_v1`` pack, loaded once and memoized."""
+    return load_pack(DEFAULT_PACK_NAME)
+
+
+def clear_pack_cache() -> None:
+    """Forget the memoized default pack and its lookups (tests use this)."""
+    if default_pack.cache_info().currsize:
+        default_pack().clear_cache()
+    default_pack.cache_clear()
+
+
+def _pack_arg(pack: object) -> UnitPack:
+    if pack is None:
+        return default_pack()
+    if isinstance(pack, UnitPack):
+        return pack
+    raise UnitAlgebraError(
+        f"malformed_unit: 'pack' must be a UnitPack or None (got {type(pack).__name__})",
+        reason="malformed_unit",
+        path="pack",
+        detail=repr(pack),
+    )
+
+
+def parse_unit(text: str, pack: UnitPack | None = None) -> UnitVector:
+    """The dimension vector of a unit text over the closed pack.
+
+    Raises ``UnitAlgebraError`` with reason ``unknown_unit`` (not in the pack) or
+    ``malformed_unit`` (not a non-empty string).
+    """
+    p = default_pack() if pack is None else _pack_arg(pack)
+    hit = p._vectors.get(text) if isinstance(text, str) else None
+    if hit is not None:
+        return hit
+    return p.resolve(text).dimension
+
+
+def resolve_unit(text: str, pack: UnitPack | None = None) -> ResolvedUnit:
+    """Like :func:`parse_unit` but returns lemma, vector and ratio."""
+    return _pack_arg(pack).resolve(text)
+
+
+def pack_summary(pack: UnitPack | None = None) -> dict[str, Any]:
+    """Lemma counts by domain (plain dict), for docs and notebooks."""
+    p = _pack_arg(pack)
+    counts: dict[str, int] = {}
+    for entry in p.entries.values():
+        counts[entry.domain] = counts.get(entry.domain, 0) + 1
+    return {"name": p.name, "version": p.version, "lemmas": len(p.entries), "domains": dict(sorted(counts.items()))}
