@@ -66,8 +66,9 @@ def holding_key(unit: str, pack: UnitPack) -> str:
 
     A measure (money, time, length, ...) is one holding whatever its unit: the key
     is its dimension (``[money]`` for dollars and cents).  A count noun keeps its
-    pack lemma (``boxes`` and ``children`` are different holdings); otherwise the normalized text, naively singularized (``apples`` ->
-    ``apple``) so that an unknown unit is still one holding.
+    pack lemma (``boxes`` and ``children`` are different holdings); otherwise the
+    normalized text, naively singularized (``apples`` -> ``apple``) so that an
+    unknown unit is still one holding.
     """
     try:
         resolved = pack.resolve(unit)
@@ -163,8 +164,9 @@ def _entity_symbols(b: _Builder) -> None:
             n += 1
         used.add(sid)
         b.entity_ids[entity] = sid
-        b.add_symbol(SymbolBinding(sid, entity, "entity", b.span(f"$.entities[{i}]", entity), INTRODUCED_BY,
-                                   entity=entity))
+        b.add_symbol(
+            SymbolBinding(sid, entity, "entity", b.span(f"$.entities[{i}]", entity), INTRODUCED_BY, entity=entity)
+        )
 
 
 def _initial_symbols(b: _Builder) -> None:
@@ -182,8 +184,17 @@ def _initial_symbols(b: _Builder) -> None:
             n += 1
         path = f"$.initial_state[{i}]"
         span = b.span(path, f"{entity} has {_number_text(q.value)} {q.unit}")
-        b.add_symbol(SymbolBinding(sid, f"{entity}'s {q.unit} (initially)", _role_for_unit(q.unit, b.pack), span,
-                                   INTRODUCED_BY, entity=entity, unit=q.unit))
+        b.add_symbol(
+            SymbolBinding(
+                sid,
+                f"{entity}'s {q.unit} (initially)",
+                _role_for_unit(q.unit, b.pack),
+                span,
+                INTRODUCED_BY,
+                entity=entity,
+                unit=q.unit,
+            )
+        )
         b.facts.append(BoundFact(sid, _number_text(q.value), span, q.unit))
         b.write(entity, q.unit, sid, None, None)
 
@@ -289,8 +300,15 @@ def _operation(b: _Builder, i: int, op: Operation) -> None:
             write_unit = None if ref is None else ref.unit
 
     b.add_symbol(
-        SymbolBinding(result, f"{actor}'s {write_unit or 'holding'} after operation {i}",
-                      _RESULT_ROLE[kind], span, INTRODUCED_BY, entity=actor, unit=write_unit)
+        SymbolBinding(
+            result,
+            f"{actor}'s {write_unit or 'holding'} after operation {i}",
+            _RESULT_ROLE[kind],
+            span,
+            INTRODUCED_BY,
+            entity=actor,
+            unit=write_unit,
+        )
     )
     b.equations.append(stamper.stamp(result, rhs, deps, kind, span))
     if write_unit is not None:
@@ -300,8 +318,15 @@ def _operation(b: _Builder, i: int, op: Operation) -> None:
         target_state = current(op.target, o.unit)
         lit = f"op_{i:03d}__amount"
         b.add_symbol(
-            SymbolBinding(received, f"{op.target}'s {o.unit} after operation {i}", "total", span, INTRODUCED_BY,
-                          entity=op.target, unit=o.unit)
+            SymbolBinding(
+                received,
+                f"{op.target}'s {o.unit} after operation {i}",
+                "total",
+                span,
+                INTRODUCED_BY,
+                entity=op.target,
+                unit=o.unit,
+            )
         )
         tdeps = [d for d in (target_state, lit) if d is not None]
         b.equations.append(stamper.stamp(received, f"{target_state or '0'} + {lit}", tdeps, kind, span))
@@ -329,7 +354,8 @@ def _unknown(b: _Builder) -> BoundUnknown:
     ambiguous: tuple[str, ...] = ()
     if not holders and dimension is not None:
         same_dim = [
-            (e, h) for (e, _k), h in b.holdings.items()
+            (e, h)
+            for (e, _k), h in b.holdings.items()
             if (u.entity is None or e == u.entity) and _dimension_of(h.unit, b.pack) == dimension
         ]
         if len(same_dim) == 1:
@@ -361,8 +387,16 @@ def _unknown(b: _Builder) -> BoundUnknown:
             refused = True
     form = question_form_for(kind, is_total=is_total, expected_is_rate=expected_is_rate)
     return reconcile_target(
-        sid, span, u.unit, resolved_by=resolved_by, admitted_unit=admitted, refused_upstream=refused,
-        state_index=state_index, question_form=form, ambiguous=ambiguous, pack=b.pack,
+        sid,
+        span,
+        u.unit,
+        resolved_by=resolved_by,
+        admitted_unit=admitted,
+        refused_upstream=refused,
+        state_index=state_index,
+        question_form=form,
+        ambiguous=ambiguous,
+        pack=b.pack,
     )
 
 
@@ -389,7 +423,8 @@ def bind_math_problem_graph(graph: MathProblemGraph, *, pack: UnitPack | None = 
     if not isinstance(graph, MathProblemGraph):
         raise ProblemGraphError(
             f"bind_math_problem_graph needs a MathProblemGraph (got {type(graph).__name__})",
-            reason="wrong_type", path="$",
+            reason="wrong_type",
+            path="$",
         )
     p = default_pack() if pack is None else pack
     b = _Builder(graph, p, graph.problem_id or "mpg")

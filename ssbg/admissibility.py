@@ -110,9 +110,7 @@ class Operand:
 def _refuse(
     reason: str, message: str, *, detail: str | None = None, offending_unit: str | None = None
 ) -> AdmissibilityError:
-    return AdmissibilityError(
-        f"{reason}: {message}", reason=reason, detail=detail, offending_unit=offending_unit
-    )
+    return AdmissibilityError(f"{reason}: {message}", reason=reason, detail=detail, offending_unit=offending_unit)
 
 
 def _vec(op: Operand) -> UnitVector:
@@ -247,8 +245,7 @@ def _apply_rate(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
     if bu.dimension != ru.denominator:
         raise _refuse(
             "unit_mismatch",
-            f"apply_rate needs the base in the rate's denominator {_name(ru.denominator)}, "
-            f"got {_name(bu.dimension)}",
+            f"apply_rate needs the base in the rate's denominator {_name(ru.denominator)}, got {_name(bu.dimension)}",
             detail=f"{rate.symbol_id}:{_name(ru.dimension)} x {base.symbol_id}:{_name(bu.dimension)}",
             offending_unit=bu.text,
         )
@@ -340,7 +337,10 @@ def _resolve(text: str, pack: UnitPack) -> ResolvedUnit:
         return pack.resolve(text)
     except UnitAlgebraError as exc:
         raise _refuse(
-            "unknown_unit", f"unit {text!r} is not in pack {pack.name}", detail=f"{exc.reason}: {text}", offending_unit=text
+            "unknown_unit",
+            f"unit {text!r} is not in pack {pack.name}",
+            detail=f"{exc.reason}: {text}",
+            offending_unit=text,
         ) from None
 
 
@@ -383,7 +383,9 @@ def check_admissibility(
     kind = equation.operation_kind
     rule = KIND_RULES.get(kind)
     if rule is None:
-        raise _refuse("unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=kind)
+        raise _refuse(
+            "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=kind
+        )
     for sid in (equation.lhs_symbol_id, *sorted(equation.dependencies)):
         if sid not in table:
             raise _refuse("unknown_symbol", f"symbol {sid!r} is not bound", detail=sid)
@@ -401,9 +403,19 @@ def check_admissibility(
             vec = upstream[sid]
             name = vec.to_canonical_string()
             operands.append(
-                Operand(sid, sym.semantic_role, ResolvedUnit(name, name, vec, None, "upstream",
-                                                             UnitVector(*(max(e, 0) for e in vec)),
-                                                             UnitVector(*(max(-e, 0) for e in vec))))
+                Operand(
+                    sid,
+                    sym.semantic_role,
+                    ResolvedUnit(
+                        name,
+                        name,
+                        vec,
+                        None,
+                        "upstream",
+                        UnitVector(*(max(e, 0) for e in vec)),
+                        UnitVector(*(max(-e, 0) for e in vec)),
+                    ),
+                )
             )
         elif sym.semantic_role == "ratio":
             operands.append(Operand(sid, sym.semantic_role, None))  # a pure number
@@ -421,7 +433,11 @@ def check_admissibility(
                 detail=f"lhs {lhs.symbol_id}",
                 offending_unit=lhs.unit,
             )
-        note = _note(scale, declared) if scale is not None and scale.ratio is not None and declared.ratio is not None else None
+        note = (
+            _note(scale, declared)
+            if scale is not None and scale.ratio is not None and declared.ratio is not None
+            else None
+        )
         if note is not None and note not in notes:
             notes = (*notes, note)
     return UnitProof(kind, derived, ordered, notes)
@@ -508,7 +524,9 @@ def check_operation(
     if isinstance(operand_units, str) or not isinstance(operand_units, Sequence):
         raise _refuse("operand_arity", "'operand_units' must be a sequence of unit texts")
     if kind not in KIND_RULES:
-        raise _refuse("unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=str(kind))
+        raise _refuse(
+            "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=str(kind)
+        )
     roles = _operand_roles(kind, len(operand_units))
     symbols: dict[str, SymbolBinding] = {}
     ids: list[str] = []

@@ -48,8 +48,13 @@ def _cmd_check(args: argparse.Namespace) -> int:
     try:
         proof = check_operation(args.kind, units, lhs_unit=args.lhs, pack=pack)
     except AdmissibilityError as exc:
-        payload = {"status": "refused", "reason": exc.reason, "detail": exc.detail,
-                   "offending_unit": exc.offending_unit, "message": exc.message}
+        payload = {
+            "status": "refused",
+            "reason": exc.reason,
+            "detail": exc.detail,
+            "offending_unit": exc.offending_unit,
+            "message": exc.message,
+        }
         print(json.dumps(payload, sort_keys=True) if args.json else f"refused [{exc.reason}] {exc.message}")
         return EXIT_REFUSED
     if args.json:

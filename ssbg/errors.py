@@ -150,9 +150,7 @@ class SsbgError(Exception):
         detail: str | None = None,
     ) -> None:
         if reason not in self.REASONS:
-            raise ValueError(
-                f"{type(self).__name__}: reason {reason!r} is not one of {sorted(self.REASONS)}"
-            )
+            raise ValueError(f"{type(self).__name__}: reason {reason!r} is not one of {sorted(self.REASONS)}")
         super().__init__(message)
         self.reason = reason
         self.path = path
@@ -231,7 +229,7 @@ class QuestionTargetError(SsbgError, ValueError):
     REASONS = QUESTION_TARGET_REASONS
 
 
-class ImportRefusal(SsbgError, ValueError):
+class ImportRefusal(SsbgError, ValueError):  # noqa: N818 - a refusal is the domain word
     """A corpus record that cannot be read into a trace.
 
     ``problem_id`` and ``corpus`` say which record; ``path`` is ``file:line``.

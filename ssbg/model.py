@@ -25,10 +25,10 @@ from ssbg.errors import BindingGraphError
 
 __all__ = [
     "ADMISSIBILITY_STATUSES",
+    "QUESTION_FORMS",
     "SEMANTIC_ROLES",
     "STATE_INDEX_INITIAL",
     "STATE_INDEX_TERMINAL",
-    "QUESTION_FORMS",
     "TARGET_STATUSES",
     "BoundConstraint",
     "BoundEquation",
@@ -44,9 +44,7 @@ SEMANTIC_ROLES: frozenset[str] = frozenset(
     {"entity", "quantity", "rate", "duration", "count", "total", "difference", "ratio", "unknown"}
 )
 ADMISSIBILITY_STATUSES: frozenset[str] = frozenset({"admitted", "pending", "refused"})
-QUESTION_FORMS: frozenset[str] = frozenset(
-    {"count", "rate", "total", "difference", "ratio", "identity"}
-)
+QUESTION_FORMS: frozenset[str] = frozenset({"count", "rate", "total", "difference", "ratio", "identity"})
 TARGET_STATUSES: frozenset[str] = frozenset({"bound", "refused", "pending"})
 STATE_INDEX_INITIAL = "initial"
 STATE_INDEX_TERMINAL = "terminal"
@@ -55,9 +53,7 @@ STATE_INDEX_TERMINAL = "terminal"
 def _require(condition: bool, reason: str, message: str, *, path: str, detail: object = None) -> None:
     """Raise a :class:`BindingGraphError` unless ``condition`` holds."""
     if not condition:
-        raise BindingGraphError(
-            message, reason=reason, path=path, detail=None if detail is None else repr(detail)
-        )
+        raise BindingGraphError(message, reason=reason, path=path, detail=None if detail is None else repr(detail))
 
 
 def _nonempty_str(value: object, path: str) -> None:
@@ -135,8 +131,7 @@ class SourceSpanLink:
         _require(
             isinstance(self.text, str) and len(self.text) == self.end - self.start,
             "invalid_span",
-            f"source span text must have length end - start = {self.end - self.start} "
-            f"(got {self.text!r})",
+            f"source span text must have length end - start = {self.end - self.start} (got {self.text!r})",
             path="source_span.text",
             detail=self.text,
         )
@@ -372,10 +367,7 @@ class BoundConstraint:
         _instance(self.source_span, SourceSpanLink, "source_span")
 
     def to_canonical_string(self) -> str:
-        return (
-            f"constraint {self.symbol_id} {_q(self.predicate)} "
-            f"span={self.source_span.to_canonical_string()}"
-        )
+        return f"constraint {self.symbol_id} {_q(self.predicate)} span={self.source_span.to_canonical_string()}"
 
 
 def _find_cycle(equations: tuple[BoundEquation, ...]) -> list[str] | None:

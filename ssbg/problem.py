@@ -26,7 +26,7 @@ import json
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from ssbg.errors import ProblemGraphError
 
@@ -51,7 +51,7 @@ FRACTION_REFERENTS: frozenset[str] = frozenset({"that", "it", "them", "rest", "t
 COMPARISON_DIRECTIONS: frozenset[str] = frozenset({"more", "fewer", "times", "fraction"})
 _ADDITIVE_DIRECTIONS = frozenset({"more", "fewer"})
 
-Number = Union[int, float]
+Number = int | float
 
 
 def _fail(reason: str, message: str, path: str) -> ProblemGraphError:
@@ -154,7 +154,8 @@ class FractionPortion:
         _check_int(self.denominator, "denominator")
         if self.referent not in FRACTION_REFERENTS:
             raise _fail(
-                "invalid_value", f"'referent' must be one of {sorted(FRACTION_REFERENTS)} (got {self.referent!r})",
+                "invalid_value",
+                f"'referent' must be one of {sorted(FRACTION_REFERENTS)} (got {self.referent!r})",
                 "referent",
             )
 
@@ -204,7 +205,7 @@ class Comparison:
         return out
 
 
-Operand = Union[Quantity, Rate, PartitionChunk, FractionPortion, Comparison]
+Operand = Quantity | Rate | PartitionChunk | FractionPortion | Comparison
 
 OPERAND_TYPES: Mapping[str, type] = {
     "add": Quantity,
@@ -248,7 +249,9 @@ class Operation:
     def __post_init__(self) -> None:
         _check_text(self.actor, "actor")
         if not isinstance(self.kind, str) or self.kind not in OPERAND_TYPES:
-            raise _fail("unknown_operation", f"'kind' must be one of {sorted(OPERAND_TYPES)} (got {self.kind!r})", "kind")
+            raise _fail(
+                "unknown_operation", f"'kind' must be one of {sorted(OPERAND_TYPES)} (got {self.kind!r})", "kind"
+            )
         want = OPERAND_TYPES[self.kind]
         if not isinstance(self.operand, want):
             raise _fail(
@@ -274,8 +277,11 @@ class Operation:
                         "operand.direction",
                     )
                 if comparison.reference_actor == self.actor:
-                    raise _fail("invalid_value", "a comparison's reference actor must differ from the actor",
-                                "operand.reference_actor")
+                    raise _fail(
+                        "invalid_value",
+                        "a comparison's reference actor must differ from the actor",
+                        "operand.reference_actor",
+                    )
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"actor": self.actor, "kind": self.kind, "operand": self.operand.to_dict()}
@@ -449,8 +455,12 @@ class _Decoder:
         d = self.obj(data, path, ("reference_actor", "direction"), ("delta", "factor"))
         delta = self.quantity(d["delta"], f"{path}.delta") if d.get("delta") is not None else None
         comparison: Comparison = self.build(
-            Comparison, path, reference_actor=d["reference_actor"], direction=d["direction"],
-            delta=delta, factor=d.get("factor"),
+            Comparison,
+            path,
+            reference_actor=d["reference_actor"],
+            direction=d["direction"],
+            delta=delta,
+            factor=d.get("factor"),
         )
         return comparison
 
@@ -458,10 +468,13 @@ class _Decoder:
         d = self.obj(data, path, ("actor", "kind", "operand"), ("target",))
         kind = d["kind"]
         if not isinstance(kind, str) or kind not in OPERAND_TYPES:
-            raise _fail("unknown_operation", f"'kind' must be one of {sorted(OPERAND_TYPES)} (got {kind!r})",
-                        f"{path}.kind")
+            raise _fail(
+                "unknown_operation", f"'kind' must be one of {sorted(OPERAND_TYPES)} (got {kind!r})", f"{path}.kind"
+            )
         operand = self.operand(kind, d["operand"], f"{path}.operand")
-        op: Operation = self.build(Operation, path, actor=d["actor"], kind=kind, operand=operand, target=d.get("target"))
+        op: Operation = self.build(
+            Operation, path, actor=d["actor"], kind=kind, operand=operand, target=d.get("target")
+        )
         return op
 
     def problem(self, data: object) -> MathProblemGraph:
@@ -474,8 +487,11 @@ class _Decoder:
         for i, item in enumerate(self.array(d["initial_state"], f"{root}.initial_state")):
             p = f"{root}.initial_state[{i}]"
             row = self.obj(item, p, ("entity", "quantity"))
-            initial.append(self.build(InitialPossession, p, entity=row["entity"],
-                                      quantity=self.quantity(row["quantity"], f"{p}.quantity")))
+            initial.append(
+                self.build(
+                    InitialPossession, p, entity=row["entity"], quantity=self.quantity(row["quantity"], f"{p}.quantity")
+                )
+            )
         operations = [
             self.operation(item, f"{root}.operations[{i}]")
             for i, item in enumerate(self.array(d["operations"], f"{root}.operations"))
@@ -484,8 +500,12 @@ class _Decoder:
         unknown = self.build(Unknown, f"{root}.unknown", unit=u["unit"], entity=u.get("entity"))
         try:
             return MathProblemGraph(
-                tuple(entities), tuple(initial), tuple(operations), unknown,
-                problem_id=d.get("problem_id"), text=d.get("text"),
+                tuple(entities),
+                tuple(initial),
+                tuple(operations),
+                unknown,
+                problem_id=d.get("problem_id"),
+                text=d.get("text"),
             )
         except ProblemGraphError as exc:
             where = (exc.path or "$").replace("$", root, 1)
@@ -496,7 +516,9 @@ def _check_text_at(value: object, path: str) -> None:
     _check_text(value, path)
 
 
-def iter_problem_graphs_jsonl(lines: Iterator[str] | list[str], *, source: str = "<jsonl>") -> Iterator[MathProblemGraph]:
+def iter_problem_graphs_jsonl(
+    lines: Iterator[str] | list[str], *, source: str = "<jsonl>"
+) -> Iterator[MathProblemGraph]:
     """Parse MathProblemGraph JSON lines; a bad line refuses with ``source:line`` in its path.
 
     Blank lines are skipped.  Use the corpus readers for refusal-counting reads.

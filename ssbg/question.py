@@ -44,7 +44,10 @@ _FORM_BY_KIND = {
 
 
 def question_form_for(
-    resolving_kind: str | None, *, expected: UnitVector | None = None, is_total: bool = False,
+    resolving_kind: str | None,
+    *,
+    expected: UnitVector | None = None,
+    is_total: bool = False,
     expected_is_rate: bool = False,
 ) -> str:
     """Infer the question form from what resolves the question.
@@ -69,8 +72,13 @@ def _refused(
     if reason not in QUESTION_TARGET_REASONS:
         raise ValueError(f"unknown question-target reason {reason!r}")
     return BoundUnknown(
-        symbol_id, span, expected, target_status="refused", target_refusal_reason=reason,
-        target_refusal_detail=detail, **fields,  # type: ignore[arg-type]
+        symbol_id,
+        span,
+        expected,
+        target_status="refused",
+        target_refusal_reason=reason,
+        target_refusal_detail=detail,
+        **fields,  # type: ignore[arg-type]
     )
 
 
@@ -95,28 +103,44 @@ def reconcile_target(
     p = default_pack() if pack is None else pack
     fields: dict[str, str | None] = {"state_index": state_index, "question_form": question_form}
     if ambiguous:
-        return _refused(symbol_id, question_span, expected_unit, "ambiguous_target",
-                        "candidates: " + ", ".join(ambiguous), **fields)
+        return _refused(
+            symbol_id, question_span, expected_unit, "ambiguous_target", "candidates: " + ", ".join(ambiguous), **fields
+        )
     if resolved_by is None:
-        return _refused(symbol_id, question_span, expected_unit, "unbound_target",
-                        "nothing in the problem produces the asked-for holding", **fields)
+        return _refused(
+            symbol_id,
+            question_span,
+            expected_unit,
+            "unbound_target",
+            "nothing in the problem produces the asked-for holding",
+            **fields,
+        )
     fields["resolved_by"] = resolved_by
     expected_vec: UnitVector | None = None
     if expected_unit is not None:
         try:
             expected_vec = p.resolve(expected_unit).dimension
         except UnitAlgebraError:
-            return _refused(symbol_id, question_span, expected_unit, "unknown_expected_unit",
-                            f"{expected_unit!r} is not in pack {p.name}", **fields)
+            return _refused(
+                symbol_id,
+                question_span,
+                expected_unit,
+                "unknown_expected_unit",
+                f"{expected_unit!r} is not in pack {p.name}",
+                **fields,
+            )
     if refused_upstream or admitted_unit is None:
-        return _refused(symbol_id, question_span, expected_unit, "unresolved_upstream",
-                        f"{resolved_by} was refused", **fields)
+        return _refused(
+            symbol_id, question_span, expected_unit, "unresolved_upstream", f"{resolved_by} was refused", **fields
+        )
     fields["resolved_unit"] = admitted_unit.to_canonical_string()
     if expected_vec is not None and expected_vec != admitted_unit:
         return _refused(
-            symbol_id, question_span, expected_unit, "expected_unit_mismatch",
-            f"asks for {expected_vec.to_canonical_string()}, {resolved_by} gives "
-            f"{admitted_unit.to_canonical_string()}",
+            symbol_id,
+            question_span,
+            expected_unit,
+            "expected_unit_mismatch",
+            f"asks for {expected_vec.to_canonical_string()}, {resolved_by} gives {admitted_unit.to_canonical_string()}",
             **fields,
         )
     return BoundUnknown(symbol_id, question_span, expected_unit, target_status="bound", **fields)  # type: ignore[arg-type]

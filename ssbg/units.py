@@ -94,10 +94,10 @@ class UnitVector(NamedTuple):
     time: int = 0
     mass: int = 0
     money: int = 0
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # the field shadows tuple.count on purpose
     temperature: int = 0
 
-    def __mul__(self, other: object) -> UnitVector:  # type: ignore[override]
+    def __mul__(self, other: object) -> UnitVector:  # type: ignore[override,unused-ignore]
         if not isinstance(other, UnitVector):
             return NotImplemented
         return unit_product(self, other)

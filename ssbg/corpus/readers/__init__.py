@@ -57,7 +57,9 @@ def parse_corpus_spec(spec: str | Path) -> tuple[str, Path]:
     elif sep and "/" not in fmt and "." not in fmt:
         raise ImportRefusal(
             f"unknown corpus format {fmt!r}; known: {sorted(READERS)}",
-            reason="malformed_record", path=text, detail=fmt,
+            reason="malformed_record",
+            path=text,
+            detail=fmt,
         )
     else:
         path = Path(text)

@@ -33,20 +33,38 @@ def read_ssbg_jsonl(path: Path, *, corpus: str = "ssbg") -> Iterator[CorpusRecor
                 continue
             fallback_id = f"{path.name}:{lineno}"
             if len(raw) > MAX_LINE_BYTES:
-                yield CorpusRecord(corpus, fallback_id, where, refusal=_refusal(
-                    "record_too_large", f"line of {len(raw)} bytes exceeds {MAX_LINE_BYTES}", where, fallback_id))
+                yield CorpusRecord(
+                    corpus,
+                    fallback_id,
+                    where,
+                    refusal=_refusal(
+                        "record_too_large", f"line of {len(raw)} bytes exceeds {MAX_LINE_BYTES}", where, fallback_id
+                    ),
+                )
                 continue
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                yield CorpusRecord(corpus, fallback_id, where, refusal=_refusal(
-                    "encoding_error", f"not UTF-8: {exc.reason} at byte {exc.start}", where, fallback_id))
+                yield CorpusRecord(
+                    corpus,
+                    fallback_id,
+                    where,
+                    refusal=_refusal(
+                        "encoding_error", f"not UTF-8: {exc.reason} at byte {exc.start}", where, fallback_id
+                    ),
+                )
                 continue
             try:
                 data = json.loads(text)
             except json.JSONDecodeError as exc:
-                yield CorpusRecord(corpus, fallback_id, where, refusal=_refusal(
-                    "malformed_record", f"not JSON: {exc.msg} (column {exc.colno})", where, fallback_id))
+                yield CorpusRecord(
+                    corpus,
+                    fallback_id,
+                    where,
+                    refusal=_refusal(
+                        "malformed_record", f"not JSON: {exc.msg} (column {exc.colno})", where, fallback_id
+                    ),
+                )
                 continue
             pid = data.get("problem_id") if isinstance(data, dict) else None
             problem_id = pid if isinstance(pid, str) and pid.strip() else fallback_id
@@ -57,9 +75,14 @@ def read_ssbg_jsonl(path: Path, *, corpus: str = "ssbg") -> Iterator[CorpusRecor
                 else:
                     payload = MathProblemGraph.from_dict(data, path=f"{where}:$")
             except SsbgError as exc:
-                yield CorpusRecord(corpus, problem_id, where, refusal=_refusal(
-                    "malformed_record", exc.message, exc.path or where, problem_id, detail=exc.reason))
+                yield CorpusRecord(
+                    corpus,
+                    problem_id,
+                    where,
+                    refusal=_refusal("malformed_record", exc.message, exc.path or where, problem_id, detail=exc.reason),
+                )
                 continue
             text_field = data.get("text") if isinstance(data, dict) else None
-            yield CorpusRecord(corpus, problem_id, where, payload=payload,
-                               text=text_field if isinstance(text_field, str) else None)
+            yield CorpusRecord(
+                corpus, problem_id, where, payload=payload, text=text_field if isinstance(text_field, str) else None
+            )
