@@ -26,8 +26,27 @@ from ssbg.problem import (
 )
 from ssbg.units import default_pack
 
-KNOWN_UNITS = ("dollars", "cents", "hours", "minutes", "feet", "people", "children", "boxes", "item", "mph",
-               "square feet", "percent", "$", "%", "dozen", "miles", "pounds", "cups", "days")
+KNOWN_UNITS = (
+    "dollars",
+    "cents",
+    "hours",
+    "minutes",
+    "feet",
+    "people",
+    "children",
+    "boxes",
+    "item",
+    "mph",
+    "square feet",
+    "percent",
+    "$",
+    "%",
+    "dozen",
+    "miles",
+    "pounds",
+    "cups",
+    "days",
+)
 OPEN_NOUNS = ("apples", "widgets", "clips", "marbles", "pencils")
 
 unit_texts = st.one_of(
@@ -38,7 +57,9 @@ unit_texts = st.one_of(
 entity_names = st.text(
     alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12
 ).filter(lambda s: bool(s.strip()))
-numbers = st.one_of(st.integers(min_value=1, max_value=10_000), st.floats(min_value=0.5, max_value=1e6, allow_nan=False))
+numbers = st.one_of(
+    st.integers(min_value=1, max_value=10_000), st.floats(min_value=0.5, max_value=1e6, allow_nan=False)
+)
 
 
 def quantities() -> st.SearchStrategy[Quantity]:
@@ -63,8 +84,13 @@ def operations(draw: st.DrawFn, entities: tuple[str, ...]) -> Operation:
         unit, result = draw(st.lists(unit_texts, min_size=2, max_size=2, unique=True))
         return Operation(actor, kind, PartitionChunk(draw(numbers), unit, result))
     if kind == "fraction_portion":
-        return Operation(actor, kind, FractionPortion(
-            draw(st.integers(1, 9)), draw(st.integers(1, 12)), draw(st.sampled_from(sorted(FRACTION_REFERENTS)))))
+        return Operation(
+            actor,
+            kind,
+            FractionPortion(
+                draw(st.integers(1, 9)), draw(st.integers(1, 12)), draw(st.sampled_from(sorted(FRACTION_REFERENTS)))
+            ),
+        )
     if not others:
         return Operation(actor, "add", draw(quantities()))
     ref = draw(st.sampled_from(others))

@@ -27,7 +27,9 @@ def sym(sid: str, unit: str | None = None, role: str = "quantity") -> SymbolBind
 
 
 def shell(lhs: str, deps: tuple[str, ...], kind: str, rhs: str | None = None) -> BoundEquation:
-    return BoundEquation(lhs, rhs or " + ".join(deps) or "0", frozenset(deps), kind, REFUSED_UNIT_PROOF, "pending", SPAN)
+    return BoundEquation(
+        lhs, rhs or " + ".join(deps) or "0", frozenset(deps), kind, REFUSED_UNIT_PROOF, "pending", SPAN
+    )
 
 
 def refusal(kind: str, units: list[Any], **kw: Any) -> AdmissibilityError:
@@ -38,8 +40,16 @@ def refusal(kind: str, units: list[Any], **kw: Any) -> AdmissibilityError:
 
 def test_operation_kinds_are_the_ten_of_the_spec() -> None:
     assert set(OPERATION_KINDS) == {
-        "add", "subtract", "transfer", "multiply", "divide", "apply_rate", "compare_additive",
-        "compare_multiplicative", "unit_partition", "fraction_portion",
+        "add",
+        "subtract",
+        "transfer",
+        "multiply",
+        "divide",
+        "apply_rate",
+        "compare_additive",
+        "compare_multiplicative",
+        "unit_partition",
+        "fraction_portion",
     }
 
 
@@ -185,8 +195,10 @@ def test_conversion_notes(kind: str, units: list[str], lhs: str | None, note: st
     assert proof.to_canonical_string().endswith("; convert " + ", ".join(proof.conversions))
 
 
-@pytest.mark.parametrize(("kind", "units"), [("add", ["hours", "hrs"]), ("apply_rate", ["dollars_per_hour", "hours"]),
-                                            ("add", ["people", "children"])])
+@pytest.mark.parametrize(
+    ("kind", "units"),
+    [("add", ["hours", "hrs"]), ("apply_rate", ["dollars_per_hour", "hours"]), ("add", ["people", "children"])],
+)
 def test_no_note_when_scales_agree(kind: str, units: list[str]) -> None:
     assert check_operation(kind, units).conversions == ()
 
@@ -226,7 +238,11 @@ def test_pure_ratio_operand_is_dimensionless_only_for_ratio_roles() -> None:
 class TestStamper:
     def setup_method(self) -> None:
         self.symbols = {
-            "a": sym("a", "apples"), "b": sym("b", "dollars"), "r1": sym("r1"), "r2": sym("r2"), "r3": sym("r3"),
+            "a": sym("a", "apples"),
+            "b": sym("b", "dollars"),
+            "r1": sym("r1"),
+            "r2": sym("r2"),
+            "r3": sym("r3"),
             "c": sym("c", "dollars"),
         }
         self.stamper = EquationStamper(self.symbols)

@@ -26,10 +26,20 @@ def test_ids_follow_prefix_slug_index() -> None:
 
 
 def test_collisions_get_increasing_suffixes_in_input_order() -> None:
-    assert alloc(["Red apple", "red-apple", "RED APPLE"]) == ("ent_red_apple_000", "ent_red_apple_001", "ent_red_apple_002")
+    assert alloc(["Red apple", "red-apple", "RED APPLE"]) == (
+        "ent_red_apple_000",
+        "ent_red_apple_001",
+        "ent_red_apple_002",
+    )
 
 
-@given(st.lists(st.text(alphabet="abcXYZ -_'é1", min_size=1, max_size=8).filter(lambda s: any(c.isalnum() for c in s)), min_size=1, max_size=8))
+@given(
+    st.lists(
+        st.text(alphabet="abcXYZ -_'é1", min_size=1, max_size=8).filter(lambda s: any(c.isalnum() for c in s)),
+        min_size=1,
+        max_size=8,
+    )
+)
 def test_allocation_is_deterministic_and_ids_are_unique_identifiers(phrases: list[str]) -> None:
     first = alloc(phrases)
     assert first == alloc(list(phrases))

@@ -20,8 +20,14 @@ from ssbg.errors import (
 )
 
 ERROR_CLASSES = [
-    BindingGraphError, UnitAlgebraError, PackError, AdmissibilityError, ProblemGraphError,
-    QuestionTargetError, ImportRefusal, LaneError,
+    BindingGraphError,
+    UnitAlgebraError,
+    PackError,
+    AdmissibilityError,
+    ProblemGraphError,
+    QuestionTargetError,
+    ImportRefusal,
+    LaneError,
 ]
 
 
@@ -66,8 +72,13 @@ def test_import_refusal_carries_problem_and_corpus_through_pickle() -> None:
 
 def test_admissibility_reasons_are_the_seven_of_adr_0134() -> None:
     assert {
-        "unit_mismatch", "unknown_unit", "unit_unbound", "unknown_symbol",
-        "unknown_operation", "operand_arity", "rate_form_invalid",
+        "unit_mismatch",
+        "unknown_unit",
+        "unit_unbound",
+        "unknown_symbol",
+        "unknown_operation",
+        "operand_arity",
+        "rate_form_invalid",
     } == errors.ADMISSIBILITY_REASONS
 
 

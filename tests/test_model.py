@@ -30,16 +30,29 @@ def sym(sid: str, role: str = "quantity", unit: str | None = None) -> SymbolBind
 
 def eq(lhs: str, deps: tuple[str, ...] = (), **kw: Any) -> BoundEquation:
     fields: dict[str, Any] = {
-        "lhs_symbol_id": lhs, "rhs_canonical": " + ".join(deps) or "0", "dependencies": frozenset(deps),
-        "operation_kind": "add", "unit_proof": "unverified", "admissibility_status": "pending", "source_span": SPAN,
+        "lhs_symbol_id": lhs,
+        "rhs_canonical": " + ".join(deps) or "0",
+        "dependencies": frozenset(deps),
+        "operation_kind": "add",
+        "unit_proof": "unverified",
+        "admissibility_status": "pending",
+        "source_span": SPAN,
     }
     fields.update(kw)
     return BoundEquation(**fields)
 
 
-def graph(symbols: tuple[SymbolBinding, ...] = (), equations: tuple[BoundEquation, ...] = (), **kw: Any) -> SemanticSymbolicBindingGraph:
-    fields: dict[str, Any] = {"symbols": symbols, "facts": (), "equations": equations, "unknowns": (),
-                              "constraints": (), "provenance": "test"}
+def graph(
+    symbols: tuple[SymbolBinding, ...] = (), equations: tuple[BoundEquation, ...] = (), **kw: Any
+) -> SemanticSymbolicBindingGraph:
+    fields: dict[str, Any] = {
+        "symbols": symbols,
+        "facts": (),
+        "equations": equations,
+        "unknowns": (),
+        "constraints": (),
+        "provenance": "test",
+    }
     fields.update(kw)
     return SemanticSymbolicBindingGraph(**fields)
 
@@ -109,8 +122,13 @@ def test_source_span_refuses_bad_intervals(args: tuple[Any, ...], reason: str) -
     ],
 )
 def test_symbol_binding_refusals(kwargs: dict[str, Any], reason: str, path: str) -> None:
-    fields: dict[str, Any] = {"symbol_id": "a", "name": "a", "semantic_role": "quantity", "source_span": SPAN,
-                              "introduced_by": "t"}
+    fields: dict[str, Any] = {
+        "symbol_id": "a",
+        "name": "a",
+        "semantic_role": "quantity",
+        "source_span": SPAN,
+        "introduced_by": "t",
+    }
     fields.update(kwargs)
     with pytest.raises(BindingGraphError) as info:
         SymbolBinding(**fields)
@@ -123,7 +141,17 @@ def test_every_semantic_role_is_accepted(role: str) -> None:
 
 
 def test_semantic_roles_are_the_closed_adr_vocabulary() -> None:
-    assert {"entity", "quantity", "rate", "duration", "count", "total", "difference", "ratio", "unknown"} == SEMANTIC_ROLES
+    assert {
+        "entity",
+        "quantity",
+        "rate",
+        "duration",
+        "count",
+        "total",
+        "difference",
+        "ratio",
+        "unknown",
+    } == SEMANTIC_ROLES
 
 
 def test_admissibility_statuses_are_the_closed_adr_vocabulary() -> None:
@@ -243,8 +271,14 @@ def test_graph_rejects_duplicate_symbols() -> None:
         ({"unknowns": (BoundUnknown("zz", SPAN),)}, "unknowns[0].symbol_id"),
         ({"unknowns": (BoundUnknown("a", SPAN, resolved_by="zz"),)}, "unknowns[0].resolved_by"),
         ({"constraints": (BoundConstraint("zz", "zz > 0", SPAN),)}, "constraints[0].symbol_id"),
-        ({"equations": (eq("a", admissibility_status="refused", refusal_reason="unit_unbound",
-                           propagated_from="zz"),)}, "equations[0].propagated_from"),
+        (
+            {
+                "equations": (
+                    eq("a", admissibility_status="refused", refusal_reason="unit_unbound", propagated_from="zz"),
+                )
+            },
+            "equations[0].propagated_from",
+        ),
     ],
 )
 def test_graph_referential_integrity(kwargs: dict[str, Any], path: str) -> None:

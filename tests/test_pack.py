@@ -21,7 +21,7 @@ PACK_DIR = REPO / "packs" / "en_units_v1"
 
 SPEC_CONTENT = {
     "count": "item child person mouse goose fish sheep deer woman man leaf knife life box bag pack basket batch dozen "
-             "group set case pair pile stack bunch bundle carton crate jar can bottle plate bowl tray sack container gross",
+    "group set case pair pile stack bunch bundle carton crate jar can bottle plate bowl tray sack container gross",
     "length": "inch foot yard mile millimeter centimeter meter kilometer",
     "time": "second minute hour day week month year decade century millennium",
     "mass": "ounce pound ton gram kilogram milligram tonne",
@@ -35,17 +35,37 @@ SPEC_CONTENT = {
     "wage": "dollar_per_hour cent_per_hour",
     "unit_price": "dollar_per_item cent_per_item",
     "dimensionless": "percent half quarter three_quarters one_third two_thirds one_eighth three_eighths "
-                     "five_eighths seven_eighths",
+    "five_eighths seven_eighths",
 }
-CANONICAL = {"count": "item", "length": "foot", "time": "minute", "mass": "pound", "volume": "cup", "money": "cent",
-             "temperature": "fahrenheit", "area": "square_foot", "speed": "mile_per_hour",
-             "wage": "dollar_per_hour", "unit_price": "dollar_per_item"}
-DIMENSION = {"count": UnitVector(count=1), "length": UnitVector(length=1), "time": UnitVector(time=1),
-             "mass": UnitVector(mass=1), "volume": UnitVector(length=3), "money": UnitVector(money=1),
-             "temperature": UnitVector(temperature=1), "area": UnitVector(length=2),
-             "speed": UnitVector(length=1, time=-1), "density": UnitVector(mass=1, length=-3),
-             "frequency": UnitVector(time=-1), "wage": UnitVector(money=1, time=-1),
-             "unit_price": UnitVector(money=1, count=-1), "dimensionless": UnitVector()}
+CANONICAL = {
+    "count": "item",
+    "length": "foot",
+    "time": "minute",
+    "mass": "pound",
+    "volume": "cup",
+    "money": "cent",
+    "temperature": "fahrenheit",
+    "area": "square_foot",
+    "speed": "mile_per_hour",
+    "wage": "dollar_per_hour",
+    "unit_price": "dollar_per_item",
+}
+DIMENSION = {
+    "count": UnitVector(count=1),
+    "length": UnitVector(length=1),
+    "time": UnitVector(time=1),
+    "mass": UnitVector(mass=1),
+    "volume": UnitVector(length=3),
+    "money": UnitVector(money=1),
+    "temperature": UnitVector(temperature=1),
+    "area": UnitVector(length=2),
+    "speed": UnitVector(length=1, time=-1),
+    "density": UnitVector(mass=1, length=-3),
+    "frequency": UnitVector(time=-1),
+    "wage": UnitVector(money=1, time=-1),
+    "unit_price": UnitVector(money=1, count=-1),
+    "dimensionless": UnitVector(),
+}
 
 
 def test_pack_has_the_112_lemmas_of_the_reference() -> None:
@@ -197,8 +217,16 @@ def test_missing_lexicon(tmp_path: Path) -> None:
 
 def test_a_second_pack_is_a_value_that_changes_answers(tmp_path: Path) -> None:
     pack = _copy_pack(tmp_path)
-    row = {"lemma": "apple", "plural": "apples", "surfaces": [], "domain": "count", "dimension": {"count": 1},
-           "ratio": "1", "canonical": False, "container_size": None}
+    row = {
+        "lemma": "apple",
+        "plural": "apples",
+        "surfaces": [],
+        "domain": "count",
+        "dimension": {"count": 1},
+        "ratio": "1",
+        "canonical": False,
+        "container_size": None,
+    }
     _rewrite(pack, [*_lines(pack), json.dumps(row, sort_keys=True)])
     extended = load_pack(pack)
     assert parse_unit("apples", extended) == UnitVector(count=1)
@@ -212,20 +240,32 @@ def test_a_second_pack_is_a_value_that_changes_answers(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_pack_ships_in_the_wheel_and_loads_from_another_folder(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-                    str(wheels), str(REPO)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = wheels.glob("ssbg-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "ssbg/packs/en_units_v1/lexicon.jsonl" in names
     assert "ssbg/packs/en_units_v1/manifest.json" in names
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {**os.environ, "PYTHONPATH": str(target)}
     probe = "import ssbg, sys; print(ssbg.__file__); print(len(ssbg.default_pack().entries))"
-    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(target)!r}); {probe}"],
-                         cwd=elsewhere, env=env, check=True, capture_output=True, text=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(target)!r}); {probe}"],
+        cwd=elsewhere,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     assert out[0].startswith(str(target))
     assert out[1] == "112"

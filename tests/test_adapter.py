@@ -1,0 +1,315 @@
+"""bind_math_problem_graph: state threading, all ten kinds, never raising, question targets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+from ssbg.adapter import bind_math_problem_graph, holding_key
+from ssbg.admissibility import OPERATION_KINDS, REFUSED_UNIT_PROOF
+from ssbg.errors import ProblemGraphError
+from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.problem import MathProblemGraph
+from ssbg.units import default_pack
+from tests.strategies import problem_graphs
+
+
+def problem(
+    ops: list[dict[str, Any]],
+    initial: list[tuple[str, float, str]] | None = None,
+    unknown: dict[str, Any] | None = None,
+    entities: tuple[str, ...] = ("Ann", "Bob"),
+) -> MathProblemGraph:
+    return MathProblemGraph.from_dict(
+        {
+            "entities": list(entities),
+            "initial_state": [{"entity": e, "quantity": {"value": v, "unit": u}} for e, v, u in (initial or [])],
+            "operations": ops,
+            "unknown": unknown or {"entity": "Ann", "unit": "dollars"},
+        }
+    )
+
+
+def eqs(bg: SemanticSymbolicBindingGraph) -> dict[str, Any]:
+    return {e.lhs_symbol_id: e for e in bg.equations}
+
+
+def test_multi_step_chain_threads_state() -> None:
+    g = problem(
+        [
+            {"actor": "Ann", "kind": "add", "operand": {"value": 5, "unit": "dollars"}},
+            {"actor": "Ann", "kind": "subtract", "operand": {"value": 2, "unit": "dollars"}},
+            {"actor": "Ann", "kind": "add", "operand": {"value": 50, "unit": "cents"}},
+        ],
+        initial=[("Ann", 10, "dollars")],
+    )
+    e = eqs(bind_math_problem_graph(g))
+    assert e["op_000_result"].dependencies == frozenset({"t0_ann_money", "op_000__addend"})
+    assert e["op_001_result"].dependencies == frozenset({"op_000_result", "op_001__subtrahend"})
+    assert e["op_002_result"].dependencies == frozenset({"op_001_result", "op_002__addend"})
+    assert "cent->dollar x1/100" in e["op_002_result"].unit_proof
+
+
+def _undirected_components(bg: SemanticSymbolicBindingGraph) -> int:
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for eq in bg.equations:
+        for dep in eq.dependencies:
+            parent[find(dep)] = find(eq.lhs_symbol_id)
+        find(eq.lhs_symbol_id)
+    return len({find(x) for x in parent})
+
+
+def test_one_entity_problem_is_one_connected_chain() -> None:
+    g = problem(
+        [
+            {
+                "actor": "Ann",
+                "kind": "apply_rate",
+                "operand": {"value": 12, "numerator_unit": "dollars", "denominator_unit": "hours"},
+            },
+            {"actor": "Ann", "kind": "subtract", "operand": {"value": 5, "unit": "dollars"}},
+            {"actor": "Ann", "kind": "multiply", "operand": {"value": 50, "unit": "percent"}},
+            {
+                "actor": "Ann",
+                "kind": "fraction_portion",
+                "operand": {"numerator": 1, "denominator": 3, "referent": "rest"},
+            },
+        ],
+        initial=[("Ann", 8, "hours")],
+    )
+    bg = bind_math_problem_graph(g)
+    assert _undirected_components(bg) == 1
+    assert all(e.admissibility_status == "admitted" for e in bg.equations)
+
+
+def test_transfer_binds_giver_and_receiver() -> None:
+    g = problem(
+        [{"actor": "Ann", "kind": "transfer", "target": "Bob", "operand": {"value": 3, "unit": "boxes"}}],
+        initial=[("Ann", 10, "boxes"), ("Bob", 1, "boxes")],
+        unknown={"entity": "Bob", "unit": "boxes"},
+    )
+    bg = bind_math_problem_graph(g)
+    e = eqs(bg)
+    assert e["op_000_result"].dependencies == frozenset({"t0_ann_box", "op_000__amount"})
+    assert e["op_000_received"].dependencies == frozenset({"t0_bob_box", "op_000__amount"})
+    assert {x.operation_kind for x in bg.equations} == {"transfer"}
+    assert bg.unknowns[0].resolved_by == "op_000_received"
+
+
+def test_result_symbols_carry_the_unit_of_their_holding() -> None:
+    g = problem(
+        [{"actor": "Ann", "kind": "unit_partition", "operand": {"value": 6, "unit": "items", "result_unit": "boxes"}}],
+        initial=[("Ann", 30, "items")],
+        unknown={"entity": "Ann", "unit": "boxes"},
+    )
+    bg = bind_math_problem_graph(g)
+    assert bg.symbol("op_000_result").unit == "boxes"
+    assert bg.equations[0].admissibility_status == "admitted"
+    assert bg.unknowns[0].target_status == "bound"
+
+
+def test_unknown_units_refuse_and_propagate_as_one_root_cause() -> None:
+    g = problem(
+        [
+            {"actor": "Ann", "kind": "add", "operand": {"value": 3, "unit": "apples"}},
+            {"actor": "Ann", "kind": "multiply", "operand": {"value": 50, "unit": "percent"}},
+            {
+                "actor": "Ann",
+                "kind": "fraction_portion",
+                "operand": {"numerator": 1, "denominator": 2, "referent": "it"},
+            },
+        ],
+        initial=[("Ann", 4, "apples")],
+        unknown={"entity": "Ann", "unit": "apples"},
+    )
+    bg = bind_math_problem_graph(g)
+    roots = [e for e in bg.equations if e.is_root_cause]
+    assert [(e.lhs_symbol_id, e.refusal_reason, e.offending_unit) for e in roots] == [
+        ("op_000_result", "unknown_unit", "apples")
+    ]
+    assert [e.propagated_from for e in bg.equations[1:]] == ["op_000_result", "op_000_result"]
+    assert all(e.unit_proof == REFUSED_UNIT_PROOF for e in bg.equations)
+    assert bg.unknowns[0].target_refusal_reason == "unknown_expected_unit"
+
+
+@pytest.mark.parametrize("kind", OPERATION_KINDS)
+def test_every_kind_binds_admitted(kind: str) -> None:
+    operand: dict[str, Any] = {
+        "add": {"value": 1, "unit": "dollars"},
+        "subtract": {"value": 1, "unit": "dollars"},
+        "transfer": {"value": 1, "unit": "dollars"},
+        "multiply": {"value": 50, "unit": "percent"},
+        "divide": {"value": 2, "unit": "half"},
+        "apply_rate": {"value": 3, "numerator_unit": "dollars", "denominator_unit": "hours"},
+        "compare_additive": {"reference_actor": "Bob", "direction": "more", "delta": {"value": 2, "unit": "dollars"}},
+        "compare_multiplicative": {"reference_actor": "Bob", "direction": "times", "factor": 3},
+        "unit_partition": {"value": 4, "unit": "dollars", "result_unit": "hours"},
+        "fraction_portion": {"numerator": 2, "denominator": 3, "referent": "them"},
+    }[kind]
+    op: dict[str, Any] = {"actor": "Ann", "kind": kind, "operand": operand}
+    if kind == "transfer":
+        op["target"] = "Bob"
+    initial = [("Ann", 10, "dollars"), ("Ann", 5, "hours"), ("Bob", 7, "dollars")]
+    bg = bind_math_problem_graph(problem([op], initial=initial))
+    assert bg.equations[0].operation_kind == kind
+    assert bg.equations[0].admissibility_status == "admitted", bg.equations[0]
+
+
+@pytest.mark.parametrize(
+    ("op", "reason"),
+    [
+        ({"actor": "Ann", "kind": "add", "operand": {"value": 1, "unit": "widgets"}}, "unknown_unit"),
+        ({"actor": "Ann", "kind": "multiply", "operand": {"value": 3, "unit": "hours"}}, "unit_mismatch"),
+        ({"actor": "Bob", "kind": "multiply", "operand": {"value": 3, "unit": "percent"}}, "operand_arity"),
+        (
+            {
+                "actor": "Ann",
+                "kind": "apply_rate",
+                "operand": {"value": 3, "numerator_unit": "apples", "denominator_unit": "hours"},
+            },
+            "unknown_unit",
+        ),
+        (
+            {
+                "actor": "Ann",
+                "kind": "apply_rate",
+                "operand": {"value": 3, "numerator_unit": "dollars", "denominator_unit": "feet"},
+            },
+            "operand_arity",
+        ),
+        (
+            {
+                "actor": "Ann",
+                "kind": "unit_partition",
+                "operand": {"value": 3, "unit": "hours", "result_unit": "crayons"},
+            },
+            "unknown_unit",
+        ),
+        ({"actor": "Ann", "kind": "divide", "operand": {"value": 3, "unit": "hours"}}, "unit_mismatch"),
+    ],
+)
+def test_refused_operations_are_stamped_not_raised(op: dict[str, Any], reason: str) -> None:
+    bg = bind_math_problem_graph(problem([op], initial=[("Ann", 10, "dollars"), ("Ann", 10, "hours")]))
+    assert (bg.equations[0].admissibility_status, bg.equations[0].refusal_reason) == ("refused", reason)
+
+
+def test_total_question_sums_the_holders() -> None:
+    g = problem([], initial=[("Ann", 3, "boxes"), ("Bob", 4, "boxes")], unknown={"entity": None, "unit": "boxes"})
+    bg = bind_math_problem_graph(g)
+    (total,) = bg.equations
+    assert total.lhs_symbol_id == bg.unknowns[0].symbol_id
+    assert total.dependencies == frozenset({"t0_ann_box", "t0_bob_box"})
+    assert (bg.unknowns[0].question_form, bg.unknowns[0].target_status) == ("total", "bound")
+
+
+@pytest.mark.parametrize(
+    ("initial", "ops", "unknown", "status", "reason", "form"),
+    [
+        ([("Ann", 3, "dollars")], [], {"entity": "Ann", "unit": "cents"}, "bound", None, "identity"),
+        ([("Ann", 3, "hours")], [], {"entity": "Ann", "unit": "dollars"}, "refused", "unbound_target", "identity"),
+        (
+            [("Ann", 3, "boxes"), ("Ann", 2, "bags")],
+            [],
+            {"entity": "Ann", "unit": "items"},
+            "refused",
+            "ambiguous_target",
+            "identity",
+        ),
+        ([("Ann", 3, "dollars")], [], {"entity": "Ann", "unit": "marbles"}, "refused", "unbound_target", "identity"),
+        (
+            [("Ann", 3, "marbles")],
+            [],
+            {"entity": "Ann", "unit": "marbles"},
+            "refused",
+            "unknown_expected_unit",
+            "identity",
+        ),
+        (
+            [("Ann", 3, "dollars")],
+            [{"actor": "Ann", "kind": "multiply", "operand": {"value": 2, "unit": "hours"}}],
+            {"entity": "Ann", "unit": "dollars"},
+            "refused",
+            "unresolved_upstream",
+            "count",
+        ),
+        (
+            [("Ann", 3, "hours")],
+            [
+                {
+                    "actor": "Ann",
+                    "kind": "apply_rate",
+                    "operand": {"value": 9, "numerator_unit": "dollars", "denominator_unit": "hours"},
+                }
+            ],
+            {"entity": "Ann", "unit": "dollars_per_hour"},
+            "refused",
+            "unbound_target",
+            "rate",
+        ),
+    ],
+)
+def test_question_targets(
+    initial: list[Any], ops: list[Any], unknown: dict[str, Any], status: str, reason: str | None, form: str
+) -> None:
+    target = bind_math_problem_graph(problem(ops, initial=initial, unknown=unknown)).unknowns[0]
+    assert (target.target_status, target.target_refusal_reason, target.question_form) == (status, reason, form)
+
+
+def test_state_index_initial_vs_terminal() -> None:
+    untouched = problem(
+        [{"actor": "Bob", "kind": "add", "operand": {"value": 1, "unit": "dollars"}}], initial=[("Ann", 3, "dollars")]
+    )
+    touched = problem(
+        [{"actor": "Ann", "kind": "add", "operand": {"value": 1, "unit": "dollars"}}], initial=[("Ann", 3, "dollars")]
+    )
+    assert bind_math_problem_graph(untouched).unknowns[0].state_index == "initial"
+    assert bind_math_problem_graph(touched).unknowns[0].state_index == "terminal"
+
+
+@pytest.mark.parametrize(
+    ("unit", "key"),
+    [
+        ("dollars", "[money]"),
+        ("cents", "[money]"),
+        ("hrs", "[time]"),
+        ("boxes", "box"),
+        ("people", "person"),
+        ("apples", "apple"),
+        ("Cherries", "cherry"),
+        ("boxes of tea", "boxes_of_tea"),
+    ],
+)
+def test_holding_keys(unit: str, key: str) -> None:
+    assert holding_key(unit, default_pack()) == key
+
+
+@given(problem_graphs())
+@settings(max_examples=200, deadline=None)
+def test_adapter_never_raises_and_never_leaves_pending(g: MathProblemGraph) -> None:
+    bg = bind_math_problem_graph(g)
+    assert all(e.admissibility_status in {"admitted", "refused"} for e in bg.equations)
+    assert all(e.lhs_symbol_id.startswith(("op_", "unknown_")) for e in bg.equations)
+    assert len(bg.unknowns) == 1
+    assert bg.unknowns[0].target_status in {"bound", "refused"}
+
+
+@given(problem_graphs())
+@settings(max_examples=100, deadline=None)
+def test_binding_is_deterministic(g: MathProblemGraph) -> None:
+    assert bind_math_problem_graph(g).to_canonical_string() == bind_math_problem_graph(g).to_canonical_string()
+
+
+def test_non_problem_input_is_a_typed_error() -> None:
+    with pytest.raises(ProblemGraphError) as info:
+        bind_math_problem_graph({"entities": []})  # type: ignore[arg-type]
+    assert info.value.reason == "wrong_type"
