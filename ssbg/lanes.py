@@ -57,6 +57,7 @@ from ssbg.units import UnitPack
 __all__ = [
     "EXPECTED_EQUATION_STATUSES",
     "EXPECTED_TARGET_STATUSES",
+    "LANE_EXPECTED_KEY",
     "LANE_SUFFIX",
     "PROPAGATED_ONLY_REASONS",
     "UNREACHABLE_ADMISSIBILITY_REASONS",
@@ -104,7 +105,8 @@ UNREACHABLE_TARGET_REASONS: Mapping[str, str] = MappingProxyType(
 # Reasons a well-formed problem produces only as a propagated refusal (never as a root cause).
 PROPAGATED_ONLY_REASONS: frozenset[str] = frozenset({"unit_unbound"})
 
-_LANE_KEY = "expected"
+# The one key a lane line adds to a MathProblemGraph dict (the ssbg JSONL corpus reader drops it).
+LANE_EXPECTED_KEY = "expected"
 _COUNT_FIELDS = ("symbols", "facts", "equations", "unknowns")
 _EXPECTED_REQUIRED = (*_COUNT_FIELDS, "equation_statuses", "question_form", "target_status", "target_reason",
                       "state_index")
@@ -354,12 +356,12 @@ def lane_case_from_dict(data: object, *, source: str = "<lane>") -> LaneCase:
     reader = _Reader(source)
     if not isinstance(data, dict):
         raise reader.fail("$", f"a lane line must be a JSON object (got {type(data).__name__})")
-    if _LANE_KEY not in data:
-        raise reader.fail(f"$.{_LANE_KEY}", "is required")
+    if LANE_EXPECTED_KEY not in data:
+        raise reader.fail(f"$.{LANE_EXPECTED_KEY}", "is required")
     case_id = reader.text(data.get("problem_id"), "$.problem_id")
     reader.text(data.get("text"), "$.text")
-    expected = reader.expectation(data[_LANE_KEY], f"$.{_LANE_KEY}")
-    problem_data = {k: v for k, v in data.items() if k != _LANE_KEY}
+    expected = reader.expectation(data[LANE_EXPECTED_KEY], f"$.{LANE_EXPECTED_KEY}")
+    problem_data = {k: v for k, v in data.items() if k != LANE_EXPECTED_KEY}
     try:
         problem = MathProblemGraph.from_dict(problem_data)
     except ProblemGraphError as exc:

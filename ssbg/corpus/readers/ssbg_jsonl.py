@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal, SsbgError
+from ssbg.lanes import LANE_EXPECTED_KEY
 from ssbg.problem import MathProblemGraph
 
 __all__ = ["MAX_LINE_BYTES", "read_ssbg_jsonl"]
@@ -25,6 +26,7 @@ def read_ssbg_jsonl(path: Path, *, corpus: str = "ssbg") -> Iterator[CorpusRecor
 
     Lines are read as bytes so that a non-UTF-8 line or an oversized line
     refuses alone (``encoding_error`` / ``record_too_large``) and reading goes on.
+    A top-level ``expected`` key (an expected-shape lane line) is ignored.
     """
     with open(path, "rb") as handle:
         for lineno, raw in enumerate(handle, start=1):
@@ -66,6 +68,9 @@ def read_ssbg_jsonl(path: Path, *, corpus: str = "ssbg") -> Iterator[CorpusRecor
                     ),
                 )
                 continue
+            if isinstance(data, dict) and LANE_EXPECTED_KEY in data:
+                # A lane line (data/lanes/, ssbg.lanes) is a MathProblemGraph plus its expected shape.
+                data = {k: v for k, v in data.items() if k != LANE_EXPECTED_KEY}
             pid = data.get("problem_id") if isinstance(data, dict) else None
             problem_id = pid if isinstance(pid, str) and pid.strip() else fallback_id
             try:
