@@ -44,6 +44,11 @@ _OPTION_LIMIT = 400  # completions sent to the browser per field (the whole en_u
 _LABEL_STYLE = {"description_width": "110px"}
 
 
+def _field_layout() -> Any:
+    """A fresh Layout per field: hiding one operand must not hide the others."""
+    return ipywidgets.Layout(width="480px")
+
+
 class AdmissibilityPlayground:
     """Pick an operation kind, type operand units, see the proof or the typed refusal live.
 
@@ -111,6 +116,7 @@ class AdmissibilityPlayground:
                 ensure_option=False,
                 continuous_update=True,
                 style=_LABEL_STYLE,
+                layout=_field_layout(),
             )
             for i in range(OPERAND_SLOTS)
         )
@@ -122,6 +128,7 @@ class AdmissibilityPlayground:
             description="lhs unit",
             ensure_option=False,
             style=_LABEL_STYLE,
+            layout=_field_layout(),
         )
         self.lhs.add_class("ssbg-lhs")
         self.pack = ipywidgets.Text(
@@ -130,6 +137,7 @@ class AdmissibilityPlayground:
             description="pack",
             continuous_update=False,  # load a pack when the text is committed, not per keystroke
             style=_LABEL_STYLE,
+            layout=_field_layout(),
         )
         self.output = ipywidgets.HTML()
         self.output.add_class("ssbg-playground-output")

@@ -1,0 +1,220 @@
+"""The playground notebook in a real browser: JupyterLab on loopback, headless Chromium driven by playwright.
+
+Starts JupyterLab on 127.0.0.1 (random free port, a token, temporary config,
+runtime, data, settings and workspace folders; the repository as root), opens
+``notebooks/02_admissibility_playground.ipynb``, runs every cell, types
+``dollars`` over the second operand ``hours`` of the live playground, and checks
+that the shown verdict turns from the unit proof into the ``unit_mismatch``
+refusal.  Saves a screenshot of the widget to ``docs/playground.png`` and stops
+the server.  The notebook file is left as it was (autosave is switched off and
+the test checks its bytes).
+
+Chromium is Debian's ``/usr/bin/chromium``; playwright never downloads a
+browser.  Outside CI the test skips when chromium is missing; under ``CI=true``
+it fails instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import IN_CI
+
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOK = "notebooks/02_admissibility_playground.ipynb"
+SCREENSHOT = REPO / "docs" / "playground.png"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SERVER_START_S = 60  # JupyterLab start on a busy 2-core machine
+PAGE_MS = 60_000  # page load, kernel start, running all cells
+VERDICT_MS = 30_000  # one round trip browser -> kernel -> browser
+PROOF = "apply_rate: [money/time,time] -> money"
+
+pytestmark = pytest.mark.browser
+
+
+def _require_browser() -> None:
+    missing = [what for what, ok in (("chromium", CHROMIUM.is_file()), ("playwright", _has_playwright())) if not ok]
+    if missing:
+        message = f"real-browser test needs {', '.join(missing)} (/usr/bin/chromium and the playwright package)"
+        if IN_CI:
+            pytest.fail(message + ": CI must have them")
+        pytest.skip(message)
+
+
+def _has_playwright() -> bool:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass(frozen=True)
+class Lab:
+    url: str
+    token: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def tail(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")[-3000:]
+
+
+def _wait_until_up(lab: Lab) -> None:
+    deadline = time.monotonic() + SERVER_START_S
+    while time.monotonic() < deadline:
+        if lab.process.poll() is not None:
+            pytest.fail(f"JupyterLab exited with code {lab.process.returncode} before serving:\n{lab.tail()}")
+        try:
+            with urllib.request.urlopen(f"{lab.url}/api/status?token={lab.token}", timeout=5) as response:  # noqa: S310
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.5)
+    pytest.fail(f"JupyterLab did not answer on {lab.url} within {SERVER_START_S} s:\n{lab.tail()}")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server we started and the kernels it started (its own process group)."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+    with contextlib.suppress(ProcessLookupError):  # kernels left in the group after the server exited
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Iterator[Lab]:
+    _require_browser()
+    home = tmp_path / "jupyter"
+    settings = home / "settings"
+    docmanager = settings / "@jupyterlab" / "docmanager-extension"
+    docmanager.mkdir(parents=True)
+    # Never write the notebook back: running it in the browser must not touch the committed file.
+    (docmanager / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}), encoding="utf-8")
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "JUPYTER_DATA_DIR": str(home / "data"),
+        "JUPYTERLAB_SETTINGS_DIR": str(settings),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+        "JUPYTER_PLATFORM_DIRS": "1",
+    }
+    port, token = _free_port(), secrets.token_hex(16)
+    log = tmp_path / "jupyterlab.log"
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={REPO}",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.news_url=",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",  # no PyPI look-ups from the extension manager
+        *(["--allow-root"] if os.geteuid() == 0 else []),  # CI containers often run as root
+    ]
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            command, cwd=REPO, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    server = Lab(f"http://127.0.0.1:{port}", token, process, log)
+    try:
+        _wait_until_up(server)
+        yield server
+    finally:
+        _stop(process)
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# Runs in the page: the notebook panel's kernel is idle (JupyterLab exposed as window.jupyterapp).
+_KERNEL_IDLE = """() => {
+  const app = window.jupyterapp;
+  const panel = app && app.shell.currentWidget;
+  const kernel = panel && panel.sessionContext && panel.sessionContext.session
+    && panel.sessionContext.session.kernel;
+  return Boolean(kernel && kernel.status === 'idle' && panel.content && panel.content.widgets.length > 0);
+}"""
+_RUN_ALL = "() => window.jupyterapp.commands.execute('notebook:run-all-cells')"
+
+
+def test_changing_an_operand_in_the_browser_changes_the_verdict(lab: Lab) -> None:
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import expect, sync_playwright
+
+    before = _digest(REPO / NOTEBOOK)
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.set_default_timeout(PAGE_MS)
+            page.goto(f"{lab.url}/lab/tree/{NOTEBOOK}?reset&token={lab.token}", wait_until="domcontentloaded")
+            try:
+                page.wait_for_function(_KERNEL_IDLE, timeout=PAGE_MS)
+            except PlaywrightError as exc:
+                pytest.fail(f"the notebook's kernel did not become idle in {PAGE_MS} ms: {exc}\n{lab.tail()}")
+            page.evaluate(_RUN_ALL)
+            output = page.locator(".ssbg-playground .ssbg-playground-output").first
+            expect(output.locator(".ssbg-proof"), "the playground shows the unit proof after Run All").to_have_text(
+                PROOF, timeout=PAGE_MS
+            )
+            field = page.locator(".ssbg-playground .ssbg-operand-2 input").first
+            expect(field, "the second operand starts as hours").to_have_value("hours")
+            field.fill("dollars")
+            result = output.locator(".ssbg-playground-result")
+            expect(result, "typing dollars over hours turns the proof into a refusal").to_have_attribute(
+                "data-reason", "unit_mismatch", timeout=VERDICT_MS
+            )
+            expect(output.locator(".ssbg-offending"), "the refusal names the offending unit").to_have_text("dollars")
+            SCREENSHOT.parent.mkdir(exist_ok=True)
+            page.locator(".ssbg-playground").first.screenshot(path=str(SCREENSHOT))
+            field.fill("hours")
+            expect(output.locator(".ssbg-proof"), "typing hours back restores the proof").to_have_text(
+                PROOF, timeout=VERDICT_MS
+            )
+        finally:
+            browser.close()
+    assert _digest(REPO / NOTEBOOK) == before, "running the notebook in the browser must not rewrite it"
