@@ -1,0 +1,786 @@
+"""Batch binding of corpora: import -> bind -> admissibility -> question target.
+
+One per-problem function, :func:`analyse_record`, turns a
+:class:`~ssbg.corpus.records.CorpusRecord` into plain row tuples (one problem
+row, one row per equation) in the column orders :data:`PROBLEM_COLUMNS` and
+:data:`EQUATION_COLUMNS`.  :func:`analyse_records` applies it to a batch and
+keeps a few drill-down problems per refusal reason.  :func:`run_batch`
+streams corpus specs through it on one of three paths that give the same
+tables, row for row:
+
+- ``jobs=1``: in this process;
+- ``jobs=N``: a pool of N worker processes fed batches in order, with a
+  bounded number of batches in flight;
+- ``engine="dask"``: the same batch function mapped over ``dask.bag``
+  partitions, window by window.
+
+Memory stays bounded: records are read lazily, rows are turned into compact
+pandas chunks (categorical columns) every :data:`CHUNK_ROWS` rows, and only a
+handful of bound graphs are kept for the drill-downs.
+
+This module imports only the core at import time; pandas, tqdm and dask are
+imported inside the functions that need them, so worker processes stay light.
+
+Examples
+--------
+>>> from ssbg.corpus.records import CorpusRecord
+>>> from ssbg.problem import MathProblemGraph
+>>> g = MathProblemGraph.from_dict({
+...     "problem_id": "p1", "entities": ["Ann"],
+...     "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "apples"}}],
+...     "operations": [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "apples"}}],
+...     "unknown": {"entity": "Ann", "unit": "apples"}})
+>>> a = analyse_record(CorpusRecord("demo", "p1", "demo.jsonl:1", payload=g))
+>>> row = dict(zip(PROBLEM_COLUMNS, a.problem))
+>>> (row["outcome"], row["n_equations"], row["n_root_cause"])
+('equation_refused', 1, 1)
+>>> eq = dict(zip(EQUATION_COLUMNS, a.equations[0]))
+>>> (eq["status"], eq["reason"], eq["unknown_units"], eq["pack_fixable"])
+('refused', 'unknown_unit', 'apples', True)
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ssbg.adapter import bind_math_problem_graph, holding_key
+from ssbg.corpus.records import CorpusRecord
+from ssbg.errors import ImportRefusal, SsbgError, UnitAlgebraError
+from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
+from ssbg.problem import MathProblemGraph
+from ssbg.units import UnitPack, default_pack, load_pack, normalize_unit_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "ANSWER_UNIT_AGREEMENTS",
+    "CHUNK_ROWS",
+    "ENGINES",
+    "EQUATION_COLUMNS",
+    "PROBLEM_COLUMNS",
+    "PROBLEM_OUTCOMES",
+    "UNREADABLE_IMPORT_REASONS",
+    "BatchChunk",
+    "BatchResult",
+    "Drilldown",
+    "ProblemAnalysis",
+    "analyse_record",
+    "analyse_records",
+    "answer_unit_agreement",
+    "bind_payload",
+    "expand_specs",
+    "iter_records",
+    "run_batch",
+    "unit_key",
+    "unknown_unit_parts",
+]
+
+ENGINES: tuple[str, ...] = ("local", "dask")
+
+# What became of a problem, worst first.
+PROBLEM_OUTCOMES: tuple[str, ...] = (
+    "import_refused",  # the record could not be read (typed ImportRefusal)
+    "bind_failed",  # binding raised a typed SsbgError
+    "equation_refused",  # at least one equation refused
+    "target_refused",  # every equation admitted, the question target refused
+    "admitted",  # every equation admitted and the target bound
+)
+
+ANSWER_UNIT_AGREEMENTS: tuple[str, ...] = (
+    "agree",  # same unit (same pack lemma, or the same open noun)
+    "same_dimension",  # commensurable units of different names (dollars vs cents)
+    "disagree",
+    "no_prediction",  # the binding names no answer unit
+    "no_gold",  # the corpus states no answer unit
+)
+
+# Import refusals that mean the line itself is unreadable ("bad lines" in the report).
+UNREADABLE_IMPORT_REASONS: frozenset[str] = frozenset({"malformed_record", "encoding_error", "record_too_large"})
+
+DRILLDOWN_KINDS: tuple[str, ...] = ("equation", "target", "import")
+
+PROBLEM_COLUMNS: tuple[str, ...] = (
+    "corpus",
+    "problem_id",
+    "source",
+    "outcome",
+    "import_status",
+    "import_reason",
+    "import_detail",
+    "bind_error",
+    "n_symbols",
+    "n_facts",
+    "n_equations",
+    "n_admitted",
+    "n_refused",
+    "n_root_cause",
+    "n_propagated",
+    "n_unknowns",
+    "question_form",
+    "state_index",
+    "target_status",
+    "target_reason",
+    "expected_unit",
+    "predicted_answer_unit",
+    "gold_answer_unit",
+    "answer_unit_agreement",
+)
+
+EQUATION_COLUMNS: tuple[str, ...] = (
+    "corpus",
+    "problem_id",
+    "index",
+    "lhs",
+    "kind",
+    "status",
+    "reason",
+    "root_cause",
+    "propagated_from",
+    "lhs_unit",
+    "operand_units",
+    "offending_unit",
+    "unknown_units",
+    "blocking_units",
+    "pack_fixable",
+    "unit_proof",
+    "span_text",
+    "span_start",
+    "span_end",
+)
+
+CHUNK_ROWS = 50_000
+DEFAULT_BATCH_SIZE = 128
+DEFAULT_SAMPLES_PER_REASON = 3
+_UNIT_SEPARATOR = ";"
+
+
+# --------------------------------------------------------------------------- the per-problem function
+
+
+@dataclass(frozen=True, slots=True)
+class Drilldown:
+    """One problem kept for the report's drill-downs.
+
+    ``kind`` is ``equation``, ``target`` or ``import`` (what was refused) and
+    ``reason`` the refusal reason; ``graph`` is the bound graph (``None`` for an
+    import refusal).
+    """
+
+    corpus: str
+    problem_id: str
+    source: str
+    kind: str
+    reason: str
+    text: str | None
+    detail: str | None
+    graph: SemanticSymbolicBindingGraph | None
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.corpus, self.kind, self.reason)
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemAnalysis:
+    """What :func:`analyse_record` returns: plain row tuples and the bound graph."""
+
+    problem: tuple[Any, ...]
+    equations: tuple[tuple[Any, ...], ...]
+    graph: SemanticSymbolicBindingGraph | None
+    drilldowns: tuple[Drilldown, ...]
+
+
+def bind_payload(payload: object, *, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
+    """Bind a record payload: a ``MathProblemGraph`` or an ``ssbg.trace.Trace``.
+
+    ``ssbg.trace`` is imported only when a trace arrives.
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` for a payload of any other type.
+
+    Examples
+    --------
+    >>> bind_payload("not a problem")
+    Traceback (most recent call last):
+    ...
+    ssbg.errors.ImportRefusal: payload of type str is neither a MathProblemGraph nor a Trace
+    """
+    if isinstance(payload, MathProblemGraph):
+        return bind_math_problem_graph(payload, pack=pack)
+    try:
+        trace_mod = importlib.import_module("ssbg.trace")
+    except ImportError:  # pragma: no cover - the trace module ships with ssbg
+        trace_mod = None
+    trace_type = getattr(trace_mod, "Trace", None)
+    if trace_mod is not None and isinstance(trace_type, type) and isinstance(payload, trace_type):
+        graph: SemanticSymbolicBindingGraph = trace_mod.bind_trace(payload, pack=pack)
+        return graph
+    raise ImportRefusal(
+        f"payload of type {type(payload).__name__} is neither a MathProblemGraph nor a Trace",
+        reason="malformed_record",
+        detail=type(payload).__name__,
+    )
+
+
+def _split_composite(key: str) -> tuple[str, ...]:
+    num, sep, den = key.rpartition("_per_")
+    if sep and num and den:
+        return (*_split_composite(num), den)
+    return (key,)
+
+
+def unknown_unit_parts(unit: str | None, pack: UnitPack) -> tuple[str, ...]:
+    """The parts of a unit text the pack does not know, normalized and sorted.
+
+    A composite ``X_per_Y`` contributes each side the pack does not resolve;
+    the parts are kept as written (normalized), so that the leaderboard can
+    show them; :func:`unit_key` groups ``apples`` with ``apple``.
+
+    Examples
+    --------
+    >>> from ssbg.units import default_pack
+    >>> unknown_unit_parts("dollars per red apples", default_pack())
+    ('red_apples',)
+    >>> unknown_unit_parts("miles per hour", default_pack())
+    ()
+    """
+    if unit is None or not unit.strip():
+        return ()
+    try:
+        pack.resolve(unit)
+    except UnitAlgebraError:
+        pass
+    else:
+        return ()
+    parts: set[str] = set()
+    for part in _split_composite(normalize_unit_text(unit)):
+        try:
+            pack.resolve(part)
+        except UnitAlgebraError:
+            parts.add(part)
+    if not parts:  # every side resolves, the whole does not (e.g. nested too deep)
+        parts.add(normalize_unit_text(unit))
+    return tuple(sorted(parts))
+
+
+def unit_key(part: str, pack: UnitPack | None = None) -> str:
+    """The leaderboard key of an unknown unit part: its naive singular.
+
+    The same key the adapter threads holdings by
+    (:func:`ssbg.adapter.holding_key`), so ``apples`` and ``apple`` are one unit a
+    pack author would add.
+
+    Examples
+    --------
+    >>> unit_key("apples")
+    'apple'
+    """
+    return holding_key(part, default_pack() if pack is None else pack)
+
+
+def _equation_units(
+    eq: BoundEquation, symbols: Mapping[str, SymbolBinding], pack: UnitPack
+) -> tuple[str | None, str, tuple[str, ...]]:
+    """(lhs unit, operand units joined, unknown unit keys) of one equation."""
+    lhs = symbols.get(eq.lhs_symbol_id)
+    lhs_unit = lhs.unit if lhs is not None else None
+    operand_texts: list[str] = []
+    unknown: set[str] = set(unknown_unit_parts(lhs_unit, pack))
+    for dep in sorted(eq.dependencies):
+        sym = symbols.get(dep)
+        unit = sym.unit if sym is not None else None
+        operand_texts.append(unit if unit is not None else "-")
+        unknown.update(unknown_unit_parts(unit, pack))
+    return lhs_unit, _UNIT_SEPARATOR.join(operand_texts), tuple(sorted(unknown))
+
+
+def _blocking(
+    graph: SemanticSymbolicBindingGraph, own: Mapping[str, tuple[str, ...]]
+) -> dict[str, tuple[bool, frozenset[str]]]:
+    """For each refused equation (by lhs): can a pack fix it, and with which units.
+
+    A root-cause refusal is fixable by adding units only when its reason is
+    ``unknown_unit``; it then needs its own unknown units.  A propagated
+    refusal needs its own unknown units plus everything each refused
+    dependency needs, and is fixable only when all of them are.
+    """
+    out: dict[str, tuple[bool, frozenset[str]]] = {}
+    for eq in graph.equations:  # equations are in dependency order
+        if eq.admissibility_status != "refused":
+            continue
+        needed = set(own.get(eq.lhs_symbol_id, ()))
+        if eq.is_root_cause:
+            fixable = eq.refusal_reason == "unknown_unit" and bool(needed)
+        else:
+            upstream = [out[d] for d in sorted(eq.dependencies) if d in out]
+            fixable = bool(upstream) and all(f for f, _ in upstream)
+            for _, units in upstream:
+                needed.update(units)
+        out[eq.lhs_symbol_id] = (fixable, frozenset(needed))
+    return out
+
+
+def answer_unit_agreement(predicted: str | None, gold: str | None, pack: UnitPack | None = None) -> str:
+    """Compare a predicted answer unit with the corpus's gold unit.
+
+    Returns one of :data:`ANSWER_UNIT_AGREEMENTS`.
+
+    Examples
+    --------
+    >>> answer_unit_agreement("dollars", "dollar")
+    'agree'
+    >>> answer_unit_agreement("cents", "dollars")
+    'same_dimension'
+    >>> answer_unit_agreement("apples", "apple")
+    'agree'
+    >>> answer_unit_agreement("hours", None)
+    'no_gold'
+    """
+    p = default_pack() if pack is None else pack
+    if gold is None or not gold.strip():
+        return "no_gold"
+    if predicted is None or not predicted.strip():
+        return "no_prediction"
+    try:
+        a, b = p.resolve(predicted), p.resolve(gold)
+    except UnitAlgebraError:  # an open noun: compare singular keys
+        return "agree" if holding_key(predicted, p) == holding_key(gold, p) else "disagree"
+    if a.lemma == b.lemma:
+        return "agree"
+    return "same_dimension" if a.dimension == b.dimension else "disagree"
+
+
+def _import_refused(record: CorpusRecord, refusal: ImportRefusal) -> ProblemAnalysis:
+    row = dict.fromkeys(PROBLEM_COLUMNS)
+    row.update(
+        corpus=record.corpus,
+        problem_id=record.problem_id,
+        source=record.source,
+        outcome="import_refused",
+        import_status="refused",
+        import_reason=refusal.reason,
+        import_detail=refusal.detail or refusal.message,
+        gold_answer_unit=record.gold_answer_unit,
+        answer_unit_agreement="no_prediction" if record.gold_answer_unit else "no_gold",
+    )
+    for name in ("n_symbols", "n_facts", "n_equations", "n_admitted", "n_refused", "n_root_cause",
+                 "n_propagated", "n_unknowns"):
+        row[name] = 0
+    drill = Drilldown(record.corpus, record.problem_id, record.source, "import", refusal.reason, record.text,
+                      refusal.detail or refusal.message, None)
+    return ProblemAnalysis(tuple(row[c] for c in PROBLEM_COLUMNS), (), None, (drill,))
+
+
+def analyse_record(record: CorpusRecord, *, pack: UnitPack | None = None) -> ProblemAnalysis:
+    """Bind one record and flatten it into a problem row and equation rows.
+
+    Never raises on a record: an import refusal, or a typed error raised while
+    binding, becomes the problem's outcome (``import_refused`` /
+    ``bind_failed``).  Rows follow :data:`PROBLEM_COLUMNS` and
+    :data:`EQUATION_COLUMNS`; missing values are ``None``.
+    """
+    p = default_pack() if pack is None else pack
+    if record.refusal is not None:
+        return _import_refused(record, record.refusal)
+    try:
+        graph = bind_payload(record.payload, pack=p)
+    except ImportRefusal as exc:
+        return _import_refused(record, exc)
+    except SsbgError as exc:
+        row = dict.fromkeys(PROBLEM_COLUMNS)
+        row.update(corpus=record.corpus, problem_id=record.problem_id, source=record.source, outcome="bind_failed",
+                   import_status="imported", bind_error=f"{type(exc).__name__}.{exc.reason}",
+                   gold_answer_unit=record.gold_answer_unit,
+                   answer_unit_agreement="no_prediction" if record.gold_answer_unit else "no_gold")
+        for name in ("n_symbols", "n_facts", "n_equations", "n_admitted", "n_refused", "n_root_cause",
+                     "n_propagated", "n_unknowns"):
+            row[name] = 0
+        return ProblemAnalysis(tuple(row[c] for c in PROBLEM_COLUMNS), (), None, ())
+    return _analyse_graph(record, graph, p)
+
+
+def _gold_unit(record: CorpusRecord) -> str | None:
+    gold = record.gold_answer_unit or getattr(record.payload, "gold_answer_unit", None)
+    return gold if isinstance(gold, str) and gold.strip() else None
+
+
+def _text(record: CorpusRecord) -> str | None:
+    text = record.text if record.text is not None else getattr(record.payload, "text", None)
+    return text if isinstance(text, str) else None
+
+
+def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> ProblemAnalysis:
+    symbols = {s.symbol_id: s for s in graph.symbols}
+    units = {eq.lhs_symbol_id: _equation_units(eq, symbols, pack) for eq in graph.equations}
+    blocking = _blocking(graph, {lhs: u[2] for lhs, u in units.items()})
+    eq_rows: list[tuple[Any, ...]] = []
+    admitted = refused = root = propagated = 0
+    first_root: BoundEquation | None = None
+    for i, eq in enumerate(graph.equations):
+        lhs_unit, operand_units, unknown = units[eq.lhs_symbol_id]
+        is_refused = eq.admissibility_status == "refused"
+        fixable, needed = blocking.get(eq.lhs_symbol_id, (False, frozenset()))
+        if is_refused:
+            refused += 1
+            if eq.is_root_cause:
+                root += 1
+                first_root = first_root or eq
+            else:
+                propagated += 1
+        elif eq.admissibility_status == "admitted":
+            admitted += 1
+        span = eq.source_span
+        eq_rows.append((
+            record.corpus, record.problem_id, i, eq.lhs_symbol_id, eq.operation_kind, eq.admissibility_status,
+            eq.refusal_reason, eq.is_root_cause, eq.propagated_from, lhs_unit, operand_units, eq.offending_unit,
+            _UNIT_SEPARATOR.join(unknown) or None,
+            (_UNIT_SEPARATOR.join(sorted(needed)) or None) if is_refused else None,
+            is_refused and fixable,
+            eq.unit_proof, span.text, span.start, span.end,
+        ))
+    unknown_target = graph.unknowns[0] if graph.unknowns else None
+    gold = _gold_unit(record)
+    text = _text(record)
+    predicted: str | None = None
+    if unknown_target is not None and unknown_target.resolved_by is not None:
+        resolver = symbols.get(unknown_target.resolved_by)
+        predicted = resolver.unit if resolver is not None and resolver.unit else unknown_target.resolved_unit
+    target_refused = unknown_target is not None and unknown_target.target_status == "refused"
+    if refused:
+        outcome = "equation_refused"
+    elif target_refused:
+        outcome = "target_refused"
+    else:
+        outcome = "admitted"
+    problem = (
+        record.corpus, record.problem_id, record.source, outcome, "imported", None, None, None,
+        len(graph.symbols), len(graph.facts), len(graph.equations), admitted, refused, root, propagated,
+        len(graph.unknowns),
+        unknown_target.question_form if unknown_target else None,
+        unknown_target.state_index if unknown_target else None,
+        unknown_target.target_status if unknown_target else None,
+        unknown_target.target_refusal_reason if unknown_target else None,
+        unknown_target.expected_unit if unknown_target else None,
+        predicted, gold, answer_unit_agreement(predicted, gold, pack),
+    )
+    drills: list[Drilldown] = []
+    if first_root is not None and first_root.refusal_reason is not None:
+        drills.append(Drilldown(record.corpus, record.problem_id, record.source, "equation",
+                                first_root.refusal_reason, text, first_root.refusal_detail, graph))
+    if target_refused and unknown_target is not None and unknown_target.target_refusal_reason is not None:
+        drills.append(Drilldown(record.corpus, record.problem_id, record.source, "target",
+                                unknown_target.target_refusal_reason, text,
+                                unknown_target.target_refusal_detail, graph))
+    return ProblemAnalysis(problem, tuple(eq_rows), graph, tuple(drills))
+
+
+# --------------------------------------------------------------------------- batches
+
+
+@dataclass(frozen=True, slots=True)
+class BatchChunk:
+    """Rows of a batch of records, and its first drill-downs per (corpus, kind, reason)."""
+
+    problems: tuple[tuple[Any, ...], ...]
+    equations: tuple[tuple[Any, ...], ...]
+    drilldowns: tuple[Drilldown, ...]
+
+
+def _keep_first(
+    drilldowns: Iterable[Drilldown], per_key: int, counts: dict[tuple[str, str, str], int]
+) -> list[Drilldown]:
+    kept: list[Drilldown] = []
+    for d in drilldowns:
+        n = counts.get(d.key, 0)
+        if n < per_key:
+            counts[d.key] = n + 1
+            kept.append(d)
+    return kept
+
+
+@functools.lru_cache(maxsize=8)
+def _pack_for(spec: str | None) -> UnitPack:
+    """The pack a worker binds with, loaded once per process (an immutable value)."""
+    return default_pack() if spec is None else load_pack(spec)
+
+
+def analyse_records(
+    records: Sequence[CorpusRecord],
+    *,
+    pack: str | None = None,
+    samples_per_reason: int = DEFAULT_SAMPLES_PER_REASON,
+) -> BatchChunk:
+    """Apply :func:`analyse_record` to a batch; the unit of work of every engine.
+
+    ``pack`` is a pack name or folder (``None``: ``en_units_v1``): a name, not a
+    loaded pack, so that the call pickles to a worker process.
+
+    Examples
+    --------
+    >>> analyse_records([]).problems
+    ()
+    """
+    p = _pack_for(pack)
+    problems: list[tuple[Any, ...]] = []
+    equations: list[tuple[Any, ...]] = []
+    drills: list[Drilldown] = []
+    counts: dict[tuple[str, str, str], int] = {}
+    for record in records:
+        a = analyse_record(record, pack=p)
+        problems.append(a.problem)
+        equations.extend(a.equations)
+        drills.extend(_keep_first(a.drilldowns, samples_per_reason, counts))
+    return BatchChunk(tuple(problems), tuple(equations), tuple(drills))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def expand_specs(specs: Iterable[str | Path]) -> list[str]:
+    """Expand corpus specs: a bare folder becomes one spec per corpus file below it.
+
+    Each file's format is guessed from its own name (so ``data/`` with lanes and
+    per-format samples reads each file with its reader); ``FORMAT=FOLDER`` and
+    file specs are kept as they are.  Files are sorted; hidden files, READMEs and
+    files whose format is not recognised as a corpus are skipped.
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` for a spec naming nothing that exists.
+    """
+    from ssbg.corpus.readers import READERS, guess_format, parse_corpus_spec
+
+    out: list[str] = []
+    for spec in specs:
+        text = str(spec)
+        fmt, sep, _rest = text.partition("=")
+        if sep and fmt in READERS:
+            parse_corpus_spec(text)  # validates the path
+            out.append(text)
+            continue
+        path = Path(text)
+        if not path.exists():
+            parse_corpus_spec(text)  # raises the typed refusal
+        if not path.is_dir():
+            out.append(text)
+            continue
+        for f in sorted(path.rglob("*")):
+            if not f.is_file() or any(part.startswith(".") for part in f.relative_to(path).parts):
+                continue
+            if f.suffix not in (".jsonl", ".json", ".xml", ".csv"):
+                continue
+            guessed = guess_format(f)
+            if f.suffix in (".json", ".xml", ".csv") and guessed == "ssbg":
+                continue  # not a corpus format we can read: ssbg corpora are JSONL
+            out.append(f"{guessed}={f}")
+    return out
+
+
+def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> Iterator[CorpusRecord]:
+    """Stream the records of every spec in order (``limit`` applies per spec)."""
+    from ssbg.corpus.readers import read_corpus
+
+    for spec in expand_specs(specs):
+        yield from read_corpus(spec, limit=limit)
+
+
+def _batched(records: Iterator[CorpusRecord], size: int) -> Iterator[list[CorpusRecord]]:
+    batch: list[CorpusRecord] = []
+    for record in records:
+        batch.append(record)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+# --------------------------------------------------------------------------- engines
+
+
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """A picklable callable: one batch in, one chunk out."""
+
+    pack: str | None
+    samples_per_reason: int
+
+    def __call__(self, batch: Sequence[CorpusRecord]) -> BatchChunk:
+        return analyse_records(batch, pack=self.pack, samples_per_reason=self.samples_per_reason)
+
+
+def _local_chunks(batches: Iterator[list[CorpusRecord]], work: _Work) -> Iterator[tuple[int, BatchChunk]]:
+    for batch in batches:
+        yield len(batch), work(batch)
+
+
+def _pool_chunks(batches: Iterator[list[CorpusRecord]], work: _Work, jobs: int) -> Iterator[tuple[int, BatchChunk]]:
+    """Ordered results from a process pool with at most ``2 * jobs`` batches in flight."""
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    pending: deque[tuple[int, Future[BatchChunk]]] = deque()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        for batch in batches:
+            pending.append((len(batch), pool.submit(work, batch)))
+            while len(pending) >= 2 * jobs:
+                n, fut = pending.popleft()
+                yield n, fut.result()
+        while pending:
+            n, fut = pending.popleft()
+            yield n, fut.result()
+
+
+def _dask_chunks(batches: Iterator[list[CorpusRecord]], work: _Work, jobs: int) -> Iterator[tuple[int, BatchChunk]]:
+    """The same batch function mapped over ``dask.bag`` partitions, a window at a time."""
+    import dask
+    import dask.bag as db
+
+    window_size = max(2 * jobs, 2)
+    scheduler = "processes" if jobs > 1 else "synchronous"
+    while True:
+        window = [b for _, b in zip(range(window_size), batches, strict=False)]
+        if not window:
+            return
+        bag = db.from_sequence(window, npartitions=len(window))  # type: ignore[no-untyped-call]
+        with dask.config.set(scheduler=scheduler, num_workers=jobs):
+            chunks = bag.map(work).compute()
+        yield from zip((len(b) for b in window), chunks, strict=True)
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """The tables of a batch run and the problems kept for drill-downs.
+
+    ``problems`` and ``equations`` are pandas DataFrames with the columns of
+    :data:`PROBLEM_COLUMNS` and :data:`EQUATION_COLUMNS` and the dtypes of
+    :mod:`ssbg.corpus.tables`.
+    """
+
+    problems: pd.DataFrame
+    equations: pd.DataFrame
+    drilldowns: tuple[Drilldown, ...]
+    specs: tuple[str, ...]
+    pack: str
+    engine: str
+    jobs: int
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _progress(enabled: bool, total: int | None) -> Any:
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="problem", desc="ssbg report", dynamic_ncols=True)
+
+
+def run_batch(
+    specs: Sequence[str | Path],
+    *,
+    jobs: int = 1,
+    engine: str = "local",
+    pack: str | Path | None = None,
+    limit: int | None = None,
+    progress: bool = True,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    samples_per_reason: int = DEFAULT_SAMPLES_PER_REASON,
+    on_chunk: Callable[[BatchChunk], None] | None = None,
+) -> BatchResult:
+    """Stream corpus specs through import -> bind -> admissibility -> target into tables.
+
+    Parameters
+    ----------
+    specs
+        Corpus specs (``FORMAT=PATH`` or a path; a folder expands per file).
+    jobs
+        Worker processes (1: in this process).
+    engine
+        ``local`` (this process or a process pool) or ``dask`` (``dask.bag``).
+    pack
+        Unit pack name or folder (default ``en_units_v1``).
+    limit
+        At most this many records per spec.
+    progress
+        Show a tqdm progress bar (the notebook flavour inside Jupyter).
+    batch_size
+        Records per unit of work.
+    samples_per_reason
+        Drill-down problems kept per (corpus, kind, reason).
+    on_chunk
+        Called with every chunk in order (for streaming consumers).
+
+    Returns
+    -------
+    BatchResult
+        The same tables, row for row, whatever ``jobs`` and ``engine``.
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` for a spec that names no corpus.
+    ValueError
+        For ``jobs < 1``, ``batch_size < 1`` or an engine outside :data:`ENGINES`.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> row = {"problem_id": "p1", "entities": ["Ann"],
+    ...        "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "hours"}}],
+    ...        "operations": [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "hours"}}],
+    ...        "unknown": {"entity": "Ann", "unit": "hours"}}
+    >>> _ = (d / "c.jsonl").write_text(json.dumps(row) + "\\n{bad\\n")
+    >>> r = run_batch([d / "c.jsonl"], progress=False)
+    >>> r.problems["outcome"].tolist()
+    ['admitted', 'import_refused']
+    """
+    from ssbg.corpus.tables import TableAccumulator
+
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"'jobs' must be an int >= 1 (got {jobs!r})")
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"'batch_size' must be an int >= 1 (got {batch_size!r})")
+    if engine not in ENGINES:
+        raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
+    pack_spec = None if pack is None else str(pack)
+    loaded = _pack_for(pack_spec)  # fail early, in this process, on a bad pack
+    expanded = expand_specs(specs)
+    work = _Work(pack_spec, samples_per_reason)
+    batches = _batched(iter_records(expanded, limit=limit), batch_size)
+    if engine == "dask":
+        chunks = _dask_chunks(batches, work, jobs)
+    elif jobs > 1:
+        chunks = _pool_chunks(batches, work, jobs)
+    else:
+        chunks = _local_chunks(batches, work)
+    acc = TableAccumulator()
+    counts: dict[tuple[str, str, str], int] = {}
+    drills: list[Drilldown] = []
+    bar = _progress(progress, None)
+    try:
+        for n, chunk in chunks:
+            acc.add(chunk)
+            drills.extend(_keep_first(chunk.drilldowns, samples_per_reason, counts))
+            if on_chunk is not None:
+                on_chunk(chunk)
+            if bar is not None:
+                bar.update(n)
+    finally:
+        if bar is not None:
+            bar.close()
+    problems, equations = acc.result()
+    return BatchResult(problems, equations, tuple(drills), tuple(expanded), f"{loaded.name}@{loaded.version}",
+                       engine, jobs)

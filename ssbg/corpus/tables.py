@@ -1,0 +1,646 @@
+"""Tidy pandas tables of a corpus run, and the summaries a report shows.
+
+Two tidy tables come out of :func:`ssbg.corpus.batch.run_batch`: one row per
+equation and one row per problem (columns in
+:data:`~ssbg.corpus.batch.EQUATION_COLUMNS` and
+:data:`~ssbg.corpus.batch.PROBLEM_COLUMNS`, dtypes in :data:`EQUATION_DTYPES`
+and :data:`PROBLEM_DTYPES`: categoricals for every low-cardinality column,
+closed vocabularies in their defined order).  The summary helpers read only
+these tables' columns (never message text) and return new tidy frames sorted
+deterministically, with shares as percentages rounded to two decimals, so that
+a CSV of a summary is byte-equal across runs, job counts and engines.
+
+A refused equation counts once as a **root cause** (``root_cause`` true) or as
+**propagated** from an upstream refusal; ``blocking_units`` lists every unit
+outside the pack that stands between it and admission (its own and its
+upstream refusals'), and ``pack_fixable`` says whether adding those units could
+admit it at all (only ``unknown_unit`` roots can).
+
+Examples
+--------
+>>> import pandas as pd
+>>> eq = equations_frame([
+...     ("c", "p1", 0, "r0", "add", "refused", "unknown_unit", True, None, "apples", "apples;apples", "apples",
+...      "apples", "apples", True, "unverified", "add 2 apples", 0, 12),
+...     ("c", "p1", 1, "r1", "multiply", "refused", "unit_unbound", False, "r0", None, "-;apples", None,
+...      "apples", "apples", True, "unverified", "times 3", 0, 7)])
+>>> refusal_reasons(eq, total=False)[["corpus", "reason", "root_cause", "propagated"]].values.tolist()
+[['c', 'unit_unbound', 0, 1], ['c', 'unknown_unit', 1, 0]]
+>>> pack_coverage_curve(eq, total=False)[["k", "unit", "removed"]].values.tolist()
+[[0, nan, 0], [1, 'apples', 2]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ssbg.admissibility import OPERATION_KINDS
+from ssbg.corpus.batch import (
+    ANSWER_UNIT_AGREEMENTS,
+    CHUNK_ROWS,
+    EQUATION_COLUMNS,
+    PROBLEM_COLUMNS,
+    PROBLEM_OUTCOMES,
+    UNREADABLE_IMPORT_REASONS,
+    BatchChunk,
+    unit_key,
+)
+from ssbg.errors import ADMISSIBILITY_REASONS, IMPORT_REASONS, QUESTION_TARGET_REASONS
+from ssbg.model import QUESTION_FORMS, TARGET_STATUSES
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "ALL_CORPORA",
+    "EQUATION_DTYPES",
+    "PROBLEM_DTYPES",
+    "SUMMARY_TABLES",
+    "CorpusSummary",
+    "TableAccumulator",
+    "admission_by_kind",
+    "answer_unit_agreement_table",
+    "bad_lines",
+    "corpus_overview",
+    "equations_frame",
+    "import_refusals",
+    "pack_coverage_curve",
+    "problems_frame",
+    "refusal_reasons",
+    "summarize",
+    "target_refusals",
+    "unknown_unit_leaderboard",
+]
+
+ALL_CORPORA = "(all corpora)"
+_SEP = ";"
+
+# Column dtype kinds: "category" (sorted categories), a tuple (a closed
+# vocabulary, in its defined order, observed extras appended sorted), "str",
+# "int32" or "bool".
+DtypeSpec = str | tuple[str, ...]
+
+PROBLEM_DTYPES: Mapping[str, DtypeSpec] = {
+    "corpus": "category",
+    "problem_id": "str",
+    "source": "str",
+    "outcome": PROBLEM_OUTCOMES,
+    "import_status": ("imported", "refused"),
+    "import_reason": tuple(sorted(IMPORT_REASONS)),
+    "import_detail": "str",
+    "bind_error": "category",
+    "n_symbols": "int32",
+    "n_facts": "int32",
+    "n_equations": "int32",
+    "n_admitted": "int32",
+    "n_refused": "int32",
+    "n_root_cause": "int32",
+    "n_propagated": "int32",
+    "n_unknowns": "int32",
+    "question_form": tuple(sorted(QUESTION_FORMS)),
+    "state_index": "category",
+    "target_status": tuple(sorted(TARGET_STATUSES)),
+    "target_reason": tuple(sorted(QUESTION_TARGET_REASONS)),
+    "expected_unit": "category",
+    "predicted_answer_unit": "category",
+    "gold_answer_unit": "category",
+    "answer_unit_agreement": ANSWER_UNIT_AGREEMENTS,
+}
+
+EQUATION_DTYPES: Mapping[str, DtypeSpec] = {
+    "corpus": "category",
+    "problem_id": "category",
+    "index": "int32",
+    "lhs": "category",
+    "kind": OPERATION_KINDS,
+    "status": ("admitted", "refused", "pending"),
+    "reason": tuple(sorted(ADMISSIBILITY_REASONS)),
+    "root_cause": "bool",
+    "propagated_from": "category",
+    "lhs_unit": "category",
+    "operand_units": "category",
+    "offending_unit": "category",
+    "unknown_units": "category",
+    "blocking_units": "category",
+    "pack_fixable": "bool",
+    "unit_proof": "category",
+    "span_text": "str",
+    "span_start": "int32",
+    "span_end": "int32",
+}
+
+
+def _check_columns(columns: Sequence[str], dtypes: Mapping[str, DtypeSpec]) -> None:
+    if tuple(columns) != tuple(dtypes):  # pragma: no cover - a programming error caught by the tests
+        raise RuntimeError("column vocabulary and dtype table disagree")
+
+
+_check_columns(PROBLEM_COLUMNS, PROBLEM_DTYPES)
+_check_columns(EQUATION_COLUMNS, EQUATION_DTYPES)
+
+
+def _categorical(values: Any, spec: DtypeSpec) -> Any:
+    """A categorical Series with deterministic categories (vocabulary order, else sorted)."""
+    import pandas as pd
+
+    s = pd.Series(values, dtype="object")
+    observed = sorted(set(s.dropna().tolist()))
+    cats = [*spec, *[v for v in observed if v not in spec]] if isinstance(spec, tuple) else observed
+    return pd.Series(pd.Categorical(s, categories=pd.Index(cats, dtype="str")), index=s.index)
+
+
+def _frame(rows: Sequence[tuple[Any, ...]], dtypes: Mapping[str, DtypeSpec]) -> pd.DataFrame:
+    import pandas as pd
+
+    columns = list(dtypes)
+    raw = pd.DataFrame.from_records(list(rows), columns=columns) if rows else pd.DataFrame(
+        {c: pd.Series([], dtype="object") for c in columns})
+    out: dict[str, Any] = {}
+    for name, spec in dtypes.items():
+        col = raw[name]
+        if spec == "category" or isinstance(spec, tuple):
+            out[name] = _categorical(col, spec)
+        elif spec == "str":
+            out[name] = pd.Series(col, dtype="str")
+        else:
+            out[name] = col.astype("bool" if spec == "bool" else "int32")
+    return pd.DataFrame(out)
+
+
+def equations_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """The equation table from row tuples in :data:`~ssbg.corpus.batch.EQUATION_COLUMNS` order."""
+    return _frame(rows, EQUATION_DTYPES)
+
+
+def problems_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """The problem table from row tuples in :data:`~ssbg.corpus.batch.PROBLEM_COLUMNS` order."""
+    return _frame(rows, PROBLEM_DTYPES)
+
+
+def _concat(frames: Sequence[pd.DataFrame], dtypes: Mapping[str, DtypeSpec]) -> pd.DataFrame:
+    import pandas as pd
+    from pandas.api.types import union_categoricals
+
+    if not frames:
+        return _frame([], dtypes)
+    if len(frames) == 1:
+        return frames[0].reset_index(drop=True)
+    out: dict[str, Any] = {}
+    for name, spec in dtypes.items():
+        parts = [f[name] for f in frames]
+        if spec == "category" or isinstance(spec, tuple):
+            union = union_categoricals([p.array for p in parts], sort_categories=True)
+            observed = list(union.categories)
+            cats = [*spec, *[v for v in observed if v not in spec]] if isinstance(spec, tuple) else observed
+            out[name] = pd.Series(union).cat.set_categories(pd.Index(cats, dtype="str"))
+        else:
+            out[name] = pd.concat(parts, ignore_index=True)
+    return pd.DataFrame(out)
+
+
+class TableAccumulator:
+    """Collects row tuples chunk by chunk into compact frames (bounded working memory).
+
+    Rows are held as Python tuples only until :data:`~ssbg.corpus.batch.CHUNK_ROWS`
+    of them have arrived; then they become a categorical frame.
+
+    Examples
+    --------
+    >>> acc = TableAccumulator()
+    >>> problems, equations = acc.result()
+    >>> (len(problems), list(equations.columns)[:3])
+    (0, ['corpus', 'problem_id', 'index'])
+    """
+
+    def __init__(self, chunk_rows: int = CHUNK_ROWS) -> None:
+        self._chunk_rows = chunk_rows
+        self._problem_rows: list[tuple[Any, ...]] = []
+        self._equation_rows: list[tuple[Any, ...]] = []
+        self._problem_frames: list[pd.DataFrame] = []
+        self._equation_frames: list[pd.DataFrame] = []
+
+    def add(self, chunk: BatchChunk) -> None:
+        self._problem_rows.extend(chunk.problems)
+        self._equation_rows.extend(chunk.equations)
+        if len(self._problem_rows) >= self._chunk_rows:
+            self._problem_frames.append(problems_frame(self._problem_rows))
+            self._problem_rows = []
+        if len(self._equation_rows) >= self._chunk_rows:
+            self._equation_frames.append(equations_frame(self._equation_rows))
+            self._equation_rows = []
+
+    def result(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The (problems, equations) frames of everything added so far."""
+        problems = [*self._problem_frames, *([problems_frame(self._problem_rows)] if self._problem_rows else [])]
+        equations = [*self._equation_frames,
+                     *([equations_frame(self._equation_rows)] if self._equation_rows else [])]
+        return _concat(problems, PROBLEM_DTYPES), _concat(equations, EQUATION_DTYPES)
+
+
+# --------------------------------------------------------------------------- summary helpers
+
+
+def _pct(part: Any, whole: Any) -> Any:
+    """Percentages rounded to two decimals; NaN where the whole is zero."""
+    import numpy as np
+
+    num = np.asarray(part, dtype="float64")
+    den = np.asarray(whole, dtype="float64")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, np.round(100.0 * num / np.where(den > 0, den, 1.0), 2), np.nan)
+
+
+def _plain(frame: pd.DataFrame) -> pd.DataFrame:
+    """Summary frames use plain str/int/float columns (categories dropped)."""
+    out = frame.copy()
+    for name in out.columns:
+        if str(out[name].dtype) == "category":
+            out[name] = out[name].astype("str").where(out[name].notna(), None).astype("str")
+    return out.reset_index(drop=True)
+
+
+def _corpus_values(frame: pd.DataFrame) -> list[str]:
+    return [str(c) for c in sorted(frame["corpus"].dropna().unique().tolist())]
+
+
+def _with_total(frame: pd.DataFrame, compute: Any, total: bool) -> pd.DataFrame:
+    """Run ``compute`` per corpus (grouped already) and append the all-corpora rows."""
+    import pandas as pd
+
+    per: pd.DataFrame = compute(frame, by_corpus=True)
+    if not total:
+        return per
+    whole: pd.DataFrame = compute(frame, by_corpus=False)
+    whole.insert(0, "corpus", ALL_CORPORA)
+    return pd.concat([per, whole], ignore_index=True)
+
+
+def corpus_overview(problems: pd.DataFrame, equations: pd.DataFrame, *, total: bool = True) -> pd.DataFrame:
+    """One row per corpus: records and problem outcomes, equations admitted and refused.
+
+    Examples
+    --------
+    >>> corpus_overview(problems_frame([]), equations_frame([])).shape[0]
+    0
+    """
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = []
+    corpora = sorted(set(_corpus_values(problems)) | set(_corpus_values(equations)))
+    scopes: list[tuple[str, Any, Any]] = [
+        (c, problems[problems["corpus"] == c], equations[equations["corpus"] == c]) for c in corpora
+    ]
+    if total and corpora:
+        scopes.append((ALL_CORPORA, problems, equations))
+    for name, p, e in scopes:
+        outcomes = p["outcome"].value_counts()
+        status = e["status"].value_counts()
+        refused = e[e["status"] == "refused"]
+        n_eq = len(e)
+        row: dict[str, Any] = {
+            "corpus": name,
+            "records": len(p),
+            "bad_lines": int(p["import_reason"].isin(sorted(UNREADABLE_IMPORT_REASONS)).sum()),
+        }
+        row.update({o: int(outcomes.get(o, 0)) for o in PROBLEM_OUTCOMES})
+        row.update({
+            "equations": n_eq,
+            "admitted_equations": int(status.get("admitted", 0)),
+            "refused_equations": len(refused),
+            "root_cause": int(refused["root_cause"].sum()),
+            "propagated": int((~refused["root_cause"]).sum()),
+        })
+        rows.append(row)
+    columns = ["corpus", "records", "bad_lines", *PROBLEM_OUTCOMES, "equations", "admitted_equations",
+               "refused_equations", "root_cause", "propagated"]
+    out = pd.DataFrame(rows, columns=columns)
+    for name in columns[1:]:
+        out[name] = out[name].astype("int64")
+    out["admission_pct"] = _pct(out["admitted_equations"], out["equations"])
+    out["problems_admitted_pct"] = _pct(out["admitted"], out["records"])
+    return _plain(out)
+
+
+def refusal_reasons(equations: pd.DataFrame, *, total: bool = True) -> pd.DataFrame:
+    """Refusal reason x corpus: root-cause and propagated counts, and shares.
+
+    ``share_of_equations_pct`` divides by all equations of the corpus,
+    ``share_of_refusals_pct`` by its refused equations, and
+    ``root_share_of_roots_pct`` the reason's root causes by all root causes.
+    """
+
+    def compute(frame: pd.DataFrame, *, by_corpus: bool) -> pd.DataFrame:
+        import pandas as pd
+
+        keys = ["corpus", "reason"] if by_corpus else ["reason"]
+        refused = frame[frame["status"] == "refused"]
+        g = refused.groupby(keys, observed=True, sort=True)
+        out = pd.DataFrame({
+            "refused": g.size(),
+            "root_cause": g["root_cause"].sum(),
+        }).reset_index()
+        out["propagated"] = out["refused"] - out["root_cause"]
+        if by_corpus:
+            eq_n = frame.groupby("corpus", observed=True).size()
+            ref_n = refused.groupby("corpus", observed=True).size()
+            root_n = refused.groupby("corpus", observed=True)["root_cause"].sum()
+            corpus = out["corpus"]
+            dens: tuple[Any, Any, Any] = (corpus.map(eq_n), corpus.map(ref_n), corpus.map(root_n))
+        else:
+            dens = (len(frame), len(refused), int(refused["root_cause"].sum()))
+        for name in ("refused", "root_cause", "propagated"):
+            out[name] = out[name].astype("int64")
+        out["share_of_equations_pct"] = _pct(out["refused"], dens[0])
+        out["share_of_refusals_pct"] = _pct(out["refused"], dens[1])
+        out["root_share_of_roots_pct"] = _pct(out["root_cause"], dens[2])
+        out = _plain(out)
+        sort = (["corpus"] if by_corpus else []) + ["refused", "reason"]
+        asc = ([True] if by_corpus else []) + [False, True]
+        return out.sort_values(sort, ascending=asc, kind="stable").reset_index(drop=True)
+
+    return _with_total(equations, compute, total)
+
+
+def target_refusals(problems: pd.DataFrame, *, total: bool = True) -> pd.DataFrame:
+    """Question-target refusal reason x corpus, as counts and shares of bound problems."""
+
+    def compute(frame: pd.DataFrame, *, by_corpus: bool) -> pd.DataFrame:
+        import pandas as pd
+
+        imported = frame[frame["import_status"] == "imported"]
+        refused = imported[imported["target_status"] == "refused"]
+        keys = ["corpus", "target_reason"] if by_corpus else ["target_reason"]
+        out = refused.groupby(keys, observed=True, sort=True).size().rename("problems").reset_index()
+        out = out.rename(columns={"target_reason": "reason"})
+        den = out["corpus"].map(imported.groupby("corpus", observed=True).size()) if by_corpus else len(imported)
+        out["problems"] = out["problems"].astype("int64")
+        out["share_of_imported_pct"] = _pct(out["problems"], den)
+        out = _plain(pd.DataFrame(out))
+        sort = (["corpus"] if by_corpus else []) + ["problems", "reason"]
+        asc = ([True] if by_corpus else []) + [False, True]
+        return out.sort_values(sort, ascending=asc, kind="stable").reset_index(drop=True)
+
+    return _with_total(problems, compute, total)
+
+
+def import_refusals(problems: pd.DataFrame, *, examples: int = 3, total: bool = True) -> pd.DataFrame:
+    """Import refusal reason x corpus: records, share of records, example sources."""
+
+    def compute(frame: pd.DataFrame, *, by_corpus: bool) -> pd.DataFrame:
+        import pandas as pd
+
+        refused = frame[frame["import_status"] == "refused"]
+        keys = ["corpus", "import_reason"] if by_corpus else ["import_reason"]
+        g = refused.groupby(keys, observed=True, sort=True)
+        out = pd.DataFrame({
+            "records": g.size(),
+            "examples": g["source"].agg(lambda s: _SEP.join(s.head(examples).tolist())),
+        }).reset_index().rename(columns={"import_reason": "reason"})
+        den = out["corpus"].map(frame.groupby("corpus", observed=True).size()) if by_corpus else len(frame)
+        out["records"] = out["records"].astype("int64")
+        out["share_of_records_pct"] = _pct(out["records"], den)
+        out = _plain(out[[*([c for c in ("corpus",) if by_corpus]), "reason", "records", "share_of_records_pct",
+                          "examples"]])
+        sort = (["corpus"] if by_corpus else []) + ["records", "reason"]
+        asc = ([True] if by_corpus else []) + [False, True]
+        return out.sort_values(sort, ascending=asc, kind="stable").reset_index(drop=True)
+
+    return _with_total(problems, compute, total)
+
+
+def bad_lines(problems: pd.DataFrame) -> pd.DataFrame:
+    """Every unreadable record (bad JSON, bad bytes, oversized), in reading order."""
+    rows = problems[problems["import_reason"].isin(sorted(UNREADABLE_IMPORT_REASONS))]
+    out = rows[["corpus", "source", "problem_id", "import_reason", "import_detail"]]
+    return _plain(out.rename(columns={"import_reason": "reason", "import_detail": "detail"}))
+
+
+def _unit_keys(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Map each ``;``-joined unit-part text to its sorted, distinct leaderboard keys."""
+    return {t: tuple(sorted({unit_key(part) for part in t.split(_SEP)})) for t in texts}
+
+
+def _explode_keys(refused: pd.DataFrame) -> pd.DataFrame:
+    """One row per (refused equation, unit key it needs), with the surfaces seen."""
+    import pandas as pd
+
+    sub = refused[refused["blocking_units"].notna()]
+    texts = sub["blocking_units"].astype("str")
+    keys = _unit_keys(texts.unique().tolist())
+    pairs = [(t, k, part) for t in keys for part in t.split(_SEP) for k in (unit_key(part),)]
+    surface = pd.DataFrame(pairs, columns=["_text", "unit_key", "surface"])
+    rows = sub[["corpus", "problem_id", "root_cause"]].assign(_text=texts.to_numpy(), _row=range(len(sub)))
+    out = rows.merge(surface, on="_text", how="inner", sort=False)
+    return out.sort_values(["_row", "unit_key", "surface"], kind="stable").reset_index(drop=True)
+
+
+def _leaderboard(refused: pd.DataFrame, examples: int) -> pd.DataFrame:
+    import pandas as pd
+
+    cols = ["unit_key", "unit", "surfaces", "root_refusals", "refusals_blocked", "problems", "corpora",
+            "example_problems"]
+    counts = ("root_refusals", "refusals_blocked", "problems")
+    if refused.empty or refused["blocking_units"].notna().sum() == 0:
+        return pd.DataFrame({c: pd.Series([], dtype="int64" if c in counts else "str") for c in cols})
+    ex = _explode_keys(refused)
+    per_row = ex.drop_duplicates(["_row", "unit_key"])
+    per_row = per_row.assign(problem=per_row["corpus"].astype("str") + ":" + per_row["problem_id"].astype("str"))
+    g = per_row.groupby("unit_key", sort=True)
+    surfaces = ex.groupby(["unit_key", "surface"], sort=True).size().rename("n").reset_index()
+    surfaces = surfaces.sort_values(["unit_key", "n", "surface"], ascending=[True, False, True], kind="stable")
+    sg = surfaces.groupby("unit_key", sort=True)["surface"]
+    out = pd.DataFrame({
+        "unit": sg.first(),
+        "surfaces": sg.agg(lambda s: _SEP.join(sorted(s))),
+        "root_refusals": per_row[per_row["root_cause"]].groupby("unit_key", sort=True).size(),
+        "refusals_blocked": g.size(),
+        "problems": g["problem"].nunique(),
+        "corpora": g["corpus"].agg(lambda s: _SEP.join(sorted({str(v) for v in s}))),
+        "example_problems": g["problem"].agg(lambda s: _SEP.join(s.drop_duplicates().head(examples).tolist())),
+    }).reset_index()
+    out["root_refusals"] = out["root_refusals"].fillna(0)
+    for name in counts:
+        out[name] = out[name].astype("int64")
+    out = out.sort_values(["root_refusals", "refusals_blocked", "unit_key"], ascending=[False, False, True],
+                          kind="stable").reset_index(drop=True)
+    return _plain(out[cols])
+
+
+def unknown_unit_leaderboard(equations: pd.DataFrame, *, examples: int = 3, top: int | None = None) -> pd.DataFrame:
+    """Units outside the pack, ranked by the root-cause refusals they cause.
+
+    Unit parts are grouped by :func:`~ssbg.corpus.batch.unit_key` (``apples``
+    with ``apple``); ``unit`` is the group's most frequent surface and
+    ``surfaces`` all of them.  ``root_refusals`` counts root-cause refusals that
+    need the unit, ``refusals_blocked`` every refusal (root or propagated) that
+    needs it, ``problems`` the distinct problems blocked; ``example_problems``
+    are ``corpus:problem_id`` in reading order.  Ties break by key.
+    """
+    refused = equations[equations["status"] == "refused"]
+    board = _leaderboard(refused, examples)
+    board.insert(0, "rank", range(1, len(board) + 1))
+    return board if top is None else board.head(top).reset_index(drop=True)
+
+
+def pack_coverage_curve(equations: pd.DataFrame, *, max_k: int | None = 50, total: bool = True) -> pd.DataFrame:
+    """Refusals that would disappear if the top-k unknown units were added to the pack.
+
+    Within each scope (a corpus, and all corpora together) units are ranked as
+    in :func:`unknown_unit_leaderboard`.  A refusal disappears at the smallest k
+    whose top-k units include *every* unit in its ``blocking_units`` (a
+    propagated refusal needs its root's units too), and only when
+    ``pack_fixable`` holds (refusals for a unit mismatch never disappear).
+    ``removed_pct`` divides by all refused equations of the scope.  This is an
+    upper bound: it assumes each added unit gets the dimension the equation
+    needs.
+    """
+    import pandas as pd
+
+    def curve(frame: pd.DataFrame, scope: str) -> pd.DataFrame:
+        refused = frame[frame["status"] == "refused"]
+        board = _leaderboard(refused, 0)
+        keys = board["unit_key"].tolist()
+        labels = board["unit"].tolist()
+        limit = len(keys) if max_k is None else min(max_k, len(keys))
+        rank = {u: i + 1 for i, u in enumerate(keys)}
+        fixable = refused[refused["pack_fixable"] & refused["blocking_units"].notna()]
+        texts = fixable["blocking_units"].astype("str")
+        needed_k = {t: max(rank[k] for k in ks) for t, ks in _unit_keys(texts.unique().tolist()).items()}
+        at_k = texts.map(needed_k).value_counts().to_dict()
+        removed = 0
+        rows = []
+        for k in range(limit + 1):
+            removed += int(at_k.get(k, 0))
+            rows.append({"corpus": scope, "k": k, "unit": labels[k - 1] if k else None,
+                         "refusals": len(refused), "removed": removed})
+        out = pd.DataFrame(rows, columns=["corpus", "k", "unit", "refusals", "removed"])
+        for name in ("k", "refusals", "removed"):
+            out[name] = out[name].astype("int64")
+        out["unit"] = out["unit"].astype("str")
+        out["remaining"] = out["refusals"] - out["removed"]
+        out["removed_pct"] = _pct(out["removed"], out["refusals"])
+        return out
+
+    parts = [curve(equations[equations["corpus"] == c], c) for c in _corpus_values(equations)]
+    if total and parts:
+        parts.append(curve(equations, ALL_CORPORA))
+    if not parts:
+        return _plain(curve(equations, ALL_CORPORA).head(0))
+    return _plain(pd.concat(parts, ignore_index=True))
+
+
+def admission_by_kind(equations: pd.DataFrame, *, total: bool = True) -> pd.DataFrame:
+    """Per operation kind (and corpus): equations, admitted, refused (root / propagated), admission rate."""
+
+    def compute(frame: pd.DataFrame, *, by_corpus: bool) -> pd.DataFrame:
+        import pandas as pd
+
+        keys = ["corpus", "kind"] if by_corpus else ["kind"]
+        f = frame.assign(
+            _admitted=frame["status"] == "admitted",
+            _refused=frame["status"] == "refused",
+            _root=frame["root_cause"],
+        )
+        g = f.groupby(keys, observed=True, sort=True)
+        out = pd.DataFrame({
+            "equations": g.size(),
+            "admitted": g["_admitted"].sum(),
+            "refused": g["_refused"].sum(),
+            "root_cause": g["_root"].sum(),
+        }).reset_index()
+        for name in ("equations", "admitted", "refused", "root_cause"):
+            out[name] = out[name].astype("int64")
+        out["propagated"] = out["refused"] - out["root_cause"]
+        out["admission_pct"] = _pct(out["admitted"], out["equations"])
+        return _plain(out)
+
+    return _with_total(equations, compute, total)
+
+
+def answer_unit_agreement_table(problems: pd.DataFrame, *, total: bool = True) -> pd.DataFrame:
+    """Predicted vs gold answer unit: agreement class x corpus, over problems with a gold unit."""
+
+    def compute(frame: pd.DataFrame, *, by_corpus: bool) -> pd.DataFrame:
+        import pandas as pd
+
+        keys = ["corpus", "answer_unit_agreement"] if by_corpus else ["answer_unit_agreement"]
+        out = frame.groupby(keys, observed=True, sort=True).size().rename("problems").reset_index()
+        out = out.rename(columns={"answer_unit_agreement": "agreement"})
+        with_gold = frame[frame["answer_unit_agreement"] != "no_gold"]
+        den_all = out["corpus"].map(frame.groupby("corpus", observed=True).size()) if by_corpus else len(frame)
+        den_gold = (out["corpus"].map(with_gold.groupby("corpus", observed=True).size()).fillna(0)
+                    if by_corpus else len(with_gold))
+        out["problems"] = out["problems"].astype("int64")
+        out["share_pct"] = _pct(out["problems"], den_all)
+        gold_share = _pct(out["problems"], den_gold)
+        out["share_of_gold_pct"] = pd.Series(gold_share).where((out["agreement"] != "no_gold").to_numpy())
+        return _plain(pd.DataFrame(out))
+
+    return _with_total(problems, compute, total)
+
+
+# --------------------------------------------------------------------------- all summaries at once
+
+SUMMARY_TABLES: tuple[str, ...] = (
+    "overview",
+    "refusal_reasons",
+    "target_refusals",
+    "import_refusals",
+    "bad_lines",
+    "unknown_units",
+    "coverage_curve",
+    "admission_by_kind",
+    "answer_units",
+)
+
+
+@dataclass(frozen=True)
+class CorpusSummary:
+    """Every summary table of a run (names in :data:`SUMMARY_TABLES`)."""
+
+    overview: pd.DataFrame
+    refusal_reasons: pd.DataFrame
+    target_refusals: pd.DataFrame
+    import_refusals: pd.DataFrame
+    bad_lines: pd.DataFrame
+    unknown_units: pd.DataFrame
+    coverage_curve: pd.DataFrame
+    admission_by_kind: pd.DataFrame
+    answer_units: pd.DataFrame
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The summary frames by name, in :data:`SUMMARY_TABLES` order."""
+        return {name: getattr(self, name) for name in SUMMARY_TABLES}
+
+
+def summarize(problems: pd.DataFrame, equations: pd.DataFrame, *, max_k: int | None = 50) -> CorpusSummary:
+    """Compute every summary of a run from its two tidy tables.
+
+    Examples
+    --------
+    >>> s = summarize(problems_frame([]), equations_frame([]))
+    >>> sorted(s.tables()) == sorted(SUMMARY_TABLES)
+    True
+    """
+    return CorpusSummary(
+        overview=corpus_overview(problems, equations),
+        refusal_reasons=refusal_reasons(equations),
+        target_refusals=target_refusals(problems),
+        import_refusals=import_refusals(problems),
+        bad_lines=bad_lines(problems),
+        unknown_units=unknown_unit_leaderboard(equations),
+        coverage_curve=pack_coverage_curve(equations, max_k=max_k),
+        admission_by_kind=admission_by_kind(equations),
+        answer_units=answer_unit_agreement_table(problems),
+    )
+
+
+def iter_csv_tables(
+    problems: pd.DataFrame, equations: pd.DataFrame, summary: CorpusSummary
+) -> Iterable[tuple[str, pd.DataFrame]]:
+    """(name, frame) of every table a report writes, tidy tables first."""
+    yield "problems", problems
+    yield "equations", equations
+    yield from summary.tables().items()
