@@ -3,14 +3,18 @@
 ``problem_graphs()`` draws valid ``MathProblemGraph`` values over all ten
 operation kinds, with units drawn from pack lemmas, listed surfaces, composite
 rates and open nouns the pack does not know (so that bound graphs carry both
-admitted and refused equations).
+admitted and refused equations).  ``bound_graphs()`` binds them with the
+default pack.  ``HOSTILE_TEXTS`` / ``hostile_names`` are names that try to break
+whatever prints them (quotes, tags, braces, backslash escapes, newlines).
 """
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from ssbg.adapter import bind_math_problem_graph
 from ssbg.admissibility import OPERATION_KINDS
+from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.problem import (
     COMPARISON_DIRECTIONS,
     FRACTION_REFERENTS,
@@ -53,10 +57,29 @@ unit_texts = st.one_of(
     st.sampled_from(KNOWN_UNITS),
     st.sampled_from(OPEN_NOUNS),
     st.sampled_from(sorted(default_pack().entries)),
+    st.sampled_from(sorted(default_pack().surfaces)),
 )
+
 entity_names = st.text(
     alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12
 ).filter(lambda s: bool(s.strip()))
+
+# Names that try to break a renderer: DOT/HTML/XML syntax, graphviz's own
+# backslash escapes (\N is the node name, \G the graph name), newlines, unicode.
+HOSTILE_TEXTS = (
+    'say "hi"',
+    "<script>alert(1)</script>",
+    "{braces} | pipes",
+    "back\\slash \\N \\G \\L",
+    "two\nlines",
+    "amp &amp; &lt;b&gt;",
+    "]]> --> <!--",
+    "Zoë 漢字 ☃",
+    "tab\tbell\x07",
+    "}; node [label=pwned]; {",
+)
+hostile_names = st.one_of(st.sampled_from(HOSTILE_TEXTS), entity_names)
+
 numbers = st.one_of(
     st.integers(min_value=1, max_value=10_000), st.floats(min_value=0.5, max_value=1e6, allow_nan=False)
 )
@@ -102,8 +125,11 @@ def operations(draw: st.DrawFn, entities: tuple[str, ...]) -> Operation:
 
 
 @st.composite
-def problem_graphs(draw: st.DrawFn, max_operations: int = 6) -> MathProblemGraph:
-    entities = tuple(draw(st.lists(entity_names, min_size=1, max_size=4, unique=True)))
+def problem_graphs(
+    draw: st.DrawFn, max_operations: int = 6, names: st.SearchStrategy[str] = entity_names
+) -> MathProblemGraph:
+    """Valid problems; ``names`` draws the entity names (e.g. ``hostile_names``)."""
+    entities = tuple(draw(st.lists(names, min_size=1, max_size=4, unique=True)))
     initial: list[InitialPossession] = []
     seen: set[tuple[str, str]] = set()
     for _ in range(draw(st.integers(0, 4))):
@@ -116,3 +142,11 @@ def problem_graphs(draw: st.DrawFn, max_operations: int = 6) -> MathProblemGraph
     unknown = Unknown(draw(unit_texts), draw(st.one_of(st.none(), st.sampled_from(entities))))
     pid = draw(st.one_of(st.none(), st.from_regex(r"[a-z]{1,8}-[0-9]{1,4}", fullmatch=True)))
     return MathProblemGraph(entities, tuple(initial), ops, unknown, problem_id=pid)
+
+
+@st.composite
+def bound_graphs(
+    draw: st.DrawFn, max_operations: int = 6, names: st.SearchStrategy[str] = entity_names
+) -> SemanticSymbolicBindingGraph:
+    """Binding graphs: ``problem_graphs()`` bound by the adapter with the default pack."""
+    return bind_math_problem_graph(draw(problem_graphs(max_operations=max_operations, names=names)))

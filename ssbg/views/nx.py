@@ -263,6 +263,9 @@ def _decode_fields(cls: type, attrs: Mapping[Any, Any], path: str, *, strict: bo
     try:
         return cls(**kwargs)
     except BindingGraphError as exc:
+        if cls is SourceSpanLink and exc.path is not None:
+            # A span names its own fields "source_span.start"; here the span sits at ``path``.
+            exc.path = exc.path.removeprefix("source_span").lstrip(".")
         raise _reroot(exc, path) from None
 
 
