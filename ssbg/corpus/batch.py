@@ -113,6 +113,8 @@ PROBLEM_COLUMNS: tuple[str, ...] = (
     "import_status",
     "import_reason",
     "import_detail",
+    "import_path",
+    "import_message",
     "bind_error",
     "n_symbols",
     "n_facts",
@@ -367,7 +369,9 @@ def _import_refused(record: CorpusRecord, refusal: ImportRefusal) -> ProblemAnal
         outcome="import_refused",
         import_status="refused",
         import_reason=refusal.reason,
-        import_detail=refusal.detail or refusal.message,
+        import_detail=refusal.detail,
+        import_path=refusal.path,
+        import_message=refusal.message,
         gold_answer_unit=record.gold_answer_unit,
         answer_unit_agreement="no_prediction" if record.gold_answer_unit else "no_gold",
     )
@@ -375,7 +379,7 @@ def _import_refused(record: CorpusRecord, refusal: ImportRefusal) -> ProblemAnal
                  "n_propagated", "n_unknowns"):
         row[name] = 0
     drill = Drilldown(record.corpus, record.problem_id, record.source, "import", refusal.reason, record.text,
-                      refusal.detail or refusal.message, None)
+                      refusal.message, None)
     return ProblemAnalysis(tuple(row[c] for c in PROBLEM_COLUMNS), (), None, (drill,))
 
 
@@ -461,7 +465,7 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
     else:
         outcome = "admitted"
     problem = (
-        record.corpus, record.problem_id, record.source, outcome, "imported", None, None, None,
+        record.corpus, record.problem_id, record.source, outcome, "imported", None, None, None, None, None,
         len(graph.symbols), len(graph.facts), len(graph.equations), admitted, refused, root, propagated,
         len(graph.unknowns),
         unknown_target.question_form if unknown_target else None,

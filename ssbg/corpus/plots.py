@@ -143,6 +143,8 @@ def plot_coverage_curve(coverage: pd.DataFrame, *, title: str = "Pack coverage c
     import matplotlib
 
     scopes = list(dict.fromkeys(coverage["corpus"].tolist()))
+    if len(scopes) == 2 and ALL_CORPORA in scopes:  # one corpus: its line is the whole
+        scopes.remove(ALL_CORPORA)
     colours = _colours([s for s in scopes if s != ALL_CORPORA])
     with matplotlib.rc_context(_RC):
         fig = _figure(9.0, 3.6)

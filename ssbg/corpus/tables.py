@@ -90,6 +90,8 @@ PROBLEM_DTYPES: Mapping[str, DtypeSpec] = {
     "import_status": ("imported", "refused"),
     "import_reason": tuple(sorted(IMPORT_REASONS)),
     "import_detail": "str",
+    "import_path": "str",
+    "import_message": "str",
     "bind_error": "category",
     "n_symbols": "int32",
     "n_facts": "int32",
@@ -413,8 +415,8 @@ def import_refusals(problems: pd.DataFrame, *, examples: int = 3, total: bool = 
 def bad_lines(problems: pd.DataFrame) -> pd.DataFrame:
     """Every unreadable record (bad JSON, bad bytes, oversized), in reading order."""
     rows = problems[problems["import_reason"].isin(sorted(UNREADABLE_IMPORT_REASONS))]
-    out = rows[["corpus", "source", "problem_id", "import_reason", "import_detail"]]
-    return _plain(out.rename(columns={"import_reason": "reason", "import_detail": "detail"}))
+    out = rows[["corpus", "source", "problem_id", "import_reason", "import_path", "import_message"]]
+    return _plain(out.rename(columns={"import_reason": "reason", "import_path": "path", "import_message": "message"}))
 
 
 def _unit_keys(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:

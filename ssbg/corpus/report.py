@@ -1,0 +1,541 @@
+"""The corpus refusal report: one self-contained HTML file plus the tables as CSV/Parquet.
+
+:func:`write_report` runs :func:`~ssbg.corpus.batch.run_batch` over corpus
+specs, computes the summaries of :mod:`ssbg.corpus.tables`, draws the plots of
+:mod:`ssbg.corpus.plots`, and writes
+
+- ``report.html``: key figures, every summary table, the plots as inline SVG
+  and a few drill-down problems per top refusal reason (highlighted text and
+  equation diagram), with no external resource and no script;
+- ``<csv_dir>/<table>.csv`` for the two tidy tables and every summary (and
+  ``.parquet`` when pyarrow is installed).
+
+Every table cell in the HTML is the text of the same cell in its CSV (tables
+are cut to their first rows where the HTML says so), every text from a corpus
+is escaped, and nothing in the output depends on the time, the job count or the
+engine: two runs write byte-equal CSVs.
+
+Examples
+--------
+>>> import json, tempfile, pathlib
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> row = {"problem_id": "p1", "text": "Ann has 3 <b>apples</b>.", "entities": ["Ann"],
+...        "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "apples"}}],
+...        "operations": [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "apples"}}],
+...        "unknown": {"entity": "Ann", "unit": "apples"}}
+>>> _ = (d / "c.jsonl").write_text(json.dumps(row) + "\\n")
+>>> r = write_report([d / "c.jsonl"], d / "report.html", csv_dir=d / "csv", progress=False, diagrams=False)
+>>> sorted(p.name for p in r.csv_paths)[:3]
+['admission_by_kind.csv', 'answer_units.csv', 'bad_lines.csv']
+>>> "&lt;b&gt;apples&lt;/b&gt;" in r.html_path.read_text()
+True
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ssbg.corpus.batch import (
+    ENGINES,
+    BatchResult,
+    Drilldown,
+    run_batch,
+)
+from ssbg.corpus.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
+from ssbg.corpus.tables import ALL_CORPORA, CorpusSummary, iter_csv_tables, summarize
+from ssbg.model import SemanticSymbolicBindingGraph
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "ReportResult",
+    "cell_text",
+    "choose_drilldowns",
+    "highlight_text",
+    "render_report_html",
+    "write_report",
+    "write_tables",
+]
+
+LEADERBOARD_ROWS = 25
+BAD_LINE_ROWS = 200
+OPEN_BAD_LINES = 20
+COVERAGE_KS: tuple[int, ...] = (0, 1, 2, 3, 5, 10, 20, 50)
+DRILLDOWN_EQUATION_REASONS = 4
+DRILLDOWN_TARGET_REASONS = 2
+DRILLDOWN_IMPORT_REASONS = 2
+DRILLDOWNS_PER_REASON = 3
+
+
+# --------------------------------------------------------------------------- cells and tables
+
+
+def cell_text(value: object) -> str:
+    """The text pandas writes for a value in a CSV cell (so HTML and CSV agree).
+
+    Examples
+    --------
+    >>> [cell_text(v) for v in (None, float("nan"), True, 3, 12.5, "a;b")]
+    ['', '', 'True', '3', '12.5', 'a;b']
+    """
+    if value is None:
+        return ""
+    if isinstance(value, float) and math.isnan(value):
+        return ""
+    if hasattr(value, "item") and not isinstance(value, str):  # numpy scalars
+        return cell_text(value.item())
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _breakable(text: str) -> str:
+    """Escape, then allow line breaks after separators (``<wbr>`` adds no text)."""
+    out = html.escape(text, quote=True)
+    for sep in (";", "_", "/", ":"):
+        out = out.replace(sep, f"{sep}<wbr>")
+    return out
+
+
+def _table(frame: pd.DataFrame, *, table_id: str, max_rows: int | None = None, caption: str | None = None) -> str:
+    """An HTML table whose cells are exactly the CSV cells of ``frame``'s first rows."""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    shown = frame if max_rows is None else frame.head(max_rows)
+    numeric = [is_numeric_dtype(frame[c]) and not is_bool_dtype(frame[c]) for c in frame.columns]
+    head = "".join(
+        f'<th{" class=num" if num else ""} scope="col">{_breakable(str(c))}</th>'
+        for c, num in zip(frame.columns, numeric, strict=True)
+    )
+    body: list[str] = []
+    for row in shown.itertuples(index=False, name=None):
+        cells = "".join(
+            f'<td{" class=num" if num else ""}>{_breakable(cell_text(v))}</td>'
+            for v, num in zip(row, numeric, strict=True)
+        )
+        body.append(f"<tr>{cells}</tr>")
+    note = ""
+    if max_rows is not None and len(frame) > max_rows:
+        note = (f'<p class="note">First {max_rows} of {len(frame)} rows; all of them are in '
+                f"<code>{table_id}.csv</code>.</p>")
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    if not len(shown):
+        return f'<p class="empty" id="{table_id}">None.</p>'
+    return (f'<div class="table-wrap"><table id="{table_id}" data-csv="{table_id}.csv">{cap}'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>{note}")
+
+
+# --------------------------------------------------------------------------- drill-downs
+
+
+def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str:
+    """The problem text, escaped, with the quantities the graph binds marked.
+
+    A fact's span is marked only when it really points into ``text`` (its
+    offsets cover the same characters); ``ssbg.corpus.textview.render_text``
+    is used instead when that module is present.
+
+    Examples
+    --------
+    >>> highlight_text("Bo has <3> cats", None)
+    '<p class="problem-text">Bo has &lt;3&gt; cats</p>'
+    """
+    spans: list[tuple[int, int, str]] = []
+    if graph is not None:
+        units = {s.symbol_id: s.unit for s in graph.symbols}
+        for fact in graph.facts:
+            sp = fact.source_span
+            if 0 <= sp.start < sp.end <= len(text) and text[sp.start : sp.end] == sp.text:
+                spans.append((sp.start, sp.end, units.get(fact.symbol_id) or "no unit"))
+    spans.sort()
+    out: list[str] = []
+    pos = 0
+    for start, end, unit in spans:
+        if start < pos:
+            continue  # overlapping spans: keep the first
+        out.append(html.escape(text[pos:start]))
+        out.append(f'<mark title="{html.escape(unit, quote=True)}">{html.escape(text[start:end])}'
+                   f'<span class="unit">{html.escape(unit)}</span></mark>')
+        pos = end
+    out.append(html.escape(text[pos:]))
+    return f'<p class="problem-text">{"".join(out)}</p>'
+
+
+def _textview(text: str, graph: SemanticSymbolicBindingGraph | None) -> str:
+    try:
+        textview = importlib.import_module("ssbg.corpus.textview")
+    except ImportError:
+        return highlight_text(text, graph)
+    render_text = getattr(textview, "render_text", None)
+    if render_text is None or graph is None:
+        return highlight_text(text, graph)
+    rendered = render_text(text, graph)
+    markup = rendered._repr_html_() if hasattr(rendered, "_repr_html_") else rendered
+    return markup if isinstance(markup, str) else highlight_text(text, graph)
+
+
+def _diagram(graph: SemanticSymbolicBindingGraph) -> str:
+    """The equation diagram as inline SVG ('' when the views or Graphviz are missing)."""
+    from ssbg.errors import SsbgError
+
+    try:
+        views = importlib.import_module("ssbg.views")
+        svg: str = views.render(graph, view="equations", legend=False, rankdir="LR").svg
+    except (ImportError, SsbgError, OSError):
+        return ""
+    start = svg.find("<svg")
+    return f'<div class="diagram">{svg[start:] if start >= 0 else svg}</div>'
+
+
+def _equation_list(graph: SemanticSymbolicBindingGraph) -> str:
+    rows = []
+    for eq in graph.equations:
+        status = eq.admissibility_status
+        why = ""
+        if eq.refusal_reason:
+            origin = f" from {eq.propagated_from}" if eq.propagated_from else ""
+            why = f"{eq.refusal_reason}{origin}: {_detail(eq.refusal_reason, eq.refusal_detail)}"
+        rows.append(
+            f'<tr class="{html.escape(status)}"><td><code>{_breakable(eq.lhs_symbol_id)} := '
+            f"{_breakable(eq.rhs_canonical)}</code></td><td>{html.escape(eq.operation_kind)}</td>"
+            f"<td>{html.escape(status)}</td><td>{_breakable(why if why else eq.unit_proof)}</td></tr>"
+        )
+    for u in graph.unknowns:
+        why = u.target_refusal_reason or ""
+        rows.append(
+            f'<tr class="{"refused" if u.target_status == "refused" else "admitted"}"><td><code>'
+            f'{_breakable(u.symbol_id)}</code> (question, asks {_breakable(u.expected_unit or "?")})</td>'
+            f"<td>{html.escape(u.question_form)}</td><td>{html.escape(u.target_status)}</td>"
+            f"<td>{_breakable(why + (': ' + (u.target_refusal_detail or '') if why else ''))}</td></tr>"
+        )
+    return ('<table class="equations"><thead><tr><th>equation</th><th>kind</th><th>status</th>'
+            f"<th>proof or refusal</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def choose_drilldowns(
+    summary: CorpusSummary, drilldowns: Sequence[Drilldown]
+) -> list[tuple[str, str, list[Drilldown]]]:
+    """Pick the drill-downs to show: (kind, reason, problems) for the top reasons.
+
+    Reasons are ranked over all corpora (root-cause equation refusals, then
+    question targets, then import refusals); the problems of a reason alternate
+    between corpora, in reading order within each.
+    """
+    def top(frame: pd.DataFrame, count_col: str, n: int) -> list[str]:
+        if frame.empty:
+            return []
+        whole = frame[frame["corpus"] == ALL_CORPORA]
+        whole = whole[whole[count_col] > 0].sort_values([count_col, "reason"], ascending=[False, True],
+                                                         kind="stable")
+        return [str(r) for r in whole["reason"].head(n)]
+
+    picked: list[tuple[str, str, list[Drilldown]]] = []
+    plan = (
+        ("equation", top(summary.refusal_reasons, "root_cause", DRILLDOWN_EQUATION_REASONS)),
+        ("target", top(summary.target_refusals, "problems", DRILLDOWN_TARGET_REASONS)),
+        ("import", top(summary.import_refusals, "records", DRILLDOWN_IMPORT_REASONS)),
+    )
+    for kind, reasons in plan:
+        for reason in reasons:
+            by_corpus: dict[str, list[Drilldown]] = {}
+            for d in drilldowns:
+                if d.kind == kind and d.reason == reason:
+                    by_corpus.setdefault(d.corpus, []).append(d)
+            chosen: list[Drilldown] = []
+            queues = [by_corpus[c] for c in sorted(by_corpus)]
+            while len(chosen) < DRILLDOWNS_PER_REASON and any(queues):
+                for q in queues:
+                    if q and len(chosen) < DRILLDOWNS_PER_REASON:
+                        chosen.append(q.pop(0))
+            if chosen:
+                picked.append((kind, reason, chosen))
+    return picked
+
+
+def _detail(reason: str, detail: str | None) -> str:
+    text = detail or ""
+    return text[len(reason) + 2:] if text.startswith(f"{reason}: ") else text
+
+
+def _drilldown_html(d: Drilldown, *, diagrams: bool) -> str:
+    parts = [
+        f'<article class="drill"><h4><span class="corpus">{html.escape(d.corpus)}</span> '
+        f"{_breakable(d.problem_id)} <small>{_breakable(d.source)}</small></h4>",
+        f'<p class="why"><b>{html.escape(d.reason)}</b>: {_breakable(_detail(d.reason, d.detail))}</p>',
+    ]
+    if d.text:
+        parts.append(_textview(d.text, d.graph))
+    else:
+        parts.append('<p class="note">The record has no problem text.</p>')
+    if d.graph is not None:
+        parts.append(_equation_list(d.graph))
+        if diagrams:
+            parts.append(_diagram(d.graph))
+    parts.append("</article>")
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------- the page
+
+_CSS = """
+:root{--ink:#1d2430;--muted:#5b6575;--line:#e3e7ee;--bg:#f7f8fa;--accent:#0b63b6;--bad:#b3261e;--good:#1b7f3b}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,
+"DejaVu Sans",sans-serif}
+main{max-width:1180px;margin:0 auto;padding:24px 28px 64px}
+header.top{background:#17202e;color:#fff;padding:22px 28px}
+header.top div{max-width:1180px;margin:0 auto}
+header.top h1{margin:0 0 4px;font-size:24px;font-weight:650;letter-spacing:.2px}
+header.top p{margin:0;color:#c6cfdc;font-size:13px;overflow-wrap:anywhere}
+h2{font-size:18px;margin:34px 0 10px;padding-bottom:6px;border-bottom:2px solid var(--line)}
+h3{font-size:15px;margin:22px 0 8px}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(128px,1fr));gap:12px;margin:4px 0 8px}
+.card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 14px}
+.card b{display:block;font-size:22px;font-variant-numeric:tabular-nums}
+.card span{color:var(--muted);font-size:12px}
+.card.bad b{color:var(--bad)}.card.good b{color:var(--good)}
+.table-wrap{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;width:100%;background:#fff;font-size:12.5px;margin:6px 0}
+th,td{border-bottom:1px solid var(--line);padding:4px 7px;text-align:left;vertical-align:top;
+overflow-wrap:break-word}
+th{background:#eef1f6;font-weight:600;font-size:12px}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tbody tr:nth-child(even){background:#fafbfc}
+.figure{background:#fff;border:1px solid var(--line);border-radius:8px;padding:10px;margin:10px 0}
+.figure svg{max-width:100%;height:auto;display:block;margin:0 auto}
+.diagram{background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px;margin-top:8px;overflow:hidden}
+.diagram svg{max-width:100%;height:auto;display:block;margin:0 auto}
+.note,.empty{color:var(--muted);font-size:12.5px;margin:4px 0}
+.lede{color:var(--muted);margin:4px 0 10px;max-width:900px}
+.drill{background:#fff;border:1px solid var(--line);border-left:4px solid var(--bad);border-radius:6px;
+padding:10px 14px;margin:10px 0}
+.drill h4{margin:0 0 4px;font-size:14px}.drill h4 small{color:var(--muted);font-weight:400}
+.drill .corpus{background:#e8eef8;color:#0b3d75;border-radius:4px;padding:1px 6px;font-size:12px}
+.why{margin:2px 0 6px;overflow-wrap:anywhere}
+.problem-text{background:#fbfbf7;border:1px solid #ecebdc;border-radius:4px;padding:8px 10px;white-space:pre-wrap;
+overflow-wrap:anywhere}
+mark{background:#fff1b8;border-radius:3px;padding:0 2px}
+mark .unit{font-size:10px;color:#7a5d00;margin-left:3px;vertical-align:super}
+table.equations td{font-size:12px}table.equations tr.refused td:nth-child(3){color:var(--bad);font-weight:600}
+table.equations tr.admitted td:nth-child(3){color:var(--good)}
+code{font-family:"DejaVu Sans Mono",monospace;font-size:12px}
+details.bad summary{cursor:pointer;font-weight:600;margin:14px 0 6px}
+nav.toc{font-size:13px;margin:14px 0 0}nav.toc a{color:var(--accent);margin-right:14px;text-decoration:none}
+footer{color:var(--muted);font-size:12px;margin-top:40px}
+"""
+
+
+def _cards(overview: pd.DataFrame) -> str:
+    whole = overview[overview["corpus"] == ALL_CORPORA]
+    row = whole.iloc[0] if len(whole) else (overview.iloc[0] if len(overview) else None)
+    corpora = len(overview[overview["corpus"] != ALL_CORPORA])
+    if row is None:
+        return '<p class="empty">No records.</p>'
+    items = [
+        ("", f"{corpora}", "corpora"),
+        ("", f"{int(row['records']):,}", "records read"),
+        ("bad" if row["bad_lines"] else "", f"{int(row['bad_lines']):,}", "unreadable records"),
+        ("", f"{int(row['equations']):,}", "equations bound"),
+        ("good", cell_text(row["admission_pct"]) + "%", "equations admitted"),
+        ("bad", f"{int(row['root_cause']):,}", "root-cause refusals"),
+        ("", f"{int(row['propagated']):,}", "propagated refusals"),
+        ("good", cell_text(row["problems_admitted_pct"]) + "%", "problems fully admitted"),
+    ]
+    return '<div class="cards">' + "".join(
+        f'<div class="card {cls}"><b>{html.escape(value)}</b><span>{html.escape(label)}</span></div>'
+        for cls, value, label in items
+    ) + "</div>"
+
+
+def _figure(fig: SvgFigure) -> str:
+    svg = fig.svg
+    start = svg.find("<svg")
+    return f'<div class="figure" role="img" aria-label="{html.escape(fig.title)}">{svg[start:]}</div>'
+
+
+def render_report_html(
+    batch: BatchResult,
+    summary: CorpusSummary | None = None,
+    *,
+    title: str = "ssbg corpus refusal report",
+    diagrams: bool = True,
+) -> str:
+    """The report page as one HTML string (no script, no external resource).
+
+    Examples
+    --------
+    >>> from ssbg.corpus.batch import run_batch
+    >>> page = render_report_html(run_batch([], progress=False))
+    >>> page.startswith("<!DOCTYPE html>") and "<script" not in page
+    True
+    """
+    s = summary if summary is not None else summarize(batch.problems, batch.equations)
+    coverage = s.coverage_curve[s.coverage_curve["k"].isin(COVERAGE_KS)].reset_index(drop=True)
+    specs = ", ".join(batch.specs) if batch.specs else "(none)"
+    body: list[str] = [
+        f'<header class="top"><div><h1>{html.escape(title)}</h1>'
+        f"<p>Unit pack {html.escape(batch.pack)} · corpora: {_breakable(specs)}</p>"
+        '<nav class="toc"><a href="#corpora">Corpora</a><a href="#reasons">Refusal reasons</a>'
+        '<a href="#units">Unknown units</a><a href="#kinds">Operation kinds</a><a href="#targets">Question targets'
+        '</a><a href="#imports">Import refusals</a><a href="#drilldowns">Drill-downs</a></nav></div></header><main>',
+        _cards(s.overview),
+        '<h2 id="corpora">Corpora</h2>',
+        '<p class="lede">Each record is read, bound into a binding graph, and every equation is proved or refused '
+        "by dimensional analysis over the unit pack. A <b>root-cause</b> refusal is an equation refused on its own; "
+        "a <b>propagated</b> one is refused only because an equation it depends on was.</p>",
+        _table(s.overview, table_id="overview"),
+        '<h2 id="reasons">Refusal reasons</h2>',
+        _figure(plot_refusal_reasons(s.refusal_reasons)),
+        _table(s.refusal_reasons, table_id="refusal_reasons"),
+        '<h2 id="units">Unknown units</h2>',
+        '<p class="lede">Units the pack does not know, ranked by the root-cause refusals they cause. The coverage '
+        "curve counts the refusals that would disappear if the top-k units were added: a refusal disappears only "
+        "when every unknown unit it needs (its own and its upstream refusals') is among them, and refusals for "
+        "other reasons never do.</p>",
+        _table(s.unknown_units, table_id="unknown_units", max_rows=LEADERBOARD_ROWS),
+        _figure(plot_coverage_curve(s.coverage_curve)),
+        f'<p class="note">Rows of <code>coverage_curve.csv</code> at k in {list(COVERAGE_KS)}.</p>',
+        _table(coverage, table_id="coverage_curve"),
+        '<h2 id="kinds">Operation kinds</h2>',
+        _figure(plot_admission_by_kind(s.admission_by_kind)),
+        _table(s.admission_by_kind, table_id="admission_by_kind"),
+        '<h2 id="targets">Question targets and answer units</h2>',
+        _table(s.target_refusals, table_id="target_refusals"),
+        "<h3>Predicted vs gold answer unit</h3>",
+        _table(s.answer_units, table_id="answer_units"),
+        '<h2 id="imports">Import refusals</h2>',
+        _table(s.import_refusals, table_id="import_refusals"),
+        f'<details class="bad"{" open" if len(s.bad_lines) <= OPEN_BAD_LINES else ""}><summary>'
+        f"Unreadable records: {len(s.bad_lines)} (lines that are not JSON, not UTF-8, too large, or not a "
+        "valid record)</summary>",
+        _table(s.bad_lines, table_id="bad_lines", max_rows=BAD_LINE_ROWS),
+        "</details>",
+        '<h2 id="drilldowns">Drill-downs</h2>',
+        '<p class="lede">A few problems for each of the most frequent refusal reasons, alternating between '
+        "corpora: the text with its bound quantities marked, the equations with their proofs or refusals, and the "
+        "equation diagram.</p>",
+    ]
+    chosen = choose_drilldowns(s, batch.drilldowns)
+    if not chosen:
+        body.append('<p class="empty">No refusals to drill into.</p>')
+    for kind, reason, items in chosen:
+        label = {"equation": "equation refusal", "target": "question target", "import": "import refusal"}[kind]
+        body.append(f"<h3>{html.escape(label)}: {html.escape(reason)}</h3>")
+        body.extend(_drilldown_html(d, diagrams=diagrams) for d in items)
+    body.append('<footer>Written by <code>ssbg report</code>. Every number above is a cell of the CSV tables '
+                "written next to this report.</footer></main>")
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
+            + "".join(body) + "</body></html>\n")
+
+
+# --------------------------------------------------------------------------- files
+
+
+def write_tables(
+    tables: Iterable[tuple[str, pd.DataFrame]], csv_dir: str | Path, *, parquet: bool = True
+) -> tuple[list[Path], list[Path]]:
+    """Write each (name, frame) as ``name.csv`` (and ``name.parquet`` when pyarrow is present).
+
+    CSVs are written without the index, with ``\\n`` line ends, so equal frames
+    give byte-equal files.
+    """
+    out = Path(csv_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        importlib.import_module("pyarrow")
+        have_arrow = parquet
+    except ImportError:
+        have_arrow = False
+    csvs: list[Path] = []
+    parquets: list[Path] = []
+    for name, frame in tables:
+        path = out / f"{name}.csv"
+        frame.to_csv(path, index=False, lineterminator="\n")
+        csvs.append(path)
+        if have_arrow:
+            ppath = out / f"{name}.parquet"
+            frame.to_parquet(ppath, index=False)
+            parquets.append(ppath)
+    return csvs, parquets
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    """What :func:`write_report` wrote, and the tables it wrote them from."""
+
+    html_path: Path
+    csv_paths: tuple[Path, ...]
+    parquet_paths: tuple[Path, ...]
+    batch: BatchResult
+    summary: CorpusSummary
+
+    @property
+    def tables(self) -> Mapping[str, pd.DataFrame]:
+        """Every table by name (the tidy tables, then the summaries)."""
+        return dict(iter_csv_tables(self.batch.problems, self.batch.equations, self.summary))
+
+
+def write_report(
+    specs: Sequence[str | Path],
+    out_html: str | Path,
+    *,
+    csv_dir: str | Path | None = None,
+    jobs: int = 1,
+    engine: str = "local",
+    pack: str | Path | None = None,
+    limit: int | None = None,
+    progress: bool = True,
+    title: str = "ssbg corpus refusal report",
+    diagrams: bool = True,
+    parquet: bool = True,
+) -> ReportResult:
+    """Run corpora through ssbg and write the HTML report and the CSV/Parquet tables.
+
+    Parameters
+    ----------
+    specs
+        Corpus specs (``FORMAT=PATH`` or paths; a folder expands per file).
+    out_html
+        Where the report goes; its folder is created.
+    csv_dir
+        Where the tables go (default: ``<report name>_tables`` beside the report).
+    jobs, engine, pack, limit, progress
+        As for :func:`~ssbg.corpus.batch.run_batch`.
+    title
+        The page title.
+    diagrams
+        Draw equation diagrams in the drill-downs (needs Graphviz's ``dot``).
+    parquet
+        Also write Parquet when pyarrow is installed.
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` for a spec that names no corpus.
+    ValueError
+        For bad ``jobs`` or ``engine`` values.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
+    html_path = Path(out_html)
+    tables_dir = Path(csv_dir) if csv_dir is not None else html_path.with_name(f"{html_path.stem}_tables")
+    batch = run_batch(specs, jobs=jobs, engine=engine, pack=pack, limit=limit, progress=progress)
+    summary = summarize(batch.problems, batch.equations)
+    csvs, parquets = write_tables(iter_csv_tables(batch.problems, batch.equations, summary), tables_dir,
+                                  parquet=parquet)
+    page = render_report_html(batch, summary, title=title, diagrams=diagrams)
+    html_path.parent.mkdir(parents=True, exist_ok=True)
+    html_path.write_text(page, encoding="utf-8")
+    return ReportResult(html_path, tuple(csvs), tuple(parquets), batch, summary)
+
