@@ -117,8 +117,8 @@ def _wrapped(text: str, width: int) -> list[str]:
         text = text.replace(separator, "\n")
     lines: list[str] = []
     for line in text.split("\n"):
-        lines.extend(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False,
-                                   drop_whitespace=False) or [line])
+        lines.extend(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False, expand_tabs=False,
+                                   replace_whitespace=False, drop_whitespace=False) or [line])
     return lines
 
 
