@@ -688,7 +688,7 @@ def _progress(enabled: bool, total: int | None) -> Any:
         return None
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, unit="problem", desc="ssbg report", dynamic_ncols=True)
+    return tqdm(total=total, unit=" problems", desc="ssbg report", dynamic_ncols=True)
 
 
 def run_batch(

@@ -1,0 +1,106 @@
+"""The ``ssbg report`` subcommand: corpus specs in, an HTML report and CSV tables out.
+
+``ssbg report CORPUS_SPEC... -o report.html [--csv-dir DIR] [--jobs N]
+[--engine local|dask] [--pack PATH] [--limit N] [--no-progress] [--fail-on-refusal]``
+
+It prints the refusal table (reason x corpus, root causes and propagated
+apart) and where the report and the tables are.  Exit codes: 0 when written;
+1 with ``--fail-on-refusal`` when any equation, question target or record was
+refused; 2 for bad input (a spec naming nothing, a bad pack), printed by
+:func:`ssbg.cli.main` from the typed error.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ssbg.corpus.batch import ENGINES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ssbg.corpus.tables import CorpusSummary
+
+__all__ = ["format_refusal_table", "register"]
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_BAD_INPUT = 2
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})")
+    return value
+
+
+def format_refusal_table(summary: CorpusSummary) -> str:
+    """The overview and the refusal reasons as aligned plain text (for the terminal).
+
+    Examples
+    --------
+    >>> from ssbg.corpus.tables import equations_frame, problems_frame, summarize
+    >>> print(format_refusal_table(summarize(problems_frame([]), equations_frame([]))))
+    No records.
+    """
+    if summary.overview.empty:
+        return "No records."
+    overview = summary.overview[["corpus", "records", "bad_lines", "import_refused", "equations",
+                                 "admitted_equations", "root_cause", "propagated", "admission_pct"]]
+    reasons = summary.refusal_reasons[["corpus", "reason", "root_cause", "propagated", "share_of_equations_pct"]]
+    parts = ["Corpora", overview.to_string(index=False), "", "Refused equations by reason"]
+    parts.append(reasons.to_string(index=False) if len(reasons) else "(none)")
+    return "\n".join(parts)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from ssbg.corpus.report import write_report
+
+    result = write_report(
+        args.specs,
+        args.output,
+        csv_dir=args.csv_dir,
+        jobs=args.jobs,
+        engine=args.engine,
+        pack=args.pack,
+        limit=args.limit,
+        progress=not args.no_progress,
+        diagrams=not args.no_diagrams,
+    )
+    print(format_refusal_table(result.summary))
+    print()
+    print(f"report: {result.html_path}")
+    print(f"tables: {result.csv_paths[0].parent if result.csv_paths else '-'}")
+    if args.fail_on_refusal:
+        overview = result.summary.overview
+        refused = int(overview[["import_refused", "bind_failed", "equation_refused", "target_refused"]]
+                      .to_numpy().sum()) if len(overview) else 0
+        if refused:
+            return EXIT_REFUSED
+    return EXIT_OK
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``ssbg report`` to the ``ssbg`` command line."""
+    report = subparsers.add_parser(
+        "report",
+        help="bind corpora and write a refusal-statistics report (HTML) and its tables (CSV/Parquet)",
+        description="Stream corpora through import -> bind -> admissibility -> question target and write a "
+        "self-contained HTML report plus the tables as CSV (and Parquet when pyarrow is installed).",
+    )
+    report.add_argument("specs", nargs="+", metavar="CORPUS_SPEC",
+                        help="FORMAT=PATH or a path (a folder reads every corpus file below it)")
+    report.add_argument("-o", "--output", required=True, metavar="REPORT_HTML", help="where to write the report")
+    report.add_argument("--csv-dir", metavar="DIR", help="where to write the tables (default: beside the report)")
+    report.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    report.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
+    report.add_argument("--pack", metavar="PATH", help="unit pack name or folder (default en_units_v1)")
+    report.add_argument("--limit", type=_positive_int, metavar="N", help="read at most N records per corpus spec")
+    report.add_argument("--no-progress", action="store_true", help="no progress bar")
+    report.add_argument("--no-diagrams", action="store_true", help="no equation diagrams in the drill-downs")
+    report.add_argument("--fail-on-refusal", action="store_true",
+                        help="exit 1 when any record, equation or question target was refused")
+    report.set_defaults(func=_cmd_report)
