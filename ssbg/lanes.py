@@ -388,6 +388,9 @@ def load_lane(path: str | Path) -> tuple[LaneCase, ...]:
     ssbg.errors.LaneError: no lane file no/such/lane.jsonl (at no/such/lane.jsonl)
     """
     p = Path(path)
+    if p.is_dir():
+        raise LaneError(f"{p} is a folder, not a lane file (check_lanes takes folders)", reason="lane_missing",
+                        path=str(p))
     try:
         raw_lines = p.read_bytes().splitlines()
     except OSError:
@@ -419,6 +422,13 @@ def lane_files(paths: Iterable[str | Path]) -> tuple[Path, ...]:
     ------
     LaneError
         ``lane_missing`` for a path that does not exist or a folder without lanes.
+
+    Examples
+    --------
+    >>> lane_files(["no/such/folder"])
+    Traceback (most recent call last):
+    ...
+    ssbg.errors.LaneError: no lane file or folder no/such/folder (at no/such/folder)
     """
     files: list[Path] = []
     for item in paths:
@@ -470,6 +480,18 @@ def check_case(case: LaneCase, *, pack: UnitPack | None = None) -> tuple[Diverge
 
     A binding that raises a typed error is itself a divergence (field
     ``binding``), so one broken case never hides the others.
+
+    Examples
+    --------
+    >>> case = lane_case_from_dict({
+    ...     "problem_id": "cash", "text": "Ann has 3 dollars. How many dollars does Ann have?",
+    ...     "entities": ["Ann"], "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "dollars"}}],
+    ...     "operations": [], "unknown": {"entity": "Ann", "unit": "dollars"},
+    ...     "expected": {"symbols": 4, "facts": 1, "equations": 0, "unknowns": 1, "equation_statuses": [],
+    ...                  "question_form": "identity", "target_status": "bound", "target_reason": None,
+    ...                  "state_index": "initial"}})
+    >>> [d.format() for d in check_case(case)]
+    ['<lane> cash: symbols: expected 4, got 3']
     """
     from ssbg.adapter import bind_math_problem_graph
 
@@ -541,6 +563,13 @@ def check_lanes(paths: Iterable[str | Path], *, pack: UnitPack | None = None) ->
     LaneError
         ``lane_missing`` / ``malformed_lane`` as :func:`load_lane`, and
         ``malformed_lane`` for a case id that another lane already uses.
+
+    Examples
+    --------
+    >>> check_lanes(["no/such/lanes"]).ok
+    Traceback (most recent call last):
+    ...
+    ssbg.errors.LaneError: no lane file or folder no/such/lanes (at no/such/lanes)
     """
     cases: list[LaneCase] = []
     seen: dict[str, str] = {}
@@ -602,6 +631,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     Exit codes: 0 when no case diverges, 1 when any does; a malformed or
     missing lane raises :class:`~ssbg.errors.LaneError`, which ``ssbg.cli.main``
     prints and maps to 2.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser(prog="ssbg")
+    >>> register(parser.add_subparsers(dest="command"))
+    >>> parser.parse_args(["lane", "data/lanes"]).paths
+    ['data/lanes']
     """
     lane = subparsers.add_parser("lane", help="check expected-shape lanes and print every divergence")
     lane.add_argument("paths", nargs="+", metavar="PATH", help="lane file (.jsonl) or folder of lane files")

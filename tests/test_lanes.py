@@ -427,3 +427,9 @@ def test_ssbg_main_maps_lane_results_to_exit_codes(tmp_path: Path, capsys: pytes
     assert main(["lane", str(_lane_with_bad_line(tmp_path, b"{broken"))]) == 2
     assert main(["lane", str(tmp_path / "absent")]) == 2
     capsys.readouterr()
+
+
+def test_load_lane_on_a_folder_is_lane_missing(tmp_path: Path) -> None:
+    with pytest.raises(LaneError) as info:
+        load_lane(tmp_path)
+    assert (info.value.reason, info.value.path) == ("lane_missing", str(tmp_path))
