@@ -123,11 +123,16 @@ class _Builder:
     entity_ids: dict[str, str] = field(default_factory=dict)
     holdings: dict[tuple[str, str], _Holding] = field(default_factory=dict)
     latest: dict[str, tuple[str, str]] = field(default_factory=dict)  # entity -> last written key
+    keys: dict[str, str] = field(default_factory=dict)  # unit text -> holding key (memo for this run)
+    spans: dict[str, SourceSpanLink] = field(default_factory=dict)  # path -> span (one per element)
     stamper: EquationStamper | None = None
 
     def span(self, path: str, text: str) -> SourceSpanLink:
-        text = text if text else path
-        return SourceSpanLink(f"{self.source_id}:{path}", 0, len(text), text)
+        cached = self.spans.get(path)
+        if cached is None:
+            text = text if text else path
+            cached = self.spans[path] = SourceSpanLink(f"{self.source_id}:{path}", 0, len(text), text)
+        return cached
 
     def add_symbol(self, symbol: SymbolBinding) -> str:
         self.symbols[symbol.symbol_id] = symbol
@@ -140,15 +145,21 @@ class _Builder:
         self.facts.append(BoundFact(sid, _number_text(value), span, unit))
         return sid
 
+    def key(self, unit: str) -> str:
+        cached = self.keys.get(unit)
+        if cached is None:
+            cached = self.keys[unit] = holding_key(unit, self.pack)
+        return cached
+
     def holding(self, entity: str, unit: str) -> _Holding | None:
-        return self.holdings.get((entity, holding_key(unit, self.pack)))
+        return self.holdings.get((entity, self.key(unit)))
 
     def latest_holding(self, entity: str) -> _Holding | None:
         key = self.latest.get(entity)
         return None if key is None else self.holdings[key]
 
     def write(self, entity: str, unit: str, sid: str, kind: str | None, index: int | None) -> None:
-        key = (entity, holding_key(unit, self.pack))
+        key = (entity, self.key(unit))
         self.holdings[key] = _Holding(sid, unit, kind, index)
         self.latest[entity] = key
 
@@ -172,15 +183,15 @@ def _entity_symbols(b: _Builder) -> None:
 def _initial_symbols(b: _Builder) -> None:
     for i, possession in enumerate(b.graph.initial_state):
         entity, q = possession.entity, possession.quantity
-        if b.holding(entity, q.unit) is not None and (entity, holding_key(q.unit, b.pack)) in b.holdings:
-            existing = b.holdings[(entity, holding_key(q.unit, b.pack))]
-            if existing.unit == q.unit:
-                continue  # the same possession listed twice (equal values; contradictions are refused earlier)
-        unit_slug = slugify(holding_key(q.unit, b.pack)) or "unit"
-        sid = f"t0_{b.entity_ids[entity].removeprefix('entity_')}_{unit_slug}"
+        existing = b.holding(entity, q.unit)
+        if existing is not None and existing.unit == q.unit:
+            continue  # the same possession listed twice (equal values; contradictions are refused earlier)
+        unit_slug = slugify(b.key(q.unit)) or "unit"
+        owner = b.entity_ids[entity].removeprefix("entity_")
+        sid = f"t0_{owner}_{unit_slug}"
         n = 1
         while sid in b.symbols:
-            sid = f"t0_{b.entity_ids[entity].removeprefix('entity_')}_{unit_slug}_{n:03d}"
+            sid = f"t0_{owner}_{unit_slug}_{n:03d}"
             n += 1
         path = f"$.initial_state[{i}]"
         span = b.span(path, f"{entity} has {_number_text(q.value)} {q.unit}")
@@ -338,7 +349,7 @@ def _unknown(b: _Builder) -> BoundUnknown:
     stamper = b.stamper
     if stamper is None:  # pragma: no cover
         raise RuntimeError("stamper not initialised")
-    key = holding_key(u.unit, b.pack)
+    key = b.key(u.unit)
     who = b.entity_ids[u.entity].removeprefix("entity_") if u.entity is not None else "total"
     sid = f"unknown_{who}_{slugify(key) or 'unit'}"
     label = f"how many {u.unit} does {u.entity} have?" if u.entity else f"how many {u.unit} in total?"

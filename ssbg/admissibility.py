@@ -26,7 +26,6 @@ ssbg.errors.AdmissibilityError: unit_mismatch: add needs equal operand units, go
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -378,24 +377,43 @@ def check_admissibility(
     p = default_pack() if pack is None else pack
     if not isinstance(p, UnitPack):
         raise _refuse("unknown_unit", f"'pack' must be a UnitPack (got {type(p).__name__})")
-    table = _symbol_table(symbols)
-    upstream = upstream_units or {}
-    kind = equation.operation_kind
+    return _prove(
+        equation.lhs_symbol_id,
+        equation.dependencies,
+        equation.operation_kind,
+        equation.rhs_canonical,
+        _symbol_table(symbols),
+        p,
+        upstream_units or {},
+    )
+
+
+def _prove(
+    lhs_id: str,
+    dependencies: frozenset[str],
+    kind: str,
+    rhs: str,
+    table: Mapping[str, SymbolBinding],
+    p: UnitPack,
+    upstream: Mapping[str, UnitVector],
+) -> UnitProof:
+    """The checks of :func:`check_admissibility` on validated parts."""
     rule = KIND_RULES.get(kind)
     if rule is None:
         raise _refuse(
             "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=kind
         )
-    for sid in (equation.lhs_symbol_id, *sorted(equation.dependencies)):
+    ordered_deps = sorted(dependencies)
+    for sid in (lhs_id, *ordered_deps):
         if sid not in table:
             raise _refuse("unknown_symbol", f"symbol {sid!r} is not bound", detail=sid)
     low, high = _ARITY[kind]
-    n = len(equation.dependencies)
+    n = len(dependencies)
     if n < low or (high is not None and n > high):
         want = f"{low}" if low == high else f"{low}..{high or 'n'}"
         raise _refuse("operand_arity", f"{kind} takes {want} operands, got {n}", detail=str(n))
     operands: list[Operand] = []
-    for sid in sorted(equation.dependencies):
+    for sid in ordered_deps:
         sym = table[sid]
         if sym.unit is not None:
             operands.append(Operand(sid, sym.semantic_role, _resolve(sym.unit, p)))
@@ -421,8 +439,8 @@ def check_admissibility(
             operands.append(Operand(sid, sym.semantic_role, None))  # a pure number
         else:
             raise _refuse("unit_unbound", f"operand {sid} has no unit and no admitted upstream unit", detail=sid)
-    derived, ordered, scale, notes = rule(kind, operands, equation.rhs_canonical)
-    lhs = table[equation.lhs_symbol_id]
+    derived, ordered, scale, notes = rule(kind, operands, rhs)
+    lhs = table[lhs_id]
     if lhs.unit is not None:
         declared = _resolve(lhs.unit, p)
         if declared.dimension != derived:
@@ -468,32 +486,41 @@ class EquationStamper:
         span: SourceSpanLink,
     ) -> BoundEquation:
         deps = frozenset(dependencies)
-        shell = BoundEquation(lhs, rhs, deps, kind, REFUSED_UNIT_PROOF, "pending", span)
         refused_deps = sorted(d for d in deps if d in self.root_of)
         if refused_deps:
             root = self.root_of[refused_deps[0]]
             self.root_of[lhs] = root
-            return dataclasses.replace(
-                shell,
-                admissibility_status="refused",
+            return BoundEquation(
+                lhs,
+                rhs,
+                deps,
+                kind,
+                REFUSED_UNIT_PROOF,
+                "refused",
+                span,
                 refusal_reason="unit_unbound",
                 refusal_detail=f"depends on refused {refused_deps[0]}",
                 propagated_from=root,
             )
         try:
-            proof = check_admissibility(shell, symbols=self.symbols, pack=self.pack, upstream_units=self.admitted)
+            proof = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted)
         except AdmissibilityError as exc:
             self.root_of[lhs] = lhs
-            return dataclasses.replace(
-                shell,
-                admissibility_status="refused",
+            return BoundEquation(
+                lhs,
+                rhs,
+                deps,
+                kind,
+                REFUSED_UNIT_PROOF,
+                "refused",
+                span,
                 refusal_reason=exc.reason,
                 refusal_detail=exc.detail or exc.message,
                 offending_unit=exc.offending_unit,
             )
         self.admitted[lhs] = proof.lhs_unit
         self.proofs[lhs] = proof
-        return dataclasses.replace(shell, unit_proof=proof.to_canonical_string(), admissibility_status="admitted")
+        return BoundEquation(lhs, rhs, deps, kind, proof.to_canonical_string(), "admitted", span)
 
 
 _PLAYGROUND_SPAN = SourceSpanLink("check_operation", 0, 1, "?")

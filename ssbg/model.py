@@ -1,7 +1,7 @@
 """The binding-graph data model (ADR-0132).
 
 Frozen, slotted dataclasses whose collections are tuples or frozensets.  Every
-value validates itself at construction through :func:`_require` and refuses
+value validates itself at construction through :func:`_refusal` and refuses
 with a typed :class:`~ssbg.errors.BindingGraphError`; nothing is coerced.
 
 Examples
@@ -15,6 +15,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import keyword
@@ -50,20 +51,15 @@ STATE_INDEX_INITIAL = "initial"
 STATE_INDEX_TERMINAL = "terminal"
 
 
-def _require(condition: bool, reason: str, message: str, *, path: str, detail: object = None) -> None:
-    """Raise a :class:`BindingGraphError` unless ``condition`` holds."""
-    if not condition:
-        raise BindingGraphError(message, reason=reason, path=path, detail=None if detail is None else repr(detail))
+def _refusal(reason: str, message: str, *, path: str, detail: object = None) -> BindingGraphError:
+    """The one validation helper: build the typed refusal (callers check first, so
+    that messages are only formatted on failure)."""
+    return BindingGraphError(message, reason=reason, path=path, detail=None if detail is None else repr(detail))
 
 
 def _nonempty_str(value: object, path: str) -> None:
-    _require(
-        isinstance(value, str) and value != "",
-        "invalid_field",
-        f"'{path}' must be a non-empty str (got {value!r})",
-        path=path,
-        detail=value,
-    )
+    if not (isinstance(value, str) and value != ""):
+        raise _refusal("invalid_field", f"'{path}' must be a non-empty str (got {value!r})", path=path, detail=value)
 
 
 def _optional_str(value: object, path: str) -> None:
@@ -73,27 +69,25 @@ def _optional_str(value: object, path: str) -> None:
 
 def is_symbol_id(value: object) -> bool:
     """True when ``value`` is a usable symbol id: a non-keyword Python identifier."""
-    return isinstance(value, str) and value.isidentifier() and not keyword.iskeyword(value)
+    return isinstance(value, str) and _is_identifier(value)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _is_identifier(value: str) -> bool:
+    return value.isidentifier() and not keyword.iskeyword(value)
 
 
 def _symbol_id(value: object, path: str) -> None:
     _nonempty_str(value, path)
-    _require(
-        is_symbol_id(value),
-        "invalid_identifier",
-        f"'{path}' must be a Python identifier (got {value!r})",
-        path=path,
-        detail=value,
-    )
+    if not _is_identifier(value):  # _nonempty_str refused non-str values
+        raise _refusal(
+            "invalid_identifier", f"'{path}' must be a Python identifier (got {value!r})", path=path, detail=value
+        )
 
 
 def _instance(value: object, cls: type, path: str) -> None:
-    _require(
-        isinstance(value, cls),
-        "invalid_field",
-        f"'{path}' must be a {cls.__name__} (got {type(value).__name__})",
-        path=path,
-    )
+    if not (isinstance(value, cls)):
+        raise _refusal("invalid_field", f"'{path}' must be a {cls.__name__} (got {type(value).__name__})", path=path)
 
 
 def _q(text: str | None) -> str:
@@ -114,27 +108,27 @@ class SourceSpanLink:
         _nonempty_str(self.source_id, "source_span.source_id")
         for name in ("start", "end"):
             value = getattr(self, name)
-            _require(
-                isinstance(value, int) and not isinstance(value, bool),
+            if not (isinstance(value, int) and not isinstance(value, bool)):
+                raise _refusal(
+                    "invalid_span",
+                    f"'source_span.{name}' must be an int (got {value!r})",
+                    path=f"source_span.{name}",
+                    detail=value,
+                )
+        if not 0 <= self.start < self.end:
+            raise _refusal(
                 "invalid_span",
-                f"'source_span.{name}' must be an int (got {value!r})",
-                path=f"source_span.{name}",
-                detail=value,
+                f"source span must satisfy 0 <= start < end (got [{self.start}, {self.end}))",
+                path="source_span",
+                detail=(self.start, self.end),
             )
-        _require(
-            0 <= self.start < self.end,
-            "invalid_span",
-            f"source span must satisfy 0 <= start < end (got [{self.start}, {self.end}))",
-            path="source_span",
-            detail=(self.start, self.end),
-        )
-        _require(
-            isinstance(self.text, str) and len(self.text) == self.end - self.start,
-            "invalid_span",
-            f"source span text must have length end - start = {self.end - self.start} (got {self.text!r})",
-            path="source_span.text",
-            detail=self.text,
-        )
+        if not (isinstance(self.text, str) and len(self.text) == self.end - self.start):
+            raise _refusal(
+                "invalid_span",
+                f"source span text must have length end - start = {self.end - self.start} (got {self.text!r})",
+                path="source_span.text",
+                detail=self.text,
+            )
 
     def to_canonical_string(self) -> str:
         return f"{self.source_id}[{self.start}:{self.end}]{_q(self.text)}"
@@ -155,13 +149,13 @@ class SymbolBinding:
     def __post_init__(self) -> None:
         _symbol_id(self.symbol_id, "symbol_id")
         _nonempty_str(self.name, "name")
-        _require(
-            self.semantic_role in SEMANTIC_ROLES,
-            "unknown_role",
-            f"'semantic_role' must be one of {sorted(SEMANTIC_ROLES)} (got {self.semantic_role!r})",
-            path="semantic_role",
-            detail=self.semantic_role,
-        )
+        if self.semantic_role not in SEMANTIC_ROLES:
+            raise _refusal(
+                "unknown_role",
+                f"'semantic_role' must be one of {sorted(SEMANTIC_ROLES)} (got {self.semantic_role!r})",
+                path="semantic_role",
+                detail=self.semantic_role,
+            )
         _instance(self.source_span, SourceSpanLink, "source_span")
         _nonempty_str(self.introduced_by, "introduced_by")
         _optional_str(self.entity, "entity")
@@ -227,35 +221,35 @@ class BoundEquation:
             _symbol_id(dep, "dependencies[]")
         _nonempty_str(self.operation_kind, "operation_kind")
         _nonempty_str(self.unit_proof, "unit_proof")
-        _require(
-            self.admissibility_status in ADMISSIBILITY_STATUSES,
-            "unknown_status",
-            f"'admissibility_status' must be one of {sorted(ADMISSIBILITY_STATUSES)} "
-            f"(got {self.admissibility_status!r})",
-            path="admissibility_status",
-            detail=self.admissibility_status,
-        )
+        if self.admissibility_status not in ADMISSIBILITY_STATUSES:
+            raise _refusal(
+                "unknown_status",
+                f"'admissibility_status' must be one of {sorted(ADMISSIBILITY_STATUSES)} "
+                f"(got {self.admissibility_status!r})",
+                path="admissibility_status",
+                detail=self.admissibility_status,
+            )
         _instance(self.source_span, SourceSpanLink, "source_span")
         refused = self.admissibility_status == "refused"
-        _require(
-            (self.refusal_reason is not None) == refused,
-            "refusal_reason_mismatch",
-            "'refusal_reason' is required iff admissibility_status is 'refused' "
-            f"(status {self.admissibility_status!r}, reason {self.refusal_reason!r})",
-            path="refusal_reason",
-            detail=self.refusal_reason,
-        )
+        if not ((self.refusal_reason is not None) == refused):
+            raise _refusal(
+                "refusal_reason_mismatch",
+                "'refusal_reason' is required iff admissibility_status is 'refused' "
+                f"(status {self.admissibility_status!r}, reason {self.refusal_reason!r})",
+                path="refusal_reason",
+                detail=self.refusal_reason,
+            )
         _optional_str(self.refusal_reason, "refusal_reason")
         for name in ("refusal_detail", "offending_unit", "propagated_from"):
             value = getattr(self, name)
             _optional_str(value, name)
-            _require(
-                value is None or refused,
-                "refusal_reason_mismatch",
-                f"'{name}' is only meaningful on a refused equation",
-                path=name,
-                detail=value,
-            )
+            if not (value is None or refused):
+                raise _refusal(
+                    "refusal_reason_mismatch",
+                    f"'{name}' is only meaningful on a refused equation",
+                    path=name,
+                    detail=value,
+                )
         if self.propagated_from is not None:
             _symbol_id(self.propagated_from, "propagated_from")
 
@@ -306,38 +300,40 @@ class BoundUnknown:
         _symbol_id(self.symbol_id, "symbol_id")
         _instance(self.question_span, SourceSpanLink, "question_span")
         _optional_str(self.expected_unit, "expected_unit")
-        _require(
+        if not (
             self.state_index in (STATE_INDEX_INITIAL, STATE_INDEX_TERMINAL)
-            or (isinstance(self.state_index, str) and self.state_index.isdigit()),
-            "invalid_field",
-            f"'state_index' must be 'initial', 'terminal' or a decimal index (got {self.state_index!r})",
-            path="state_index",
-            detail=self.state_index,
-        )
-        _require(
-            self.question_form in QUESTION_FORMS,
-            "invalid_field",
-            f"'question_form' must be one of {sorted(QUESTION_FORMS)} (got {self.question_form!r})",
-            path="question_form",
-            detail=self.question_form,
-        )
+            or (isinstance(self.state_index, str) and self.state_index.isdigit())
+        ):
+            raise _refusal(
+                "invalid_field",
+                f"'state_index' must be 'initial', 'terminal' or a decimal index (got {self.state_index!r})",
+                path="state_index",
+                detail=self.state_index,
+            )
+        if self.question_form not in QUESTION_FORMS:
+            raise _refusal(
+                "invalid_field",
+                f"'question_form' must be one of {sorted(QUESTION_FORMS)} (got {self.question_form!r})",
+                path="question_form",
+                detail=self.question_form,
+            )
         if self.resolved_by is not None:
             _symbol_id(self.resolved_by, "resolved_by")
         _optional_str(self.resolved_unit, "resolved_unit")
-        _require(
-            self.target_status in TARGET_STATUSES,
-            "unknown_status",
-            f"'target_status' must be one of {sorted(TARGET_STATUSES)} (got {self.target_status!r})",
-            path="target_status",
-            detail=self.target_status,
-        )
-        _require(
-            (self.target_refusal_reason is not None) == (self.target_status == "refused"),
-            "refusal_reason_mismatch",
-            "'target_refusal_reason' is required iff target_status is 'refused'",
-            path="target_refusal_reason",
-            detail=self.target_refusal_reason,
-        )
+        if self.target_status not in TARGET_STATUSES:
+            raise _refusal(
+                "unknown_status",
+                f"'target_status' must be one of {sorted(TARGET_STATUSES)} (got {self.target_status!r})",
+                path="target_status",
+                detail=self.target_status,
+            )
+        if not ((self.target_refusal_reason is not None) == (self.target_status == "refused")):
+            raise _refusal(
+                "refusal_reason_mismatch",
+                "'target_refusal_reason' is required iff target_status is 'refused'",
+                path="target_refusal_reason",
+                detail=self.target_refusal_reason,
+            )
         _optional_str(self.target_refusal_reason, "target_refusal_reason")
         _optional_str(self.target_refusal_detail, "target_refusal_detail")
 
@@ -373,12 +369,15 @@ class BoundConstraint:
 def _find_cycle(equations: tuple[BoundEquation, ...]) -> list[str] | None:
     """Return one dependency cycle (lhs -> dependency edges) or ``None``.
 
-    Iterative depth-first search in sorted order, so the reported cycle is
-    deterministic.
+    A linear-time topological pass answers the common case; only a graph that
+    has a cycle pays for the iterative depth-first search, run in sorted order
+    so that the reported cycle is deterministic.
     """
     edges: dict[str, set[str]] = {}
     for eq in equations:
         edges.setdefault(eq.lhs_symbol_id, set()).update(eq.dependencies)
+    if _is_acyclic(edges):
+        return None
     white, grey, black = 0, 1, 2
     colour: dict[str, int] = {}
     for root in sorted(edges):
@@ -405,6 +404,25 @@ def _find_cycle(equations: tuple[BoundEquation, ...]) -> list[str] | None:
     return None
 
 
+def _is_acyclic(edges: dict[str, set[str]]) -> bool:
+    """Kahn's algorithm over the lhs nodes (only an lhs can sit on a cycle)."""
+    pending = {node: len(deps & edges.keys()) for node, deps in edges.items()}
+    users: dict[str, list[str]] = {}
+    for node, deps in edges.items():
+        for dep in deps & edges.keys():
+            users.setdefault(dep, []).append(node)
+    ready = [node for node, count in pending.items() if count == 0]
+    done = 0
+    while ready:
+        node = ready.pop()
+        done += 1
+        for user in users.get(node, ()):
+            pending[user] -= 1
+            if pending[user] == 0:
+                ready.append(user)
+    return done == len(edges)
+
+
 @dataclass(frozen=True, slots=True)
 class SemanticSymbolicBindingGraph:
     """The binding graph: symbols, facts, equations, unknowns, constraints, provenance.
@@ -422,66 +440,55 @@ class SemanticSymbolicBindingGraph:
     provenance: str
 
     def __post_init__(self) -> None:
-        members: tuple[tuple[str, type], ...] = (
-            ("symbols", SymbolBinding),
-            ("facts", BoundFact),
-            ("equations", BoundEquation),
-            ("unknowns", BoundUnknown),
-            ("constraints", BoundConstraint),
-        )
-        for name, cls in members:
+        for name, cls in _GRAPH_MEMBERS:
             value = getattr(self, name)
-            _require(
-                isinstance(value, tuple),
-                "invalid_field",
-                f"'{name}' must be a tuple (got {type(value).__name__})",
-                path=name,
-            )
+            if not isinstance(value, tuple):
+                raise _refusal("invalid_field", f"'{name}' must be a tuple (got {type(value).__name__})", path=name)
             for i, item in enumerate(value):
-                _instance(item, cls, f"{name}[{i}]")
+                if type(item) is not cls:
+                    _instance(item, cls, f"{name}[{i}]")
         _nonempty_str(self.provenance, "provenance")
-        known: set[str] = set()
-        for i, symbol in enumerate(self.symbols):
-            _require(
-                symbol.symbol_id not in known,
-                "duplicate_symbol",
-                f"symbol id {symbol.symbol_id!r} appears twice",
-                path=f"symbols[{i}].symbol_id",
-                detail=symbol.symbol_id,
-            )
-            known.add(symbol.symbol_id)
-
-        def ref(symbol_id: str, path: str) -> None:
-            _require(
-                symbol_id in known,
-                "unknown_reference",
-                f"'{path}' references unknown symbol {symbol_id!r}",
-                path=path,
-                detail=symbol_id,
-            )
-
+        known = {symbol.symbol_id for symbol in self.symbols}
+        if len(known) != len(self.symbols):
+            seen: set[str] = set()
+            for i, symbol in enumerate(self.symbols):
+                if symbol.symbol_id in seen:
+                    raise _refusal(
+                        "duplicate_symbol",
+                        f"symbol id {symbol.symbol_id!r} appears twice",
+                        path=f"symbols[{i}].symbol_id",
+                        detail=symbol.symbol_id,
+                    )
+                seen.add(symbol.symbol_id)
+        references: list[tuple[str | None, str]] = []
         for i, fact in enumerate(self.facts):
-            ref(fact.symbol_id, f"facts[{i}].symbol_id")
+            references.append((fact.symbol_id, f"facts[{i}].symbol_id"))
         for i, eq in enumerate(self.equations):
-            ref(eq.lhs_symbol_id, f"equations[{i}].lhs_symbol_id")
-            for dep in sorted(eq.dependencies):
-                ref(dep, f"equations[{i}].dependencies")
-            if eq.propagated_from is not None:
-                ref(eq.propagated_from, f"equations[{i}].propagated_from")
+            references.append((eq.lhs_symbol_id, f"equations[{i}].lhs_symbol_id"))
+            if not eq.dependencies <= known:
+                references.extend((dep, f"equations[{i}].dependencies") for dep in sorted(eq.dependencies))
+            references.append((eq.propagated_from, f"equations[{i}].propagated_from"))
         for i, unknown in enumerate(self.unknowns):
-            ref(unknown.symbol_id, f"unknowns[{i}].symbol_id")
-            if unknown.resolved_by is not None:
-                ref(unknown.resolved_by, f"unknowns[{i}].resolved_by")
+            references.append((unknown.symbol_id, f"unknowns[{i}].symbol_id"))
+            references.append((unknown.resolved_by, f"unknowns[{i}].resolved_by"))
         for i, constraint in enumerate(self.constraints):
-            ref(constraint.symbol_id, f"constraints[{i}].symbol_id")
+            references.append((constraint.symbol_id, f"constraints[{i}].symbol_id"))
+        for symbol_id, path in references:
+            if symbol_id is not None and symbol_id not in known:
+                raise _refusal(
+                    "unknown_reference",
+                    f"'{path}' references unknown symbol {symbol_id!r}",
+                    path=path,
+                    detail=symbol_id,
+                )
         cycle = _find_cycle(self.equations)
-        _require(
-            cycle is None,
-            "circular_dependency",
-            f"equations form a dependency cycle: {' -> '.join(cycle or [])}",
-            path="equations",
-            detail=cycle,
-        )
+        if cycle is not None:
+            raise _refusal(
+                "circular_dependency",
+                f"equations form a dependency cycle: {' -> '.join(cycle)}",
+                path="equations",
+                detail=cycle,
+            )
 
     def symbol(self, symbol_id: str) -> SymbolBinding:
         """The symbol with ``symbol_id``; raises ``BindingGraphError`` when absent."""
@@ -526,3 +533,12 @@ class SemanticSymbolicBindingGraph:
             "constraints": len(self.constraints),
             "statuses": dict(sorted(statuses.items())),
         }
+
+
+_GRAPH_MEMBERS: tuple[tuple[str, type], ...] = (
+    ("symbols", SymbolBinding),
+    ("facts", BoundFact),
+    ("equations", BoundEquation),
+    ("unknowns", BoundUnknown),
+    ("constraints", BoundConstraint),
+)

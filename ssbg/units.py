@@ -147,8 +147,12 @@ def _canonical(vector: UnitVector) -> str:
     return f"{top}/{'*'.join(den)}" if den else top
 
 
+# tuple.__new__ skips the generated NamedTuple constructor: the hot path of the algebra.
+_new = tuple.__new__
+
+
 def _check_vector(value: object, name: str) -> UnitVector:
-    if not isinstance(value, UnitVector):
+    if type(value) is not UnitVector:
         raise UnitAlgebraError(
             f"malformed_unit: '{name}' must be a UnitVector (got {type(value).__name__})",
             reason="malformed_unit",
@@ -160,22 +164,25 @@ def _check_vector(value: object, name: str) -> UnitVector:
 
 def unit_product(a: UnitVector, b: UnitVector) -> UnitVector:
     """The unit of ``a * b``: exponents add.  Commutative and associative."""
-    _check_vector(a, "a")
-    _check_vector(b, "b")
-    return UnitVector(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
+    if type(a) is not UnitVector or type(b) is not UnitVector:
+        _check_vector(a, "a")
+        _check_vector(b, "b")
+    return _new(UnitVector, (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5]))
 
 
 def unit_inverse(v: UnitVector) -> UnitVector:
     """The unit of ``1 / v``: exponents negate.  An involution."""
-    _check_vector(v, "v")
-    return UnitVector(-v[0], -v[1], -v[2], -v[3], -v[4], -v[5])
+    if type(v) is not UnitVector:
+        _check_vector(v, "v")
+    return _new(UnitVector, (-v[0], -v[1], -v[2], -v[3], -v[4], -v[5]))
 
 
 def unit_quotient(a: UnitVector, b: UnitVector) -> UnitVector:
     """The unit of ``a / b``; ``unit_quotient(v, v) == DIMENSIONLESS``."""
-    _check_vector(a, "a")
-    _check_vector(b, "b")
-    return UnitVector(a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5])
+    if type(a) is not UnitVector or type(b) is not UnitVector:
+        _check_vector(a, "a")
+        _check_vector(b, "b")
+    return _new(UnitVector, (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5]))
 
 
 def unit_power(v: UnitVector, n: int) -> UnitVector:
@@ -561,10 +568,10 @@ def parse_unit(text: str, pack: UnitPack | None = None) -> UnitVector:
     ``malformed_unit`` (not a non-empty string).
     """
     p = default_pack() if pack is None else _pack_arg(pack)
-    hit = p._vectors.get(text) if isinstance(text, str) else None
-    if hit is not None:
-        return hit
-    return p.resolve(text).dimension
+    try:
+        return p._vectors[text]
+    except (KeyError, TypeError):  # not memoized yet, or not hashable: resolve() refuses with a typed error
+        return p.resolve(text).dimension
 
 
 def resolve_unit(text: str, pack: UnitPack | None = None) -> ResolvedUnit:

@@ -24,7 +24,8 @@ strategy = problem_graphs()
 from hypothesis import given, settings, HealthCheck, seed, Phase
 problems = []
 @seed(1234)
-@settings(max_examples=60, database=None, derandomize=True, phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, database=None, derandomize=True, phases=[Phase.generate],
+          suppress_health_check=list(HealthCheck))
 @given(strategy)
 def collect(g):
     problems.append(g)

@@ -1,0 +1,62 @@
+# ssbg — every target sets up what it needs on a fresh Debian machine.
+#   make demo   lanes + corpus refusal report over the bundled data/
+#   make test   lint, strict types, the whole test suite (doctests, notebooks, browser)
+#   make bench  ssbg vs pint vs sympy, binding and corpus throughput
+#   make lab    JupyterLab on the notebooks
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.ssbg-installed
+OUT    ?= out
+SUDO    = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CORPORA ?= ../shared/corpora
+
+.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora
+
+# Debian packages: graphviz (dot) for diagrams, chromium for the browser test and screenshots.
+system-deps:
+	@need=""; \
+	command -v dot >/dev/null 2>&1 || need="$$need graphviz"; \
+	command -v chromium >/dev/null 2>&1 || need="$$need chromium"; \
+	if [ -n "$$need" ]; then \
+	  echo "installing Debian packages:$$need"; \
+	  $(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$need; \
+	fi
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+demo: system-deps $(STAMP)
+	$(VENV)/bin/ssbg lane data/lanes
+	$(VENV)/bin/ssbg report data -o $(OUT)/report.html --csv-dir $(OUT)/tables --jobs 2
+	@echo "report: $(OUT)/report.html  tables: $(OUT)/tables/"
+
+# The same report over the real development corpora (see ../shared/corpora/README.md).
+demo-corpora: system-deps $(STAMP)
+	$(VENV)/bin/ssbg report gsm8k=$(CORPORA)/gsm8k/train.jsonl svamp=$(CORPORA)/svamp/SVAMP.json \
+	  mawps=$(CORPORA)/mawps/mwptoolkit/mawps_source.json cogcomp=$(CORPORA)/cogcomp_arithmetic/data/questions.json \
+	  data -o $(OUT)/report_corpora.html --csv-dir $(OUT)/tables_corpora --jobs 2
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check ssbg tests benchmarks packs
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+pytest: system-deps $(STAMP)
+	$(PY) -m pytest --nbval notebooks -q
+
+test: lint typecheck pytest
+
+bench: system-deps $(STAMP)
+	$(PY) benchmarks/run_all.py
+
+lab: system-deps $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks
+
+clean:
+	rm -rf $(OUT) .pytest_cache .mypy_cache .ruff_cache

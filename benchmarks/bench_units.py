@@ -1,0 +1,158 @@
+"""Admissibility checks per second: ssbg vs pint vs sympy.physics.units, same random unit pairs, one run.
+
+Each pair (a, b) is three checks: is a + b admissible (equal dimensions), the
+unit of a * b, the unit of a / b.  Every library starts from the unit *texts*
+(its own spelling of the same unit) on every check, through its own cache, so
+all three walk their "unit path": text -> unit -> dimension algebra.
+
+Run: ``python benchmarks/bench_units.py [--pairs N]`` (``make bench`` runs it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+# (ssbg text, pint text, sympy attribute) for units all three know.
+UNITS: tuple[tuple[str, str, str], ...] = (
+    ("feet", "foot", "foot"),
+    ("inches", "inch", "inch"),
+    ("miles", "mile", "mile"),
+    ("meters", "meter", "meter"),
+    ("km", "kilometer", "kilometer"),
+    ("seconds", "second", "second"),
+    ("minutes", "minute", "minute"),
+    ("hours", "hour", "hour"),
+    ("days", "day", "day"),
+    ("years", "year", "year"),
+    ("pounds", "pound", "pound"),
+    ("grams", "gram", "gram"),
+    ("kg", "kilogram", "kilogram"),
+    ("liters", "liter", "liter"),
+    ("mph", "mile/hour", "mile/hour"),
+    ("hertz", "hertz", "hertz"),
+    ("feet_per_second", "foot/second", "foot/second"),
+    ("meters_per_second", "meter/second", "meter/second"),
+)
+
+
+def draw_pairs(n: int, seed: int = 20261129) -> list[tuple[int, int]]:
+    rnd = random.Random(seed)
+    return [(rnd.randrange(len(UNITS)), rnd.randrange(len(UNITS))) for _ in range(n)]
+
+
+def bench(name: str, run: Callable[[], int], repeat: int = 3) -> tuple[str, float, int]:
+    best = float("inf")
+    checks = 0
+    for _ in range(repeat):
+        start = time.process_time()
+        checks = run()
+        best = min(best, time.process_time() - start)
+    return name, checks / best, checks
+
+
+def ssbg_runner(pairs: list[tuple[int, int]]) -> Callable[[], int]:
+    from ssbg.units import parse_unit, unit_product, unit_quotient
+
+    texts = [(UNITS[i][0], UNITS[j][0]) for i, j in pairs]
+    for a, b in texts[:50]:
+        parse_unit(a), parse_unit(b)  # warm the pack (the one read from disk)
+
+    def run() -> int:
+        ok = 0
+        for a, b in texts:
+            va, vb = parse_unit(a), parse_unit(b)
+            ok += va == vb
+            unit_product(va, vb)
+            unit_quotient(va, vb)
+        return 3 * len(texts)
+
+    return run
+
+
+def ssbg_full_runner(pairs: list[tuple[int, int]]) -> Callable[[], int]:
+    """The whole equation path: build symbols and an equation, dispatch, prove or refuse."""
+    from ssbg.admissibility import check_operation
+    from ssbg.errors import AdmissibilityError
+
+    texts = [(UNITS[i][0], UNITS[j][0]) for i, j in pairs]
+
+    def run() -> int:
+        for a, b in texts:
+            for kind in ("add", "multiply", "divide"):
+                try:
+                    check_operation(kind, [a, b])
+                except AdmissibilityError:
+                    pass
+        return 3 * len(texts)
+
+    return run
+
+
+def pint_runner(pairs: list[tuple[int, int]]) -> Callable[[], int]:
+    import pint
+
+    ureg = pint.UnitRegistry()
+    texts = [(UNITS[i][1], UNITS[j][1]) for i, j in pairs]
+    for a, b in texts[:50]:
+        ureg.Unit(a), ureg.Unit(b)
+
+    def run() -> int:
+        for a, b in texts:
+            ua, ub = ureg.Unit(a), ureg.Unit(b)
+            _ = ua.dimensionality == ub.dimensionality
+            _ = (ua * ub).dimensionality
+            _ = (ua / ub).dimensionality
+        return 3 * len(texts)
+
+    return run
+
+
+def sympy_runner(pairs: list[tuple[int, int]]) -> Callable[[], int]:
+    from sympy.physics import units
+    from sympy.physics.units.systems.si import SI, dimsys_SI
+
+    def unit(text: str) -> object:
+        num, _, den = text.partition("/")
+        q = getattr(units, num)
+        return q / getattr(units, den) if den else q
+
+    table = {t[2]: unit(t[2]) for t in UNITS}
+    texts = [(UNITS[i][2], UNITS[j][2]) for i, j in pairs]
+
+    def dim(expr: object) -> object:
+        return dimsys_SI.get_dimensional_dependencies(SI.get_dimensional_expr(expr))
+
+    def run() -> int:
+        for a, b in texts:
+            ua, ub = table[a], table[b]
+            _ = dim(ua) == dim(ub)
+            _ = dim(ua * ub)  # type: ignore[operator]
+            _ = dim(ua / ub)  # type: ignore[operator]
+        return 3 * len(texts)
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--pairs", type=int, default=100_000)
+    args = parser.parse_args()
+    pairs = draw_pairs(args.pairs)
+    rows = [
+        bench("ssbg (unit path)", ssbg_runner(pairs)),
+        bench("ssbg (check_operation, full)", ssbg_full_runner(pairs[: max(1, args.pairs // 10)])),
+        bench("pint (unit path)", pint_runner(pairs[: max(1, args.pairs // 10)])),
+        bench("sympy.physics.units", sympy_runner(pairs[: max(1, args.pairs // 100)]), repeat=1),
+    ]
+    base = rows[0][1]
+    print(f"admissibility checks per second over {len(UNITS)} units, random pairs (seed 20261129), one core")
+    print(f"{'library':32} {'checks/s':>14} {'checks':>9} {'ssbg unit path is':>20}")
+    for name, rate, checks in rows:
+        print(f"{name:32} {rate:14,.0f} {checks:9,d} {base / rate:19.1f}x")
+
+
+if __name__ == "__main__":
+    main()
