@@ -42,7 +42,8 @@ def test_render_returns_a_diagram_with_the_dot_source() -> None:
 
 def test_repr_names_view_and_counts_without_an_address() -> None:
     bg = _graph()
-    nodes, edges = len(bg.symbols) + len(bg.equations), sum(len(eq.dependencies) + 1 for eq in bg.equations)
+    nodes = len(bg.symbols) + len(bg.equations)
+    edges = sum(len(eq.dependencies) + 1 for eq in bg.equations) + 1  # + the question's "answers" edge
     assert repr(render(bg)) == f"Diagram(view='equations', nodes={nodes}, edges={edges})"
 
 

@@ -11,7 +11,7 @@ Examples
 >>> from ssbg.views.nx import _example
 >>> d = render(_example(), view="equations", proofs=True)
 >>> d
-Diagram(view='equations', nodes=6, edges=3)
+Diagram(view='equations', nodes=6, edges=4)
 >>> d.source.startswith('digraph "binding_graph" {')
 True
 >>> d.svg.lstrip().startswith("<?xml")  # needs Graphviz's dot  # doctest: +SKIP

@@ -15,6 +15,9 @@ Two views (:data:`VIEWS`):
   each equation, labelled with its operation kind; a symbol takes the tone of
   the equation that wrote it.
 
+In both, the question target is a double octagon hung under the symbol that
+answers it by an ``answers`` edge (``resolved_by -> target``).
+
 Examples
 --------
 >>> from ssbg.views.nx import _example
@@ -183,6 +186,19 @@ class _Index:
                 "rows": rows}
 
 
+def _answer_edges(bg: SemanticSymbolicBindingGraph) -> list[SceneEdge]:
+    """``resolved_by -> target`` edges, so the question hangs under the symbol that answers it.
+
+    None when the target is itself the lhs of its resolving equation (a summed total).
+    """
+    return [
+        {"tail": u.resolved_by, "head": u.symbol_id, "tone": _TARGET_TONE[u.target_status],
+         "rows": [_row("answers", "edge")]}
+        for u in bg.unknowns
+        if u.resolved_by is not None and u.resolved_by != u.symbol_id
+    ]
+
+
 def equation_scene(bg: SemanticSymbolicBindingGraph, *, proofs: bool = False) -> Scene:
     """The equation view: symbol and equation nodes, ``dependency -> equation -> lhs``.
 
@@ -207,6 +223,7 @@ def equation_scene(bg: SemanticSymbolicBindingGraph, *, proofs: bool = False) ->
             dep_tone = "propagated" if dep in refused_lhs else "neutral"
             edges.append({"tail": dep, "head": node, "tone": dep_tone, "rows": []})
         edges.append({"tail": node, "head": eq.lhs_symbol_id, "tone": tone, "rows": []})
+    edges.extend(_answer_edges(graph))
     return {"view": "equations", "title": graph.provenance, "nodes": nodes, "edges": edges}
 
 
@@ -232,6 +249,7 @@ def symbol_scene(bg: SemanticSymbolicBindingGraph, *, proofs: bool = False) -> S
             {"tail": dep, "head": eq.lhs_symbol_id, "tone": tone, "rows": [_row(eq.operation_kind, "edge")]}
             for dep in sorted(eq.dependencies)
         )
+    edges.extend(_answer_edges(graph))
     return {"view": "symbols", "title": graph.provenance, "nodes": nodes, "edges": edges}
 
 
