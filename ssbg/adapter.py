@@ -134,6 +134,11 @@ class _Builder:
             cached = self.spans[path] = SourceSpanLink(f"{self.source_id}:{path}", 0, len(text), text)
         return cached
 
+    def checker(self) -> EquationStamper:
+        if self.stamper is None:
+            self.stamper = EquationStamper(self.symbols, self.pack)
+        return self.stamper
+
     def add_symbol(self, symbol: SymbolBinding) -> str:
         self.symbols[symbol.symbol_id] = symbol
         return symbol.symbol_id
@@ -207,7 +212,27 @@ def _initial_symbols(b: _Builder) -> None:
             )
         )
         b.facts.append(BoundFact(sid, _number_text(q.value), span, q.unit))
-        b.write(entity, q.unit, sid, None, None)
+        if existing is None:
+            b.write(entity, q.unit, sid, None, None)
+            continue
+        # A second possession of the same measure ("2 hours and 30 minutes"): the
+        # holding is their sum, in the first possession's unit; nothing is dropped.
+        total = f"{sid}_total"
+        b.add_symbol(
+            SymbolBinding(
+                total,
+                f"{entity}'s {existing.unit} in all (initially)",
+                "total",
+                span,
+                INTRODUCED_BY,
+                entity=entity,
+                unit=existing.unit,
+            )
+        )
+        b.equations.append(
+            b.checker().stamp(total, f"{existing.symbol_id} + {sid}", (existing.symbol_id, sid), "add", span)
+        )
+        b.write(entity, existing.unit, total, None, None)
 
 
 _RESULT_ROLE = {
@@ -240,10 +265,7 @@ def _describe(op: Operation) -> str:
 
 
 def _operation(b: _Builder, i: int, op: Operation) -> None:
-    assert_stamper = b.stamper
-    if assert_stamper is None:  # pragma: no cover - set by bind_math_problem_graph
-        raise RuntimeError("stamper not initialised")
-    stamper = assert_stamper
+    stamper = b.checker()
     path = f"$.operations[{i}]"
     text = _describe(op)
     span = b.span(path, text)
@@ -274,6 +296,9 @@ def _operation(b: _Builder, i: int, op: Operation) -> None:
         deps = [d for d in (state, lit) if d is not None]
         rhs = f"{state or '1'} {'*' if kind == 'multiply' else '/'} {lit}"
         write_unit = None if latest is None else latest.unit
+        if kind == "divide" and latest is not None and _has_dimension(o.unit, b.pack):
+            # "60 dollars among 4 people", "120 miles in 2 hours": a new per-unit holding.
+            write_unit = f"{latest.unit}_per_{o.unit}"
     elif isinstance(o, Rate):
         lit = b.literal(i, "rate", o.value, o.unit, "rate", path, text)
         state = current(actor, o.denominator_unit)
@@ -346,9 +371,7 @@ def _operation(b: _Builder, i: int, op: Operation) -> None:
 
 def _unknown(b: _Builder) -> BoundUnknown:
     u = b.graph.unknown
-    stamper = b.stamper
-    if stamper is None:  # pragma: no cover
-        raise RuntimeError("stamper not initialised")
+    stamper = b.checker()
     key = b.key(u.unit)
     who = b.entity_ids[u.entity].removeprefix("entity_") if u.entity is not None else "total"
     sid = f"unknown_{who}_{slugify(key) or 'unit'}"
@@ -411,6 +434,13 @@ def _unknown(b: _Builder) -> BoundUnknown:
     )
 
 
+def _has_dimension(unit: str, pack: UnitPack) -> bool:
+    try:
+        return not pack.resolve(unit).dimension.is_dimensionless
+    except UnitAlgebraError:
+        return False
+
+
 def _dimension_of(unit: str, pack: UnitPack) -> object:
     try:
         return pack.resolve(unit).dimension
@@ -441,7 +471,6 @@ def bind_math_problem_graph(graph: MathProblemGraph, *, pack: UnitPack | None = 
     b = _Builder(graph, p, graph.problem_id or "mpg")
     _entity_symbols(b)
     _initial_symbols(b)
-    b.stamper = EquationStamper(b.symbols, p)
     for i, op in enumerate(graph.operations):
         _operation(b, i, op)
     unknown = _unknown(b)

@@ -294,7 +294,7 @@ _ARITY: Mapping[str, tuple[int, int | None]] = MappingProxyType(
         "add": (1, None),
         "subtract": (1, None),
         "transfer": (1, None),
-        "compare_additive": (1, None),
+        "compare_additive": (2, None),  # the reference's holding and the delta
         "multiply": (2, None),
         "divide": (2, 2),
         "apply_rate": (2, 2),

@@ -47,6 +47,7 @@ SEMANTIC_ROLES: frozenset[str] = frozenset(
 ADMISSIBILITY_STATUSES: frozenset[str] = frozenset({"admitted", "pending", "refused"})
 QUESTION_FORMS: frozenset[str] = frozenset({"count", "rate", "total", "difference", "ratio", "identity"})
 TARGET_STATUSES: frozenset[str] = frozenset({"bound", "refused", "pending"})
+_UNREFUSED: frozenset[str] = frozenset({"admitted", "pending"})
 STATE_INDEX_INITIAL = "initial"
 STATE_INDEX_TERMINAL = "terminal"
 
@@ -105,6 +106,20 @@ class SourceSpanLink:
     text: str
 
     def __post_init__(self) -> None:
+        # Fast path for the common, valid value; _validate gives the precise refusal.
+        if (
+            type(self.source_id) is str
+            and self.source_id
+            and type(self.start) is int
+            and type(self.end) is int
+            and 0 <= self.start < self.end
+            and type(self.text) is str
+            and len(self.text) == self.end - self.start
+        ):
+            return
+        self._validate()
+
+    def _validate(self) -> None:
         _nonempty_str(self.source_id, "source_span.source_id")
         for name in ("start", "end"):
             value = getattr(self, name)
@@ -147,6 +162,23 @@ class SymbolBinding:
     unit: str | None = None
 
     def __post_init__(self) -> None:
+        # Fast path for the common, valid value; _validate gives the precise refusal.
+        if (
+            type(self.symbol_id) is str
+            and _is_identifier(self.symbol_id)
+            and type(self.name) is str
+            and self.name
+            and self.semantic_role in SEMANTIC_ROLES
+            and type(self.source_span) is SourceSpanLink
+            and type(self.introduced_by) is str
+            and self.introduced_by
+            and (self.entity is None or (type(self.entity) is str and self.entity))
+            and (self.unit is None or (type(self.unit) is str and self.unit))
+        ):
+            return
+        self._validate()
+
+    def _validate(self) -> None:
         _symbol_id(self.symbol_id, "symbol_id")
         _nonempty_str(self.name, "name")
         if self.semantic_role not in SEMANTIC_ROLES:
@@ -179,6 +211,19 @@ class BoundFact:
     unit: str | None = None
 
     def __post_init__(self) -> None:
+        # Fast path for the common, valid value; _validate gives the precise refusal.
+        if (
+            type(self.symbol_id) is str
+            and _is_identifier(self.symbol_id)
+            and type(self.value) is str
+            and self.value
+            and type(self.source_span) is SourceSpanLink
+            and (self.unit is None or (type(self.unit) is str and self.unit))
+        ):
+            return
+        self._validate()
+
+    def _validate(self) -> None:
         _symbol_id(self.symbol_id, "symbol_id")
         _nonempty_str(self.value, "value")
         _instance(self.source_span, SourceSpanLink, "source_span")
@@ -214,6 +259,29 @@ class BoundEquation:
     propagated_from: str | None = None
 
     def __post_init__(self) -> None:
+        # Fast path for the common, valid value; _validate gives the precise refusal.
+        if (
+            self.admissibility_status in _UNREFUSED
+            and self.refusal_reason is None
+            and self.refusal_detail is None
+            and self.offending_unit is None
+            and self.propagated_from is None
+            and type(self.lhs_symbol_id) is str
+            and _is_identifier(self.lhs_symbol_id)
+            and type(self.rhs_canonical) is str
+            and self.rhs_canonical
+            and type(self.dependencies) is frozenset
+            and all(type(d) is str and _is_identifier(d) for d in self.dependencies)
+            and type(self.operation_kind) is str
+            and self.operation_kind
+            and type(self.unit_proof) is str
+            and self.unit_proof
+            and type(self.source_span) is SourceSpanLink
+        ):
+            return
+        self._validate()
+
+    def _validate(self) -> None:
         _symbol_id(self.lhs_symbol_id, "lhs_symbol_id")
         _nonempty_str(self.rhs_canonical, "rhs_canonical")
         _instance(self.dependencies, frozenset, "dependencies")

@@ -3,7 +3,8 @@
 A unit's dimension is an integer exponent vector over :data:`BASE_DIMENSIONS`.
 Unit texts resolve only through a loaded :class:`UnitPack` (``en_units_v1`` by
 default): the pack's lemmas and listed surfaces (``feet``, ``$``, ``square
-feet``), composites ``<num>_per_<denom>`` (also written ``<num> per <denom>``),
+feet``), composites ``<num>_per_<denom>`` (also written ``<num> per <denom>``; a listed
+unit is never split, see :meth:`UnitPack._best_split`),
 then a conservative depluralization (``apples`` -> ``apple``) that still only
 accepts what the pack lists.  Anything else refuses with
 ``UnitAlgebraError("unknown_unit: ...")``: no unit is invented.
@@ -330,6 +331,29 @@ class UnitPack:
             return hit
         return self.resolve(text).dimension
 
+    def _best_split(self, key: str, depth: int) -> tuple[ResolvedUnit, ResolvedUnit] | None:
+        """Split ``a_per_b[_per_c...]`` so that listed units are never split.
+
+        Every ``_per_`` is a candidate; among the splits whose two sides both
+        resolve, the one with the fewest composite sides wins, and ties go to
+        the rightmost split (left-associative: ``dollar_per_hour_per_day`` is
+        ``(dollar_per_hour) / day``; ``hours_per_miles_per_hour`` is
+        ``hours / (miles_per_hour)``).
+        """
+        best: tuple[int, int, ResolvedUnit, ResolvedUnit] | None = None
+        start = key.find("_per_")
+        while start > 0:
+            num, den = key[:start], key[start + len("_per_") :]
+            if den:
+                left = self._resolve_uncached(num, depth + 1)
+                right = self._resolve_uncached(den, depth + 1)
+                if not isinstance(left, str) and not isinstance(right, str):
+                    composites = (left.via == "composite") + (right.via == "composite")
+                    if best is None or (composites, -start) <= (best[0], best[1]):
+                        best = (composites, -start, left, right)
+            start = key.find("_per_", start + 1)
+        return None if best is None else (best[2], best[3])
+
     def _entry(self, text: str, lemma: str, via: str) -> ResolvedUnit:
         entry = self.entries[lemma]
         dim = entry.dimension
@@ -349,12 +373,9 @@ class UnitPack:
             return self._entry(text, key, "lemma")
         if key in self.folded:
             return self._entry(text, self.folded[key], "surface")
-        num, sep, den = key.rpartition("_per_")
-        if sep and num and den:
-            left = self._resolve_uncached(num, depth + 1)
-            right = self._resolve_uncached(den, depth + 1)
-            if isinstance(left, str) or isinstance(right, str):
-                return "unknown_unit"
+        split = self._best_split(key, depth)
+        if split is not None:
+            left, right = split
             ratio = None if left.ratio is None or right.ratio is None else left.ratio / right.ratio
             return ResolvedUnit(
                 text,

@@ -195,7 +195,15 @@ def test_every_kind_binds_admitted(kind: str) -> None:
             },
             "unknown_unit",
         ),
-        ({"actor": "Ann", "kind": "divide", "operand": {"value": 3, "unit": "hours"}}, "unit_mismatch"),
+        ({"actor": "Ann", "kind": "divide", "operand": {"value": 3, "unit": "friends"}}, "unknown_unit"),
+        (
+            {
+                "actor": "Ann",
+                "kind": "compare_additive",
+                "operand": {"reference_actor": "Bob", "direction": "more", "delta": {"value": 2, "unit": "dollars"}},
+            },
+            "operand_arity",
+        ),
     ],
 )
 def test_refused_operations_are_stamped_not_raised(op: dict[str, Any], reason: str) -> None:
@@ -313,3 +321,32 @@ def test_non_problem_input_is_a_typed_error() -> None:
     with pytest.raises(ProblemGraphError) as info:
         bind_math_problem_graph({"entities": []})  # type: ignore[arg-type]
     assert info.value.reason == "wrong_type"
+
+
+def test_divide_by_a_dimension_writes_a_per_unit_holding() -> None:
+    g = problem(
+        [{"actor": "Ann", "kind": "divide", "operand": {"value": 4, "unit": "people"}}],
+        initial=[("Ann", 60, "dollars")],
+        unknown={"entity": "Ann", "unit": "dollars_per_person"},
+    )
+    bg = bind_math_problem_graph(g)
+    assert bg.symbol("op_000_result").unit == "dollars_per_people"
+    assert bg.equations[0].unit_proof == "divide: [money,count] -> money/count"
+    assert (bg.unknowns[0].target_status, bg.unknowns[0].question_form) == ("bound", "rate")
+
+
+def test_divide_by_a_pure_factor_keeps_the_holding() -> None:
+    g = problem(
+        [{"actor": "Ann", "kind": "divide", "operand": {"value": 2, "unit": "half"}}], initial=[("Ann", 60, "dollars")]
+    )
+    assert bind_math_problem_graph(g).symbol("op_000_result").unit == "dollars"
+
+
+def test_two_initial_possessions_of_one_measure_are_summed() -> None:
+    g = problem([], initial=[("Ann", 2, "hours"), ("Ann", 30, "minutes")], unknown={"entity": "Ann", "unit": "minutes"})
+    bg = bind_math_problem_graph(g)
+    (total,) = bg.equations
+    assert total.dependencies == frozenset({"t0_ann_time", "t0_ann_time_001"})
+    assert total.unit_proof == "add: [time,time] -> time; convert minute->hour x1/60"
+    assert bg.unknowns[0].resolved_by == total.lhs_symbol_id
+    assert len(bg.facts) == 2

@@ -300,3 +300,17 @@ def test_depluralization_is_conservative_and_closed() -> None:
     assert resolve_unit("centuries").lemma == "century"
     with pytest.raises(UnitAlgebraError):
         resolve_unit("glass")  # nothing to strip and not in the pack
+
+
+@pytest.mark.parametrize(
+    ("text", "lemma", "dimension"),
+    [
+        ("hours_per_miles_per_hour", "hour_per_mile_per_hour", "time^2/length"),
+        ("dollar_per_hour_per_day", "dollar_per_hour_per_day", "money/time^2"),
+        ("miles per hour per second", "mile_per_hour_per_second", "length/time^2"),
+        ("minutes_per_mph", "minute_per_mile_per_hour", "time^2/length"),
+    ],
+)
+def test_a_listed_unit_is_never_split(text: str, lemma: str, dimension: str) -> None:
+    resolved = resolve_unit(text)
+    assert (resolved.lemma, resolved.dimension.to_canonical_string()) == (lemma, dimension)
