@@ -453,10 +453,12 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
     unknown_target = graph.unknowns[0] if graph.unknowns else None
     gold = _gold_unit(record)
     text = _text(record)
+    # The unit the binding gives the answer: the resolving symbol's declared
+    # unit, else the unit the question asks for.
     predicted: str | None = None
-    if unknown_target is not None and unknown_target.resolved_by is not None:
-        resolver = symbols.get(unknown_target.resolved_by)
-        predicted = resolver.unit if resolver is not None and resolver.unit else unknown_target.resolved_unit
+    if unknown_target is not None:
+        resolver = symbols.get(unknown_target.resolved_by) if unknown_target.resolved_by else None
+        predicted = resolver.unit if resolver is not None and resolver.unit else unknown_target.expected_unit
     target_refused = unknown_target is not None and unknown_target.target_status == "refused"
     if refused:
         outcome = "equation_refused"
