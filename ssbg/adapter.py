@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from ssbg.admissibility import EquationStamper
@@ -61,6 +62,7 @@ def _number_text(value: float) -> str:
     return repr(value)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def holding_key(unit: str, pack: UnitPack) -> str:
     """The key under which a holding in ``unit`` is threaded.
 

@@ -15,6 +15,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -27,6 +28,7 @@ __all__ = ["allocate_symbols", "slugify"]
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def slugify(text: str) -> str:
     """Lower-case ASCII slug of ``text``: runs of other characters become ``_``.
 

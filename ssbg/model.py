@@ -528,13 +528,36 @@ class SemanticSymbolicBindingGraph:
                         detail=symbol.symbol_id,
                     )
                 seen.add(symbol.symbol_id)
+        referenced = {f.symbol_id for f in self.facts}
+        for eq in self.equations:
+            referenced.add(eq.lhs_symbol_id)
+            referenced.update(eq.dependencies)
+            if eq.propagated_from is not None:
+                referenced.add(eq.propagated_from)
+        for unknown in self.unknowns:
+            referenced.add(unknown.symbol_id)
+            if unknown.resolved_by is not None:
+                referenced.add(unknown.resolved_by)
+        referenced.update(c.symbol_id for c in self.constraints)
+        if not referenced <= known:
+            self._explain_reference(known)
+        cycle = _find_cycle(self.equations)
+        if cycle is not None:
+            raise _refusal(
+                "circular_dependency",
+                f"equations form a dependency cycle: {' -> '.join(cycle)}",
+                path="equations",
+                detail=cycle,
+            )
+
+    def _explain_reference(self, known: set[str]) -> None:
+        """Name the first reference (in collection order) to an unknown symbol."""
         references: list[tuple[str | None, str]] = []
         for i, fact in enumerate(self.facts):
             references.append((fact.symbol_id, f"facts[{i}].symbol_id"))
         for i, eq in enumerate(self.equations):
             references.append((eq.lhs_symbol_id, f"equations[{i}].lhs_symbol_id"))
-            if not eq.dependencies <= known:
-                references.extend((dep, f"equations[{i}].dependencies") for dep in sorted(eq.dependencies))
+            references.extend((dep, f"equations[{i}].dependencies") for dep in sorted(eq.dependencies))
             references.append((eq.propagated_from, f"equations[{i}].propagated_from"))
         for i, unknown in enumerate(self.unknowns):
             references.append((unknown.symbol_id, f"unknowns[{i}].symbol_id"))
@@ -549,14 +572,6 @@ class SemanticSymbolicBindingGraph:
                     path=path,
                     detail=symbol_id,
                 )
-        cycle = _find_cycle(self.equations)
-        if cycle is not None:
-            raise _refusal(
-                "circular_dependency",
-                f"equations form a dependency cycle: {' -> '.join(cycle)}",
-                path="equations",
-                detail=cycle,
-            )
 
     def symbol(self, symbol_id: str) -> SymbolBinding:
         """The symbol with ``symbol_id``; raises ``BindingGraphError`` when absent."""

@@ -306,7 +306,7 @@ def test_holding_keys(unit: str, key: str) -> None:
 def test_adapter_never_raises_and_never_leaves_pending(g: MathProblemGraph) -> None:
     bg = bind_math_problem_graph(g)
     assert all(e.admissibility_status in {"admitted", "refused"} for e in bg.equations)
-    assert all(e.lhs_symbol_id.startswith(("op_", "unknown_")) for e in bg.equations)
+    assert all(e.lhs_symbol_id.startswith(("op_", "unknown_", "t0_")) for e in bg.equations)
     assert len(bg.unknowns) == 1
     assert bg.unknowns[0].target_status in {"bound", "refused"}
 
