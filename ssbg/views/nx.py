@@ -31,6 +31,7 @@ import dataclasses
 import re
 import typing
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ssbg.errors import BindingGraphError
@@ -67,7 +68,14 @@ _GRAPH_COLLECTIONS: tuple[tuple[str, type], ...] = (
     ("unknowns", BoundUnknown),
     ("constraints", BoundConstraint),
 )
-_SPAN_FIELDS = ("source_span", "question_span")
+_DECODED_CLASSES: tuple[type, ...] = (
+    SourceSpanLink, SymbolBinding, BoundFact, BoundEquation, BoundUnknown, BoundConstraint,
+)
+# Class -> its fields in order, with resolved type hints (evaluated once: the model is fixed).
+_FIELDS: MappingProxyType[type, tuple[tuple[str, Any], ...]] = MappingProxyType({
+    cls: tuple((f.name, typing.get_type_hints(cls)[f.name]) for f in dataclasses.fields(cls))
+    for cls in _DECODED_CLASSES
+})
 _COLLECTION_PATH = re.compile(r"^(symbols|equations|facts|unknowns|constraints)\[(\d+)\](.*)$")
 
 
@@ -215,10 +223,6 @@ def _refuse(reason: str, message: str, path: str, detail: object = None) -> Bind
     return BindingGraphError(message, reason=reason, path=path, detail=None if detail is None else repr(detail))
 
 
-def _field_types(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
 def _check_plain(value: object, hint: Any, path: str) -> object:
     """Check one plain attribute against its field type and convert it back."""
     if hint is SourceSpanLink:
@@ -249,17 +253,17 @@ def _reroot(exc: BindingGraphError, path: str) -> BindingGraphError:
 
 
 def _decode_fields(cls: type, attrs: Mapping[Any, Any], path: str, *, strict: bool) -> Any:
-    hints = _field_types(cls)
-    names = [f.name for f in dataclasses.fields(cls)]
+    fields = _FIELDS[cls]
     if strict:
+        names = {name for name, _hint in fields}
         extra = sorted(str(k) for k in attrs if k not in names)
         if extra:
             raise _refuse("invalid_field", f"'{path}' has unexpected key(s) {extra}", f"{path}.{extra[0]}", extra)
     kwargs: dict[str, object] = {}
-    for name in names:
+    for name, hint in fields:
         if name not in attrs:
             raise _refuse("invalid_field", f"'{path}' lacks the attribute '{name}'", f"{path}.{name}")
-        kwargs[name] = _check_plain(attrs[name], hints[name], f"{path}.{name}")
+        kwargs[name] = _check_plain(attrs[name], hint, f"{path}.{name}")
     try:
         return cls(**kwargs)
     except BindingGraphError as exc:
