@@ -198,7 +198,8 @@ def test_mismatch_root_is_not_pack_fixable_nor_its_dependents() -> None:
                                     {"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "apples"}}])
     _, eqs = rows(analyse_record(record_of(data)))
     refused = [e for e in eqs if e["status"] == "refused"]
-    assert refused and not any(e["pack_fixable"] for e in refused if e["reason"] != "unknown_unit")
+    assert refused
+    assert not any(e["pack_fixable"] for e in refused if e["reason"] != "unknown_unit")
 
 
 def test_admitted_rows_carry_no_refusal_fields() -> None:
@@ -313,15 +314,16 @@ def test_engines_give_the_same_tables(tmp_path: Path, jobs: int, engine: str) ->
     other = run_batch([path], progress=False, batch_size=16, jobs=jobs, engine=engine)
     assert reference.problems.equals(other.problems)
     assert reference.equations.equals(other.equations)
-    assert [d.key + (d.problem_id,) for d in reference.drilldowns] == [
-        d.key + (d.problem_id,) for d in other.drilldowns]
+    assert [(*d.key, d.problem_id) for d in reference.drilldowns] == [
+        (*d.key, d.problem_id) for d in other.drilldowns]
 
 
 def test_batch_size_does_not_change_the_tables(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "c.jsonl", mixed_corpus(60))
     small = run_batch([path], progress=False, batch_size=7)
     large = run_batch([path], progress=False, batch_size=1000)
-    assert small.problems.equals(large.problems) and small.equations.equals(large.equations)
+    assert small.problems.equals(large.problems)
+    assert small.equations.equals(large.equations)
 
 
 def test_an_unloadable_pack_fails_before_any_work(tmp_path: Path) -> None:
@@ -350,7 +352,8 @@ def test_the_pack_is_a_value_two_packs_two_answers(tmp_path: Path) -> None:
     shutil.copytree(_pack_dir("en_units_v1"), pack_dir)
     path = write_jsonl(tmp_path / "c.jsonl", [json.dumps(problem("a", "dollars"))])
     r = run_batch([path], progress=False, pack=pack_dir)
-    assert r.pack.startswith("en_units_v1@") and r.problems["outcome"].tolist() == ["admitted"]
+    assert r.pack.startswith("en_units_v1@")
+    assert r.problems["outcome"].tolist() == ["admitted"]
 
 
 @given(st.lists(st.sampled_from(["apples", "dollars", "hours", "pencils"]), min_size=1, max_size=4))

@@ -1,0 +1,227 @@
+"""The HTML report and its CSVs: escaping, numbers equal to the CSVs, byte-equal runs, the CLI."""
+
+from __future__ import annotations
+
+import csv
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ssbg.cli import main
+from ssbg.corpus.report import ReportResult, cell_text, highlight_text, write_report
+from ssbg.corpus.tables import SUMMARY_TABLES
+from tests.conftest import corpora_dir
+from tests.test_batch import mixed_corpus, problem, write_jsonl
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class _Tables(HTMLParser):
+    """Collect every <table id=...>'s header and cell texts (``<wbr>`` adds nothing)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, list[list[str]]] = {}
+        self._table: str | None = None
+        self._row: list[str] | None = None
+        self._cell: list[str] | None = None
+        self.scripts = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "script":
+            self.scripts += 1
+        if tag == "table" and dict(attrs).get("data-csv"):
+            self._table = str(dict(attrs)["id"])
+            self.tables[self._table] = []
+        elif self._table and tag == "tr":
+            self._row = []
+        elif self._row is not None and tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None and self._row is not None:
+            self._row.append("".join(self._cell))
+            self._cell = None
+        elif tag == "tr" and self._row is not None and self._table:
+            self.tables[self._table].append(self._row)
+            self._row = None
+        elif tag == "table":
+            self._table = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def parse(html_text: str) -> _Tables:
+    p = _Tables()
+    p.feed(html_text)
+    return p
+
+
+def read_csv(path: Path) -> list[list[str]]:
+    with path.open(newline="", encoding="utf-8") as f:
+        return list(csv.reader(f))
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
+    d = tmp_path_factory.mktemp("report")
+    corpus = write_jsonl(d / "c.jsonl", mixed_corpus(80))
+    other = write_jsonl(d / "other.jsonl", [json.dumps(problem(f"o{i}", "marbles")) for i in range(5)])
+    return write_report([corpus, other], d / "out" / "report.html", csv_dir=d / "csv", progress=False)
+
+
+def test_problem_text_is_escaped(report: ReportResult) -> None:
+    page = report.html_path.read_text(encoding="utf-8")
+    assert "&lt;script&gt;x&lt;/script&gt;" in page
+    assert parse(page).scripts == 0
+
+
+def test_every_html_table_equals_the_head_of_its_csv(report: ReportResult) -> None:
+    tables = parse(report.html_path.read_text(encoding="utf-8")).tables
+    csv_dir = report.csv_paths[0].parent
+    assert set(tables) <= set(SUMMARY_TABLES)
+    for name, rows in tables.items():
+        on_disk = read_csv(csv_dir / f"{name}.csv")
+        if name == "coverage_curve":  # the report shows chosen k rows of the curve
+            header, body = on_disk[0], on_disk[1:]
+            ks = {r[1] for r in rows[1:]}
+            on_disk = [header, *[r for r in body if r[1] in ks]]
+        assert rows == on_disk[: len(rows)], name
+
+
+def test_every_table_is_written_as_csv(report: ReportResult) -> None:
+    names = sorted(p.stem for p in report.csv_paths)
+    assert names == sorted(["problems", "equations", *SUMMARY_TABLES])
+
+
+def test_parquet_round_trips_the_tidy_tables(report: ReportResult) -> None:
+    import pandas as pd
+
+    pytest.importorskip("pyarrow")
+    path = next(p for p in report.parquet_paths if p.stem == "equations")
+    back = pd.read_parquet(path)
+    assert back.astype(str).equals(report.batch.equations.astype(str))
+
+
+def test_drilldowns_show_the_top_reasons(report: ReportResult) -> None:
+    page = report.html_path.read_text(encoding="utf-8")
+    assert page.count('<article class="drill">') >= 3
+    assert "equation refusal: unknown_unit" in page
+
+
+def test_bad_lines_are_listed_with_their_line_numbers(report: ReportResult) -> None:
+    page = report.html_path.read_text(encoding="utf-8")
+    shown = parse(page).tables["bad_lines"]
+    sources = [row[shown[0].index("source")] for row in shown[1:]]
+    corpus = report.batch.specs[0]
+    expected = [f"{corpus}:{n}" for n, line in enumerate(mixed_corpus(80), start=1)
+                if not line.startswith('{"problem_id": "m')]
+    assert (sources, f"Unreadable records: {len(sources)} " in page) == (expected, True)
+
+
+def _csv_bytes(result: ReportResult) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in result.csv_paths}
+
+
+@pytest.mark.slow
+def test_csvs_are_byte_equal_across_runs_jobs_and_engines(tmp_path: Path) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl", mixed_corpus(400))
+    runs = {
+        name: write_report([corpus], tmp_path / name / "r.html", progress=False, diagrams=False, jobs=jobs,
+                           engine=engine)
+        for name, jobs, engine in [("a", 1, "local"), ("b", 1, "local"), ("j2", 2, "local"), ("dask", 2, "dask")]
+    }
+    reference = _csv_bytes(runs["a"])
+    assert all(_csv_bytes(r) == reference for r in runs.values())
+
+
+def test_html_is_deterministic(tmp_path: Path) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl", mixed_corpus(30))
+    a = write_report([corpus], tmp_path / "a.html", progress=False, diagrams=False)
+    b = write_report([corpus], tmp_path / "b.html", progress=False, diagrams=False)
+    assert a.html_path.read_bytes() == b.html_path.read_bytes()
+
+
+def test_highlight_marks_only_spans_that_point_into_the_text() -> None:
+    from ssbg.trace import Trace, bind_trace
+
+    text = "Ann has 3 <apples> & 2 pears."
+    t = Trace.from_dict({
+        "problem_id": "h", "corpus": "demo", "text": text,
+        "mentions": [{"start": 8, "end": 18, "text": "3 <apples>", "value": 3, "unit": "apples"},
+                     {"start": 21, "end": 28, "text": "2 pears", "value": 2, "unit": "pears"}],
+        "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}], "result": 5}]})
+    markup = highlight_text(text, bind_trace(t))
+    assert markup.count("<mark") == 2
+    assert "3 &lt;apples&gt;" in markup
+    assert "&amp;" in markup
+
+
+@pytest.mark.parametrize(("value", "text"), [(None, ""), (float("nan"), ""), (True, "True"), (7, "7"),
+                                             (0.1, "0.1"), (100.0, "100.0"), ("a<b", "a<b")])
+def test_cell_text_matches_pandas_csv(value: Any, text: str) -> None:
+    import pandas as pd
+
+    written = pd.DataFrame({"v": [value]}).to_csv(index=False, lineterminator="\n").splitlines()[1]
+    assert (cell_text(value), written.strip('"')) == (text, text)
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def test_cli_writes_report_and_prints_the_refusal_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl", mixed_corpus(20))
+    code = main(["report", str(corpus), "-o", str(tmp_path / "r.html"), "--csv-dir", str(tmp_path / "t"),
+                 "--no-progress", "--no-diagrams"])
+    out = capsys.readouterr().out
+    assert (code, (tmp_path / "r.html").is_file(), "unknown_unit" in out, f"report: {tmp_path / 'r.html'}" in out) \
+        == (0, True, True, True)
+
+
+@pytest.mark.parametrize(("lines", "code"), [([json.dumps(problem("a"))], 0), ([json.dumps(problem("a", "apples"))], 1),
+                                             (["{bad"], 1)])
+def test_cli_fail_on_refusal(tmp_path: Path, lines: list[str], code: int) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl", lines)
+    argv = ["report", str(corpus), "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams",
+            "--fail-on-refusal"]
+    assert main(argv) == code
+
+
+@pytest.mark.parametrize("argv", [["report", "/nonexistent/corpus.jsonl", "-o", "x.html"],
+                                  ["report", "nosuchformat=data", "-o", "x.html"]])
+def test_cli_bad_input_exits_2(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [a if a != "x.html" else str(tmp_path / "x.html") for a in argv]
+    assert main(argv) == 2
+    assert "ImportRefusal [malformed_record]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", [["--jobs", "0"], ["--engine", "spark"], ["--limit", "-1"]])
+def test_cli_bad_usage_exits_2(bad: list[str], tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["report", str(tmp_path), "-o", str(tmp_path / "r.html"), *bad])
+    assert info.value.code == 2
+
+
+# --------------------------------------------------------------------------- the bundled data and real corpora
+
+
+def test_report_over_bundled_data(tmp_path: Path) -> None:
+    result = write_report([REPO / "data"], tmp_path / "r.html", progress=False, diagrams=False)
+    assert len(result.batch.problems) > 0
+    assert result.summary.overview["records"].iloc[-1] == len(
+        result.batch.problems)
+
+
+@pytest.mark.corpora
+@pytest.mark.slow
+def test_report_over_real_corpora_keeps_every_record(tmp_path: Path) -> None:
+    corpora = corpora_dir()
+    specs = [str(corpora / "svamp" / "SVAMP.json"), str(corpora / "gsm8k" / "train.jsonl")]
+    result = write_report(specs, tmp_path / "r.html", progress=False, diagrams=False, limit=300, jobs=2)
+    counts = result.batch.problems.groupby("corpus", observed=True).size().to_dict()
+    assert counts == {"gsm8k": 300, "svamp": 300}
