@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
+from typing import NamedTuple
 
 from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError, UnitAlgebraError
 from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
@@ -97,9 +98,8 @@ class UnitProof:
         return self.to_canonical_string()
 
 
-@dataclass(frozen=True, slots=True)
-class Operand:
-    """One dependency of an equation, as a rule sees it."""
+class Operand(NamedTuple):
+    """One dependency of an equation, as a rule sees it (an internal, immutable record)."""
 
     symbol_id: str
     role: str

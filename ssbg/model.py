@@ -50,6 +50,8 @@ TARGET_STATUSES: frozenset[str] = frozenset({"bound", "refused", "pending"})
 _UNREFUSED: frozenset[str] = frozenset({"admitted", "pending"})
 STATE_INDEX_INITIAL = "initial"
 STATE_INDEX_TERMINAL = "terminal"
+_FIXED_STATE_INDICES: frozenset[str] = frozenset({STATE_INDEX_INITIAL, STATE_INDEX_TERMINAL})
+_UNREFUSED_TARGETS: frozenset[str] = frozenset({"bound", "pending"})
 
 
 def _refusal(reason: str, message: str, *, path: str, detail: object = None) -> BindingGraphError:
@@ -365,6 +367,24 @@ class BoundUnknown:
     target_refusal_detail: str | None = None
 
     def __post_init__(self) -> None:
+        # Fast path for the common, valid value; _validate gives the precise refusal.
+        if (
+            type(self.symbol_id) is str
+            and _is_identifier(self.symbol_id)
+            and type(self.question_span) is SourceSpanLink
+            and (self.expected_unit is None or (type(self.expected_unit) is str and self.expected_unit))
+            and self.state_index in _FIXED_STATE_INDICES
+            and self.question_form in QUESTION_FORMS
+            and (self.resolved_by is None or (type(self.resolved_by) is str and _is_identifier(self.resolved_by)))
+            and (self.resolved_unit is None or (type(self.resolved_unit) is str and self.resolved_unit))
+            and self.target_status in _UNREFUSED_TARGETS
+            and self.target_refusal_reason is None
+            and self.target_refusal_detail is None
+        ):
+            return
+        self._validate()
+
+    def _validate(self) -> None:
         _symbol_id(self.symbol_id, "symbol_id")
         _instance(self.question_span, SourceSpanLink, "question_span")
         _optional_str(self.expected_unit, "expected_unit")
