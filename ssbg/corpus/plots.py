@@ -58,6 +58,9 @@ class SvgFigure:
     def _repr_svg_(self) -> str:
         return self.svg
 
+    def __repr__(self) -> str:
+        return f"SvgFigure(title={self.title!r}, bytes={len(self.svg.encode('utf-8'))})"
+
     def __str__(self) -> str:
         return self.svg
 
