@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from ssbg.corpus.readers.gsm8k import read_gsm8k
 from ssbg.corpus.readers.ssbg_jsonl import read_ssbg_jsonl
+from ssbg.corpus.readers.svamp import read_svamp
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
 
@@ -25,7 +27,11 @@ __all__ = ["READERS", "Reader", "guess_format", "parse_corpus_spec", "read_corpu
 
 Reader = Callable[[Path], Iterator[CorpusRecord]]
 
-READERS: dict[str, Reader] = {"ssbg": read_ssbg_jsonl}
+READERS: dict[str, Reader] = {
+    "ssbg": read_ssbg_jsonl,
+    "gsm8k": read_gsm8k,
+    "svamp": read_svamp,
+}
 
 
 def register_reader(name: str, reader: Reader) -> None:

@@ -1,0 +1,606 @@
+"""Corpus formulas into trace steps: parse, flatten, and ground every operand (edge).
+
+A corpus gives a solution as arithmetic formulas (``48/2=24``, ``( 76.0 - 25.0 )``,
+``X=(25000.0-(1500.0*8.0))``).  :func:`parse_formula` reads one into a tree;
+:class:`TraceBuilder` flattens trees into :class:`~ssbg.trace.Step` values
+(a chain of one operator is one step, ``a - b - c``; every other operator a step
+of its own; sub-expressions become implicit steps) and grounds each number:
+
+1. an earlier step's result (the most recent equal one; a literal written with
+   decimals also matches a result it rounds);
+2. a mention in the text with that value (an unused one first), or whose unit
+   scales to it (``20%`` for ``0.2``, ``half a dozen`` for ``6``);
+3. an implicit constant whose cue words occur in the text (``60`` with "hour");
+4. the complement of a percentage mention (``.8`` or ``80`` for ``20%``), as an
+   implicit step ``100% - 20%``;
+5. the numerator or denominator of a fraction mention (the ``3`` of ``1/3``);
+6. a number the solution's prose states outside its annotations (see
+   :class:`TraceBuilder`).
+
+A number none of these explains refuses the record with
+:class:`~ssbg.errors.ImportRefusal` reason ``operand_not_found``; nothing is guessed.
+
+Examples
+--------
+>>> from ssbg.corpus.mentions import extract_mentions
+>>> text = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
+>>> b = TraceBuilder("w1", "example", text, extract_mentions(text))
+>>> b.add_formula("12/60=0.2", unit="$ per minute"), b.add_formula("0.2*50=10", unit="$")
+(True, True)
+>>> [(s.op, [o.source for o in s.operands]) for s in b.build().steps]
+[('divide', ['mention', 'constant']), ('multiply', ['step', 'mention'])]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ssbg.corpus.constants import find_cues
+from ssbg.corpus.mentions import question_unit
+from ssbg.errors import ImportRefusal, ProblemGraphError
+from ssbg.trace import Mention, Operand, Step, Trace
+from ssbg.units import UnitPack, default_pack
+
+__all__ = ["BinOp", "Literal", "TraceBuilder", "find_question_span", "parse_formula", "parse_number"]
+
+_OPS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "\u00d7": "multiply", "\u00f7": "divide"}
+_FORMULA_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+)(?P<pct>%)?"
+    r"(?:\s*\((?P<tag>[A-Za-z][A-Za-z /._-]*)\))?"
+    r"|(?P<op>[-+*/\u00d7\u00f7])|(?P<lp>\()|(?P<rp>\)))"
+)
+
+
+def parse_number(text: str) -> float:
+    """A number as corpora write it: ``1,000``, ``.5``, ``24.``, ``-3``; ValueError otherwise.
+
+    >>> parse_number("1,000.5"), parse_number(".5")
+    (1000.5, 0.5)
+    """
+    return float(text.replace(",", "").strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A number of a formula: as written, its value, and an inline unit tag (``60(min/hour)``)."""
+
+    text: str
+    value: float
+    unit: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    """``left op right`` with ``op`` in add/subtract/multiply/divide."""
+
+    op: str
+    left: Literal | BinOp
+    right: Literal | BinOp
+
+    @property
+    def value(self) -> float:
+        """The value of the tree (``ZeroDivisionError`` for a division by zero)."""
+        a, b = _value(self.left), _value(self.right)
+        if self.op == "add":
+            return a + b
+        if self.op == "subtract":
+            return a - b
+        if self.op == "multiply":
+            return a * b
+        return a / b
+
+
+Node = Literal | BinOp
+
+
+def _value(node: Node) -> float:
+    return node.value
+
+
+def _unparseable(formula: str, why: str) -> ImportRefusal:
+    return ImportRefusal(f"cannot parse formula {formula!r}: {why}", reason="unparseable_formula", detail=formula)
+
+
+def parse_formula(formula: str, *, merge: Callable[[Literal, Literal], Literal | None] | None = None) -> Node:
+    """Parse an infix formula over ``+ - * /`` and parentheses into a tree.
+
+    ``merge(a, b)`` may fold a written fraction ``a/b`` into one literal (when the
+    text has that fraction or percentage as a mention); it is not applied right
+    after a ``/`` (``x/a/b`` is not ``x/(a/b)``).
+
+    >>> parse_formula("100-50-30-15").op
+    'subtract'
+    >>> parse_formula("2 +")
+    Traceback (most recent call last):
+    ...
+    ssbg.errors.ImportRefusal: cannot parse formula '2 +': expected a number or '('
+    """
+    items: list[tuple[str, str | Literal]] = []
+    pos = 0
+    text = formula.strip()
+    while pos < len(text):
+        m = _FORMULA_TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            if text[pos:].strip() == "":
+                break
+            raise _unparseable(formula, f"unexpected {text[pos : pos + 10]!r}")
+        pos = m.end()
+        if m.group("num") is not None:
+            value = parse_number(m.group("num"))
+            shown = m.group("num")
+            if m.group("pct"):
+                value, shown = value / 100, shown + "%"
+            items.append(("num", Literal(shown, value, m.group("tag"))))
+        elif m.group("op") is not None:
+            items.append(("op", _OPS[m.group("op")]))
+        elif m.group("lp") is not None:
+            items.append(("(", "("))
+        elif m.group("rp") is not None:
+            items.append((")", ")"))
+    if merge is not None:
+        items = _merge_fractions(items, merge)
+    parser = _Parser(items, formula)
+    node = parser.expression()
+    if parser.i != len(items):
+        raise _unparseable(formula, "trailing input")
+    return node
+
+
+def _merge_fractions(
+    items: list[tuple[str, str | Literal]], merge: Callable[[Literal, Literal], Literal | None]
+) -> list[tuple[str, str | Literal]]:
+    out: list[tuple[str, str | Literal]] = []
+    i = 0
+    while i < len(items):
+        kind, item = items[i]
+        if (
+            kind == "num"
+            and i + 2 < len(items)
+            and items[i + 1] == ("op", "divide")
+            and items[i + 2][0] == "num"
+            and not (out and out[-1] == ("op", "divide"))
+        ):
+            a, b = item, items[i + 2][1]
+            if isinstance(a, Literal) and isinstance(b, Literal):
+                merged = merge(a, b)
+                if merged is not None:
+                    out.append(("num", merged))
+                    i += 3
+                    continue
+        out.append((kind, item))
+        i += 1
+    return out
+
+
+class _Parser:
+    """Recursive descent: expression := term (+|- term)*; term := factor (*|/ factor)*."""
+
+    def __init__(self, items: list[tuple[str, str | Literal]], formula: str) -> None:
+        self.items = items
+        self.formula = formula
+        self.i = 0
+        self.depth = 0
+
+    def peek(self) -> tuple[str, str | Literal] | None:
+        return self.items[self.i] if self.i < len(self.items) else None
+
+    def expression(self) -> Node:
+        node = self.term()
+        while (item := self.peek()) is not None and item[0] == "op" and item[1] in ("add", "subtract"):
+            self.i += 1
+            node = BinOp(str(item[1]), node, self.term())
+        return node
+
+    def term(self) -> Node:
+        node = self.factor()
+        while (item := self.peek()) is not None and item[0] == "op" and item[1] in ("multiply", "divide"):
+            self.i += 1
+            node = BinOp(str(item[1]), node, self.factor())
+        return node
+
+    def factor(self) -> Node:
+        item = self.peek()
+        if item is None:
+            raise _unparseable(self.formula, "expected a number or '('")
+        kind, value = item
+        self.i += 1
+        if kind == "num" and isinstance(value, Literal):
+            return value
+        if kind == "(":
+            self.depth += 1
+            if self.depth > 50:
+                raise _unparseable(self.formula, "parentheses nested too deep")
+            node = self.expression()
+            closing = self.peek()
+            if closing is None or closing[0] != ")":
+                raise _unparseable(self.formula, "missing ')'")
+            self.i += 1
+            self.depth -= 1
+            return node
+        if kind == "op" and value == "subtract":
+            inner = self.factor()
+            if isinstance(inner, Literal):
+                return Literal("-" + inner.text, -inner.value, inner.unit)
+            raise _unparseable(self.formula, "negation of a sub-expression")
+        raise _unparseable(self.formula, "expected a number or '('")
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _decimals(text: str) -> int:
+    _, dot, frac = text.rstrip("%").partition(".")
+    return len(frac) if dot else 0
+
+
+def _fraction_parts(value: float) -> tuple[int, int] | None:
+    """``(numerator, denominator)`` of a simple fraction (denominator up to 12)."""
+    whole = int(value)
+    for den in range(2, 13):
+        num = (value - whole) * den
+        if abs(num - round(num)) < 1e-9 and round(num) > 0:
+            return round(num) + whole * den, den
+    return None
+
+
+_TERMINATOR = re.compile(r"[.!?]+(?=\s|$)")
+_ASKS = re.compile(r"(?i)(how|what|find|calculate|determine|compute)\b")
+
+
+def find_question_span(text: str) -> tuple[int, int] | None:
+    """The span of a text's question: its last sentence ending in ``?`` (or starting with How/What/Find).
+
+    A full stop inside a number (``$3.50``) ends no sentence.
+
+    >>> t = "Ann has 3.5 apples. How many does she have?"
+    >>> t[slice(*find_question_span(t))]
+    'How many does she have?'
+    """
+    sentences: list[tuple[int, int]] = []
+    start = 0
+    for m in _TERMINATOR.finditer(text):
+        sentences.append((start, m.end()))
+        start = m.end()
+    if text[start:].strip():
+        sentences.append((start, len(text.rstrip())))
+    asked: tuple[int, int] | None = None
+    for first, end in reversed(sentences):
+        chunk = text[first:end]
+        begin = first + len(chunk) - len(chunk.lstrip())
+        if begin >= end:
+            continue
+        if text[begin:end].endswith("?"):
+            return begin, end
+        if asked is None and _ASKS.match(text, begin):
+            asked = (begin, end)
+    return asked
+
+
+_ANNOTATION = re.compile(r"<<[^<>]*>>")
+
+
+def blank_annotations(solution: str) -> str:
+    """The solution with every ``<<...>>`` annotation overwritten by ``_`` (offsets kept)."""
+    return _ANNOTATION.sub(lambda m: "_" * len(m.group()), solution)
+
+
+class TraceBuilder:
+    """Accumulates the steps of one problem's solution and builds its :class:`~ssbg.trace.Trace`.
+
+    Every method that cannot ground or parse raises
+    :class:`~ssbg.errors.ImportRefusal` (its ``problem_id``, ``corpus`` and
+    ``path`` filled in), so a reader turns it into a refused record.
+
+    ``solution`` is the corpus's worked solution, when it has one: a number that
+    neither the text, an earlier step nor a cued constant explains may still be
+    one the solution's prose states ("everyone has 2 legs"); it then grounds to a
+    mention of source ``solution`` (real offsets into the solution, annotations
+    excluded).
+    """
+
+    def __init__(
+        self,
+        problem_id: str,
+        corpus: str,
+        text: str,
+        mentions: Sequence[Mention],
+        *,
+        question_span: tuple[int, int] | None = None,
+        answer_unit: str | None = None,
+        gold_answer_unit: str | None = None,
+        answer: float | None = None,
+        solution: str | None = None,
+        where: str | None = None,
+        pack: UnitPack | None = None,
+    ) -> None:
+        self.problem_id = problem_id
+        self.corpus = corpus
+        self.text = text
+        self.mentions = tuple(mentions)
+        self.question_span = question_span
+        self.answer_unit = answer_unit
+        self.gold_answer_unit = gold_answer_unit
+        self.answer = answer
+        self.solution = solution
+        self.where = where
+        self.pack = default_pack() if pack is None else pack
+        self.steps: list[Step] = []
+        self.step_values: list[float] = []
+        self.used: set[int] = set()
+        self.aligned: list[int | None] | None = None
+        self._scaled = tuple(self._scaled_value(m) for m in self.mentions)
+        self._prose: tuple[Mention, ...] | None = None  # solution mentions, extracted on first need
+        self._quoted: list[Mention] = []  # the solution mentions operands point at, in first-use order
+        self._position: int | None = None  # offset in the solution of the formula being added
+
+    # ------------------------------------------------------------ refusals
+
+    def refusal(self, reason: str, message: str, detail: str | None = None) -> ImportRefusal:
+        """An :class:`ImportRefusal` about this problem."""
+        return ImportRefusal(
+            message, reason=reason, path=self.where, detail=detail, problem_id=self.problem_id, corpus=self.corpus
+        )
+
+    # ------------------------------------------------------------ grounding
+
+    def _scaled_value(self, m: Mention) -> float | None:
+        """A mention's value in its unit's scale, for dimensionless and count units (``20%`` -> 0.2)."""
+        if m.unit is None:
+            return None
+        try:
+            resolved = self.pack.resolve(m.unit)
+        except ValueError:
+            return None
+        if resolved.ratio is None or resolved.ratio == 1 or resolved.dimension.as_dict() not in ({}, {"count": 1}):
+            return None
+        return float(m.value) * float(resolved.ratio)
+
+    def merge(self, a: Literal, b: Literal) -> Literal | None:
+        """Fold ``a/b`` into one literal when a fraction or percent mention has that value."""
+        if b.value == 0:
+            return None
+        value = a.value / b.value
+        for i, m in enumerate(self.mentions):
+            scaled = self._scaled[i]
+            if (m.kind == "fraction" and _close(float(m.value), value)) or (
+                scaled is not None and b.value == 100 and _close(scaled, value) and _close(float(m.value), a.value)
+            ):
+                return Literal(f"{a.text}/{b.text}", value)
+        return None
+
+    def _from_steps(self, lit: Literal) -> int | None:
+        places = _decimals(lit.text)
+        tolerance = 0.5 * 10 ** (-places) + 1e-9 if places else 0.0
+        for i in range(len(self.step_values) - 1, -1, -1):
+            r = self.step_values[i]
+            if _close(r, lit.value) or (tolerance and abs(r - lit.value) <= tolerance):
+                return i
+        return None
+
+    def _from_mentions(self, value: float) -> int | None:
+        exact = [i for i, m in enumerate(self.mentions) if _close(float(m.value), value)]
+        if not exact:
+            exact = [i for i, s in enumerate(self._scaled) if s is not None and _close(s, value)]
+        if not exact:
+            return None
+        unused = [i for i in exact if i not in self.used]
+        return (unused or exact)[0]
+
+    def _complement(self, value: float) -> int | None:
+        """An implicit step ``100% - p`` whose result is ``value`` (``80`` or ``.8`` for ``20%``)."""
+        for i, m in enumerate(self.mentions):
+            scaled = self._scaled[i]
+            is_percent = m.unit is not None and scaled is not None and _close(scaled * 100, float(m.value))
+            if is_percent and (_close(100 - float(m.value), value) or _close(1 - float(m.value) / 100, value)):
+                cue = find_cues(self.text, 100)
+                whole = Operand(constant="percent", cue=(cue[0].start, cue[0].end) if cue else None)
+                rest = 100 - float(m.value)
+                return self._push(Step("subtract", (whole, Operand(mention=i)), rest, None, None, True), rest)
+        return None
+
+    def _fraction_part(self, value: float) -> int | None:
+        """A fraction mention whose numerator or denominator is ``value`` (the 3 of ``one-third``)."""
+        if not value.is_integer() or value <= 0:
+            return None
+        for i, m in enumerate(self.mentions):
+            if m.kind != "fraction" or m.unit is not None:
+                continue
+            parts = _fraction_parts(float(m.value))
+            if parts is not None and value in parts:
+                return i
+        return None
+
+    def _from_solution(self, value: float) -> int | None:
+        """A number the solution's prose states (outside annotations), nearest before the formula."""
+        if self.solution is None:
+            return None
+        if self._prose is None:
+            from ssbg.corpus.mentions import extract_mentions
+
+            blanked = blank_annotations(self.solution)
+            self._prose = tuple(
+                dataclasses.replace(m, source="solution") for m in extract_mentions(blanked, pack=self.pack)
+            )
+        hits = [m for m in self._prose if _close(float(m.value), value)]
+        if not hits:
+            return None
+        where = self._position if self._position is not None else len(self.solution)
+        before = [m for m in hits if m.start < where]
+        chosen = before[-1] if before else hits[0]
+        for k, m in enumerate(self._quoted):
+            if m.start == chosen.start:
+                return len(self.mentions) + k
+        self._quoted.append(chosen)
+        return len(self.mentions) + len(self._quoted) - 1
+
+    def ground(self, lit: Literal) -> Operand:
+        """Ground one literal (see the module docstring for the order)."""
+        if self.aligned is not None:
+            if not self.aligned:
+                raise self.refusal("operand_not_found", f"no gold alignment left for {lit.text}", lit.text)
+            gold = self.aligned.pop(0)
+            if gold is not None:
+                self.used.add(gold)
+                return Operand(mention=gold, text=lit.text)
+        step = self._from_steps(lit)
+        if step is not None:
+            return Operand(step=step, text=lit.text)
+        mention = self._from_mentions(lit.value)
+        if mention is not None:
+            self.used.add(mention)
+            return Operand(mention=mention, text=lit.text)
+        cues = find_cues(self.text, lit.value)
+        if cues:
+            cue = cues[0]
+            return Operand(constant=cue.constant_id, cue=(cue.start, cue.end), text=lit.text)
+        complement = self._complement(lit.value)
+        if complement is not None:
+            return Operand(step=complement, text=lit.text)
+        part = self._fraction_part(lit.value)
+        if part is not None:
+            return Operand(mention=part, text=lit.text)
+        quoted = self._from_solution(lit.value)
+        if quoted is not None:
+            return Operand(mention=quoted, text=lit.text)
+        raise self.refusal(
+            "operand_not_found",
+            f"{lit.text} is neither in the text, an earlier step, a cued constant nor the solution",
+            detail=lit.text,
+        )
+
+    # ------------------------------------------------------------ steps
+
+    def _push(self, step: Step, value: float) -> int:
+        self.steps.append(step)
+        self.step_values.append(value)
+        return len(self.steps) - 1
+
+    def _emit(self, node: Node, formula: str, top: bool, result: float | None, unit: str | None) -> Operand | None:
+        if isinstance(node, Literal):
+            return None if top else self.ground(node)  # a formula that is one number adds no step
+        items: list[Node]
+        if node.op in ("add", "subtract"):
+            items = []
+            cur: Node = node
+            while isinstance(cur, BinOp) and cur.op == node.op:
+                items.insert(0, cur.right)
+                cur = cur.left
+            items.insert(0, cur)
+        else:
+            items = [node.left, node.right]
+        operands = tuple(op for item in items if (op := self._emit(item, formula, False, None, None)) is not None)
+        try:
+            value = node.value
+        except ZeroDivisionError:
+            raise self.refusal("unparseable_formula", f"division by zero in {formula!r}", detail=formula) from None
+        stated = result if top and result is not None else value
+        step = Step(node.op, operands, stated, unit if top else None, formula, not top)
+        return Operand(step=self._push(step, stated))
+
+    def add_formula(
+        self,
+        formula: str,
+        *,
+        unit: str | None = None,
+        position: int | None = None,
+        optional: bool = False,
+        aligned: Sequence[int | None] | None = None,
+    ) -> bool:
+        """Parse ``formula`` (``expr`` or ``expr=result``) and append its steps.
+
+        ``position`` is the formula's offset in the solution (to pick the nearest
+        number the prose states); ``aligned`` gives, for each number of the
+        formula in order, the mention a gold alignment binds it to (CogComp).
+        An ``optional`` formula (one read from un-annotated prose) that cannot be
+        grounded adds nothing and returns False instead of refusing.  A formula
+        that is a single number adds no step.
+
+        Raises
+        ------
+        ImportRefusal
+            ``unparseable_formula`` / ``operand_not_found`` (unless ``optional``).
+        """
+        expr, eq, stated = formula.rpartition("=")
+        if not eq:
+            expr, stated = formula, ""
+        result: float | None = None
+        if stated.strip():
+            try:
+                result = parse_number(stated.strip().rstrip("%"))
+            except ValueError:
+                if optional:
+                    return False
+                raise self.refusal("unparseable_formula", f"result {stated!r} is not a number", formula) from None
+        saved = (len(self.steps), set(self.used), len(self._quoted))
+        self._position = position
+        self.aligned = None if aligned is None else list(aligned)
+        try:
+            tree = parse_formula(expr, merge=None if aligned is not None else self.merge)
+            self.add_tree(tree, formula=formula.strip(), result=result, unit=unit)
+            if self.aligned:
+                raise self.refusal("operand_not_found", f"{len(self.aligned)} gold alignments left unused", formula)
+        except ImportRefusal:
+            if not optional:
+                raise
+            del self.steps[saved[0] :], self.step_values[saved[0] :], self._quoted[saved[2] :]
+            self.used = saved[1]
+            return False
+        finally:
+            self.aligned = None
+            self._position = None
+        return True
+
+    def add_tree(self, node: Node, *, formula: str, result: float | None = None, unit: str | None = None) -> None:
+        """Append the steps of a parsed formula (its root step states ``result`` and ``unit``)."""
+        try:
+            self._emit(node, formula, True, result, unit)
+        except ImportRefusal as exc:
+            if exc.problem_id is None:
+                raise self.refusal(exc.reason, exc.message, exc.detail) from None
+            raise
+
+    def build(self) -> Trace:
+        """The trace; ``no_equation`` when no formula produced a step."""
+        if not self.steps:
+            raise self.refusal("no_equation", "no arithmetic step in the solution")
+        answer_unit = self.answer_unit
+        if answer_unit is None and self.question_span is not None:
+            answer_unit = question_unit(self.text, *self.question_span, pack=self.pack)
+        steps = tuple(self.steps)
+        mentions = self.mentions
+        if self._quoted:
+            base = len(self.mentions)
+            order = sorted(range(len(self._quoted)), key=lambda k: self._quoted[k].start)
+            rank = {base + old: base + new for new, old in enumerate(order)}
+            mentions = (*self.mentions, *(self._quoted[k] for k in order))
+            steps = tuple(
+                dataclasses.replace(
+                    step,
+                    operands=tuple(
+                        dataclasses.replace(o, mention=rank[o.mention])
+                        if o.mention is not None and o.mention >= base
+                        else o
+                        for o in step.operands
+                    ),
+                )
+                for step in steps
+            )
+        try:
+            return Trace(
+                self.problem_id,
+                self.corpus,
+                self.text,
+                mentions,
+                steps,
+                question_span=self.question_span,
+                answer_unit=answer_unit,
+                gold_answer_unit=self.gold_answer_unit,
+                answer=self.answer,
+                solution=self.solution if self._quoted else None,
+            )
+        except ProblemGraphError as exc:
+            raise self.refusal("malformed_record", exc.message, exc.path) from None

@@ -1,0 +1,122 @@
+"""Find the words that cue an implicit constant in a problem text (edge).
+
+The constants themselves (value, unit) are core data in
+:data:`ssbg.constants.IMPLICIT_CONSTANTS`.  This module says which words in a
+text justify using one: ``60`` may stand for ``minutes_per_hour`` only when the
+text speaks of hours or minutes, ``100`` for ``percent`` only when it has a
+percentage.  A number that no mention, earlier step or cued constant explains
+is not guessed: the importer refuses it (``operand_not_found``).
+
+Examples
+--------
+>>> text = "Weng earns $12 an hour. She worked 50 minutes."
+>>> [(c.constant_id, text[c.start:c.end]) for c in find_cues(text, 60)]
+[('minutes_per_hour', 'hour')]
+>>> find_cues("She has 3 apples.", 60)
+()
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+from ssbg.constants import IMPLICIT_CONSTANTS
+
+__all__ = ["CUE_PATTERNS", "Cue", "find_cues"]
+
+
+def _words(*alternatives: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z])(?:" + "|".join(alternatives) + r")(?![A-Za-z])", re.IGNORECASE)
+
+
+# Constant id -> the words that cue it, in order of preference among constants of
+# equal value (the first constant whose cue occurs in the text wins).
+CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
+    {
+        "percent": re.compile(r"%|(?<![A-Za-z])(?:percent(?:age)?s?|per cent)(?![A-Za-z])", re.IGNORECASE),
+        "percent_scale": re.compile(r"%|(?<![A-Za-z])(?:percent(?:age)?s?|per cent)(?![A-Za-z])", re.IGNORECASE),
+        "half": _words(r"half", r"halves", r"halved", r"halfway"),
+        "twice": _words(r"twice", r"double[sd]?", r"two times", r"2 times", r"doubling"),
+        "both": _words(r"both", r"couples?", r"twins", r"pairs? of"),
+        "thrice": _words(r"thrice", r"triple[sd]?", r"three times", r"3 times", r"tripling"),
+        "quadruple": _words(r"quadruple[sd]?", r"four times", r"4 times"),
+        "third": _words(r"thirds?"),
+        "quarter": _words(r"quarters?", r"fourths?"),
+        "tenth": _words(r"tenths?"),
+        "items_per_dozen": _words(r"dozens?"),
+        "items_per_pair": _words(r"pairs?"),
+        "seconds_per_minute": _words(r"seconds?", r"secs?"),
+        "minutes_per_hour": _words(r"hours?", r"hourly", r"minutes?", r"mins?", r"hrs?"),
+        "hours_per_day": _words(r"days?", r"daily", r"overnight", r"hours? a day"),
+        "days_per_week": _words(r"weeks?", r"weekly", r"fortnights?"),
+        "weekdays_per_week": _words(
+            r"weekdays?",
+            r"work(?:ing)?\s?days?",
+            r"school\s?days?",
+            r"business days?",
+            r"monday (?:through|to|-) friday",
+        ),
+        "weekend_days_per_week": _words(r"weekends?"),
+        "days_per_month": _words(r"months?", r"monthly"),
+        "weeks_per_month": _words(r"months?", r"monthly"),
+        "days_per_year": _words(r"years?", r"yearly", r"annual(?:ly)?"),
+        "weeks_per_year": _words(r"years?", r"yearly", r"annual(?:ly)?"),
+        "months_per_year": _words(r"years?", r"yearly", r"annual(?:ly)?", r"months?", r"monthly"),
+        "years_per_decade": _words(r"decades?"),
+        "years_per_century": _words(r"centur(?:y|ies)"),
+        "cents_per_dollar": _words(r"cents?", r"penn(?:y|ies)", r"nickels?", r"dimes?", r"quarters?"),
+        "inches_per_foot": _words(r"inch(?:es)?", r"foot", r"feet"),
+        "feet_per_yard": _words(r"yards?"),
+        "feet_per_mile": _words(r"miles?"),
+        "millimeters_per_centimeter": _words(r"millimet(?:er|re)s?", r"mm"),
+        "centimeters_per_meter": _words(r"centimet(?:er|re)s?", r"cm"),
+        "meters_per_kilometer": _words(r"kilomet(?:er|re)s?", r"km"),
+        "ounces_per_pound": _words(r"ounces?", r"oz"),
+        "pounds_per_ton": _words(r"tons?"),
+        "grams_per_kilogram": _words(r"kilo(?:gram)?s?", r"kg"),
+        "milligrams_per_gram": _words(r"milligrams?", r"mg"),
+        "milliliters_per_liter": _words(r"millilit(?:er|re)s?", r"ml", r"lit(?:er|re)s?"),
+        "quarts_per_gallon": _words(r"quarts?", r"gallons?"),
+        "pints_per_quart": _words(r"pints?"),
+        "cups_per_pint": _words(r"pints?"),
+        "cups_per_quart": _words(r"quarts?"),
+        "cups_per_gallon": _words(r"gallons?"),
+        "hundred": _words(r"hundreds?"),
+        "thousand": _words(r"thousands?"),
+        "million": _words(r"millions?"),
+        "whole": re.compile(
+            r"%|(?<![A-Za-z])(?:percent|per cent|half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|"
+            r"eighths?|ninths?|tenths?|fraction|rest|remaining|remainder|left|other|each|every|per|an?|one)(?![A-Za-z])"
+            r"|\d+\s*/\s*\d+",
+            re.IGNORECASE,
+        ),
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    """A constant and the span of the first words in the text that cue it."""
+
+    constant_id: str
+    start: int
+    end: int
+
+
+def find_cues(text: str, value: float | Fraction) -> tuple[Cue, ...]:
+    """The constants of value ``value`` whose cue words occur in ``text``, best first.
+
+    Order: :data:`CUE_PATTERNS` order (the first is the importer's choice).
+    """
+    out: list[Cue] = []
+    for cid, pattern in CUE_PATTERNS.items():
+        if IMPLICIT_CONSTANTS[cid].value != value:
+            continue
+        hit = pattern.search(text)
+        if hit is not None:
+            out.append(Cue(cid, hit.start(), hit.end()))
+    return tuple(out)

@@ -1,0 +1,700 @@
+"""Rule-based, explainable extraction of quantity mentions from English problem text (edge).
+
+A mention is a number in the text with the unit written around it.  The rules,
+tried in this order at every number:
+
+- numbers as digits (``1,000``, ``2.5``, ``.5``), as words (``twenty-five``,
+  ``a hundred``), as fractions (``3/4``, ``1 1/2``, ``two-thirds``, ``half``),
+  with a scale word (``1.5 million``);
+- a currency symbol before the number (``$12``, ``£5``) or a currency word after it;
+- a percentage (``20%``, ``20 percent``);
+- ``N times as ...`` as a pure multiplier;
+- a hyphenated unit (``a 120-page book``, ``a 5-year-old``);
+- a unit the pack lists, up to three words (``square feet``, ``miles per hour``);
+- otherwise an open count noun: the first plural noun among the next few words,
+  skipping modifiers (``26 salty cookies``, ``48 of her friends``); plurals are
+  recognised and lemmatized with ``inflect``, not a hand-written table;
+- then a rate: ``N X per Y``, ``$N an hour``, ``N X each``, ``N X in each Y``, or
+  an ``each Y`` earlier in the same clause (``Each box holds 5 crayons``).
+
+The unit is kept as written (``"$ per hour"``, ``"clips"``); its lemma comes from
+the pack when the pack resolves it (``dollar_per_hour``), else from ``inflect``
+(``clip``).  A unit outside the pack is kept, so that binding refuses it as
+``unknown_unit`` naming the noun.
+
+Examples
+--------
+>>> [(m.text, m.value, m.unit, m.lemma) for m in extract_mentions("Weng earns $12 an hour for 50 minutes.")]
+[('$12 an hour', 12, '$ per hour', 'dollar_per_hour'), ('50 minutes', 50, 'minutes', 'minute')]
+>>> [(m.text, m.unit, m.lemma) for m in extract_mentions("Paco had 26 salty cookies and twenty-five pies.")]
+[('26 salty cookies', 'cookies', 'cookie'), ('twenty-five pies', 'pies', 'pie')]
+>>> [(m.text, m.value, m.kind) for m in extract_mentions("She ate two-thirds of it, 3 times as many as 20%.")]
+[('two-thirds', 0.6666666666666666, 'fraction'), ('3 times', 3, 'multiplier'), ('20%', 20, 'quantity')]
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ssbg.errors import UnitAlgebraError
+from ssbg.trace import Mention
+from ssbg.units import ResolvedUnit, UnitPack, default_pack
+
+__all__ = [
+    "Token",
+    "clear_lemma_cache",
+    "extract_mentions",
+    "is_plural_noun",
+    "lemmatize",
+    "question_unit",
+    "tokenize",
+    "unit_after",
+    "unit_lemma",
+]
+
+_TOKEN = re.compile(
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"|(?P<word>[A-Za-z]+(?:[-'][A-Za-z]+)*)"
+    r"|(?P<sym>[^\sA-Za-z\d])"
+)
+
+
+class Token(NamedTuple):
+    """One token of a text: ``kind`` is ``num``, ``word`` or ``sym``; ``low`` is the lower-cased text."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+    low: str
+
+
+def tokenize(text: str) -> tuple[Token, ...]:
+    """Numbers, words (with inner hyphens and apostrophes) and single symbols, with offsets.
+
+    >>> [t.text for t in tokenize("A 120-page book costs $1,000.50!")]
+    ['A', '120', '-', 'page', 'book', 'costs', '$', '1,000.50', '!']
+    """
+    low = text.lower()
+    new = tuple.__new__  # NamedTuple's own constructor is a Python function: too slow for every token
+    return tuple(
+        new(Token, (m.lastgroup, m.group(), m.start(), m.end(), low[m.start() : m.end()]))
+        for m in _TOKEN.finditer(text)
+    )
+
+
+# ----------------------------------------------------------------- vocabularies
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """The words of a vocabulary written as one string (easier to read than a long list)."""
+    return tuple(text.split())
+
+
+_SMALL: dict[str, int] = {
+    w: i
+    for i, w in enumerate(
+        _words(
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+            "sixteen seventeen eighteen nineteen"
+        )
+    )
+}
+_TENS: dict[str, int] = {
+    w: 10 * (i + 2) for i, w in enumerate(_words("twenty thirty forty fifty sixty seventy eighty ninety"))
+}
+_SCALES: dict[str, int] = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+_DENOMINATORS: dict[str, int] = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4,
+    "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8,
+    "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10,
+}  # fmt: skip
+_CURRENCY_SYMBOLS = frozenset({"$", "£", "€", "¥"})
+_SENTENCE_END = frozenset({".", "?", "!", ";"})
+
+# Closed-class words (determiners, pronouns, prepositions, conjunctions,
+# auxiliaries, adverbs of time and degree) that never name a unit.
+_FUNCTION_WORDS = frozenset(
+    _words(
+        """a an the and or but nor of to in on at for with by from as than that this these those it its he she they
+        them his her hers their theirs our ours your yours my mine we you i me him us is are was were be been being
+        has have had do does did will would can could should shall may might must each every per more less fewer
+        most least if then so how what which who whom whose when where while after before left today yesterday
+        tomorrow now ago old later earlier all some any many much only just also too very already still both either
+        neither into onto over under about around up down out off altogether total together instead there here away
+        back again not no yes plus minus times time until since during between among through across against within
+        without alone extra additional other another same different whole full empty new remaining leftover
+        spare such own few several enough half twice double triple once"""
+    )
+)
+# Words that may sit between a number and its noun ("5 more apples").
+_MODIFIERS = frozenset(
+    _words(
+        """more fewer less extra additional other full whole empty different equal identical same remaining
+        leftover spare new used big small large little old young red blue green white black yellow"""
+    )
+)
+# Nouns that name a dimension or an aggregate, not a unit ("half of the money").
+_NOT_UNITS = frozenset(
+    _words(
+        """money time distance length width height weight amount number total cost price value sum difference rest
+        remainder way speed rate area volume age profit income budget change balance"""
+    )
+)
+_DETERMINERS = frozenset(_words("the his her their its my your our these those them"))
+_MULTIPLIER_FOLLOWERS = frozenset(
+    _words(
+        """as more less fewer the that what his her their its my your our bigger larger longer taller heavier
+        older faster higher greater smaller shorter lighter younger slower lower cheaper many much"""
+    )
+)
+_RATE_PREPOSITIONS = frozenset({"in", "on", "for", "at", "into", "inside", "to", "from", "with"})
+_A = frozenset({"a", "an"})
+
+
+# ------------------------------------------------------------------ lemmas
+
+
+@functools.lru_cache(maxsize=1)
+def _inflect_engine() -> Any:
+    import inflect  # the optional corpus dependency, imported where it is needed
+
+    return inflect.engine()
+
+
+@functools.lru_cache(maxsize=65536)
+def _singular(word: str) -> str | None:
+    if len(word) < 3 or word in _FUNCTION_WORDS or (not word.isalpha() and "-" not in word):
+        return None
+    head, sep, last = word.rpartition("-")
+    result = _inflect_engine().singular_noun(last)
+    if not isinstance(result, str) or result == last or len(result) < 2:
+        return None
+    return head + sep + result
+
+
+def is_plural_noun(word: str) -> bool:
+    """True when ``inflect`` reads ``word`` as a plural noun (function words never are).
+
+    >>> is_plural_noun("cookies"), is_plural_noun("salty"), is_plural_noun("was")
+    (True, False, False)
+    """
+    return _singular(word.lower()) is not None
+
+
+def lemmatize(word: str) -> str:
+    """The singular lemma of a noun, lower-cased (``inflect``; memoized).
+
+    >>> lemmatize("Children"), lemmatize("boxes"), lemmatize("sheep")
+    ('child', 'box', 'sheep')
+    """
+    low = word.lower()
+    return _singular(low) or low
+
+
+def clear_lemma_cache() -> None:
+    """Forget memoized lemmas and pack lookups (tests use this)."""
+    _singular.cache_clear()
+    _pack_lookup.cache_clear()
+
+
+@functools.lru_cache(maxsize=65536)
+def _pack_lookup(pack: UnitPack, text: str) -> ResolvedUnit | None:
+    try:
+        return pack.resolve(text)
+    except UnitAlgebraError:
+        return None
+
+
+def unit_lemma(unit: str, pack: UnitPack | None = None) -> str:
+    """The lemma of a unit as written: the pack's lemma when it resolves, else ``inflect``'s.
+
+    >>> unit_lemma("$ per hour"), unit_lemma("eggs per box"), unit_lemma("salty cookies")
+    ('dollar_per_hour', 'egg_per_box', 'salty_cookie')
+    """
+    p = default_pack() if pack is None else pack
+    hit = _pack_lookup(p, unit)
+    if hit is not None:
+        return hit.lemma
+    parts = [part.strip() for part in unit.split(" per ")]
+    out = []
+    for part in parts:
+        words = part.split()
+        if not words:
+            continue
+        words[-1] = lemmatize(words[-1])
+        out.append("_".join(w.lower() for w in words))
+    return "_per_".join(out)
+
+
+# ----------------------------------------------------------------- scanning
+
+
+@dataclass(frozen=True, slots=True)
+class _Number:
+    value: float | int
+    start: int  # char offset of the first token (currency symbol included)
+    next: int  # index of the token after the number
+    kind: str  # quantity / fraction
+    currency: str | None = None
+
+
+def _num_value(text: str) -> float | int:
+    clean = text.replace(",", "")
+    value = float(clean)
+    return int(value) if "." not in clean and value.is_integer() else value
+
+
+def _word_number(toks: Sequence[Token], i: int) -> tuple[int, int] | None:
+    """A cardinal written in words starting at token ``i``: (value, next index)."""
+    total = 0
+    current = 0
+    j = i
+    seen = False
+    if toks[j].low in _A and j + 1 < len(toks) and toks[j + 1].low in _SCALES:  # "a hundred"
+        current = 1
+        j += 1
+    while j < len(toks):
+        tok = toks[j]
+        if tok.kind != "word":
+            break
+        parts = tok.low.split("-")
+        if len(parts) == 2 and parts[0] in _TENS and parts[1] in _SMALL and 0 < _SMALL[parts[1]] < 10:
+            current += _TENS[parts[0]] + _SMALL[parts[1]]
+        elif len(parts) == 1 and tok.low in _SMALL:
+            current += _SMALL[tok.low]
+        elif len(parts) == 1 and tok.low in _TENS:
+            current += _TENS[tok.low]
+        elif tok.low in _SCALES and (seen or current):
+            scale = _SCALES[tok.low]
+            if scale == 100:
+                current = (current or 1) * 100
+            else:
+                total += (current or 1) * scale
+                current = 0
+        elif (
+            tok.low == "and"
+            and seen
+            and j + 1 < len(toks)
+            and (toks[j + 1].low in _SMALL or toks[j + 1].low.split("-")[0] in _TENS)
+            and toks[j - 1].low in _SCALES
+        ):
+            pass
+        else:
+            break
+        seen = True
+        j += 1
+    if not seen:
+        return None
+    return total + current, j
+
+
+def _fraction_word(toks: Sequence[Token], i: int) -> tuple[float, int] | None:
+    """``half``, ``a third``, ``two-thirds``, ``three fourths``: (value, next index)."""
+    tok = toks[i]
+    if tok.kind != "word":
+        return None
+    parts = tok.low.split("-")
+    if len(parts) == 2 and parts[1] in _DENOMINATORS and (parts[0] in _SMALL or parts[0] in _A):
+        numerator = 1 if parts[0] in _A else _SMALL[parts[0]]
+        return numerator / _DENOMINATORS[parts[1]], i + 1
+    if tok.low in ("half",):
+        return 0.5, i + 1
+    if (tok.low in _SMALL or tok.low in _A) and i + 1 < len(toks) and toks[i + 1].low in _DENOMINATORS:
+        numerator = 1 if tok.low in _A else _SMALL[tok.low]
+        if numerator == 0:
+            return None
+        return numerator / _DENOMINATORS[toks[i + 1].low], i + 2
+    return None
+
+
+def _adjacent(a: Token, b: Token) -> bool:
+    return a.end == b.start
+
+
+def _number_at(toks: Sequence[Token], i: int) -> _Number | None:
+    """Read a number (with currency symbol, fraction, scale word) starting at token ``i``."""
+    tok = toks[i]
+    n = len(toks)
+    currency = None
+    start = tok.start
+    j = i
+    if tok.text in _CURRENCY_SYMBOLS and j + 1 < n and toks[j + 1].kind == "num":
+        currency = tok.text
+        j += 1
+        tok = toks[j]
+    if tok.kind == "num":
+        # mixed number "1 1/2" or fraction "3/4"
+        if (
+            j + 3 < n
+            and toks[j + 1].kind == "num"
+            and toks[j + 2].text == "/"
+            and toks[j + 3].kind == "num"
+            and "." not in toks[j + 1].text
+            and "." not in toks[j + 3].text
+            and _num_value(toks[j + 3].text) != 0
+            and currency is None
+            and _adjacent(toks[j + 1], toks[j + 2])
+            and _adjacent(toks[j + 2], toks[j + 3])
+        ):
+            whole = _num_value(tok.text)
+            mixed = whole + _num_value(toks[j + 1].text) / _num_value(toks[j + 3].text)
+            return _Number(mixed, start, j + 4, "fraction", currency)
+        if (
+            j + 2 < n
+            and toks[j + 1].text == "/"
+            and toks[j + 2].kind == "num"
+            and currency is None
+            and _adjacent(tok, toks[j + 1])
+            and _adjacent(toks[j + 1], toks[j + 2])
+            and _num_value(toks[j + 2].text) != 0
+        ):
+            return _Number(_num_value(tok.text) / _num_value(toks[j + 2].text), start, j + 3, "fraction")
+        value: float | int = _num_value(tok.text)
+        j += 1
+        if (j < n and toks[j].low in _SCALES and toks[j].low != "hundred") or (
+            j < n and toks[j].low == "hundred" and j + 1 < n and toks[j + 1].low != "and"
+        ):
+            value = value * _SCALES[toks[j].low]
+            value = int(value) if float(value).is_integer() else value
+            j += 1
+        return _Number(value, start, j, "quantity", currency)
+    if currency is not None or tok.kind != "word":
+        return None
+    fraction = _fraction_word(toks, j)
+    if fraction is not None:
+        return _Number(fraction[0], start, fraction[1], "fraction")
+    words = _word_number(toks, j)
+    if words is not None:
+        value, k = words
+        if k < n and toks[k].low in _DENOMINATORS and toks[k - 1].low in _SMALL and value < 20:
+            return None  # "three fourths" is read by _fraction_word; never reached
+        return _Number(value, start, k, "quantity")
+    if tok.low in _A and j + 1 < n and toks[j + 1].low in ("dozen", "pair", "couple"):
+        if toks[j + 1].low == "couple":
+            return _Number(2, start, j + 2, "quantity") if j + 2 < n and toks[j + 2].low == "of" else None
+        return _Number(1, start, j + 1, "quantity")
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    unit: str | None
+    next: int  # index of the token after the unit (and rate)
+    kind: str = "quantity"
+
+
+def _pack_unit(toks: Sequence[Token], j: int, text: str, pack: UnitPack, *, glued: bool) -> tuple[str, int] | None:
+    """The longest pack unit of 1-3 tokens starting at ``j``: (text as written, next index)."""
+    n = len(toks)
+    for width in (3, 2, 1):
+        if j + width > n:
+            continue
+        first, last = toks[j], toks[j + width - 1]
+        if (first.kind == "sym" and first.text not in ("%", "¢", "°")) or last.kind == "sym":
+            continue
+        if any(toks[k].text in _SENTENCE_END or toks[k].text == "," for k in range(j, j + width)):
+            continue
+        written = text[first.start : last.end]
+        if width == 1 and len(written) == 1 and not glued and written not in ("%", "¢", "°"):
+            continue  # single letters ("m", "s", "g") only glued to the number
+        if width == 1 and first.low in _FUNCTION_WORDS and first.low not in ("pound", "pounds"):
+            continue
+        hit = _pack_lookup(pack, written)
+        if (hit is not None and hit.via != "depluralized") or (hit is not None and width == 1):
+            return written, j + width
+    return None
+
+
+def _noun_run(
+    toks: Sequence[Token], j: int, value: float | int, *, plural_only: bool = False
+) -> tuple[int, int] | None:
+    """Index of the head noun after a number (skipping modifiers) and the next index.
+
+    The first plural noun of the next few words; failing that (unless
+    ``plural_only``), a lone word or the head of a two-word run after a ``1``.
+    """
+    n = len(toks)
+    k = j
+    skipped = 0
+    while k < n and toks[k].low in _MODIFIERS and skipped < 2:
+        k += 1
+        skipped += 1
+    run: list[int] = []
+    while k < n and len(run) < 3 and toks[k].kind == "word" and toks[k].low not in _FUNCTION_WORDS:
+        run.append(k)
+        k += 1
+    for idx in run:
+        if toks[idx].text[0].isupper() and idx != run[0]:
+            break
+        if is_plural_noun(toks[idx].text):
+            return (idx, idx + 1) if toks[idx].low not in _NOT_UNITS else None
+    if plural_only or not run or any(toks[idx].low in _NOT_UNITS for idx in run):
+        return None
+    if value == 1 or len(run) == 1:
+        head = run[-1] if len(run) <= 2 else run[0]
+        if toks[head].text[0].isupper() and len(toks[head].text) > 1 and not toks[head].text.isupper():
+            return None  # a name, not a unit
+        return head, head + 1
+    return None
+
+
+def _rate_suffix(toks: Sequence[Token], k: int, pack: UnitPack) -> tuple[str, int] | None:
+    """``per Y``, ``an hour``, ``each``, ``in each Y``, ``every Y`` after a unit: (Y as written, next index)."""
+    n = len(toks)
+    if k >= n or toks[k].kind != "word":
+        return None
+    low = toks[k].low
+    nxt = toks[k + 1] if k + 1 < n else None
+    if low == "per" and nxt is not None and nxt.kind == "word":
+        if nxt.low in _A or nxt.low == "each":
+            nxt = toks[k + 2] if k + 2 < n and toks[k + 2].kind == "word" else None
+            return (nxt.text, k + 3) if nxt is not None else None
+        return nxt.text, k + 2
+    if low in _A and nxt is not None and nxt.kind == "word":
+        after = toks[k + 2].low if k + 2 < n else ""
+        hit = _pack_lookup(pack, nxt.text)
+        if hit is not None and after != "of" and nxt.low not in _FUNCTION_WORDS:
+            return nxt.text, k + 2
+        if nxt.low in ("piece", "person", "head"):
+            return ("item" if nxt.low == "piece" else nxt.text), k + 2
+        return None
+    if low in ("each", "apiece") and (
+        nxt is None or nxt.kind != "word" or (nxt.low in _FUNCTION_WORDS and nxt.low != "time")
+    ):
+        return "item", k + 1
+    if (
+        low in ("each", "every")
+        and nxt is not None
+        and nxt.kind == "word"
+        and (nxt.low not in _FUNCTION_WORDS or nxt.low == "time")
+    ):
+        return nxt.text, k + 2
+    if (
+        low in _RATE_PREPOSITIONS
+        and nxt is not None
+        and nxt.low in ("each", "every", "per")
+        and k + 2 < n
+        and toks[k + 2].kind == "word"
+        and toks[k + 2].low not in _FUNCTION_WORDS
+    ):
+        return toks[k + 2].text, k + 3
+    return None
+
+
+def _each_before(toks: Sequence[Token], i: int) -> str | None:
+    """An ``each Y`` / ``every Y`` / ``each of the Y`` earlier in the clause, with no number between."""
+    k = i - 1
+    while k >= 0:
+        tok = toks[k]
+        if tok.kind == "num" or tok.text in _SENTENCE_END:
+            return None
+        if tok.low in ("each", "every") and k + 1 < i:
+            j = k + 1
+            if toks[j].low == "of":
+                j += 1
+                if j < i and toks[j].low in _DETERMINERS:
+                    j += 1
+            if j < i and toks[j].kind == "word" and toks[j].low not in _FUNCTION_WORDS:
+                return toks[j].text
+            return None
+        k -= 1
+    return None
+
+
+def unit_after(
+    toks: Sequence[Token],
+    j: int,
+    text: str,
+    value: float | int,
+    *,
+    currency: str | None = None,
+    number_end: int | None = None,
+    pack: UnitPack | None = None,
+    clause_start: int | None = None,
+    kind_hint: str = "quantity",
+) -> tuple[str | None, int, str]:
+    """Read the unit written after a number whose tokens end before index ``j``.
+
+    Returns ``(unit as written or None, next token index, kind)``; ``kind`` is
+    ``multiplier`` for ``N times as ...``.  ``clause_start`` (the number's first
+    token index) enables the ``each Y`` look-back.
+    """
+    p = default_pack() if pack is None else pack
+    n = len(toks)
+    unit: str | None = currency
+    k = j
+    glued = number_end is not None and j < n and toks[j].start == number_end
+    if unit is None and k < n:
+        tok = toks[k]
+        if tok.text == "%":
+            unit, k = "%", k + 1
+        elif tok.low in ("percent", "pct"):
+            unit, k = tok.text, k + 1
+        elif tok.low == "per" and k + 1 < n and toks[k + 1].low == "cent":
+            unit, k = "per cent", k + 2
+        elif tok.low == "times":
+            if k + 1 < n and toks[k + 1].low in _MULTIPLIER_FOLLOWERS:
+                return None, k + 1, "multiplier"
+            unit, k = tok.text, k + 1
+        elif tok.text == "-" and glued and k + 1 < n and toks[k + 1].kind == "word" and _adjacent(tok, toks[k + 1]):
+            unit, k = toks[k + 1].text.split("-")[0], k + 2
+        else:
+            packed = _pack_unit(toks, k, text, p, glued=glued)
+            if packed is not None:
+                unit, k = packed
+            else:
+                start = k
+                if tok.low == "of" and k + 1 < n and kind_hint != "fraction":
+                    start = k + 2 if toks[k + 1].low in _DETERMINERS and toks[k + 1].low != "them" else k + 1
+                    if toks[k + 1].low == "them":
+                        start = -1
+                if start >= 0:
+                    packed = _pack_unit(toks, start, text, p, glued=False) if start != k else None
+                    if packed is not None:
+                        unit, k = packed
+                    else:
+                        head = _noun_run(toks, start, value, plural_only=kind_hint == "fraction")
+                        if head is not None:
+                            unit, k = toks[head[0]].text, head[1]
+    if unit is None:
+        return None, j, "quantity"
+    rate = _rate_suffix(toks, k, p)
+    if rate is not None:
+        return f"{unit} per {rate[0]}", rate[1], "quantity"
+    if clause_start is not None and unit not in ("%", "percent", "per cent"):
+        each = _each_before(toks, clause_start)
+        if each is not None and lemmatize(each) != lemmatize(unit.split()[-1]):
+            return f"{unit} per {each}", k, "quantity"
+    return unit, k, "quantity"
+
+
+_NUMBER_WORDS = frozenset({*_SMALL, *_TENS, *_DENOMINATORS})
+_AFTER_A = frozenset({*_SCALES, *_DENOMINATORS, "dozen", "pair", "couple"})
+
+
+def _candidates(toks: Sequence[Token]) -> list[int]:
+    """Indices of the tokens a number may start at (digits, currency, number words, ``a`` + scale)."""
+    out = []
+    last = len(toks) - 1
+    for i, (kind, text, _start, _end, low) in enumerate(toks):
+        if kind == "num" or text in _CURRENCY_SYMBOLS:
+            out.append(i)
+        elif kind == "word":
+            if low in _A:
+                if i < last and toks[i + 1].low.partition("-")[0] in _AFTER_A:
+                    out.append(i)
+            elif low in _NUMBER_WORDS or ("-" in low and low.partition("-")[0] in _NUMBER_WORDS | _A):
+                out.append(i)
+    return out
+
+
+def extract_mentions(text: str, *, pack: UnitPack | None = None) -> tuple[Mention, ...]:
+    """Every quantity mention in ``text``, sorted by offset, non-overlapping.
+
+    Parameters
+    ----------
+    text
+        The problem text.
+    pack
+        The unit pack used to recognise units and lemmas (``en_units_v1`` when None).
+    """
+    p = default_pack() if pack is None else pack
+    toks = tokenize(text)
+    out: list[Mention] = []
+    n = len(toks)
+    i = 0
+    for candidate in _candidates(toks):
+        if candidate < i:
+            continue
+        i = candidate
+        number = _number_at(toks, i)
+        if number is None:
+            continue
+        last = toks[number.next - 1]
+        if (
+            number.currency is None
+            and number.next < n
+            and toks[number.next].text in ("¢", *_CURRENCY_SYMBOLS)
+            and _adjacent(last, toks[number.next])
+        ):
+            unit: str | None = toks[number.next].text  # "50¢", "600$"
+            k = number.next + 1
+            kind = "quantity"
+        else:
+            unit, k, kind = unit_after(
+                toks,
+                number.next,
+                text,
+                number.value,
+                currency=number.currency,
+                number_end=last.end,
+                pack=p,
+                clause_start=i,
+                kind_hint=number.kind,
+            )
+        if kind == "quantity" and number.kind == "fraction" and unit is None:
+            kind = "fraction"
+        end = toks[k - 1].end
+        lemma = unit_lemma(unit, p) if unit is not None else None
+        out.append(Mention(number.start, end, text[number.start : end], number.value, unit, lemma, kind))
+        i = k
+    return tuple(out)
+
+
+def question_unit(text: str, start: int = 0, end: int | None = None, *, pack: UnitPack | None = None) -> str | None:
+    """The answer unit a question states (``How many clips ...`` -> ``clips``), or None.
+
+    Reads ``how many <noun>`` (with a rate when the question says ``each Y`` /
+    ``per Y``), ``how much <pack unit>``, and a closing ``in <pack unit>``.
+    Dimension words (``money``, ``time``) are not units: they give None.
+
+    >>> question_unit("How many oranges must go in each box?")
+    'oranges per box'
+    >>> question_unit("How long will it take, in minutes?")
+    'minutes'
+    >>> question_unit("How much money does she have?") is None
+    True
+    """
+    p = default_pack() if pack is None else pack
+    stop = len(text) if end is None else end
+    toks = [t for t in tokenize(text) if t.start >= start and t.end <= stop]
+    n = len(toks)
+    for i in range(n - 1):
+        if toks[i].low != "how" or toks[i + 1].low not in ("many", "much"):
+            continue
+        j = i + 2
+        unit: str | None = None
+        if toks[i + 1].low == "many":
+            packed = _pack_unit(toks, j, text, p, glued=False)
+            if packed is not None:
+                unit, k = packed
+            else:
+                head = _noun_run(toks, j, 2)
+                if head is None:
+                    continue
+                unit, k = toks[head[0]].text, head[1]
+        else:
+            while j < n and toks[j].low in _MODIFIERS:
+                j += 1
+            packed = _pack_unit(toks, j, text, p, glued=False)
+            if packed is None:
+                continue
+            unit, k = packed
+        if unit.lower() in ("times", "time"):
+            return None
+        for m in range(k, n):
+            rate = _rate_suffix(toks, m, p)
+            if rate is not None and (toks[m].low not in _A or m == k):
+                return f"{unit} per {rate[0]}"
+        return unit
+    for i in range(n - 2):
+        if toks[i].low == "in" and toks[i + 2].text in ("?", ".") and i + 2 == n - 1:
+            hit = _pack_lookup(p, toks[i + 1].text)
+            if hit is not None:
+                return toks[i + 1].text
+    return None

@@ -1,0 +1,130 @@
+"""Reader of GSM8K JSONL: ``{"question", "answer"}`` per line (Cobbe et al. 2021).
+
+The answer is prose with calculator annotations ``<<48/2=24>>`` and a last line
+``#### 72``.  Each annotation becomes the steps of one formula; the words right
+after it state the result's unit (``>>24 clips in May``, ``$<<12/60=0.2>>0.2 per
+minute``).  GSM8K has no ids: a problem is ``<file stem>-<line>``.
+
+Examples
+--------
+>>> t = gsm8k_trace(
+...     "Weng earns $12 an hour for babysitting. Yesterday, she just did 50 minutes of babysitting. "
+...     "How much did she earn?",
+...     "Weng earns 12/60 = $<<12/60=0.2>>0.2 per minute.\\nWorking 50 minutes, she earned 0.2 x 50 = "
+...     "$<<0.2*50=10>>10.\\n#### 10", problem_id="train-2")
+>>> [(s.op, s.unit) for s in t.steps], t.answer
+([('divide', '$ per minute'), ('multiply', '$')], 10.0)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from ssbg.corpus.arith import TraceBuilder, blank_annotations, find_question_span, parse_number
+from ssbg.corpus.mentions import extract_mentions, tokenize, unit_after
+from ssbg.corpus.readers.common import iter_jsonl, refused_record, text_field
+from ssbg.corpus.records import CorpusRecord
+from ssbg.errors import ImportRefusal
+from ssbg.trace import Trace
+from ssbg.units import UnitPack, default_pack
+
+__all__ = ["CORPUS", "gsm8k_trace", "read_gsm8k", "stated_unit"]
+
+CORPUS = "gsm8k"
+
+_ANNOTATION = re.compile(r"<<([^<>]*)>>")
+_FINAL = re.compile(r"^####\s*(.*)$", re.MULTILINE)
+_NUMBER = r"(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+# Arithmetic the prose writes without a calculator annotation: "a party of 1+1+4 = 6 people".
+_PROSE_EQUATION = re.compile(
+    rf"(?<![\w.,$/_])(?P<expr>\$?{_NUMBER}(?:\s*(?:[-+*/\u00d7]|x(?=\s))\s*\$?{_NUMBER})+)\s*=\s*\$?(?P<result>{_NUMBER})"
+    r"(?![\d_/])"
+)
+_RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
+
+
+def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None = None) -> str | None:
+    """The unit the prose states for a result written at ``line[end:]`` (right after an annotation).
+
+    ``before`` is the text just before the annotation (a ``$`` there is the currency).
+
+    >>> stated_unit(">>24 clips in May.", 2), stated_unit(">>0.2 per minute", 2, "= $")
+    ('clips', '$ per minute')
+    """
+    m = _RESULT.match(line, end)
+    if m is None:
+        return None
+    currency = "$" if before.rstrip().endswith("$") else None
+    window = line[m.start("num") : m.start("num") + 80].partition("\n")[0]
+    toks = tokenize(window)
+    if not toks or toks[0].kind != "num":
+        return None
+    unit, _next, kind = unit_after(
+        toks, 1, window, parse_number(m.group("num")), currency=currency, number_end=toks[0].end, pack=pack
+    )
+    return unit if kind == "quantity" else None
+
+
+def gsm8k_trace(
+    question: str, answer: str, *, problem_id: str, where: str | None = None, pack: UnitPack | None = None
+) -> Trace:
+    """Read one GSM8K problem into a trace; ``ImportRefusal`` when it cannot be."""
+    p = default_pack() if pack is None else pack
+    final = _FINAL.search(answer)
+    gold: float | None = None
+    if final is not None:
+        try:
+            gold = parse_number(final.group(1))
+        except ValueError:
+            gold = None
+    builder = TraceBuilder(
+        problem_id,
+        CORPUS,
+        question,
+        extract_mentions(question, pack=p),
+        question_span=find_question_span(question),
+        answer=gold,
+        solution=answer,
+        where=where,
+        pack=p,
+    )
+    blanked = blank_annotations(answer)
+    events: list[tuple[int, re.Match[str], bool]] = [(m.start(), m, False) for m in _ANNOTATION.finditer(answer)]
+    events.extend((m.start(), m, True) for m in _PROSE_EQUATION.finditer(blanked))
+    events.sort(key=lambda e: e[0])
+    for position, m, prose in events:
+        if prose:
+            expr = m.group("expr").replace("$", "").replace("\u00d7", "*").replace("x", "*")
+            unit = stated_unit(blanked, m.start("result"), "$" if "$" in m.group() else "", pack=p)
+            builder.add_formula(f"{expr}={m.group('result')}", unit=unit, position=position, optional=True)
+        else:
+            unit = stated_unit(answer, m.end(), answer[max(0, m.start() - 3) : m.start()], pack=p)
+            builder.add_formula(m.group(1), unit=unit, position=position)
+    return builder.build()
+
+
+def read_gsm8k(path: Path) -> Iterator[CorpusRecord]:
+    """Stream GSM8K records: a trace per problem, or a typed refusal with ``file:line``."""
+    p = default_pack()
+    for raw in iter_jsonl(path):
+        pid = f"{path.stem}-{raw.line}"
+        if raw.refusal is not None:
+            yield refused_record(CORPUS, pid, raw.where, *raw.refusal)
+            continue
+        data = raw.data
+        text: str | None = None
+        try:
+            if not isinstance(data, dict):
+                raise ImportRefusal(
+                    f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
+                )
+            question = text_field(data, "question")
+            text = question
+            answer = text_field(data, "answer")
+            trace = gsm8k_trace(question, answer, problem_id=pid, where=raw.where, pack=p)
+        except ImportRefusal as exc:
+            yield refused_record(CORPUS, pid, raw.where, exc.reason, exc.message, detail=exc.detail, text=text)
+            continue
+        yield CorpusRecord(CORPUS, pid, raw.where, payload=trace, text=question)

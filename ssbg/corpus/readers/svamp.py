@@ -1,0 +1,110 @@
+"""Reader of SVAMP JSON (Patel et al. 2021): one array of ``{ID, Body, Question, Equation, Answer, Type}``.
+
+The trace's text is ``Body + " " + Question`` (the question span is known
+exactly); ``Equation`` is parenthesised infix over float literals
+(``( 76.0 - 25.0 )``) and becomes the steps; ``Answer`` is the gold value.
+``Type`` is read but not trusted (the corpus misspells some): the steps come
+from the equation.
+
+Examples
+--------
+>>> t = svamp_trace({"ID": "x-1", "Body": "Each pack of dvds costs 76 dollars. A discount of 25 dollars applies",
+...                  "Question": "How much do you pay for each pack?", "Equation": "( 76.0 - 25.0 )",
+...                  "Answer": 51.0, "Type": "Subtraction"})
+>>> [(s.op, [t.mentions[o.mention].text for o in s.operands]) for s in t.steps]
+[('subtract', ['76 dollars', '25 dollars'])]
+>>> t.question
+'How much do you pay for each pack?'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ssbg.corpus.arith import TraceBuilder
+from ssbg.corpus.mentions import extract_mentions
+from ssbg.corpus.readers.common import iter_json_array, refused_record, text_field
+from ssbg.corpus.records import CorpusRecord
+from ssbg.errors import ImportRefusal
+from ssbg.trace import Trace
+from ssbg.units import UnitPack, default_pack
+
+__all__ = ["CORPUS", "read_svamp", "svamp_trace"]
+
+CORPUS = "svamp"
+
+
+def _number(data: dict[str, Any], name: str) -> float | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ImportRefusal(
+            f"'{name}' must be a number (got {type(value).__name__})", reason="malformed_record", detail=name
+        )
+    try:
+        return float(value)
+    except ValueError:
+        raise ImportRefusal(f"'{name}' is not a number: {value!r}", reason="malformed_record", detail=name) from None
+
+
+def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPack | None = None) -> Trace:
+    """Read one SVAMP record (a dict) into a trace; ``ImportRefusal`` when it cannot be."""
+    p = default_pack() if pack is None else pack
+    pid = data.get("ID")
+    if not isinstance(pid, str) or not pid.strip():
+        raise ImportRefusal("record has no string 'ID'", reason="malformed_record", detail="ID")
+    body = text_field(data, "Body").strip()
+    question = text_field(data, "Question").strip()
+    equation = text_field(data, "Equation")
+    kind = data.get("Type")
+    if kind is not None and not isinstance(kind, str):
+        raise ImportRefusal("'Type' must be a string", reason="malformed_record", detail="Type")
+    text = f"{body} {question}"
+    builder = TraceBuilder(
+        pid,
+        CORPUS,
+        text,
+        extract_mentions(text, pack=p),
+        question_span=(len(body) + 1, len(text)),
+        answer=_number(data, "Answer"),
+        where=where,
+        pack=p,
+    )
+    answer = builder.answer
+    builder.add_formula(equation if answer is None else f"{equation}={answer!r}")
+    return builder.build()
+
+
+def read_svamp(path: Path) -> Iterator[CorpusRecord]:
+    """Stream SVAMP records: a trace per problem, or a typed refusal with ``file:line``."""
+    p = default_pack()
+    for raw in iter_json_array(path):
+        fallback = f"{path.name}:{raw.line}"
+        if raw.refusal is not None:
+            yield refused_record(CORPUS, fallback, raw.where, *raw.refusal)
+            continue
+        data = raw.data
+        pid = data.get("ID") if isinstance(data, dict) else None
+        problem_id = pid if isinstance(pid, str) and pid.strip() else fallback
+        try:
+            if not isinstance(data, dict):
+                raise ImportRefusal(
+                    f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
+                )
+            trace = svamp_trace(data, where=raw.where, pack=p)
+        except ImportRefusal as exc:
+            body = data.get("Body") if isinstance(data, dict) else None
+            yield refused_record(
+                CORPUS,
+                problem_id,
+                raw.where,
+                exc.reason,
+                exc.message,
+                detail=exc.detail,
+                text=body if isinstance(body, str) else None,
+            )
+            continue
+        yield CorpusRecord(CORPUS, problem_id, raw.where, payload=trace, text=trace.text)

@@ -1,0 +1,745 @@
+"""Input type 2: a text-grounded solution trace, and its adapter (SPEC section 7).
+
+Real corpora are problem text plus annotated arithmetic.  A :class:`Trace` holds
+the text, the quantity **mentions** found in it (value, unit as written, its
+lemma, character offsets), and the arithmetic **steps** of a solution, whose
+operands each point at a mention, an earlier step, or an implicit constant of
+:data:`~ssbg.constants.IMPLICIT_CONSTANTS`.  A step may state its result's unit
+(``>>24 clips``); the question may state the answer's unit; the corpus may give
+a gold answer unit.
+
+:func:`bind_trace` binds a trace into a
+:class:`~ssbg.model.SemanticSymbolicBindingGraph`: one symbol and fact per
+mention (with its real span into the text) and per constant used, one equation
+per step checked by :class:`~ssbg.admissibility.EquationStamper` (so a refusal
+propagates downstream), and the question target bound to the last step.  The
+operation kind of a step is decided at bind time from its operand units:
+``apply_rate`` when one operand is a rate over the other's unit,
+``compare_multiplicative`` / ``fraction_portion`` when one is a pure
+multiplier or divisor (``twice``, ``half``), the step's own op otherwise.
+
+The JSON codec mirrors :class:`~ssbg.problem.MathProblemGraph`'s; malformed
+input refuses with :class:`~ssbg.errors.ProblemGraphError` naming its JSON path.
+
+Examples
+--------
+>>> text = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
+>>> t = Trace.from_dict({
+...     "problem_id": "w1", "corpus": "example", "text": text, "question_span": [47, 69],
+...     "mentions": [
+...         {"start": 11, "end": 22, "text": "$12 an hour", "value": 12, "unit": "$ per hour"},
+...         {"start": 35, "end": 45, "text": "50 minutes", "value": 50, "unit": "minutes"}],
+...     "steps": [
+...         {"op": "divide", "operands": [{"mention": 0}, {"constant": "minutes_per_hour"}], "result": 0.2},
+...         {"op": "multiply", "operands": [{"step": 0}, {"mention": 1}], "result": 10, "unit": "$"}]})
+>>> bg = bind_trace(t)
+>>> [(e.operation_kind, e.admissibility_status, e.unit_proof) for e in bg.equations]
+[('divide', 'admitted', 'divide: [money/time,dimensionless] -> money/time'), \
+('apply_rate', 'admitted', 'apply_rate: [money/time,time] -> money')]
+>>> bg.symbols[0].source_span.text
+'$12 an hour'
+>>> Trace.from_json(t.to_json()) == t
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ssbg.admissibility import EquationStamper
+from ssbg.allocation import slugify
+from ssbg.constants import IMPLICIT_CONSTANTS, ImplicitConstant
+from ssbg.errors import ProblemGraphError, UnitAlgebraError
+from ssbg.model import (
+    STATE_INDEX_TERMINAL,
+    BoundEquation,
+    BoundFact,
+    BoundUnknown,
+    SemanticSymbolicBindingGraph,
+    SourceSpanLink,
+    SymbolBinding,
+)
+from ssbg.question import question_form_for, reconcile_target
+from ssbg.units import DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector, default_pack
+
+__all__ = [
+    "MENTION_KINDS",
+    "MENTION_SOURCES",
+    "OPERAND_SOURCES",
+    "STEP_OPS",
+    "Mention",
+    "Operand",
+    "Step",
+    "Trace",
+    "bind_trace",
+]
+
+STEP_OPS: frozenset[str] = frozenset({"add", "subtract", "multiply", "divide"})
+"""The arithmetic a trace step performs (the bound kind may refine it)."""
+
+MENTION_KINDS: frozenset[str] = frozenset({"quantity", "multiplier", "fraction"})
+"""``quantity``: a number with or without a unit; ``multiplier`` (``3 times``) and
+``fraction`` (``3/4``, ``one-third``): pure numbers, bound as dimensionless ratios."""
+
+MENTION_SOURCES: tuple[str, ...] = ("text", "solution")
+"""Where a mention is written: the problem ``text`` or the corpus ``solution`` prose
+(a number the worked solution states, such as "everyone has 2 legs")."""
+
+OPERAND_SOURCES: tuple[str, ...] = ("mention", "step", "constant")
+"""What a step operand points at (exactly one of them)."""
+
+INTRODUCED_BY = "ssbg.trace.bind_trace"
+
+Number = int | float
+
+
+def _fail(reason: str, message: str, path: str) -> ProblemGraphError:
+    return ProblemGraphError(message, reason=reason, path=path)
+
+
+def _check_number(value: object, path: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail("wrong_type", f"'{path}' must be a number (got {type(value).__name__})", path)
+    if not math.isfinite(value):
+        raise _fail("invalid_value", f"'{path}' must be finite (got {value!r})", path)
+
+
+def _check_text(value: object, path: str, *, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    if not isinstance(value, str):
+        raise _fail("wrong_type", f"'{path}' must be a str (got {type(value).__name__})", path)
+    if not value.strip():
+        raise _fail("invalid_value", f"'{path}' must not be empty", path)
+
+
+def _check_index(value: object, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail("wrong_type", f"'{path}' must be an int (got {type(value).__name__})", path)
+    if value < 0:
+        raise _fail("invalid_value", f"'{path}' must be >= 0 (got {value})", path)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A quantity written in the problem text (or the solution): ``text[start:end]``.
+
+    ``unit`` is the unit as written (``"clips"``, ``"$"``, ``"$ per hour"``), ``lemma``
+    its singular lemma (``"clip"``, ``"dollar"``, ``"dollar_per_hour"``); both
+    ``None`` for a bare number.  ``kind`` is one of :data:`MENTION_KINDS`;
+    ``source`` one of :data:`MENTION_SOURCES` (offsets index that string).
+    """
+
+    start: int
+    end: int
+    text: str
+    value: Number
+    unit: str | None = None
+    lemma: str | None = None
+    kind: str = "quantity"
+    source: str = "text"
+
+    def __post_init__(self) -> None:
+        _check_index(self.start, "start")
+        _check_index(self.end, "end")
+        if self.end <= self.start:
+            raise _fail(
+                "invalid_value", f"mention span must satisfy start < end (got [{self.start}, {self.end}))", "end"
+            )
+        if not isinstance(self.text, str) or len(self.text) != self.end - self.start:
+            raise _fail("invalid_value", "'text' must be the covered text (length end - start)", "text")
+        _check_number(self.value, "value")
+        _check_text(self.unit, "unit", optional=True)
+        _check_text(self.lemma, "lemma", optional=True)
+        if self.kind not in MENTION_KINDS:
+            raise _fail("invalid_value", f"'kind' must be one of {sorted(MENTION_KINDS)} (got {self.kind!r})", "kind")
+        if self.source not in MENTION_SOURCES:
+            raise _fail(
+                "invalid_value", f"'source' must be one of {list(MENTION_SOURCES)} (got {self.source!r})", "source"
+            )
+
+    @property
+    def is_pure(self) -> bool:
+        """True for a multiplier or fraction with no unit: a dimensionless ratio."""
+        return self.unit is None and self.kind != "quantity"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"start": self.start, "end": self.end, "text": self.text, "value": self.value}
+        if self.unit is not None:
+            out["unit"] = self.unit
+        if self.lemma is not None:
+            out["lemma"] = self.lemma
+        if self.kind != "quantity":
+            out["kind"] = self.kind
+        if self.source != "text":
+            out["source"] = self.source
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    """A step operand: exactly one of ``mention`` (index), ``step`` (an earlier step's
+    index) or ``constant`` (an id of :data:`~ssbg.constants.IMPLICIT_CONSTANTS`).
+
+    ``cue`` is the ``(start, end)`` of the words that imply a constant, when the
+    text has them; ``text`` is the literal as the corpus formula wrote it.
+    """
+
+    mention: int | None = None
+    step: int | None = None
+    constant: str | None = None
+    cue: tuple[int, int] | None = None
+    text: str | None = None
+
+    def __post_init__(self) -> None:
+        chosen = [name for name in OPERAND_SOURCES if getattr(self, name) is not None]
+        if len(chosen) != 1:
+            raise _fail(
+                "invalid_value",
+                f"an operand points at exactly one of {list(OPERAND_SOURCES)} (got {chosen})",
+                "operand",
+            )
+        if self.mention is not None:
+            _check_index(self.mention, "mention")
+        if self.step is not None:
+            _check_index(self.step, "step")
+        if self.constant is not None and self.constant not in IMPLICIT_CONSTANTS:
+            raise _fail("invalid_value", f"'constant' {self.constant!r} is not an implicit constant", "constant")
+        if self.cue is not None:
+            if self.constant is None:
+                raise _fail("unexpected_field", "only a constant operand has a 'cue'", "cue")
+            if not (isinstance(self.cue, tuple) and len(self.cue) == 2):
+                raise _fail("wrong_type", "'cue' must be a (start, end) pair", "cue")
+            start, end = _check_index(self.cue[0], "cue[0]"), _check_index(self.cue[1], "cue[1]")
+            if end <= start:
+                raise _fail("invalid_value", "'cue' must satisfy start < end", "cue")
+        _check_text(self.text, "text", optional=True)
+
+    @property
+    def source(self) -> str:
+        """Which of :data:`OPERAND_SOURCES` this operand points at."""
+        return "mention" if self.mention is not None else "step" if self.step is not None else "constant"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.mention is not None:
+            out["mention"] = self.mention
+        elif self.step is not None:
+            out["step"] = self.step
+        else:
+            out["constant"] = self.constant
+            if self.cue is not None:
+                out["cue"] = list(self.cue)
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One arithmetic step: ``op`` over ``operands``.
+
+    ``result`` is the value the corpus states, ``unit`` the result unit the text
+    states (as written), ``formula`` the corpus text the step came from, and
+    ``implicit`` marks a step the importer synthesized (a sub-expression of a
+    longer formula, or a complement such as ``1 - 20%``).
+    """
+
+    op: str
+    operands: tuple[Operand, ...]
+    result: Number | None = None
+    unit: str | None = None
+    formula: str | None = None
+    implicit: bool = False
+
+    def __post_init__(self) -> None:
+        if self.op not in STEP_OPS:
+            raise _fail("unknown_operation", f"'op' must be one of {sorted(STEP_OPS)} (got {self.op!r})", "op")
+        if not isinstance(self.operands, tuple) or not all(isinstance(o, Operand) for o in self.operands):
+            raise _fail("wrong_type", "'operands' must be a tuple of Operand", "operands")
+        low, high = (2, 2) if self.op == "divide" else (2, None)
+        n = len(self.operands)
+        if n < low or (high is not None and n > high):
+            raise _fail(
+                "invalid_value", f"a {self.op} step takes {'2' if high else '2 or more'} operands (got {n})", "operands"
+            )
+        if self.result is not None:
+            _check_number(self.result, "result")
+        _check_text(self.unit, "unit", optional=True)
+        _check_text(self.formula, "formula", optional=True)
+        if not isinstance(self.implicit, bool):
+            raise _fail("wrong_type", "'implicit' must be a bool", "implicit")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"op": self.op, "operands": [o.to_dict() for o in self.operands]}
+        for name in ("result", "unit", "formula"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        if self.implicit:
+            out["implicit"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """A problem's text, its quantity mentions and the steps of a solution over them.
+
+    Mentions of each source are sorted by offset and do not overlap; every
+    operand reference resolves (a mention index in range, an *earlier* step, a
+    known constant); a constant's cue lies inside the text.  ``question_span`` is
+    the question's ``(start, end)`` in ``text`` where known; ``solution`` is the
+    corpus's worked solution, present when a mention quotes it.
+    """
+
+    problem_id: str
+    corpus: str
+    text: str
+    mentions: tuple[Mention, ...]
+    steps: tuple[Step, ...]
+    question_span: tuple[int, int] | None = None
+    answer_unit: str | None = None
+    gold_answer_unit: str | None = None
+    answer: Number | None = None
+    solution: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_text(self.problem_id, "$.problem_id")
+        _check_text(self.corpus, "$.corpus")
+        _check_text(self.text, "$.text")
+        for name in ("mentions", "steps"):
+            if not isinstance(getattr(self, name), tuple):
+                raise _fail("wrong_type", f"'{name}' must be a tuple", f"$.{name}")
+        if not self.steps:
+            raise _fail("invalid_value", "a trace needs at least one step", "$.steps")
+        size = len(self.text)
+        _check_text(self.solution, "$.solution", optional=True)
+        previous_end = {"text": 0, "solution": 0}
+        for i, m in enumerate(self.mentions):
+            path = f"$.mentions[{i}]"
+            if not isinstance(m, Mention):
+                raise _fail("wrong_type", "must be a Mention", path)
+            source = self.text if m.source == "text" else self.solution
+            if source is None:
+                raise _fail("missing_field", "a solution mention needs the trace's 'solution'", f"{path}.source")
+            if m.end > len(source) or source[m.start : m.end] != m.text:
+                raise _fail(
+                    "invalid_value", f"mention text {m.text!r} is not {m.source}[{m.start}:{m.end}]", f"{path}.text"
+                )
+            if m.start < previous_end[m.source]:
+                raise _fail("invalid_value", "mentions must be sorted by offset and must not overlap", f"{path}.start")
+            previous_end[m.source] = m.end
+        for i, step in enumerate(self.steps):
+            if not isinstance(step, Step):
+                raise _fail("wrong_type", "must be a Step", f"$.steps[{i}]")
+            for j, o in enumerate(step.operands):
+                path = f"$.steps[{i}].operands[{j}]"
+                if o.mention is not None and o.mention >= len(self.mentions):
+                    raise _fail("invalid_value", f"mention {o.mention} does not exist", f"{path}.mention")
+                if o.step is not None and o.step >= i:
+                    raise _fail("invalid_value", f"step {o.step} is not an earlier step", f"{path}.step")
+                if o.cue is not None and o.cue[1] > size:
+                    raise _fail("invalid_value", f"cue {list(o.cue)} lies outside the text", f"{path}.cue")
+        if self.question_span is not None:
+            qs = self.question_span
+            if not (isinstance(qs, tuple) and len(qs) == 2):
+                raise _fail("wrong_type", "'question_span' must be a (start, end) pair", "$.question_span")
+            start = _check_index(qs[0], "$.question_span[0]")
+            end = _check_index(qs[1], "$.question_span[1]")
+            if not start < end <= size:
+                raise _fail("invalid_value", f"question span {list(qs)} is not inside the text", "$.question_span")
+        _check_text(self.answer_unit, "$.answer_unit", optional=True)
+        _check_text(self.gold_answer_unit, "$.gold_answer_unit", optional=True)
+        if self.answer is not None:
+            _check_number(self.answer, "$.answer")
+
+    @property
+    def question(self) -> str | None:
+        """The question's text, where its span is known."""
+        return None if self.question_span is None else self.text[self.question_span[0] : self.question_span[1]]
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "problem_id": self.problem_id,
+            "corpus": self.corpus,
+            "text": self.text,
+            "mentions": [m.to_dict() for m in self.mentions],
+            "steps": [s.to_dict() for s in self.steps],
+        }
+        if self.question_span is not None:
+            out["question_span"] = list(self.question_span)
+        for name in ("answer_unit", "gold_answer_unit", "answer", "solution"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+    def to_json(self) -> str:
+        """Canonical JSON: sorted keys, compact separators, UTF-8 text kept."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, path: str = "$") -> Trace:
+        """Parse JSON text; malformed JSON refuses with reason ``malformed_json``."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
+            raise _fail("malformed_json", f"not valid JSON: {exc}", path) from None
+        return cls.from_dict(data, path=path)
+
+    @classmethod
+    def from_dict(cls, data: object, *, path: str = "$") -> Trace:
+        """Build from plain JSON data; every failure names its JSON path under ``path``."""
+        return _Decoder(path).trace(data)
+
+
+_TRACE_FIELDS = ("problem_id", "corpus", "text", "mentions", "steps")
+_TRACE_OPTIONAL = ("question_span", "answer_unit", "gold_answer_unit", "answer", "solution")
+_MENTION_FIELDS = ("start", "end", "text", "value")
+_MENTION_OPTIONAL = ("unit", "lemma", "kind", "source")
+_STEP_FIELDS = ("op", "operands")
+_STEP_OPTIONAL = ("result", "unit", "formula", "implicit")
+_OPERAND_OPTIONAL = ("mention", "step", "constant", "cue", "text")
+
+
+class _Decoder:
+    """Reads plain JSON data into the dataclasses, keeping the JSON path for errors."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+
+    def at(self, sub: str) -> str:
+        """A path under this decoder's root (``$.steps[0]`` -> ``<root>.steps[0]``)."""
+        return sub.replace("$", self.root, 1) if sub.startswith("$") else sub
+
+    def obj(self, data: object, path: str, required: tuple[str, ...], optional: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise _fail("wrong_type", f"'{path}' must be an object (got {type(data).__name__})", path)
+        for key in required:
+            if key not in data:
+                raise _fail("missing_field", f"'{path}' needs field '{key}'", f"{path}.{key}")
+        extra = sorted(str(k) for k in set(data) - set(required) - set(optional))
+        if extra:
+            raise _fail("unexpected_field", f"'{path}' has unexpected field(s) {extra}", f"{path}.{extra[0]}")
+        return data
+
+    def array(self, data: object, path: str) -> list[Any]:
+        if not isinstance(data, list):
+            raise _fail("wrong_type", f"'{path}' must be an array (got {type(data).__name__})", path)
+        return data
+
+    def pair(self, data: object, path: str) -> tuple[int, int] | None:
+        if data is None:
+            return None
+        items = self.array(data, path)
+        if len(items) != 2:
+            raise _fail("invalid_value", f"'{path}' must be a [start, end] pair", path)
+        return (_check_index(items[0], f"{path}[0]"), _check_index(items[1], f"{path}[1]"))
+
+    def build(self, cls: type[Any], path: str, **kwargs: Any) -> Any:
+        """Construct, re-rooting the dataclass's own field error at ``path``."""
+        try:
+            return cls(**kwargs)
+        except ProblemGraphError as exc:
+            sub = exc.path or ""
+            full = self.at(sub) if sub.startswith("$") else f"{path}.{sub}" if sub else path
+            raise ProblemGraphError(exc.message, reason=exc.reason, path=full, detail=exc.detail) from None
+
+    def mention(self, data: object, path: str) -> Mention:
+        d = self.obj(data, path, _MENTION_FIELDS, _MENTION_OPTIONAL)
+        mention: Mention = self.build(Mention, path, **d)
+        return mention
+
+    def operand(self, data: object, path: str) -> Operand:
+        d = dict(self.obj(data, path, (), _OPERAND_OPTIONAL))
+        if "cue" in d:
+            d["cue"] = self.pair(d["cue"], f"{path}.cue")
+        operand: Operand = self.build(Operand, path, **d)
+        return operand
+
+    def step(self, data: object, path: str) -> Step:
+        d = dict(self.obj(data, path, _STEP_FIELDS, _STEP_OPTIONAL))
+        d["operands"] = tuple(
+            self.operand(item, f"{path}.operands[{j}]") for j, item in enumerate(self.array(d["operands"], path))
+        )
+        step: Step = self.build(Step, path, **d)
+        return step
+
+    def trace(self, data: object) -> Trace:
+        root = self.root
+        d = dict(self.obj(data, root, _TRACE_FIELDS, _TRACE_OPTIONAL))
+        d["mentions"] = tuple(
+            self.mention(item, f"{root}.mentions[{i}]")
+            for i, item in enumerate(self.array(d["mentions"], f"{root}.mentions"))
+        )
+        d["steps"] = tuple(
+            self.step(item, f"{root}.steps[{i}]") for i, item in enumerate(self.array(d["steps"], f"{root}.steps"))
+        )
+        if "question_span" in d:
+            d["question_span"] = self.pair(d["question_span"], f"{root}.question_span")
+        trace: Trace = self.build(Trace, root, **d)
+        return trace
+
+
+# --------------------------------------------------------------------- binding
+
+
+def _number_text(value: Number) -> str:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def _resolve(unit: str | None, pack: UnitPack) -> ResolvedUnit | None:
+    if unit is None:
+        return None
+    try:
+        return pack.resolve(unit)
+    except UnitAlgebraError:
+        return None
+
+
+def _from_vector(vector: UnitVector) -> ResolvedUnit:
+    name = vector.to_canonical_string()
+    num = UnitVector(*(max(e, 0) for e in vector))
+    den = UnitVector(*(max(-e, 0) for e in vector))
+    return ResolvedUnit(name, name, vector, None, "upstream", num, den)
+
+
+def _role_for(resolved: ResolvedUnit | None, *, pure: bool) -> str:
+    if pure:
+        return "ratio"
+    if resolved is None:
+        return "quantity"
+    if resolved.is_rate:
+        return "rate"
+    dims = resolved.dimension
+    if dims == UnitVector(time=1):
+        return "duration"
+    if dims == UnitVector(count=1):
+        return "count"
+    return "quantity"
+
+
+_RESULT_ROLE: Mapping[str, str] = {
+    "add": "total",
+    "subtract": "difference",
+    "multiply": "quantity",
+    "divide": "quantity",
+    "apply_rate": "total",
+    "compare_multiplicative": "quantity",
+    "fraction_portion": "quantity",
+}
+
+_OP_SIGN: Mapping[str, str] = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Bound:
+    """What binding knows about one operand symbol."""
+
+    symbol_id: str
+    unit: ResolvedUnit | None  # resolved unit, or None when unknown or unitless
+    pure: bool  # a dimensionless pure number (role ratio, no unit)
+    value: float | None  # its value, where the trace says it
+
+
+class _TraceBinder:
+    """Scratch state of one :func:`bind_trace` run (never escapes it)."""
+
+    def __init__(self, trace: Trace, pack: UnitPack) -> None:
+        self.trace = trace
+        self.pack = pack
+        self.source = trace.problem_id
+        self.symbols: dict[str, SymbolBinding] = {}
+        self.facts: list[BoundFact] = []
+        self.equations: list[BoundEquation] = []
+        self.slugs: dict[str, int] = {}
+        self.mentions: list[_Bound] = []
+        self.constants: dict[str, _Bound] = {}
+        self.steps: list[_Bound] = []
+        self.stamper = EquationStamper(self.symbols, pack)
+
+    def new_id(self, prefix: str, slug: str) -> str:
+        key = f"{prefix}_{slug}"
+        index = self.slugs.get(key, 0)
+        self.slugs[key] = index + 1
+        return f"{key}_{index:03d}"
+
+    def virtual_span(self, where: str, text: str) -> SourceSpanLink:
+        return SourceSpanLink(f"{self.source}:{where}", 0, len(text), text)
+
+    def bind_mentions(self) -> None:
+        for m in self.trace.mentions:
+            resolved = _resolve(m.unit, self.pack)
+            slug = slugify(m.lemma or m.unit or "") or ("ratio" if m.is_pure else "number")
+            sid = self.new_id("q" if m.source == "text" else "s", slug)
+            source_id = self.source if m.source == "text" else f"{self.source}:solution"
+            span = SourceSpanLink(source_id, m.start, m.end, m.text)
+            role = _role_for(resolved, pure=m.is_pure)
+            self.symbols[sid] = SymbolBinding(sid, m.text, role, span, INTRODUCED_BY, unit=m.unit)
+            self.facts.append(BoundFact(sid, _number_text(m.value), span, m.unit))
+            self.mentions.append(_Bound(sid, resolved, m.is_pure, float(m.value)))
+
+    def constant(self, operand: Operand) -> _Bound:
+        cid = operand.constant or ""
+        known = self.constants.get(cid)
+        if known is not None:
+            return known
+        c: ImplicitConstant = IMPLICIT_CONSTANTS[cid]
+        if operand.cue is not None:
+            start, end = operand.cue
+            span = SourceSpanLink(self.source, start, end, self.trace.text[start:end])
+        else:
+            span = self.virtual_span("constants", c.description)
+        sid = f"c_{cid}"
+        resolved = _resolve(c.unit, self.pack)
+        self.symbols[sid] = SymbolBinding(
+            sid, c.description, _role_for(resolved, pure=c.is_pure), span, INTRODUCED_BY, unit=c.unit
+        )
+        self.facts.append(BoundFact(sid, str(c.value), span, c.unit))
+        bound = _Bound(sid, resolved, c.is_pure, float(c.value))
+        self.constants[cid] = bound
+        return bound
+
+    def operand(self, operand: Operand) -> _Bound:
+        if operand.mention is not None:
+            return self.mentions[operand.mention]
+        if operand.step is not None:
+            return self.steps[operand.step]
+        return self.constant(operand)
+
+    def alias(self, bound: _Bound, occurrence: int) -> _Bound:
+        """A second symbol for an operand used twice in one step (``12 * 12``)."""
+        original = self.symbols[bound.symbol_id]
+        sid = f"{bound.symbol_id}_again_{occurrence:03d}"
+        if sid not in self.symbols:
+            if bound.symbol_id in self.stamper.admitted or bound.symbol_id in self.stamper.root_of:
+                # A step result: an identity equation carries its admitted unit (or its refusal).
+                self.symbols[sid] = dataclasses.replace(original, symbol_id=sid, name=f"{original.name} (again)")
+                self.equations.append(
+                    self.stamper.stamp(sid, bound.symbol_id, (bound.symbol_id,), "add", original.source_span)
+                )
+            else:
+                self.symbols[sid] = dataclasses.replace(original, symbol_id=sid)
+                for fact in self.facts:
+                    if fact.symbol_id == bound.symbol_id:
+                        self.facts.append(dataclasses.replace(fact, symbol_id=sid))
+                        break
+        return dataclasses.replace(bound, symbol_id=sid)
+
+    def kind_for(self, op: str, operands: list[_Bound]) -> str:
+        """Refine a step's op into the operation kind the checker knows best."""
+        if op not in ("multiply", "divide") or len(operands) != 2:
+            return op
+        first, second = operands
+        if op == "divide":
+            return "fraction_portion" if second.pure and not first.pure else "divide"
+        if first.pure != second.pure:
+            factor = first if first.pure else second
+            return "fraction_portion" if factor.value is not None and factor.value < 1 else "compare_multiplicative"
+        for rate, base in ((first, second), (second, first)):
+            if (
+                rate.unit is not None
+                and base.unit is not None
+                and rate.unit.is_rate
+                and rate.unit.denominator != DIMENSIONLESS
+                and base.unit.dimension == rate.unit.denominator
+            ):
+                sym = self.symbols[rate.symbol_id]
+                if sym.semantic_role != "rate":
+                    self.symbols[rate.symbol_id] = dataclasses.replace(sym, semantic_role="rate")
+                return "apply_rate"
+        return op
+
+    def bind_step(self, i: int, step: Step) -> None:
+        operands: list[_Bound] = []
+        seen: dict[str, int] = {}
+        for o in step.operands:
+            bound = self.operand(o)
+            count = seen.get(bound.symbol_id, 0)
+            seen[bound.symbol_id] = count + 1
+            operands.append(bound if count == 0 else self.alias(bound, count))
+        kind = self.kind_for(step.op, operands)
+        sid = f"step_{i:03d}"
+        formula = step.formula or " ".join(
+            f"{_OP_SIGN[step.op]} {o.symbol_id}" if k else o.symbol_id for k, o in enumerate(operands)
+        )
+        span = self.virtual_span(f"steps[{i}]", formula)
+        name = f"result of step {i}" + (f" ({step.unit})" if step.unit else "")
+        self.symbols[sid] = SymbolBinding(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, unit=step.unit)
+        rhs = f" {_OP_SIGN[step.op]} ".join(o.symbol_id for o in operands)
+        equation = self.stamper.stamp(sid, rhs, (o.symbol_id for o in operands), kind, span)
+        self.equations.append(equation)
+        admitted = self.stamper.admitted.get(sid)
+        unit = _from_vector(admitted) if admitted is not None else None
+        if unit is not None and unit.is_rate and unit.numerator != DIMENSIONLESS:
+            self.symbols[sid] = dataclasses.replace(self.symbols[sid], semantic_role="rate")
+        value = None if step.result is None else float(step.result)
+        self.steps.append(_Bound(sid, unit, False, value))
+
+    def unknown(self) -> BoundUnknown:
+        t = self.trace
+        sid = "unknown_answer"
+        if t.question_span is not None:
+            start, end = t.question_span
+            span = SourceSpanLink(self.source, start, end, t.text[start:end])
+        else:
+            span = SourceSpanLink(self.source, 0, len(t.text), t.text)
+        expected = t.gold_answer_unit if t.gold_answer_unit is not None else t.answer_unit
+        self.symbols[sid] = SymbolBinding(sid, "the answer", "unknown", span, INTRODUCED_BY, unit=expected)
+        last = self.equations[-1]
+        resolved = _resolve(expected, self.pack)
+        form = question_form_for(last.operation_kind, expected_is_rate=resolved is not None and resolved.is_rate)
+        return reconcile_target(
+            sid,
+            span,
+            expected,
+            resolved_by=last.lhs_symbol_id,
+            admitted_unit=self.stamper.admitted.get(last.lhs_symbol_id),
+            refused_upstream=last.lhs_symbol_id in self.stamper.root_of,
+            state_index=STATE_INDEX_TERMINAL,
+            question_form=form,
+            pack=self.pack,
+        )
+
+
+def bind_trace(trace: Trace, *, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
+    """Bind a trace: mention and constant facts, one checked equation per step, the question target.
+
+    Symbols: ``q_<lemma>_<nnn>`` per mention (span into the text), ``c_<id>``
+    per implicit constant used (span at its cue, else a virtual ``constants``
+    source holding its description), ``step_<nnn>`` per step result (span: the
+    step's formula), ``unknown_answer`` for the question.  Pure and
+    deterministic; never raises on a well-formed trace (a dimension problem
+    becomes a refused equation or a refused target).
+
+    Raises
+    ------
+    ProblemGraphError
+        When ``trace`` is not a :class:`Trace` (build one with :meth:`Trace.from_dict`).
+    """
+    if not isinstance(trace, Trace):
+        raise ProblemGraphError(f"bind_trace needs a Trace (got {type(trace).__name__})", reason="wrong_type", path="$")
+    p = default_pack() if pack is None else pack
+    binder = _TraceBinder(trace, p)
+    binder.bind_mentions()
+    for i, step in enumerate(trace.steps):
+        binder.bind_step(i, step)
+    unknown = binder.unknown()
+    return SemanticSymbolicBindingGraph(
+        symbols=tuple(binder.symbols.values()),
+        facts=tuple(binder.facts),
+        equations=tuple(binder.equations),
+        unknowns=(unknown,),
+        constraints=(),
+        provenance=f"{INTRODUCED_BY} pack={p.name}@{p.version} corpus={trace.corpus} problem={trace.problem_id}",
+    )
