@@ -48,7 +48,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 pytest: system-deps $(STAMP)
-	$(PY) -m pytest --nbval notebooks -q
+	$(PY) -m pytest tests ssbg notebooks README.md --nbval -q
 
 test: lint typecheck pytest
 

@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass, field
 
@@ -300,15 +301,15 @@ def _operation(b: _Builder, i: int, op: Operation) -> None:
         write_unit = None if latest is None else latest.unit
         if kind == "divide" and latest is not None and _has_dimension(o.unit, b.pack):
             # "60 dollars among 4 people", "120 miles in 2 hours": a new per-unit holding.
-            write_unit = f"{latest.unit}_per_{o.unit}"
+            write_unit = _per(latest.unit, o.unit, b.pack)
     elif isinstance(o, Rate):
-        lit = b.literal(i, "rate", o.value, o.unit, "rate", path, text)
+        lit = b.literal(i, "rate", o.value, _per(o.numerator_unit, o.denominator_unit, b.pack), "rate", path, text)
         state = current(actor, o.denominator_unit)
         deps = [d for d in (state, lit) if d is not None]
         rhs = f"{lit} * {state or '?'}"
         write_unit = o.numerator_unit
     elif isinstance(o, PartitionChunk):
-        lit = b.literal(i, "chunk", o.value, f"{o.unit}_per_{o.result_unit}", "rate", path, text)
+        lit = b.literal(i, "chunk", o.value, _per(o.unit, o.result_unit, b.pack), "rate", path, text)
         state = current(actor, o.unit)
         deps = [d for d in (state, lit) if d is not None]
         rhs = f"{state or '?'} / {lit}"
@@ -434,6 +435,13 @@ def _unknown(b: _Builder) -> BoundUnknown:
         ambiguous=ambiguous,
         pack=b.pack,
     )
+
+
+def _per(numerator: str, denominator: str, pack: UnitPack) -> str:
+    """The composite unit id ``<num>_per_<den>``, the denominator in its pack lemma when it has one."""
+    with contextlib.suppress(UnitAlgebraError):
+        denominator = pack.resolve(denominator).lemma
+    return f"{numerator}_per_{denominator}"
 
 
 def _has_dimension(unit: str, pack: UnitPack) -> bool:

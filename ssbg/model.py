@@ -621,7 +621,9 @@ class SemanticSymbolicBindingGraph:
     @property
     def content_hash(self) -> str:
         """sha256 hex digest of the canonical string, for corpus joins."""
-        return hashlib.sha256(self.to_canonical_string().encode("utf-8")).hexdigest()
+        # surrogatepass: a lone surrogate in a directly built value hashes deterministically
+        # instead of raising (input types refuse such text earlier).
+        return hashlib.sha256(self.to_canonical_string().encode("utf-8", "surrogatepass")).hexdigest()
 
     def summary(self) -> dict[str, Any]:
         """Counts by collection and by admissibility status (plain dict)."""

@@ -74,6 +74,11 @@ def _check_text(value: object, path: str) -> None:
         raise _fail("wrong_type", f"'{path}' must be a str (got {type(value).__name__})", path)
     if not value.strip():
         raise _fail("invalid_value", f"'{path}' must not be empty", path)
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _fail("invalid_value", f"'{path}' holds a lone surrogate, not Unicode text", path) from None
 
 
 def _check_int(value: object, path: str) -> None:
@@ -360,8 +365,8 @@ class MathProblemGraph:
         known(self.unknown.entity, "$.unknown.entity")
         if self.problem_id is not None:
             _check_text(self.problem_id, "$.problem_id")
-        if self.text is not None and not isinstance(self.text, str):
-            raise _fail("wrong_type", "'text' must be a str", "$.text")
+        if self.text is not None:
+            _check_text(self.text, "$.text")
 
     # ------------------------------------------------------------------ JSON
 

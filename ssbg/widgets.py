@@ -20,25 +20,34 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets
 
 from ssbg.admissibility import OPERATION_KINDS
+from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import AdmissibilityError, PackError
 from ssbg.interactive import (
     OPERAND_SLOTS,
     PlaygroundResult,
+    ProblemDetail,
     complete_unit,
     evaluate,
+    filter_equations,
+    filter_options,
     load_playground_pack,
     operand_roles,
+    problem_choices,
+    problem_detail,
 )
 from ssbg.units import UnitPack
 
-__all__ = ["AdmissibilityPlayground"]
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["AdmissibilityPlayground", "CorpusBrowser"]
 
 _OPTION_LIMIT = 400  # completions sent to the browser per field (the whole en_units_v1 pack fits)
 _LABEL_STYLE = {"description_width": "110px"}
@@ -176,6 +185,163 @@ class AdmissibilityPlayground:
         units = [field.value for field in self.operands[:count]]
         self.result = evaluate(self.kind.value, units, lhs_unit=self.lhs.value, pack=pack)
         self.output.value = self.result.to_html()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.box._repr_mimebundle_(**kwargs)
+
+
+_ANY = "(any)"
+
+
+def _choices(values: Sequence[str]) -> list[tuple[str, str]]:
+    return [(_ANY, ""), *((v, v) for v in values)]
+
+
+class CorpusBrowser:
+    """Filter an equation table by corpus, reason, kind and unit; pick a problem; see its detail.
+
+    Parameters
+    ----------
+    equations
+        The equation table (``ssbg.corpus.batch.run_batch(...).equations``).
+    problems
+        The problem table (its row adds outcome, question form and answer units).
+    records
+        Corpus records by ``(corpus, problem_id)``
+        (:func:`~ssbg.interactive.index_records`): the picked problem's text is
+        highlighted and its graph drawn.
+    pack
+        The pack the tables were built with (``en_units_v1`` when None).
+    limit
+        At most this many problems are listed.
+
+    Attributes
+    ----------
+    corpus, reason, kind, unit, problem, matches, detail
+        The controls: three Dropdowns (blank: any), a Combobox of the table's
+        units, a Select of the matching problems, a count line, the detail HTML.
+    filtered
+        The equation rows passing the filters.
+    shown
+        The :class:`~ssbg.interactive.ProblemDetail` on display (None when no problem matches).
+    box
+        The widget to display.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> eq = pd.DataFrame({"corpus": ["c", "c"], "problem_id": ["p1", "p2"], "index": [0, 0],
+    ...     "kind": ["add", "divide"], "status": ["refused", "admitted"], "reason": ["unknown_unit", None],
+    ...     "root_cause": [True, False], "propagated_from": [None, None], "lhs_unit": ["apples", "mph"],
+    ...     "operand_units": ["apples;apples", "miles;hours"], "offending_unit": ["apples", None],
+    ...     "unknown_units": ["apple", None], "blocking_units": ["apple", None], "unit_proof": ["unverified", "x"],
+    ...     "span_text": ["", ""]})
+    >>> browser = CorpusBrowser(eq)
+    >>> browser.unit.value = "hours"
+    >>> browser.shown.problem_id
+    'p2'
+    """
+
+    filtered: pd.DataFrame
+    shown: ProblemDetail | None
+
+    def __init__(
+        self,
+        equations: pd.DataFrame,
+        problems: pd.DataFrame | None = None,
+        records: Mapping[tuple[str, str], CorpusRecord] | None = None,
+        *,
+        pack: UnitPack | None = None,
+        limit: int = 500,
+    ) -> None:
+        options = filter_options(equations)
+        self.equations = equations
+        self.problems = problems
+        self.records: Mapping[tuple[str, str], CorpusRecord] = records or {}
+        self.pack_value = pack
+        self.limit = limit
+        self.corpus = ipywidgets.Dropdown(options=_choices(options["corpus"]), description="corpus")
+        self.reason = ipywidgets.Dropdown(options=_choices(options["reason"]), description="reason")
+        self.kind = ipywidgets.Dropdown(options=_choices(options["kind"]), description="kind")
+        self.unit = ipywidgets.Combobox(
+            options=options["unit"], placeholder="any unit", description="unit", ensure_option=False
+        )
+        for control, name in ((self.corpus, "corpus"), (self.reason, "reason"), (self.kind, "kind")):
+            control.add_class(f"ssbg-filter-{name}")
+        self.unit.add_class("ssbg-filter-unit")
+        self.matches = ipywidgets.HTML()
+        self.problem = ipywidgets.Select(
+            options=[], rows=8, description="problem", layout=ipywidgets.Layout(width="95%")
+        )
+        self.problem.add_class("ssbg-problem-select")
+        self.detail = ipywidgets.HTML()
+        self.detail.add_class("ssbg-browser-detail")
+        filters = ipywidgets.HBox(
+            [self.corpus, self.reason, self.kind, self.unit], layout=ipywidgets.Layout(flex_flow="row wrap")
+        )
+        self.box = ipywidgets.VBox([filters, self.matches, self.problem, self.detail])
+        self.box.add_class("ssbg-corpus-browser")
+        self.shown = None
+        self._keys: list[tuple[str, str]] = []
+        self._updating = False
+        for control in (self.corpus, self.reason, self.kind, self.unit):
+            control.observe(self._on_filter, names="value")
+        self.problem.observe(self._on_pick, names="value")
+        self.refilter()
+
+    def _on_filter(self, change: dict[str, Any]) -> None:
+        self.refilter()
+
+    def _on_pick(self, change: dict[str, Any]) -> None:
+        if not self._updating:
+            self.show()
+
+    def refilter(self) -> None:
+        """Apply the filters, list the matching problems (keeping the pick when it still matches)."""
+        self.filtered = filter_equations(
+            self.equations,
+            corpus=self.corpus.value,
+            reason=self.reason.value,
+            kind=self.kind.value,
+            unit=self.unit.value,
+            pack=self.pack_value,
+        )
+        choices = problem_choices(self.filtered, limit=self.limit)
+        listed = len(choices)
+        total = len(problem_choices(self.filtered))
+        more = f" (first {listed} listed)" if total > listed else ""
+        self.matches.value = (
+            f'<span class="ssbg-matches">{len(self.filtered)} equations in {total} problem(s) match{more}</span>'
+        )
+        current = self._keys[self.problem.value] if self.problem.value is not None else None
+        keys = [key for _, key in choices]
+        self._updating = True  # one show() per refilter, not one per trait change
+        try:
+            self._keys = keys
+            self.problem.options = [(label, i) for i, (label, _) in enumerate(choices)]
+            self.problem.value = keys.index(current) if current in keys else (0 if keys else None)
+        finally:
+            self._updating = False
+        self.show()
+
+    def show(self) -> None:
+        """Show the picked problem's detail (or say that nothing matches)."""
+        index = self.problem.value
+        if index is None:
+            self.shown = None
+            self.detail.value = '<div class="ssbg-problem-detail">no equation matches these filters</div>'
+            return
+        key = self._keys[index]
+        corpus, problem_id = key
+        self.shown = problem_detail(
+            corpus,
+            problem_id,
+            equations=self.equations,
+            problems=self.problems,
+            record=self.records.get(key),
+            pack=self.pack_value,
+        )
+        self.detail.value = self.shown.to_html()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.box._repr_mimebundle_(**kwargs)

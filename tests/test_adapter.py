@@ -330,7 +330,7 @@ def test_divide_by_a_dimension_writes_a_per_unit_holding() -> None:
         unknown={"entity": "Ann", "unit": "dollars_per_person"},
     )
     bg = bind_math_problem_graph(g)
-    assert bg.symbol("op_000_result").unit == "dollars_per_people"
+    assert bg.symbol("op_000_result").unit == "dollars_per_person"
     assert bg.equations[0].unit_proof == "divide: [money,count] -> money/count"
     assert (bg.unknowns[0].target_status, bg.unknowns[0].question_form) == ("bound", "rate")
 

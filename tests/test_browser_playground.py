@@ -5,9 +5,10 @@ runtime, data, settings and workspace folders; the repository as root), opens
 ``notebooks/02_admissibility_playground.ipynb``, runs every cell, types
 ``dollars`` over the second operand ``hours`` of the live playground, and checks
 that the shown verdict turns from the unit proof into the ``unit_mismatch``
-refusal.  Saves a screenshot of the widget to ``docs/playground.png`` and stops
-the server.  The notebook file is left as it was (autosave is switched off and
-the test checks its bytes).
+refusal; then sets the corpus browser's reason filter and checks that it shows
+the first problem with that reason, diagram included.  Saves a screenshot of
+the playground to ``docs/playground.png`` and stops the server.  The notebook
+file is left as it was (autosave is switched off and the test checks its bytes).
 
 Chromium is Debian's ``/usr/bin/chromium``; playwright never downloads a
 browser.  Outside CI the test skips when chromium is missing; under ``CI=true``
@@ -170,6 +171,15 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _first_problem_with(reason: str) -> str:
+    """What the notebook's corpus browser must show once its reason filter is set (computed here, apart)."""
+    from ssbg.corpus.batch import run_batch
+    from ssbg.interactive import filter_equations, problem_choices
+
+    equations = run_batch([REPO / "data"], progress=False).equations
+    return problem_choices(filter_equations(equations, reason=reason))[0][1][1]
+
+
 # Runs in the page: the notebook panel's kernel is idle (JupyterLab exposed as window.jupyterapp).
 _KERNEL_IDLE = """() => {
   const app = window.jupyterapp;
@@ -186,6 +196,7 @@ def test_changing_an_operand_in_the_browser_changes_the_verdict(lab: Lab) -> Non
     from playwright.sync_api import expect, sync_playwright
 
     before = _digest(REPO / NOTEBOOK)
+    expected_problem = _first_problem_with("unknown_unit")
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
@@ -215,6 +226,13 @@ def test_changing_an_operand_in_the_browser_changes_the_verdict(lab: Lab) -> Non
             expect(output.locator(".ssbg-proof"), "typing hours back restores the proof").to_have_text(
                 PROOF, timeout=VERDICT_MS
             )
+            browser_box = page.locator(".ssbg-corpus-browser").first
+            browser_box.locator(".ssbg-filter-reason select").select_option(label="unknown_unit")
+            shown = browser_box.locator(".ssbg-browser-detail .ssbg-problem-detail")
+            expect(shown, "the corpus browser shows the first problem with an unknown unit").to_have_attribute(
+                "data-problem", expected_problem, timeout=VERDICT_MS
+            )
+            expect(shown.locator("svg").first, "the browser draws the picked problem's diagram").to_be_visible()
         finally:
             browser.close()
     assert _digest(REPO / NOTEBOOK) == before, "running the notebook in the browser must not rewrite it"

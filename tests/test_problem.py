@@ -237,3 +237,11 @@ def test_arbitrary_json_never_raises_a_bare_exception(data: Any) -> None:
 def test_near_miss_json_never_raises_a_bare_exception(data: Any) -> None:
     with contextlib.suppress(ProblemGraphError):
         MathProblemGraph.from_dict(data)
+
+
+def test_lone_surrogates_are_refused_at_input() -> None:
+    data = copy.deepcopy(BASE)
+    data["entities"][0] = "A\ud800"
+    with pytest.raises(ProblemGraphError) as info:
+        MathProblemGraph.from_dict(data)
+    assert (info.value.reason, info.value.path) == ("invalid_value", "$.entities[0]")

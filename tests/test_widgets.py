@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import traitlets
 
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import AdmissibilityError
-from ssbg.interactive import OPERAND_SLOTS
-from ssbg.widgets import AdmissibilityPlayground
+from ssbg.interactive import (
+    OPERAND_SLOTS,
+    BrowserError,
+    filter_equations,
+    filter_options,
+    index_records,
+    problem_choices,
+)
+from ssbg.widgets import AdmissibilityPlayground, CorpusBrowser
 from tests.test_interactive import HOSTILE_TEXTS, REFUSAL_CASES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -163,3 +171,102 @@ def test_hidden_operands_are_not_evaluated() -> None:
 def test_the_playground_displays_as_its_box() -> None:
     bundle = AdmissibilityPlayground()._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+# ============================================================================= the corpus browser
+
+
+@pytest.fixture(scope="module")
+def lanes() -> Any:
+    from ssbg.corpus.batch import run_batch
+
+    return run_batch([REPO / "data" / "lanes"], progress=False)
+
+
+@pytest.fixture(scope="module")
+def records() -> Any:
+    return index_records([REPO / "data" / "lanes"])
+
+
+def shown_key(browser: CorpusBrowser) -> tuple[str, str] | None:
+    return None if browser.shown is None else (browser.shown.corpus, browser.shown.problem_id)
+
+
+def test_the_browser_starts_on_the_first_problem_of_the_table(lanes: Any) -> None:
+    browser = CorpusBrowser(lanes.equations, lanes.problems)
+    assert shown_key(browser) == problem_choices(lanes.equations)[0][1]
+
+
+@pytest.mark.parametrize("name", ["corpus", "reason", "kind"])
+def test_each_dropdown_filters_the_table(lanes: Any, name: str) -> None:
+    browser = CorpusBrowser(lanes.equations)
+    value = filter_options(lanes.equations)[name][-1]
+    getattr(browser, name).value = value
+    assert browser.filtered.index.tolist() == filter_equations(lanes.equations, **{name: value}).index.tolist()
+
+
+def test_the_unit_field_filters_the_table(lanes: Any) -> None:
+    browser = CorpusBrowser(lanes.equations)
+    browser.unit.value = "widgets"
+    assert {key for _, key in problem_choices(browser.filtered)} == {("ssbg", "refusal-unknown-unit-propagates")}
+
+
+def test_the_listed_problems_follow_the_filters(lanes: Any) -> None:
+    browser = CorpusBrowser(lanes.equations)
+    browser.reason.value = "unit_mismatch"
+    assert [label for label, _ in browser.problem.options] == [
+        label for label, _ in problem_choices(filter_equations(lanes.equations, reason="unit_mismatch"))
+    ]
+
+
+def test_the_shown_problem_has_a_row_with_the_filtered_reason(lanes: Any) -> None:
+    browser = CorpusBrowser(lanes.equations)
+    browser.reason.value = "operand_arity"
+    assert browser.shown is not None
+    assert "operand_arity" in browser.shown.equations["reason"].astype(object).tolist()
+
+
+def test_picking_a_problem_shows_it(lanes: Any) -> None:
+    browser = CorpusBrowser(lanes.equations, lanes.problems)
+    browser.problem.value = 3
+    assert shown_key(browser) == problem_choices(lanes.equations)[3][1]
+
+
+def test_the_pick_survives_a_filter_that_still_matches_it(lanes: Any) -> None:
+    browser = CorpusBrowser(lanes.equations)
+    browser.reason.value = "unknown_unit"
+    browser.problem.value = 1
+    picked = shown_key(browser)
+    browser.corpus.value = "ssbg"
+    assert shown_key(browser) == picked
+
+
+def test_no_match_shows_no_problem_and_says_so(lanes: Any) -> None:
+    browser = CorpusBrowser(lanes.equations)
+    browser.unit.value = "no-such-unit"
+    assert (browser.shown, "no equation matches" in browser.detail.value) == (None, True)
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS)
+def test_bad_unit_text_never_raises_and_is_not_injected(lanes: Any, text: str) -> None:
+    browser = CorpusBrowser(lanes.equations)
+    browser.unit.value = text
+    assert "<script" not in browser.detail.value + browser.matches.value
+
+
+def test_the_count_line_says_how_many_rows_match(lanes: Any) -> None:
+    browser = CorpusBrowser(lanes.equations)
+    browser.reason.value = "unknown_unit"
+    assert f">{len(browser.filtered)} equations in " in browser.matches.value
+
+
+def test_with_records_the_detail_shows_text_and_diagram(lanes: Any, records: Any) -> None:
+    browser = CorpusBrowser(lanes.equations, lanes.problems, records)
+    browser.unit.value = "widgets"
+    assert ("<svg" in browser.detail.value, "Bea" in browser.detail.value) == (True, True)
+
+
+def test_a_table_without_the_documented_columns_is_refused(lanes: Any) -> None:
+    with pytest.raises(BrowserError) as info:
+        CorpusBrowser(lanes.equations.drop(columns=["kind"]))
+    assert info.value.reason == "missing_column"

@@ -256,6 +256,12 @@ def unknown_unit_parts(unit: str | None, pack: UnitPack) -> tuple[str, ...]:
     """
     if unit is None or not unit.strip():
         return ()
+    return _unknown_parts(unit, pack)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _unknown_parts(unit: str, pack: UnitPack) -> tuple[str, ...]:
+    """Memoized by (text, pack): both immutable values; ``_unknown_parts.cache_clear()`` empties it."""
     try:
         pack.resolve(unit)
     except UnitAlgebraError:
@@ -635,7 +641,9 @@ def _pool_chunks(batches: Iterator[list[CorpusRecord]], work: _Work, jobs: int) 
     from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    # fork where the platform has it (workers inherit the loaded modules and need no
+    # ``__main__`` guard in the caller's script), spawn elsewhere.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     pending: deque[tuple[int, Future[BatchChunk]]] = deque()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:

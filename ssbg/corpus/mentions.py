@@ -73,18 +73,24 @@ class Token(NamedTuple):
     low: str
 
 
-def tokenize(text: str) -> tuple[Token, ...]:
+def tokenize(text: str, start: int = 0, end: int | None = None, *, limit: int | None = None) -> tuple[Token, ...]:
     """Numbers, words (with inner hyphens and apostrophes) and single symbols, with offsets.
+
+    Reads ``text[start:end]`` (offsets stay those of ``text``), at most ``limit`` tokens.
 
     >>> [t.text for t in tokenize("A 120-page book costs $1,000.50!")]
     ['A', '120', '-', 'page', 'book', 'costs', '$', '1,000.50', '!']
     """
-    low = text.lower()
     new = tuple.__new__  # NamedTuple's own constructor is a Python function: too slow for every token
-    return tuple(
-        new(Token, (m.lastgroup, m.group(), m.start(), m.end(), low[m.start() : m.end()]))
-        for m in _TOKEN.finditer(text)
-    )
+    matches = _TOKEN.finditer(text, start, len(text) if end is None else end)
+    out = []
+    for m in matches:
+        a, b = m.span()
+        word = text[a:b]
+        out.append(new(Token, (m.lastgroup, word, a, b, word.lower())))
+        if limit is not None and len(out) >= limit:
+            break
+    return tuple(out)
 
 
 # ----------------------------------------------------------------- vocabularies

@@ -57,12 +57,12 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
     if m is None:
         return None
     currency = "$" if before.rstrip().endswith("$") else None
-    window = line[m.start("num") : m.start("num") + 80].partition("\n")[0]
-    toks = tokenize(window)
+    stop = line.find("\n", m.start("num"))
+    toks = tokenize(line, m.start("num"), len(line) if stop < 0 else stop, limit=10)
     if not toks or toks[0].kind != "num":
         return None
     unit, _next, kind = unit_after(
-        toks, 1, window, parse_number(m.group("num")), currency=currency, number_end=toks[0].end, pack=pack
+        toks, 1, line, parse_number(m.group("num")), currency=currency, number_end=toks[0].end, pack=pack
     )
     return unit if kind == "quantity" else None
 
