@@ -877,11 +877,12 @@ def _diagram_svg(graph: SemanticSymbolicBindingGraph | None, notes: list[str]) -
 
 
 def _text_html(text: str | None, graph: SemanticSymbolicBindingGraph | None) -> str:
+    """The problem text, escaped, with the quantities the graph binds marked (the report's highlighter)."""
     if not text:
         return ""
-    from ssbg.corpus.textview import render_text
+    from ssbg.corpus.report import highlight_text
 
-    return str(render_text(text, graph).to_html())
+    return highlight_text(text, graph)
 
 
 def problem_detail(
