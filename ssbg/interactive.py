@@ -946,6 +946,10 @@ _PROBLEM_FACTS: tuple[str, ...] = (
 )
 
 
+# Graphviz sizes its SVG in points; scale it down to the output's width instead of scrolling sideways.
+_FIT_SVG = "<style>.ssbg-diagram svg{max-width:100%;height:auto}</style>"
+
+
 def _detail_html(detail: ProblemDetail) -> str:
     parts = [
         f'<div class="ssbg-problem-detail" data-corpus="{_e(detail.corpus)}" data-problem="{_e(detail.problem_id)}" '
@@ -959,7 +963,7 @@ def _detail_html(detail: ProblemDetail) -> str:
     if detail.text_html:
         parts.append(f'<div class="ssbg-problem-text">{detail.text_html}</div>')
     if detail.diagram_svg:
-        parts.append(f'<div class="ssbg-diagram" style="overflow-x:auto">{detail.diagram_svg}</div>')
+        parts.append(_FIT_SVG + f'<div class="ssbg-diagram">{detail.diagram_svg}</div>')
     if len(detail.equations):
         table = detail.equations.to_html(index=False, na_rep="", escape=True, border=0)
         parts.append(f'<div class="ssbg-equations" style="overflow-x:auto">{table}</div>')

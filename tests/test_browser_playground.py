@@ -128,6 +128,12 @@ def lab(tmp_path: Path) -> Iterator[Lab]:
     docmanager.mkdir(parents=True)
     # Never write the notebook back: running it in the browser must not touch the committed file.
     (docmanager / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}), encoding="utf-8")
+    # No news or update pop-up over the widgets (and no network request for them).
+    notification = settings / "@jupyterlab" / "apputils-extension"
+    notification.mkdir(parents=True)
+    (notification / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8"
+    )
     env = {
         **os.environ,
         "JUPYTER_CONFIG_DIR": str(home / "config"),
