@@ -182,7 +182,7 @@ def _first_problem_with(reason: str) -> str:
     from ssbg.corpus.batch import run_batch
     from ssbg.interactive import filter_equations, problem_choices
 
-    equations = run_batch([REPO / "data"], progress=False).equations
+    equations = run_batch([REPO / "data" / "lanes"], progress=False).equations  # the notebook's DATA
     return problem_choices(filter_equations(equations, reason=reason))[0][1][1]
 
 
