@@ -49,6 +49,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+TOTAL_S = 140  # server start to last check; with at most 30 s to stop, the test stays under 3 minutes
 SERVER_START_S = 60  # JupyterLab start on a busy 2-core machine
 PAGE_MS = 60_000  # page load, kernel start, running all cells
 VERDICT_MS = 30_000  # one round trip browser -> kernel -> browser
@@ -87,6 +88,14 @@ class Lab:
     token: str
     process: subprocess.Popen[bytes]
     log: Path
+    deadline: float  # time.monotonic() by which the whole test must be done
+
+    def ms(self, cap: int) -> int:
+        """A wait in milliseconds: ``cap``, or what is left of the test's time budget if less."""
+        left = int((self.deadline - time.monotonic()) * 1000)
+        if left <= 0:
+            pytest.fail(f"the browser test ran out of its {TOTAL_S} s budget:\n{self.tail()}")
+        return min(cap, left)
 
     def tail(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")[-3000:]
@@ -143,6 +152,7 @@ def lab(tmp_path: Path) -> Iterator[Lab]:
         "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
         "JUPYTER_PLATFORM_DIRS": "1",
     }
+    deadline = time.monotonic() + TOTAL_S
     port, token = _free_port(), secrets.token_hex(16)
     log = tmp_path / "jupyterlab.log"
     command = [
@@ -165,7 +175,7 @@ def lab(tmp_path: Path) -> Iterator[Lab]:
         process = subprocess.Popen(
             command, cwd=REPO, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True
         )
-    server = Lab(f"http://127.0.0.1:{port}", token, process, log)
+    server = Lab(f"http://127.0.0.1:{port}", token, process, log, deadline)
     try:
         _wait_until_up(server)
         yield server
@@ -194,7 +204,8 @@ _KERNEL_IDLE = """() => {
     && panel.sessionContext.session.kernel;
   return Boolean(kernel && kernel.status === 'idle' && panel.content && panel.content.widgets.length > 0);
 }"""
-_RUN_ALL = "() => window.jupyterapp.commands.execute('notebook:run-all-cells')"
+# Started, not awaited: the waits below (each bounded) say when the cells have run.
+_RUN_ALL = "() => { void window.jupyterapp.commands.execute('notebook:run-all-cells'); return true; }"
 
 
 def test_changing_an_operand_in_the_browser_changes_the_verdict(lab: Lab) -> None:
@@ -207,36 +218,36 @@ def test_changing_an_operand_in_the_browser_changes_the_verdict(lab: Lab) -> Non
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            page.set_default_timeout(PAGE_MS)
+            page.set_default_timeout(lab.ms(PAGE_MS))
             page.goto(f"{lab.url}/lab/tree/{NOTEBOOK}?reset&token={lab.token}", wait_until="domcontentloaded")
             try:
-                page.wait_for_function(_KERNEL_IDLE, timeout=PAGE_MS)
+                page.wait_for_function(_KERNEL_IDLE, timeout=lab.ms(PAGE_MS))
             except PlaywrightError as exc:
                 pytest.fail(f"the notebook's kernel did not become idle in {PAGE_MS} ms: {exc}\n{lab.tail()}")
             page.evaluate(_RUN_ALL)
             output = page.locator(".ssbg-playground .ssbg-playground-output").first
             expect(output.locator(".ssbg-proof"), "the playground shows the unit proof after Run All").to_have_text(
-                PROOF, timeout=PAGE_MS
+                PROOF, timeout=lab.ms(PAGE_MS)
             )
             field = page.locator(".ssbg-playground .ssbg-operand-2 input").first
             expect(field, "the second operand starts as hours").to_have_value("hours")
             field.fill("dollars")
             result = output.locator(".ssbg-playground-result")
             expect(result, "typing dollars over hours turns the proof into a refusal").to_have_attribute(
-                "data-reason", "unit_mismatch", timeout=VERDICT_MS
+                "data-reason", "unit_mismatch", timeout=lab.ms(VERDICT_MS)
             )
             expect(output.locator(".ssbg-offending"), "the refusal names the offending unit").to_have_text("dollars")
             SCREENSHOT.parent.mkdir(exist_ok=True)
             page.locator(".ssbg-playground").first.screenshot(path=str(SCREENSHOT))
             field.fill("hours")
             expect(output.locator(".ssbg-proof"), "typing hours back restores the proof").to_have_text(
-                PROOF, timeout=VERDICT_MS
+                PROOF, timeout=lab.ms(VERDICT_MS)
             )
             browser_box = page.locator(".ssbg-corpus-browser").first
             browser_box.locator(".ssbg-filter-reason select").select_option(label="unknown_unit")
             shown = browser_box.locator(".ssbg-browser-detail .ssbg-problem-detail")
             expect(shown, "the corpus browser shows the first problem with an unknown unit").to_have_attribute(
-                "data-problem", expected_problem, timeout=VERDICT_MS
+                "data-problem", expected_problem, timeout=lab.ms(VERDICT_MS)
             )
             expect(shown.locator("svg").first, "the browser draws the picked problem's diagram").to_be_visible()
         finally:
