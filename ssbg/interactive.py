@@ -764,6 +764,8 @@ def index_records(
 ) -> dict[tuple[str, str], CorpusRecord]:
     """Read corpus records by ``(corpus, problem_id)`` (only ``keys`` when given), first one wins.
 
+    Reading stops as soon as every asked-for key is found.
+
     Raises
     ------
     ImportRefusal
@@ -778,6 +780,8 @@ def index_records(
         key = (record.corpus, record.problem_id)
         if key not in found and (wanted is None or key in wanted):
             found[key] = record
+            if wanted is not None and len(found) == len(wanted):
+                break  # every asked-for record is in: stop reading
     return found
 
 

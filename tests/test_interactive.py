@@ -464,3 +464,19 @@ def test_index_records_keeps_only_the_asked_keys() -> None:
 
 def test_every_table_problem_has_a_record(lane_tables: Any, lane_records: Any) -> None:
     assert keys_of(lane_tables.problems) <= set(lane_records)
+
+
+def test_index_records_stops_reading_once_every_key_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ssbg.corpus import batch
+
+    read: list[str] = []
+    records = [CorpusRecord("c", p, f"c.jsonl:{i}", payload=object()) for i, p in enumerate(["a", "b", "c"], 1)]
+
+    def fake_iter(specs: Any) -> Any:
+        for record in records:
+            read.append(record.problem_id)
+            yield record
+
+    monkeypatch.setattr(batch, "iter_records", fake_iter)
+    index_records(["c.jsonl"], keys=[("c", "b")])
+    assert read == ["a", "b"]
