@@ -71,8 +71,18 @@ IMPLICIT_CONSTANTS: Mapping[str, ImplicitConstant] = _table(
     # counts
     ("items_per_dozen", 12, "item_per_dozen", "12 per dozen"),
     ("items_per_pair", 2, "item_per_pair", "2 per pair"),
-    # money
+    # money (a coin's value is money per coin: per item)
     ("cents_per_dollar", 100, "cent_per_dollar", "100 cents per dollar"),
+    ("dollars_per_cent", 0.01, "dollar_per_cent", "0.01 dollars per cent"),
+    ("penny_in_dollars", 0.01, "dollar_per_item", "a penny is $0.01"),
+    ("nickel_in_cents", 5, "cent_per_item", "a nickel is 5 cents"),
+    ("nickel_in_dollars", 0.05, "dollar_per_item", "a nickel is $0.05"),
+    ("dime_in_cents", 10, "cent_per_item", "a dime is 10 cents"),
+    ("dime_in_dollars", 0.1, "dollar_per_item", "a dime is $0.10"),
+    ("quarter_in_cents", 25, "cent_per_item", "a quarter is 25 cents"),
+    ("quarter_in_dollars", 0.25, "dollar_per_item", "a quarter is $0.25"),
+    ("half_dollar_in_cents", 50, "cent_per_item", "a half-dollar is 50 cents"),
+    ("half_dollar_in_dollars", 0.5, "dollar_per_item", "a half-dollar is $0.50"),
     # length
     ("inches_per_foot", 12, "inch_per_foot", "12 inches per foot"),
     ("feet_per_yard", 3, "foot_per_yard", "3 feet per yard"),

@@ -45,6 +45,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from collections.abc import Mapping
@@ -77,6 +78,7 @@ __all__ = [
     "Step",
     "Trace",
     "bind_trace",
+    "clear_trace_cache",
 ]
 
 STEP_OPS: frozenset[str] = frozenset({"add", "subtract", "multiply", "divide"})
@@ -103,6 +105,9 @@ def _fail(reason: str, message: str, path: str) -> ProblemGraphError:
 
 
 def _check_number(value: object, path: str) -> None:
+    kind = type(value)
+    if kind is int or (kind is float and math.isfinite(value)):  # type: ignore[arg-type]
+        return
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _fail("wrong_type", f"'{path}' must be a number (got {type(value).__name__})", path)
     if not math.isfinite(value):
@@ -112,6 +117,8 @@ def _check_number(value: object, path: str) -> None:
 def _check_text(value: object, path: str, *, optional: bool = False) -> None:
     if value is None and optional:
         return
+    if type(value) is str and value and not value.isspace():
+        return
     if not isinstance(value, str):
         raise _fail("wrong_type", f"'{path}' must be a str (got {type(value).__name__})", path)
     if not value.strip():
@@ -119,6 +126,8 @@ def _check_text(value: object, path: str, *, optional: bool = False) -> None:
 
 
 def _check_index(value: object, path: str) -> int:
+    if type(value) is int and value >= 0:  # the common case, first
+        return value
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail("wrong_type", f"'{path}' must be an int (got {type(value).__name__})", path)
     if value < 0:
@@ -198,18 +207,14 @@ class Operand:
     text: str | None = None
 
     def __post_init__(self) -> None:
-        chosen = [name for name in OPERAND_SOURCES if getattr(self, name) is not None]
-        if len(chosen) != 1:
-            raise _fail(
-                "invalid_value",
-                f"an operand points at exactly one of {list(OPERAND_SOURCES)} (got {chosen})",
-                "operand",
-            )
+        chosen = (self.mention is not None) + (self.step is not None) + (self.constant is not None)
+        if chosen != 1:
+            raise _fail("invalid_value", f"an operand points at exactly one of {list(OPERAND_SOURCES)}", "operand")
         if self.mention is not None:
             _check_index(self.mention, "mention")
-        if self.step is not None:
+        elif self.step is not None:
             _check_index(self.step, "step")
-        if self.constant is not None and self.constant not in IMPLICIT_CONSTANTS:
+        elif self.constant not in IMPLICIT_CONSTANTS:
             raise _fail("invalid_value", f"'constant' {self.constant!r} is not an implicit constant", "constant")
         if self.cue is not None:
             if self.constant is None:
@@ -219,7 +224,8 @@ class Operand:
             start, end = _check_index(self.cue[0], "cue[0]"), _check_index(self.cue[1], "cue[1]")
             if end <= start:
                 raise _fail("invalid_value", "'cue' must satisfy start < end", "cue")
-        _check_text(self.text, "text", optional=True)
+        if self.text is not None:
+            _check_text(self.text, "text")
 
     @property
     def source(self) -> str:
@@ -499,12 +505,27 @@ def _number_text(value: Number) -> str:
 
 
 def _resolve(unit: str | None, pack: UnitPack) -> ResolvedUnit | None:
-    if unit is None:
-        return None
+    return None if unit is None else _resolved(pack, unit)
+
+
+@functools.lru_cache(maxsize=8192)
+def _resolved(pack: UnitPack, unit: str) -> ResolvedUnit | None:
+    """What ``pack`` resolves ``unit`` to, or None (memoized: resolved units are immutable)."""
     try:
         return pack.resolve(unit)
     except UnitAlgebraError:
         return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _slug(text: str) -> str:
+    return slugify(text)
+
+
+def clear_trace_cache() -> None:
+    """Forget the memoized unit resolutions and slugs of :func:`bind_trace` (tests use this)."""
+    _resolved.cache_clear()
+    _slug.cache_clear()
 
 
 def _from_vector(vector: UnitVector) -> ResolvedUnit:
@@ -580,7 +601,7 @@ class _TraceBinder:
     def bind_mentions(self) -> None:
         for m in self.trace.mentions:
             resolved = _resolve(m.unit, self.pack)
-            slug = slugify(m.lemma or m.unit or "") or ("ratio" if m.is_pure else "number")
+            slug = _slug(m.lemma or m.unit or "") or ("ratio" if m.is_pure else "number")
             sid = self.new_id("q" if m.source == "text" else "s", slug)
             source_id = self.source if m.source == "text" else f"{self.source}:solution"
             span = SourceSpanLink(source_id, m.start, m.end, m.text)

@@ -37,9 +37,10 @@ import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ssbg.corpus.constants import find_cues
-from ssbg.corpus.mentions import question_unit
+from ssbg.corpus.mentions import mention_at, pack_lookup
 from ssbg.errors import ImportRefusal, ProblemGraphError
 from ssbg.trace import Mention, Operand, Step, Trace
 from ssbg.units import UnitPack, default_pack
@@ -50,8 +51,11 @@ _OPS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "\u00d7": "
 _FORMULA_TOKEN = re.compile(
     r"\s*(?:(?P<num>\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+)(?P<pct>%)?"
     r"(?:\s*\((?P<tag>[A-Za-z][A-Za-z /._-]*)\))?"
-    r"|(?P<op>[-+*/\u00d7\u00f7])|(?P<lp>\()|(?P<rp>\)))"
+    r"|(?P<op>[-+*/\u00d7\u00f7])|(?P<lp>\()|(?P<rp>\))|(?P<var>[A-Za-z_][A-Za-z_0-9]*))"
 )
+
+
+_MODULO = re.compile(r"\d\s*%\s*[\d(]")
 
 
 def parse_number(text: str) -> float:
@@ -63,13 +67,20 @@ def parse_number(text: str) -> float:
     return float(text.replace(",", "").strip())
 
 
-@dataclass(frozen=True, slots=True)
-class Literal:
-    """A number of a formula: as written, its value, and an inline unit tag (``60(min/hour)``)."""
+class Literal(NamedTuple):
+    """A number of a formula: as written, its value, an inline unit tag (``60(min/hour)``) and its
+    ordinal among the formula's numbers (``-1`` for one folded from two)."""
 
     text: str
     value: float
     unit: str | None = None
+    position: int = -1
+
+
+class Var(NamedTuple):
+    """An unknown of an equation (``X``, ``hourly_wage``)."""
+
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +88,12 @@ class BinOp:
     """``left op right`` with ``op`` in add/subtract/multiply/divide."""
 
     op: str
-    left: Literal | BinOp
-    right: Literal | BinOp
+    left: Literal | Var | BinOp
+    right: Literal | Var | BinOp
 
     @property
     def value(self) -> float:
-        """The value of the tree (``ZeroDivisionError`` for a division by zero)."""
+        """The value of the tree (``ZeroDivisionError`` for a division by zero; a Var has none)."""
         a, b = _value(self.left), _value(self.right)
         if self.op == "add":
             return a + b
@@ -93,10 +104,12 @@ class BinOp:
         return a / b
 
 
-Node = Literal | BinOp
+Node = Literal | Var | BinOp
 
 
 def _value(node: Node) -> float:
+    if isinstance(node, Var):
+        raise ValueError(f"the unknown {node.name} has no value")
     return node.value
 
 
@@ -104,12 +117,19 @@ def _unparseable(formula: str, why: str) -> ImportRefusal:
     return ImportRefusal(f"cannot parse formula {formula!r}: {why}", reason="unparseable_formula", detail=formula)
 
 
-def parse_formula(formula: str, *, merge: Callable[[Literal, Literal], Literal | None] | None = None) -> Node:
+def parse_formula(
+    formula: str,
+    *,
+    merge: Callable[[Literal, Literal], Literal | None] | None = None,
+    variables: bool = False,
+) -> Node:
     """Parse an infix formula over ``+ - * /`` and parentheses into a tree.
 
     ``merge(a, b)`` may fold a written fraction ``a/b`` into one literal (when the
     text has that fraction or percentage as a mention); it is not applied right
-    after a ``/`` (``x/a/b`` is not ``x/(a/b)``).
+    after a ``/`` (``x/a/b`` is not ``x/(a/b)``).  A name (``X``, ``hourly_wage``)
+    is an unknown when ``variables`` is true, else the formula is algebra and
+    refuses with ``unsupported_operation``.
 
     >>> parse_formula("100-50-30-15").op
     'subtract'
@@ -118,9 +138,16 @@ def parse_formula(formula: str, *, merge: Callable[[Literal, Literal], Literal |
     ...
     ssbg.errors.ImportRefusal: cannot parse formula '2 +': expected a number or '('
     """
-    items: list[tuple[str, str | Literal]] = []
+    items: list[tuple[str, str | Literal | Var]] = []
     pos = 0
+    numbers = 0
     text = formula.strip()
+    if "//" in text or "^" in text or "**" in text or _MODULO.search(text):
+        raise ImportRefusal(
+            f"formula {formula!r} uses floor division, a remainder or a power",
+            reason="unsupported_operation",
+            detail=formula,
+        )
     while pos < len(text):
         m = _FORMULA_TOKEN.match(text, pos)
         if m is None or m.end() == pos:
@@ -133,7 +160,16 @@ def parse_formula(formula: str, *, merge: Callable[[Literal, Literal], Literal |
             shown = m.group("num")
             if m.group("pct"):
                 value, shown = value / 100, shown + "%"
-            items.append(("num", Literal(shown, value, m.group("tag"))))
+            items.append(("num", Literal(shown, value, m.group("tag"), numbers)))
+            numbers += 1
+        elif m.group("var") is not None:
+            if not variables:
+                raise ImportRefusal(
+                    f"formula {formula!r} names an unknown ({m.group('var')}): algebra, not arithmetic",
+                    reason="unsupported_operation",
+                    detail=formula,
+                )
+            items.append(("num", Var(m.group("var"))))
         elif m.group("op") is not None:
             items.append(("op", _OPS[m.group("op")]))
         elif m.group("lp") is not None:
@@ -150,9 +186,9 @@ def parse_formula(formula: str, *, merge: Callable[[Literal, Literal], Literal |
 
 
 def _merge_fractions(
-    items: list[tuple[str, str | Literal]], merge: Callable[[Literal, Literal], Literal | None]
-) -> list[tuple[str, str | Literal]]:
-    out: list[tuple[str, str | Literal]] = []
+    items: list[tuple[str, str | Literal | Var]], merge: Callable[[Literal, Literal], Literal | None]
+) -> list[tuple[str, str | Literal | Var]]:
+    out: list[tuple[str, str | Literal | Var]] = []
     i = 0
     while i < len(items):
         kind, item = items[i]
@@ -178,13 +214,13 @@ def _merge_fractions(
 class _Parser:
     """Recursive descent: expression := term (+|- term)*; term := factor (*|/ factor)*."""
 
-    def __init__(self, items: list[tuple[str, str | Literal]], formula: str) -> None:
+    def __init__(self, items: list[tuple[str, str | Literal | Var]], formula: str) -> None:
         self.items = items
         self.formula = formula
         self.i = 0
         self.depth = 0
 
-    def peek(self) -> tuple[str, str | Literal] | None:
+    def peek(self) -> tuple[str, str | Literal | Var] | None:
         return self.items[self.i] if self.i < len(self.items) else None
 
     def expression(self) -> Node:
@@ -207,7 +243,7 @@ class _Parser:
             raise _unparseable(self.formula, "expected a number or '('")
         kind, value = item
         self.i += 1
-        if kind == "num" and isinstance(value, Literal):
+        if kind == "num" and isinstance(value, Literal | Var):
             return value
         if kind == "(":
             self.depth += 1
@@ -247,6 +283,71 @@ def _fraction_parts(value: float) -> tuple[int, int] | None:
     return None
 
 
+_INVERSE = {"add": "subtract", "subtract": "add", "multiply": "divide", "divide": "multiply"}
+
+
+def _count_vars(node: Node) -> list[str]:
+    if isinstance(node, Var):
+        return [node.name]
+    if isinstance(node, Literal):
+        return []
+    return _count_vars(node.left) + _count_vars(node.right)
+
+
+def isolate(left: Node, right: Node, formula: str = "") -> tuple[Node, str | None]:
+    """Solve ``left = right`` for its one unknown by inverting operations: (expression, unknown name).
+
+    An equation without an unknown gives ``(the side that is not a lone number, None)``.
+    An unknown that occurs more than once (or two unknowns) is algebra: it
+    refuses with ``unsupported_operation``.
+
+    >>> tree, name = isolate(*parse_equation("41 + X = 87"))
+    >>> name, tree.op, [tree.left.text, tree.right.text]
+    ('X', 'subtract', ['87', '41'])
+    """
+    names = _count_vars(left) + _count_vars(right)
+    if not names:
+        if isinstance(left, Literal) and not isinstance(right, Literal):
+            return right, None
+        return left, None
+    if len(names) != 1:
+        raise ImportRefusal(
+            f"equation {formula!r} has its unknown(s) {sorted(set(names))} more than once: algebra",
+            reason="unsupported_operation",
+            detail=formula,
+        )
+    if _count_vars(right):
+        left, right = right, left
+    while not isinstance(left, Var):
+        if not isinstance(left, BinOp):  # pragma: no cover - a Literal holds no unknown
+            break
+        op, a, b = left.op, left.left, left.right
+        if _count_vars(a):
+            right, left = BinOp(_INVERSE[op], right, b), a  # a op b = r  ->  a = r inv b
+        elif op in ("add", "multiply"):
+            right, left = BinOp(_INVERSE[op], right, a), b  # a + b = r  ->  b = r - a
+        else:
+            right, left = BinOp(op, a, right), b  # a - b = r -> b = a - r;  a / b = r -> b = a / r
+    return right, names[0]
+
+
+def parse_equation(
+    text: str, *, merge: Callable[[Literal, Literal], Literal | None] | None = None
+) -> tuple[Node, Node]:
+    """Parse ``left = right`` (or a bare expression, as ``expression = expression``) with unknowns allowed.
+
+    >>> [type(side).__name__ for side in parse_equation("X=(27.0*16.0)")]
+    ['Var', 'BinOp']
+    """
+    left, eq, right = text.partition("=")
+    if "=" in right:
+        raise ImportRefusal(f"equation {text!r} has more than one '='", reason="unparseable_formula", detail=text)
+    if not eq:
+        tree = parse_formula(text, merge=merge, variables=True)
+        return tree, tree
+    return parse_formula(left, merge=merge, variables=True), parse_formula(right, merge=merge, variables=True)
+
+
 _TERMINATOR = re.compile(r"[.!?]+(?=\s|$)")
 _ASKS = re.compile(r"(?i)(how|what|find|calculate|determine|compute)\b")
 
@@ -281,6 +382,9 @@ def find_question_span(text: str) -> tuple[int, int] | None:
 
 
 _ANNOTATION = re.compile(r"<<[^<>]*>>")
+_SCALE_WORD = re.compile(r"(?i)\b(?:thousand|million|billion)\b")
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_PROSE_NUMBER = re.compile(r"(?<![\w.,])(?P<cur>\$)?(?P<num>\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)")
 
 
 def blank_annotations(solution: str) -> str:
@@ -331,9 +435,20 @@ class TraceBuilder:
         self.steps: list[Step] = []
         self.step_values: list[float] = []
         self.used: set[int] = set()
-        self.aligned: list[int | None] | None = None
+        self._aligned_by_position: Sequence[int | None] | None = None
         self._scaled = tuple(self._scaled_value(m) for m in self.mentions)
-        self._prose: tuple[Mention, ...] | None = None  # solution mentions, extracted on first need
+        self._by_value: dict[float, list[int]] = {}
+        self._by_scaled: dict[float, list[int]] = {}
+        for i, m in enumerate(self.mentions):
+            self._by_value.setdefault(round(float(m.value), 9), []).append(i)
+            scale = _SCALE_WORD.search(m.text)
+            if scale is not None:  # "129.9 million voters" also stands for 129.9
+                self._by_scaled.setdefault(round(float(m.value) / _SCALES[scale.group().lower()], 9), []).append(i)
+            scaled = self._scaled[i]
+            if scaled is not None:
+                self._by_scaled.setdefault(round(scaled, 9), []).append(i)
+        self._prose: tuple[tuple[int, float], ...] | None = None  # numbers of the solution prose, on first need
+        self._blanked = ""
         self._quoted: list[Mention] = []  # the solution mentions operands point at, in first-use order
         self._position: int | None = None  # offset in the solution of the formula being added
 
@@ -351,11 +466,13 @@ class TraceBuilder:
         """A mention's value in its unit's scale, for dimensionless and count units (``20%`` -> 0.2)."""
         if m.unit is None:
             return None
-        try:
-            resolved = self.pack.resolve(m.unit)
-        except ValueError:
-            return None
-        if resolved.ratio is None or resolved.ratio == 1 or resolved.dimension.as_dict() not in ({}, {"count": 1}):
+        resolved = pack_lookup(self.pack, m.unit)
+        if (
+            resolved is None
+            or resolved.ratio is None
+            or resolved.ratio == 1
+            or resolved.dimension.as_dict() not in ({}, {"count": 1})
+        ):
             return None
         return float(m.value) * float(resolved.ratio)
 
@@ -373,22 +490,29 @@ class TraceBuilder:
         return None
 
     def _from_steps(self, lit: Literal) -> int | None:
-        places = _decimals(lit.text)
-        tolerance = 0.5 * 10 ** (-places) + 1e-9 if places else 0.0
-        for i in range(len(self.step_values) - 1, -1, -1):
-            r = self.step_values[i]
-            if _close(r, lit.value) or (tolerance and abs(r - lit.value) <= tolerance):
+        value = lit.value
+        values = self.step_values
+        for i in range(len(values) - 1, -1, -1):
+            r = values[i]
+            if r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value)):
                 return i
+        places = _decimals(lit.text)
+        if places:  # "3.33" also stands for a result 3.3333 it rounds
+            tolerance = 0.5 * 10 ** (-places) + 1e-9
+            for i in range(len(values) - 1, -1, -1):
+                if abs(values[i] - value) <= tolerance:
+                    return i
         return None
 
     def _from_mentions(self, value: float) -> int | None:
-        exact = [i for i, m in enumerate(self.mentions) if _close(float(m.value), value)]
-        if not exact:
-            exact = [i for i, s in enumerate(self._scaled) if s is not None and _close(s, value)]
+        key = round(value, 9)
+        exact = self._by_value.get(key) or self._by_scaled.get(key)
         if not exact:
             return None
-        unused = [i for i in exact if i not in self.used]
-        return (unused or exact)[0]
+        for i in exact:
+            if i not in self.used:
+                return i
+        return exact[0]
 
     def _complement(self, value: float) -> int | None:
         """An implicit step ``100% - p`` whose result is ``value`` (``80`` or ``.8`` for ``20%``)."""
@@ -419,30 +543,33 @@ class TraceBuilder:
         if self.solution is None:
             return None
         if self._prose is None:
-            from ssbg.corpus.mentions import extract_mentions
-
-            blanked = blank_annotations(self.solution)
+            self._blanked = blank_annotations(self.solution)
             self._prose = tuple(
-                dataclasses.replace(m, source="solution") for m in extract_mentions(blanked, pack=self.pack)
+                (m.start("cur") if m.group("cur") else m.start("num"), parse_number(m.group("num")))
+                for m in _PROSE_NUMBER.finditer(self._blanked)
             )
-        hits = [m for m in self._prose if _close(float(m.value), value)]
+        hits = [start for start, v in self._prose if _close(v, value)]
         if not hits:
             return None
         where = self._position if self._position is not None else len(self.solution)
-        before = [m for m in hits if m.start < where]
+        before = [start for start in hits if start < where]
         chosen = before[-1] if before else hits[0]
-        for k, m in enumerate(self._quoted):
-            if m.start == chosen.start:
+        for k, quoted in enumerate(self._quoted):
+            if quoted.start == chosen:
                 return len(self.mentions) + k
-        self._quoted.append(chosen)
+        mention = mention_at(self._blanked, chosen, pack=self.pack, source="solution")
+        if mention is None or not _close(float(mention.value), value):
+            return None
+        self._quoted.append(mention)
         return len(self.mentions) + len(self._quoted) - 1
 
     def ground(self, lit: Literal) -> Operand:
         """Ground one literal (see the module docstring for the order)."""
-        if self.aligned is not None:
-            if not self.aligned:
-                raise self.refusal("operand_not_found", f"no gold alignment left for {lit.text}", lit.text)
-            gold = self.aligned.pop(0)
+        by_position = self._aligned_by_position
+        if by_position is not None:
+            if not 0 <= lit.position < len(by_position):
+                raise self.refusal("operand_not_found", f"no gold alignment for {lit.text}", lit.text)
+            gold = by_position[lit.position]
             if gold is not None:
                 self.used.add(gold)
                 return Operand(mention=gold, text=lit.text)
@@ -482,6 +609,8 @@ class TraceBuilder:
     def _emit(self, node: Node, formula: str, top: bool, result: float | None, unit: str | None) -> Operand | None:
         if isinstance(node, Literal):
             return None if top else self.ground(node)  # a formula that is one number adds no step
+        if isinstance(node, Var):
+            raise self.refusal("unsupported_operation", f"the unknown {node.name} is not isolated", formula)
         items: list[Node]
         if node.op in ("add", "subtract"):
             items = []
@@ -508,14 +637,11 @@ class TraceBuilder:
         unit: str | None = None,
         position: int | None = None,
         optional: bool = False,
-        aligned: Sequence[int | None] | None = None,
     ) -> bool:
         """Parse ``formula`` (``expr`` or ``expr=result``) and append its steps.
 
         ``position`` is the formula's offset in the solution (to pick the nearest
-        number the prose states); ``aligned`` gives, for each number of the
-        formula in order, the mention a gold alignment binds it to (CogComp).
-        An ``optional`` formula (one read from un-annotated prose) that cannot be
+        number the prose states).  An ``optional`` formula (one read from un-annotated prose) that cannot be
         grounded adds nothing and returns False instead of refusing.  A formula
         that is a single number adds no step.
 
@@ -537,12 +663,9 @@ class TraceBuilder:
                 raise self.refusal("unparseable_formula", f"result {stated!r} is not a number", formula) from None
         saved = (len(self.steps), set(self.used), len(self._quoted))
         self._position = position
-        self.aligned = None if aligned is None else list(aligned)
         try:
-            tree = parse_formula(expr, merge=None if aligned is not None else self.merge)
+            tree = parse_formula(expr, merge=self.merge)
             self.add_tree(tree, formula=formula.strip(), result=result, unit=unit)
-            if self.aligned:
-                raise self.refusal("operand_not_found", f"{len(self.aligned)} gold alignments left unused", formula)
         except ImportRefusal:
             if not optional:
                 raise
@@ -550,9 +673,32 @@ class TraceBuilder:
             self.used = saved[1]
             return False
         finally:
-            self.aligned = None
             self._position = None
         return True
+
+    def add_equation(
+        self, equation: str, *, result: float | None = None, aligned: Sequence[int | None] | None = None
+    ) -> str | None:
+        """Append the steps of an equation over at most one unknown, solved by inverting operations.
+
+        ``X=(27.0*16.0)``, ``41 + X = 87`` and ``25000.0-(1500.0*8.0)=money`` all
+        give arithmetic steps; an unknown that occurs twice is algebra and refuses
+        (``unsupported_operation``).  ``aligned`` maps each number of the
+        equation, by its order in the text, to a mention (gold alignments).
+        Returns the unknown's name, or None when the equation has none.
+        """
+        try:
+            left, right = parse_equation(equation, merge=None if aligned is not None else self.merge)
+            tree, name = isolate(left, right, equation)
+            self._aligned_by_position = aligned
+            self.add_tree(tree, formula=equation.strip(), result=result)
+        except ImportRefusal as exc:
+            if exc.problem_id is None:
+                raise self.refusal(exc.reason, exc.message, exc.detail) from None
+            raise
+        finally:
+            self._aligned_by_position = None
+        return name
 
     def add_tree(self, node: Node, *, formula: str, result: float | None = None, unit: str | None = None) -> None:
         """Append the steps of a parsed formula (its root step states ``result`` and ``unit``)."""
@@ -568,8 +714,6 @@ class TraceBuilder:
         if not self.steps:
             raise self.refusal("no_equation", "no arithmetic step in the solution")
         answer_unit = self.answer_unit
-        if answer_unit is None and self.question_span is not None:
-            answer_unit = question_unit(self.text, *self.question_span, pack=self.pack)
         steps = tuple(self.steps)
         mentions = self.mentions
         if self._quoted:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from types import MappingProxyType
 
 from ssbg.constants import IMPLICIT_CONSTANTS
@@ -68,6 +67,16 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "months_per_year": _words(r"years?", r"yearly", r"annual(?:ly)?", r"months?", r"monthly"),
         "years_per_decade": _words(r"decades?"),
         "years_per_century": _words(r"centur(?:y|ies)"),
+        "dollars_per_cent": _words(r"cents?", r"\u00a2"),
+        "penny_in_dollars": _words(r"penn(?:y|ies)"),
+        "nickel_in_cents": _words(r"nickels?"),
+        "nickel_in_dollars": _words(r"nickels?"),
+        "dime_in_cents": _words(r"dimes?"),
+        "dime_in_dollars": _words(r"dimes?"),
+        "quarter_in_cents": _words(r"quarters?"),
+        "quarter_in_dollars": _words(r"quarters?"),
+        "half_dollar_in_cents": _words(r"half[- ]dollars?"),
+        "half_dollar_in_dollars": _words(r"half[- ]dollars?"),
         "cents_per_dollar": _words(r"cents?", r"penn(?:y|ies)", r"nickels?", r"dimes?", r"quarters?"),
         "inches_per_foot": _words(r"inch(?:es)?", r"foot", r"feet"),
         "feet_per_yard": _words(r"yards?"),
@@ -98,6 +107,14 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
 )
 
 
+_BY_VALUE: Mapping[float, tuple[str, ...]] = MappingProxyType(
+    {
+        value: tuple(cid for cid in CUE_PATTERNS if IMPLICIT_CONSTANTS[cid].value == value)
+        for value in sorted({c.value for c in IMPLICIT_CONSTANTS.values()})
+    }
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Cue:
     """A constant and the span of the first words in the text that cue it."""
@@ -107,16 +124,14 @@ class Cue:
     end: int
 
 
-def find_cues(text: str, value: float | Fraction) -> tuple[Cue, ...]:
+def find_cues(text: str, value: float) -> tuple[Cue, ...]:
     """The constants of value ``value`` whose cue words occur in ``text``, best first.
 
     Order: :data:`CUE_PATTERNS` order (the first is the importer's choice).
     """
     out: list[Cue] = []
-    for cid, pattern in CUE_PATTERNS.items():
-        if IMPLICIT_CONSTANTS[cid].value != value:
-            continue
-        hit = pattern.search(text)
+    for cid in _BY_VALUE.get(value, ()):
+        hit = CUE_PATTERNS[cid].search(text)
         if hit is not None:
             out.append(Cue(cid, hit.start(), hit.end()))
     return tuple(out)

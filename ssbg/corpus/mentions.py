@@ -34,6 +34,8 @@ Examples
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import functools
 import re
 from collections.abc import Sequence
@@ -50,6 +52,8 @@ __all__ = [
     "extract_mentions",
     "is_plural_noun",
     "lemmatize",
+    "mention_at",
+    "pack_lookup",
     "question_unit",
     "tokenize",
     "unit_after",
@@ -57,10 +61,11 @@ __all__ = [
 ]
 
 _TOKEN = re.compile(
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    r"|(?P<word>[A-Za-z]+(?:[-'][A-Za-z]+)*)"
-    r"|(?P<sym>[^\sA-Za-z\d])"
+    r"(\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"  # numbers: 1,000.5  12  .5
+    r"|([A-Za-z]+(?:[-'][A-Za-z]+)*)"  # words, with inner hyphens and apostrophes
+    r"|([^\sA-Za-z\d])"  # one symbol
 )
+_KINDS = (None, "num", "word", "sym")  # by the index of the group that matched
 
 
 class Token(NamedTuple):
@@ -84,11 +89,15 @@ def tokenize(text: str, start: int = 0, end: int | None = None, *, limit: int | 
     new = tuple.__new__  # NamedTuple's own constructor is a Python function: too slow for every token
     matches = _TOKEN.finditer(text, start, len(text) if end is None else end)
     out = []
+    kinds = _KINDS
+    if limit is None:
+        return tuple(
+            new(Token, (kinds[m.lastindex or 3], word := m.group(), m.start(), m.end(), word.lower())) for m in matches
+        )
     for m in matches:
-        a, b = m.span()
-        word = text[a:b]
-        out.append(new(Token, (m.lastgroup, word, a, b, word.lower())))
-        if limit is not None and len(out) >= limit:
+        word = m.group()
+        out.append(new(Token, (kinds[m.lastindex or 3], word, m.start(), m.end(), word.lower())))
+        if len(out) >= limit:
             break
     return tuple(out)
 
@@ -205,11 +214,19 @@ def lemmatize(word: str) -> str:
 def clear_lemma_cache() -> None:
     """Forget memoized lemmas and pack lookups (tests use this)."""
     _singular.cache_clear()
-    _pack_lookup.cache_clear()
+    pack_lookup.cache_clear()
+    _may_be_unit.cache_clear()
+    _unit_heads.cache_clear()
 
 
 @functools.lru_cache(maxsize=65536)
-def _pack_lookup(pack: UnitPack, text: str) -> ResolvedUnit | None:
+def pack_lookup(pack: UnitPack, text: str) -> ResolvedUnit | None:
+    """``pack.resolve(text)``, or None when the pack does not resolve it (memoized).
+
+    >>> from ssbg.units import default_pack
+    >>> pack_lookup(default_pack(), "hours").lemma, pack_lookup(default_pack(), "apples")
+    ('hour', None)
+    """
     try:
         return pack.resolve(text)
     except UnitAlgebraError:
@@ -223,7 +240,7 @@ def unit_lemma(unit: str, pack: UnitPack | None = None) -> str:
     ('dollar_per_hour', 'egg_per_box', 'salty_cookie')
     """
     p = default_pack() if pack is None else pack
-    hit = _pack_lookup(p, unit)
+    hit = pack_lookup(p, unit)
     if hit is not None:
         return hit.lemma
     parts = [part.strip() for part in unit.split(" per ")]
@@ -394,9 +411,31 @@ class _Unit:
     kind: str = "quantity"
 
 
+@functools.lru_cache(maxsize=8)
+def _unit_heads(pack: UnitPack) -> frozenset[str]:
+    """The first words of every unit text the pack lists (a cheap filter before a lookup)."""
+    heads: set[str] = set()
+    for key in (*pack.entries, *pack.surfaces, *pack.folded):
+        heads.add(key.lower().replace("_", " ").split(" ")[0])
+    return frozenset(heads)
+
+
+@functools.lru_cache(maxsize=65536)
+def _may_be_unit(pack: UnitPack, low: str) -> bool:
+    heads = _unit_heads(pack)
+    if low in heads:
+        return True
+    return any(low[: -len(suffix)] + repl in heads for suffix, repl in _PLURAL_ENDINGS if low.endswith(suffix))
+
+
+_PLURAL_ENDINGS = (("ies", "y"), ("es", ""), ("s", ""))
+
+
 def _pack_unit(toks: Sequence[Token], j: int, text: str, pack: UnitPack, *, glued: bool) -> tuple[str, int] | None:
     """The longest pack unit of 1-3 tokens starting at ``j``: (text as written, next index)."""
     n = len(toks)
+    if j >= n or not _may_be_unit(pack, toks[j].low):
+        return None
     for width in (3, 2, 1):
         if j + width > n:
             continue
@@ -408,9 +447,9 @@ def _pack_unit(toks: Sequence[Token], j: int, text: str, pack: UnitPack, *, glue
         written = text[first.start : last.end]
         if width == 1 and len(written) == 1 and not glued and written not in ("%", "¢", "°"):
             continue  # single letters ("m", "s", "g") only glued to the number
-        if width == 1 and first.low in _FUNCTION_WORDS and first.low not in ("pound", "pounds"):
+        if width == 1 and first.low in _FUNCTION_WORDS:
             continue
-        hit = _pack_lookup(pack, written)
+        hit = pack_lookup(pack, written)
         if (hit is not None and hit.via != "depluralized") or (hit is not None and width == 1):
             return written, j + width
     return None
@@ -463,7 +502,7 @@ def _rate_suffix(toks: Sequence[Token], k: int, pack: UnitPack) -> tuple[str, in
         return nxt.text, k + 2
     if low in _A and nxt is not None and nxt.kind == "word":
         after = toks[k + 2].low if k + 2 < n else ""
-        hit = _pack_lookup(pack, nxt.text)
+        hit = pack_lookup(pack, nxt.text)
         if hit is not None and after != "of" and nxt.low not in _FUNCTION_WORDS:
             return nxt.text, k + 2
         if nxt.low in ("piece", "person", "head"):
@@ -581,6 +620,17 @@ def unit_after(
 
 _NUMBER_WORDS = frozenset({*_SMALL, *_TENS, *_DENOMINATORS})
 _AFTER_A = frozenset({*_SCALES, *_DENOMINATORS, "dozen", "pair", "couple"})
+_NUMBER_OR_A = _NUMBER_WORDS | _A
+
+
+def _negative(toks: Sequence[Token], i: int) -> bool:
+    """A ``-`` glued before the number at ``i`` that is a sign, not a hyphen or a minus between numbers."""
+    if i == 0 or toks[i].kind != "num" or toks[i - 1].text != "-" or toks[i - 1].end != toks[i].start:
+        return False
+    if i == 1:
+        return True
+    before = toks[i - 2]
+    return (before.end < toks[i - 1].start and before.kind != "num") or before.text in ("(", ",", "=")
 
 
 def _candidates(toks: Sequence[Token]) -> list[int]:
@@ -594,12 +644,14 @@ def _candidates(toks: Sequence[Token]) -> list[int]:
             if low in _A:
                 if i < last and toks[i + 1].low.partition("-")[0] in _AFTER_A:
                     out.append(i)
-            elif low in _NUMBER_WORDS or ("-" in low and low.partition("-")[0] in _NUMBER_WORDS | _A):
+            elif low in _NUMBER_WORDS or ("-" in low and low.partition("-")[0] in _NUMBER_OR_A):
                 out.append(i)
     return out
 
 
-def extract_mentions(text: str, *, pack: UnitPack | None = None) -> tuple[Mention, ...]:
+def extract_mentions(
+    text: str, *, pack: UnitPack | None = None, tokens: Sequence[Token] | None = None
+) -> tuple[Mention, ...]:
     """Every quantity mention in ``text``, sorted by offset, non-overlapping.
 
     Parameters
@@ -608,9 +660,11 @@ def extract_mentions(text: str, *, pack: UnitPack | None = None) -> tuple[Mentio
         The problem text.
     pack
         The unit pack used to recognise units and lemmas (``en_units_v1`` when None).
+    tokens
+        ``tokenize(text)``, when the caller has it already.
     """
     p = default_pack() if pack is None else pack
-    toks = tokenize(text)
+    toks = tokenize(text) if tokens is None else tokens
     out: list[Mention] = []
     n = len(toks)
     i = 0
@@ -621,6 +675,8 @@ def extract_mentions(text: str, *, pack: UnitPack | None = None) -> tuple[Mentio
         number = _number_at(toks, i)
         if number is None:
             continue
+        if _negative(toks, i) and (not out or out[-1].end <= toks[i - 1].start):
+            number = dataclasses.replace(number, value=-number.value, start=toks[i - 1].start)
         last = toks[number.next - 1]
         if (
             number.currency is None
@@ -652,7 +708,47 @@ def extract_mentions(text: str, *, pack: UnitPack | None = None) -> tuple[Mentio
     return tuple(out)
 
 
-def question_unit(text: str, start: int = 0, end: int | None = None, *, pack: UnitPack | None = None) -> str | None:
+def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: str = "text") -> Mention | None:
+    """The mention whose number starts at ``text[start]`` (a digit or a currency symbol), or None.
+
+    Reads only a short window; no ``each Y`` look-back.
+
+    >>> mention_at("so everyone has 2 legs.", 16)
+    Mention(start=16, end=22, text='2 legs', value=2, unit='legs', lemma='leg', kind='quantity', source='text')
+    """
+    p = default_pack() if pack is None else pack
+    toks = tokenize(text, start, min(len(text), start + 120), limit=14)
+    if not toks or toks[0].start != start:
+        return None
+    number = _number_at(toks, 0)
+    if number is None:
+        return None
+    last = toks[number.next - 1]
+    unit, k, kind = unit_after(
+        toks,
+        number.next,
+        text,
+        number.value,
+        currency=number.currency,
+        number_end=last.end,
+        pack=p,
+        kind_hint=number.kind,
+    )
+    if kind == "quantity" and number.kind == "fraction" and unit is None:
+        kind = "fraction"
+    end = toks[k - 1].end
+    lemma = unit_lemma(unit, p) if unit is not None else None
+    return Mention(number.start, end, text[number.start : end], number.value, unit, lemma, kind, source)
+
+
+def question_unit(
+    text: str,
+    start: int = 0,
+    end: int | None = None,
+    *,
+    pack: UnitPack | None = None,
+    tokens: Sequence[Token] | None = None,
+) -> str | None:
     """The answer unit a question states (``How many clips ...`` -> ``clips``), or None.
 
     Reads ``how many <noun>`` (with a rate when the question says ``each Y`` /
@@ -668,7 +764,11 @@ def question_unit(text: str, start: int = 0, end: int | None = None, *, pack: Un
     """
     p = default_pack() if pack is None else pack
     stop = len(text) if end is None else end
-    toks = [t for t in tokenize(text) if t.start >= start and t.end <= stop]
+    if tokens is None:
+        toks: Sequence[Token] = tokenize(text, start, stop)
+    else:
+        lo = bisect.bisect_left([t.start for t in tokens], start)
+        toks = [t for t in tokens[lo:] if t.end <= stop]
     n = len(toks)
     for i in range(n - 1):
         if toks[i].low != "how" or toks[i + 1].low not in ("many", "much"):
@@ -700,7 +800,7 @@ def question_unit(text: str, start: int = 0, end: int | None = None, *, pack: Un
         return unit
     for i in range(n - 2):
         if toks[i].low == "in" and toks[i + 2].text in ("?", ".") and i + 2 == n - 1:
-            hit = _pack_lookup(p, toks[i + 1].text)
+            hit = pack_lookup(p, toks[i + 1].text)
             if hit is not None:
                 return toks[i + 1].text
     return None

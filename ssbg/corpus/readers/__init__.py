@@ -17,7 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from ssbg.corpus.readers.asdiv import read_asdiv
+from ssbg.corpus.readers.cogcomp import read_cogcomp
 from ssbg.corpus.readers.gsm8k import read_gsm8k
+from ssbg.corpus.readers.mawps import read_mawps
 from ssbg.corpus.readers.ssbg_jsonl import read_ssbg_jsonl
 from ssbg.corpus.readers.svamp import read_svamp
 from ssbg.corpus.records import CorpusRecord
@@ -31,6 +34,9 @@ READERS: dict[str, Reader] = {
     "ssbg": read_ssbg_jsonl,
     "gsm8k": read_gsm8k,
     "svamp": read_svamp,
+    "mawps": read_mawps,
+    "cogcomp": read_cogcomp,
+    "asdiv": read_asdiv,
 }
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ssbg.corpus.arith import TraceBuilder, blank_annotations, find_question_span, parse_number
-from ssbg.corpus.mentions import extract_mentions, tokenize, unit_after
+from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize, unit_after
 from ssbg.corpus.readers.common import iter_jsonl, refused_record, text_field
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
@@ -57,8 +57,10 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
     if m is None:
         return None
     currency = "$" if before.rstrip().endswith("$") else None
+    if line[m.end() : m.end() + 1] in ("", ".", ",", ";", ":", "!", "?", ")", "\n"):
+        return currency  # nothing written after the number
     stop = line.find("\n", m.start("num"))
-    toks = tokenize(line, m.start("num"), len(line) if stop < 0 else stop, limit=10)
+    toks = tokenize(line, m.start("num"), len(line) if stop < 0 else stop, limit=8)
     if not toks or toks[0].kind != "num":
         return None
     unit, _next, kind = unit_after(
@@ -79,12 +81,15 @@ def gsm8k_trace(
             gold = parse_number(final.group(1))
         except ValueError:
             gold = None
+    toks = tokenize(question)
+    span = find_question_span(question)
     builder = TraceBuilder(
         problem_id,
         CORPUS,
         question,
-        extract_mentions(question, pack=p),
-        question_span=find_question_span(question),
+        extract_mentions(question, pack=p, tokens=toks),
+        question_span=span,
+        answer_unit=None if span is None else question_unit(question, *span, pack=p, tokens=toks),
         answer=gold,
         solution=answer,
         where=where,

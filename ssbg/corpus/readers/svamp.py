@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ssbg.corpus.arith import TraceBuilder
-from ssbg.corpus.mentions import extract_mentions
+from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
 from ssbg.corpus.readers.common import iter_json_array, refused_record, text_field
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
@@ -63,12 +63,15 @@ def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
     if kind is not None and not isinstance(kind, str):
         raise ImportRefusal("'Type' must be a string", reason="malformed_record", detail="Type")
     text = f"{body} {question}"
+    toks = tokenize(text)
+    span = (len(body) + 1, len(text))
     builder = TraceBuilder(
         pid,
         CORPUS,
         text,
-        extract_mentions(text, pack=p),
-        question_span=(len(body) + 1, len(text)),
+        extract_mentions(text, pack=p, tokens=toks),
+        question_span=span,
+        answer_unit=question_unit(text, *span, pack=p, tokens=toks),
         answer=_number(data, "Answer"),
         where=where,
         pack=p,

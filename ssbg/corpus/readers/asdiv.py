@@ -1,0 +1,212 @@
+"""Reader of ASDiv XML (Miao et al. 2020): ``Problem`` elements with ``Body``, ``Question``,
+``Solution-Type``, ``Answer`` and ``Formula``.
+
+The format, as the corpora README describes it::
+
+    <Problem ID="nluds-0001" Grade="1">
+      <Body>Seven red apples and two green apples are in the basket.</Body>
+      <Question>How many apples are in the basket?</Question>
+      <Solution-Type>Addition</Solution-Type>
+      <Answer>9 (apples)</Answer>
+      <Formula>7+2=9</Formula>
+    </Problem>
+
+The trace's text is ``Body + " " + Question``.  ``Formula`` holds one or more
+steps separated by ``;`` (``5*3=15;15+2=17``), numbers may carry inline unit
+tags (``60(min/hour)*2(hour)=120(min)``: a result's tag is the unit that step
+states), and the unit in ``Answer`` is the gold answer unit.  Problems outside
+arithmetic are refused with ``unsupported_operation``, never guessed: a
+``Solution-Type`` naming GCD, LCM, floor/ceiling division, remainders
+(surplus), ratios, comparisons, algebra, set operations or number patterns; a
+formula with a function, a comparison or an unknown; an answer that is not a
+number (``3 r 2``, ``2:3``, a name).
+
+Each ``<Problem>`` is parsed on its own, so a damaged one refuses alone
+(``malformed_record`` with ``file:line``) and the others still read; a file
+that declares a DTD refuses its problems rather than expand entities.
+
+Examples
+--------
+>>> t = asdiv_trace("nluds-1", "Seven red apples and two green apples are in the basket.",
+...                 "How many apples are in the basket?", "Addition", "9 (apples)", "7+2=9")
+>>> [(s.op, [t.mentions[o.mention].text for o in s.operands]) for s in t.steps], t.gold_answer_unit
+([('add', ['Seven red apples', 'two green apples'])], 'apples')
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+from ssbg.corpus.arith import TraceBuilder, parse_formula, parse_number
+from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
+from ssbg.corpus.readers.common import MAX_RECORD_BYTES, refused_record
+from ssbg.corpus.records import CorpusRecord
+from ssbg.errors import ImportRefusal
+from ssbg.trace import Trace
+from ssbg.units import UnitPack, default_pack
+
+__all__ = ["CORPUS", "UNSUPPORTED_SOLUTION_TYPES", "asdiv_trace", "read_asdiv"]
+
+CORPUS = "asdiv"
+
+UNSUPPORTED_SOLUTION_TYPES: tuple[str, ...] = (
+    "gcd",
+    "lcm",
+    "floor",
+    "ceil",
+    "surplus",
+    "remainder",
+    "ratio",
+    "comparison",
+    "algebra",
+    "set-operation",
+    "pattern",
+)
+"""Words that, in a ``Solution-Type``, mark a problem outside arithmetic (matched case-insensitively)."""
+
+_PROBLEM = re.compile(rb"<Problem\b.*?</Problem\s*>", re.DOTALL)
+_OPEN = re.compile(rb"<Problem\b")
+_ANSWER = re.compile(r"^\s*(-?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?)\s*(?:\(\s*([^()]*?)\s*\))?\s*$")
+_FUNCTION = re.compile(r"(?i)\b(?:gcd|lcm|max|min|floor|ceil|mod|sqrt|round)\b|[<>]|\br\b")
+_RESULT_TAG = re.compile(r"^\s*(-?[\d,.]+)\s*(?:\(\s*([A-Za-z][^()]*?)\s*\))?\s*$")
+
+
+def _unsupported(message: str, detail: str) -> ImportRefusal:
+    return ImportRefusal(message, reason="unsupported_operation", detail=detail)
+
+
+def asdiv_trace(
+    problem_id: str,
+    body: str,
+    question: str,
+    solution_type: str | None,
+    answer: str,
+    formula: str,
+    *,
+    where: str | None = None,
+    pack: UnitPack | None = None,
+) -> Trace:
+    """Read one ASDiv problem's fields into a trace; ``ImportRefusal`` when it cannot be."""
+    p = default_pack() if pack is None else pack
+    kind = (solution_type or "").lower()
+    for word in UNSUPPORTED_SOLUTION_TYPES:
+        if word in kind:
+            raise _unsupported(f"solution type {solution_type!r} is not arithmetic", solution_type or "")
+    m = _ANSWER.match(answer)
+    if m is None or not m.group(1) or m.group(1) == "-":
+        raise _unsupported(f"answer {answer!r} is not a number with a unit", answer)
+    gold_value = parse_number(m.group(1))
+    gold_unit = m.group(2) or None
+    if _FUNCTION.search(formula):
+        raise _unsupported(f"formula {formula!r} uses a function, a comparison or a remainder", formula)
+    text = f"{body.strip()} {question.strip()}"
+    toks = tokenize(text)
+    span = (len(body.strip()) + 1, len(text))
+    builder = TraceBuilder(
+        problem_id,
+        CORPUS,
+        text,
+        extract_mentions(text, pack=p, tokens=toks),
+        question_span=span,
+        answer_unit=question_unit(text, *span, pack=p, tokens=toks),
+        gold_answer_unit=gold_unit,
+        answer=gold_value,
+        where=where,
+        pack=p,
+    )
+    for part in formula.split(";"):
+        if not part.strip():
+            continue
+        expr, eq, result = part.rpartition("=")
+        if not eq:
+            expr, result = part, ""
+        stated = _RESULT_TAG.match(result) if result.strip() else None
+        if result.strip() and stated is None:
+            raise ImportRefusal(f"result {result!r} is not a number", reason="unparseable_formula", detail=part)
+        value = parse_number(stated.group(1)) if stated is not None else None
+        unit = stated.group(2) if stated is not None else None
+        builder.add_tree(parse_formula(expr, merge=builder.merge), formula=part.strip(), result=value, unit=unit)
+    return builder.build()
+
+
+def _child_text(problem: ET.Element, name: str, *, required: bool = True) -> str | None:
+    node = problem.find(name)
+    if node is None or node.text is None or not node.text.strip():
+        if required:
+            reason = "empty_text" if node is not None and name in ("Body", "Question") else "malformed_record"
+            raise ImportRefusal(f"<{name}> is missing or empty", reason=reason, detail=name)
+        return None
+    return node.text
+
+
+def read_asdiv(path: Path) -> Iterator[CorpusRecord]:
+    """Stream ASDiv problems: a trace per problem, or a typed refusal with ``file:line``."""
+    p = default_pack()
+    raw = path.read_bytes()
+    newlines = [m.start() for m in re.finditer(rb"\n", raw)]
+
+    def line_of(offset: int) -> int:
+        lo, hi = 0, len(newlines)
+        while lo < hi:  # bisect without building a list of every line
+            mid = (lo + hi) // 2
+            if newlines[mid] < offset:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo + 1
+
+    declares_dtd = b"<!DOCTYPE" in raw or b"<!ENTITY" in raw
+    closed = 0
+    for match in _PROBLEM.finditer(raw):
+        yield _record(path, line_of(match.start()), match.group(), declares_dtd, p)
+        closed = match.end()
+    for dangling in _OPEN.finditer(raw, closed):
+        where = f"{path}:{line_of(dangling.start())}"
+        fallback = f"{path.name}:{line_of(dangling.start())}"
+        yield refused_record(CORPUS, fallback, where, "malformed_record", "a <Problem> that is never closed")
+
+
+def _record(path: Path, line: int, chunk: bytes, declares_dtd: bool, pack: UnitPack) -> CorpusRecord:
+    where = f"{path}:{line}"
+    fallback = f"{path.name}:{line}"
+    if len(chunk) > MAX_RECORD_BYTES:
+        return refused_record(
+            CORPUS, fallback, where, "record_too_large", f"problem of {len(chunk)} bytes exceeds {MAX_RECORD_BYTES}"
+        )
+    try:
+        text = chunk.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return refused_record(CORPUS, fallback, where, "encoding_error", f"not UTF-8: {exc.reason} at byte {exc.start}")
+    if declares_dtd:
+        return refused_record(CORPUS, fallback, where, "malformed_record", "the file declares a DTD; not expanded")
+    try:
+        # One <Problem> with no DTD: expat has no entity of ours to expand.
+        problem = ET.fromstring(text)  # noqa: S314
+    except ET.ParseError as exc:
+        return refused_record(CORPUS, fallback, where, "malformed_record", f"not well-formed XML: {exc}")
+    pid = (problem.get("ID") or "").strip() or fallback
+    body_text: str | None = None
+    try:
+        body = _child_text(problem, "Body")
+        question = _child_text(problem, "Question")
+        body_text = f"{body} {question}"
+        answer = _child_text(problem, "Answer")
+        formula = _child_text(problem, "Formula", required=False)
+        if formula is None:
+            raise ImportRefusal("<Formula> is missing or empty", reason="no_equation", detail="Formula")
+        trace = asdiv_trace(
+            pid,
+            body or "",
+            question or "",
+            _child_text(problem, "Solution-Type", required=False),
+            answer or "",
+            formula,
+            where=where,
+            pack=pack,
+        )
+    except ImportRefusal as exc:
+        return refused_record(CORPUS, pid, where, exc.reason, exc.message, detail=exc.detail, text=body_text)
+    return CorpusRecord(CORPUS, pid, where, payload=trace, text=trace.text, gold_answer_unit=trace.gold_answer_unit)

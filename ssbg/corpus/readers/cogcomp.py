@@ -1,0 +1,174 @@
+"""Reader of the CogComp arithmetic sets (Roy & Roth, AAAI 2017): ``data/questions.json``.
+
+One JSON array of ``{iIndex, sQuestion, quants, lAlignments, lEquations,
+lSolutions, rates}``.  ``quants`` are the text's numbers in order;
+``lAlignments`` gives, for each number of the equation in order, the index of
+the quantity it is: binding uses these gold alignments directly (no value
+matching), after pairing each quantity with the mention extracted at it.
+``rates`` (quantity indices, ``-1`` for the question) are gold rate flags:
+:func:`gold_rate_flags` reads them for the agreement measure.
+
+Examples
+--------
+>>> t = cogcomp_trace({"iIndex": 2, "sQuestion": "There were 28.0 bales of hay in the barn . Tim stacked bales "
+...     "today . There are now 54.0 bales in the barn . How many bales did he store ?", "quants": [28.0, 54.0],
+...     "lAlignments": [1, 0], "lEquations": ["X=(54.0-28.0)"], "lSolutions": [26.0], "rates": []})
+>>> [(s.op, [t.mentions[o.mention].text for o in s.operands]) for s in t.steps]
+[('subtract', ['54.0 bales', '28.0 bales'])]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from ssbg.corpus.arith import TraceBuilder, find_question_span, parse_number
+from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
+from ssbg.corpus.readers.common import iter_json_array, refused_record, text_field
+from ssbg.corpus.records import CorpusRecord
+from ssbg.errors import ImportRefusal
+from ssbg.trace import Mention, Trace
+from ssbg.units import UnitPack, default_pack
+
+__all__ = ["CORPUS", "cogcomp_trace", "gold_rate_flags", "pair_quantities", "read_cogcomp"]
+
+CORPUS = "cogcomp"
+
+
+def _numbers(data: dict[str, Any], name: str, *, integers: bool) -> list[float]:
+    values = data.get(name)
+    if not isinstance(values, list):
+        raise ImportRefusal(f"'{name}' must be a list", reason="malformed_record", detail=name)
+    out: list[float] = []
+    for v in values:
+        ok = isinstance(v, int) if integers else isinstance(v, int | float)
+        if not ok or isinstance(v, bool) or not math.isfinite(v):
+            what = "ints" if integers else "numbers"
+            raise ImportRefusal(f"'{name}' must be a list of {what}", reason="malformed_record", detail=name)
+        out.append(v)
+    return out
+
+
+def pair_quantities(quants: Sequence[float], mentions: Sequence[Mention]) -> list[int | None]:
+    """For each gold quantity (in text order), the index of the mention holding it (None when none does).
+
+    >>> from ssbg.corpus.mentions import extract_mentions
+    >>> pair_quantities([3.0, 2.0], extract_mentions("There are 3.0 eggs in each of 2.0 boxes."))
+    [0, 1]
+    """
+    out: list[int | None] = []
+    cursor = 0
+    for q in quants:
+        found = None
+        for order in (range(cursor, len(mentions)), range(cursor)):
+            for i in order:
+                if abs(float(mentions[i].value) - q) <= 1e-9 * max(1.0, abs(q)):
+                    found = i
+                    break
+            if found is not None:
+                break
+        out.append(found)
+        if found is not None:
+            cursor = found + 1
+    return out
+
+
+def cogcomp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPack | None = None) -> Trace:
+    """Read one CogComp record (a dict) into a trace; ``ImportRefusal`` when it cannot be."""
+    p = default_pack() if pack is None else pack
+    pid = data.get("iIndex")
+    if isinstance(pid, bool) or not isinstance(pid, int | str):
+        raise ImportRefusal("record has no usable 'iIndex'", reason="malformed_record", detail="iIndex")
+    text = text_field(data, "sQuestion")
+    quants = [float(q) for q in _numbers(data, "quants", integers=False)]
+    alignments = [int(a) for a in _numbers(data, "lAlignments", integers=True)]
+    equations = data.get("lEquations")
+    if not isinstance(equations, list) or not all(isinstance(e, str) for e in equations):
+        raise ImportRefusal("'lEquations' must be a list of strings", reason="malformed_record", detail="lEquations")
+    if not equations or not equations[0].strip():
+        raise ImportRefusal("'lEquations' is empty", reason="no_equation", detail="lEquations")
+    if len(equations) > 1:
+        raise ImportRefusal(
+            "several equations: a system, not one arithmetic chain",
+            reason="unsupported_operation",
+            detail="; ".join(equations),
+        )
+    solutions = data.get("lSolutions")
+    answer = None
+    if isinstance(solutions, list) and solutions and isinstance(solutions[0], int | float | str):
+        try:
+            answer = parse_number(str(solutions[0]))
+        except ValueError:
+            answer = None
+    toks = tokenize(text)
+    mentions = extract_mentions(text, pack=p, tokens=toks)
+    span = find_question_span(text)
+    builder = TraceBuilder(
+        str(pid),
+        CORPUS,
+        text,
+        mentions,
+        question_span=span,
+        answer_unit=None if span is None else question_unit(text, *span, pack=p, tokens=toks),
+        answer=answer,
+        where=where,
+        pack=p,
+    )
+    paired = pair_quantities(quants, mentions)
+    aligned: list[int | None] = []
+    for k, a in enumerate(alignments):
+        if not 0 <= a < len(quants):
+            raise ImportRefusal(
+                f"alignment {k} points at quantity {a}, which does not exist",
+                reason="malformed_record",
+                detail="lAlignments",
+            )
+        aligned.append(paired[a])
+    builder.add_equation(equations[0], result=answer, aligned=aligned)
+    return builder.build()
+
+
+def gold_rate_flags(data: dict[str, Any]) -> tuple[bool, frozenset[int]] | None:
+    """``(question asks for a rate, indices of the quantities that are rates)`` of a raw record.
+
+    >>> gold_rate_flags({"rates": [0, -1]})
+    (True, frozenset({0}))
+    """
+    rates = data.get("rates")
+    if not isinstance(rates, list) or not all(isinstance(r, int) and not isinstance(r, bool) for r in rates):
+        return None
+    return -1 in rates, frozenset(r for r in rates if r >= 0)
+
+
+def read_cogcomp(path: Path) -> Iterator[CorpusRecord]:
+    """Stream CogComp records: a trace per problem, or a typed refusal with ``file:line``."""
+    p = default_pack()
+    for raw in iter_json_array(path):
+        fallback = f"{path.name}:{raw.line}"
+        if raw.refusal is not None:
+            yield refused_record(CORPUS, fallback, raw.where, *raw.refusal)
+            continue
+        data = raw.data
+        pid = data.get("iIndex") if isinstance(data, dict) else None
+        problem_id = str(pid) if isinstance(pid, int | str) and not isinstance(pid, bool) else fallback
+        try:
+            if not isinstance(data, dict):
+                raise ImportRefusal(
+                    f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
+                )
+            trace = cogcomp_trace(data, where=raw.where, pack=p)
+        except ImportRefusal as exc:
+            text = data.get("sQuestion") if isinstance(data, dict) else None
+            yield refused_record(
+                CORPUS,
+                problem_id,
+                raw.where,
+                exc.reason,
+                exc.message,
+                detail=exc.detail,
+                text=text if isinstance(text, str) else None,
+            )
+            continue
+        yield CorpusRecord(CORPUS, problem_id, raw.where, payload=trace, text=trace.text)

@@ -1,0 +1,130 @@
+"""Reader of MAWPS source JSON (Koncel-Kedziorski et al. 2016, as MWPToolkit redistributes it).
+
+One JSON array of ``{iIndex, sQuestion, lEquations, lSolutions}``.  Each
+equation (``X=(27.0*16.0)``, ``41 + X = 87``, ``25000.0-(1500.0*8.0)=money``)
+is solved for its one unknown by inverting operations, which gives the trace's
+steps; an unknown that occurs twice is algebra and refuses
+(``unsupported_operation``).  A *named* unknown (``hourly_wage``, ``miles``) is
+the corpus's gold answer unit; the placeholders ``x``, ``X`` and ``number``
+name none.
+
+Examples
+--------
+>>> t = mawps_trace({"iIndex": 1956, "lEquations": ["25000.0-(1500.0*8.0)=money"], "lSolutions": [13000.0],
+...     "sQuestion": "Conner has 25,000 dollars. Every month he spends 1,500 dollars. How much money "
+...                  "will he have after 8 months?"})
+>>> [(s.op, [o.source for o in s.operands]) for s in t.steps], t.gold_answer_unit
+([('multiply', ['mention', 'mention']), ('subtract', ['mention', 'step'])], 'money')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ssbg.corpus.arith import TraceBuilder, find_question_span, parse_number
+from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
+from ssbg.corpus.readers.common import iter_json_array, refused_record, text_field
+from ssbg.corpus.records import CorpusRecord
+from ssbg.errors import ImportRefusal
+from ssbg.trace import Trace
+from ssbg.units import UnitPack, default_pack
+
+__all__ = ["CORPUS", "PLACEHOLDER_UNKNOWNS", "mawps_trace", "read_mawps"]
+
+CORPUS = "mawps"
+
+PLACEHOLDER_UNKNOWNS: frozenset[str] = frozenset({"x", "y", "n", "number", "unknown", "answer", "ans", "result"})
+"""Unknown names that say nothing about the answer's unit."""
+
+
+def _problem_id(data: object) -> str | None:
+    if not isinstance(data, dict):
+        return None
+    pid = data.get("iIndex")
+    if isinstance(pid, bool) or not isinstance(pid, int | str) or not str(pid).strip():
+        return None
+    return str(pid)
+
+
+def _solution(data: dict[str, Any]) -> float | None:
+    values = data.get("lSolutions")
+    if not isinstance(values, list) or not values:
+        return None
+    first = values[0]
+    if isinstance(first, bool) or not isinstance(first, int | float | str):
+        return None
+    try:
+        return parse_number(str(first))
+    except ValueError:
+        return None
+
+
+def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPack | None = None) -> Trace:
+    """Read one MAWPS record (a dict) into a trace; ``ImportRefusal`` when it cannot be."""
+    p = default_pack() if pack is None else pack
+    pid = _problem_id(data)
+    if pid is None:
+        raise ImportRefusal("record has no usable 'iIndex'", reason="malformed_record", detail="iIndex")
+    text = text_field(data, "sQuestion")
+    equations = data.get("lEquations")
+    if not isinstance(equations, list) or not all(isinstance(e, str) for e in equations):
+        raise ImportRefusal("'lEquations' must be a list of strings", reason="malformed_record", detail="lEquations")
+    if not equations or not any(e.strip() for e in equations):
+        raise ImportRefusal("'lEquations' is empty", reason="no_equation", detail="lEquations")
+    toks = tokenize(text)
+    span = find_question_span(text)
+    builder = TraceBuilder(
+        pid,
+        CORPUS,
+        text,
+        extract_mentions(text, pack=p, tokens=toks),
+        question_span=span,
+        answer_unit=None if span is None else question_unit(text, *span, pack=p, tokens=toks),
+        answer=_solution(data),
+        where=where,
+        pack=p,
+    )
+    named: str | None = None
+    for equation in equations:
+        if not equation.strip():
+            continue
+        name = builder.add_equation(equation, result=builder.answer if len(equations) == 1 else None)
+        if name is not None and name.lower() not in PLACEHOLDER_UNKNOWNS:
+            named = name
+    builder.gold_answer_unit = named
+    return builder.build()
+
+
+def read_mawps(path: Path) -> Iterator[CorpusRecord]:
+    """Stream MAWPS records: a trace per problem, or a typed refusal with ``file:line``."""
+    p = default_pack()
+    for raw in iter_json_array(path):
+        fallback = f"{path.name}:{raw.line}"
+        if raw.refusal is not None:
+            yield refused_record(CORPUS, fallback, raw.where, *raw.refusal)
+            continue
+        data = raw.data
+        problem_id = _problem_id(data) or fallback
+        try:
+            if not isinstance(data, dict):
+                raise ImportRefusal(
+                    f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
+                )
+            trace = mawps_trace(data, where=raw.where, pack=p)
+        except ImportRefusal as exc:
+            text = data.get("sQuestion") if isinstance(data, dict) else None
+            yield refused_record(
+                CORPUS,
+                problem_id,
+                raw.where,
+                exc.reason,
+                exc.message,
+                detail=exc.detail,
+                text=text if isinstance(text, str) else None,
+            )
+            continue
+        yield CorpusRecord(
+            CORPUS, problem_id, raw.where, payload=trace, text=trace.text, gold_answer_unit=trace.gold_answer_unit
+        )
