@@ -139,7 +139,8 @@ Rule = Callable[[str, Sequence[Operand], str], RuleResult]
 
 def _need_units(kind: str, ops: Sequence[Operand]) -> None:
     for op in ops:
-        _unit(kind, op)
+        if op.role != "ratio":  # a pure number (role ratio, no unit) is dimensionless
+            _unit(kind, op)
 
 
 def _unit(kind: str, op: Operand) -> ResolvedUnit:

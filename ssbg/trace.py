@@ -14,9 +14,9 @@ mention (with its real span into the text) and per constant used, one equation
 per step checked by :class:`~ssbg.admissibility.EquationStamper` (so a refusal
 propagates downstream), and the question target bound to the last step.  The
 operation kind of a step is decided at bind time from its operand units:
-``apply_rate`` when one operand is a rate over the other's unit,
-``compare_multiplicative`` / ``fraction_portion`` when one is a pure
-multiplier or divisor (``twice``, ``half``), the step's own op otherwise.
+``apply_rate`` when one operand is a rate over the other's unit, the step's
+own op otherwise.  A pure number (``twice``, ``half``, ``3/4``) binds as a
+dimensionless ``ratio`` symbol with no unit.
 
 The JSON codec mirrors :class:`~ssbg.problem.MathProblemGraph`'s; malformed
 input refuses with :class:`~ssbg.errors.ProblemGraphError` naming its JSON path.
@@ -79,6 +79,7 @@ __all__ = [
     "Trace",
     "bind_trace",
     "clear_trace_cache",
+    "step_units",
 ]
 
 STEP_OPS: frozenset[str] = frozenset({"add", "subtract", "multiply", "divide"})
@@ -556,8 +557,6 @@ _RESULT_ROLE: Mapping[str, str] = {
     "multiply": "quantity",
     "divide": "quantity",
     "apply_rate": "total",
-    "compare_multiplicative": "quantity",
-    "fraction_portion": "quantity",
 }
 
 _OP_SIGN: Mapping[str, str] = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
@@ -658,15 +657,10 @@ class _TraceBinder:
         return dataclasses.replace(bound, symbol_id=sid)
 
     def kind_for(self, op: str, operands: list[_Bound]) -> str:
-        """Refine a step's op into the operation kind the checker knows best."""
-        if op not in ("multiply", "divide") or len(operands) != 2:
+        """``apply_rate`` for a product of a rate and a quantity in its denominator's unit, else ``op``."""
+        if op != "multiply" or len(operands) != 2:
             return op
         first, second = operands
-        if op == "divide":
-            return "fraction_portion" if second.pure and not first.pure else "divide"
-        if first.pure != second.pure:
-            factor = first if first.pure else second
-            return "fraction_portion" if factor.value is not None and factor.value < 1 else "compare_multiplicative"
         for rate, base in ((first, second), (second, first)):
             if (
                 rate.unit is not None
@@ -733,6 +727,30 @@ class _TraceBinder:
         )
 
 
+def step_units(trace: Trace, *, pack: UnitPack | None = None) -> tuple[UnitVector | None, ...]:
+    """The admitted unit of each step's result (None where the step is refused), as :func:`bind_trace` checks them.
+
+    >>> t = Trace.from_dict({"problem_id": "p", "corpus": "example", "text": "3 hours and 20 minutes",
+    ...     "mentions": [{"start": 0, "end": 7, "text": "3 hours", "value": 3, "unit": "hours"},
+    ...                  {"start": 12, "end": 22, "text": "20 minutes", "value": 20, "unit": "minutes"}],
+    ...     "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}]}]})
+    >>> [u.to_canonical_string() for u in step_units(t) if u is not None]
+    ['time']
+    """
+    binder = _bind(trace, default_pack() if pack is None else pack)
+    return tuple(binder.stamper.admitted.get(f"step_{i:03d}") for i in range(len(trace.steps)))
+
+
+def _bind(trace: Trace, pack: UnitPack) -> _TraceBinder:
+    if not isinstance(trace, Trace):
+        raise ProblemGraphError(f"bind_trace needs a Trace (got {type(trace).__name__})", reason="wrong_type", path="$")
+    binder = _TraceBinder(trace, pack)
+    binder.bind_mentions()
+    for i, step in enumerate(trace.steps):
+        binder.bind_step(i, step)
+    return binder
+
+
 def bind_trace(trace: Trace, *, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
     """Bind a trace: mention and constant facts, one checked equation per step, the question target.
 
@@ -748,13 +766,8 @@ def bind_trace(trace: Trace, *, pack: UnitPack | None = None) -> SemanticSymboli
     ProblemGraphError
         When ``trace`` is not a :class:`Trace` (build one with :meth:`Trace.from_dict`).
     """
-    if not isinstance(trace, Trace):
-        raise ProblemGraphError(f"bind_trace needs a Trace (got {type(trace).__name__})", reason="wrong_type", path="$")
     p = default_pack() if pack is None else pack
-    binder = _TraceBinder(trace, p)
-    binder.bind_mentions()
-    for i, step in enumerate(trace.steps):
-        binder.bind_step(i, step)
+    binder = _bind(trace, p)
     unknown = binder.unknown()
     return SemanticSymbolicBindingGraph(
         symbols=tuple(binder.symbols.values()),

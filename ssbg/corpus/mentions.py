@@ -160,6 +160,7 @@ _NOT_UNITS = frozenset(
         remainder way speed rate area volume age profit income budget change balance"""
     )
 )
+_AUXILIARIES = frozenset(_words("are were is was will would do does did can could should must have has had"))
 _DETERMINERS = frozenset(_words("the his her their its my your our these those them"))
 _MULTIPLIER_FOLLOWERS = frozenset(
     _words(
@@ -488,66 +489,125 @@ def _noun_run(
     return None
 
 
+def _noun_at(toks: Sequence[Token], j: int) -> int | None:
+    """The index of the content word at ``j`` (after modifiers: ``each additional minute``), or None."""
+    n = len(toks)
+    while j + 1 < n and toks[j].low in _MODIFIERS and toks[j + 1].kind == "word":
+        j += 1
+    if j < n and toks[j].kind == "word" and (toks[j].low not in _FUNCTION_WORDS or toks[j].low == "time"):
+        return j
+    return None
+
+
 def _rate_suffix(toks: Sequence[Token], k: int, pack: UnitPack) -> tuple[str, int] | None:
-    """``per Y``, ``an hour``, ``each``, ``in each Y``, ``every Y`` after a unit: (Y as written, next index)."""
+    """The ``Y`` of a rate written after a unit, and the index after it.
+
+    ``per Y``, ``an hour`` (a pack unit), ``each``, ``each Y``, ``in each Y``,
+    ``to install each Y``.
+    """
     n = len(toks)
     if k >= n or toks[k].kind != "word":
         return None
     low = toks[k].low
     nxt = toks[k + 1] if k + 1 < n else None
-    if low == "per" and nxt is not None and nxt.kind == "word":
-        if nxt.low in _A or nxt.low == "each":
-            nxt = toks[k + 2] if k + 2 < n and toks[k + 2].kind == "word" else None
-            return (nxt.text, k + 3) if nxt is not None else None
-        return nxt.text, k + 2
+    head: int | None
+    if low == "per" and nxt is not None:
+        head = _noun_at(toks, k + 2 if nxt.low in _A or nxt.low == "each" else k + 1)
+        return None if head is None else (toks[head].text, head + 1)
     if low in _A and nxt is not None and nxt.kind == "word":
         after = toks[k + 2].low if k + 2 < n else ""
-        hit = pack_lookup(pack, nxt.text)
-        if hit is not None and after != "of" and nxt.low not in _FUNCTION_WORDS:
-            return nxt.text, k + 2
+        if pack_lookup(pack, nxt.text) is not None and after != "of" and nxt.low not in _FUNCTION_WORDS:
+            return nxt.text, k + 2  # "$12 an hour", "$5 a pound"
         if nxt.low in ("piece", "person", "head"):
             return ("item" if nxt.low == "piece" else nxt.text), k + 2
         return None
     if low in ("each", "apiece") and (
         nxt is None or nxt.kind != "word" or (nxt.low in _FUNCTION_WORDS and nxt.low != "time")
     ):
-        return "item", k + 1
-    if (
-        low in ("each", "every")
-        and nxt is not None
-        and nxt.kind == "word"
-        and (nxt.low not in _FUNCTION_WORDS or nxt.low == "time")
-    ):
-        return nxt.text, k + 2
-    if (
-        low in _RATE_PREPOSITIONS
-        and nxt is not None
-        and nxt.low in ("each", "every", "per")
-        and k + 2 < n
-        and toks[k + 2].kind == "word"
-        and toks[k + 2].low not in _FUNCTION_WORDS
-    ):
-        return toks[k + 2].text, k + 3
+        return "item", k + 1  # "$2 each."
+    if low in ("each", "every") and nxt is not None:
+        head = _noun_at(toks, k + 1)
+        return None if head is None else (toks[head].text, head + 1)
+    if low in _RATE_PREPOSITIONS and nxt is not None and nxt.low in ("each", "every", "per"):
+        head = _noun_at(toks, k + 2)
+        return None if head is None else (toks[head].text, head + 1)
+    if low == "to" and k + 2 < n and toks[k + 1].kind == "word" and toks[k + 2].low in ("each", "every"):
+        head = _noun_at(toks, k + 3)  # "4 hours to install each window"
+        return None if head is None else (toks[head].text, head + 1)
     return None
 
 
-def _each_before(toks: Sequence[Token], i: int) -> str | None:
-    """An ``each Y`` / ``every Y`` / ``each of the Y`` earlier in the clause, with no number between."""
+def _rate_after_list(toks: Sequence[Token], k: int, pack: UnitPack) -> str | None:
+    """The rate that closes a list: the ``at each table`` of ``7 women and 3 men at each table``."""
+    n = len(toks)
+    if k + 1 >= n or toks[k].low not in ("and", ",") or toks[k + 1].kind != "num":
+        return None
+    for j in range(k + 2, min(n, k + 6)):
+        if toks[j].kind != "word":
+            return None
+        rate = _rate_suffix(toks, j, pack)
+        if rate is not None:
+            return rate[0]
+    return None
+
+
+def _each_before(toks: Sequence[Token], i: int) -> int | None:
+    """The index of the ``Y`` of an ``each Y`` / ``every Y`` earlier in the clause, with no number between.
+
+    ``each of ...`` is not read: in "each of the 6 lambs" the number is the group itself.
+    """
     k = i - 1
+    listed = i > 0 and toks[i - 1].low in ("and", ",")  # "6 parrots and 2 parakeets": one list
     while k >= 0:
         tok = toks[k]
-        if tok.kind == "num" or tok.text in _SENTENCE_END:
+        if tok.text in _SENTENCE_END:
             return None
-        if tok.low in ("each", "every") and k + 1 < i:
+        if tok.kind == "num":
+            if not listed:
+                return None
+            listed = False
+        elif tok.low in ("each", "every") and k + 1 < i:
             j = k + 1
-            if toks[j].low == "of":
-                j += 1
-                if j < i and toks[j].low in _DETERMINERS:
-                    j += 1
-            if j < i and toks[j].kind == "word" and toks[j].low not in _FUNCTION_WORDS:
-                return toks[j].text
+            while j < i - 1 and toks[j].low in _MODIFIERS:
+                j += 1  # "each additional minute"
+            nxt = toks[j]
+            if nxt.kind == "word" and nxt.low not in _FUNCTION_WORDS:
+                return j
             return None
         k -= 1
+    return None
+
+
+_PERIODIC = {
+    "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+    "yearly": "year", "annual": "year", "annually": "year",
+}  # fmt: skip
+
+
+def _periodic_before(toks: Sequence[Token], i: int) -> str | None:
+    """``a daily budget of 88 dollars`` / ``his hourly rate is 28 dollars``: the period of a rate word
+    earlier in the clause, with no number between."""
+    k = i - 1
+    while k >= 0 and i - k <= 8:
+        tok = toks[k]
+        if tok.kind == "num" or tok.text in _SENTENCE_END or tok.text == ",":
+            return None
+        period = _PERIODIC.get(tok.low)
+        if period is not None:
+            return period
+        k -= 1
+    return None
+
+
+def _container_before(toks: Sequence[Token], i: int) -> str | None:
+    """The container of ``bags of 5 apples`` / ``groups of 2``: a count noun right before ``of N``."""
+    if i < 2 or toks[i - 1].low != "of":
+        return None
+    noun = toks[i - 2]
+    if noun.kind != "word" or noun.low in _FUNCTION_WORDS or noun.low in _NOT_UNITS:
+        return None
+    if is_plural_noun(noun.text):  # "cases of 12 boxes" (but "a group of 12 adults" is one group)
+        return lemmatize(noun.text)
     return None
 
 
@@ -594,7 +654,9 @@ def unit_after(
                 unit, k = packed
             else:
                 start = k
-                if tok.low == "of" and k + 1 < n and kind_hint != "fraction":
+                if tok.low == "of" and k + 2 < n and toks[k + 1].low in _A:
+                    start = k + 2  # "0.6 of an hour", "3/4 of a pound": a part of one unit
+                elif tok.low == "of" and k + 1 < n and kind_hint != "fraction":
                     start = k + 2 if toks[k + 1].low in _DETERMINERS and toks[k + 1].low != "them" else k + 1
                     if toks[k + 1].low == "them":
                         start = -1
@@ -606,14 +668,34 @@ def unit_after(
                         head = _noun_run(toks, start, value, plural_only=kind_hint == "fraction")
                         if head is not None:
                             unit, k = toks[head[0]].text, head[1]
+    container = _container_before(toks, clause_start) if clause_start is not None else None
     if unit is None:
+        if kind_hint == "fraction":
+            return None, j, "quantity"
+        # The numerator noun is not written: "groups of 2", "5 in each cage" are items per Y.
+        if container is not None:
+            return f"items per {container}", j, "quantity"
+        rate = _rate_suffix(toks, j, p)
+        if rate is not None and toks[j].low not in _A:
+            return f"items per {rate[0]}", rate[1], "quantity"
         return None, j, "quantity"
+    if container is not None and lemmatize(container) != lemmatize(unit.split()[-1]) and " per " not in unit:
+        return f"{unit} per {container}", k, "quantity"  # "cases of 12 boxes": 12 boxes per case
     rate = _rate_suffix(toks, k, p)
     if rate is not None:
         return f"{unit} per {rate[0]}", rate[1], "quantity"
+    listed = _rate_after_list(toks, k, p)
+    if listed is not None:
+        return f"{unit} per {listed}", k, "quantity"
     if clause_start is not None and unit not in ("%", "percent", "per cent"):
-        each = _each_before(toks, clause_start)
-        if each is not None and lemmatize(each) != lemmatize(unit.split()[-1]):
+        unit_head = lemmatize(unit.split()[-1])
+        at = _each_before(toks, clause_start)
+        each = None if at is None else toks[at].text
+        if at is not None and lemmatize(toks[at].text) == unit_head and at + 1 < clause_start:
+            after = toks[at + 1]  # "Each book shelf had 15 books": the compound's head
+            each = after.text if after.kind == "word" and after.low not in _FUNCTION_WORDS else None
+        each = each or _periodic_before(toks, clause_start)
+        if each is not None and lemmatize(each) != unit_head:
             return f"{unit} per {each}", k, "quantity"
     return unit, k, "quantity"
 
@@ -776,6 +858,8 @@ def question_unit(
         j = i + 2
         unit: str | None = None
         if toks[i + 1].low == "many":
+            if j + 1 < n and toks[j].low in _AUXILIARIES and is_plural_noun(toks[j + 1].text):
+                j += 1  # "how many are cats?"
             packed = _pack_unit(toks, j, text, p, glued=False)
             if packed is not None:
                 unit, k = packed
