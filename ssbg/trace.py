@@ -609,33 +609,41 @@ class _TraceBinder:
             self.facts.append(BoundFact(sid, _number_text(m.value), span, m.unit))
             self.mentions.append(_Bound(sid, resolved, m.is_pure, float(m.value)))
 
-    def constant(self, operand: Operand) -> _Bound:
+    def constant(self, operand: Operand, *, additive: bool = False) -> _Bound:
+        """The symbol of a constant; in a sum or difference, a rate constant is the amount of one
+        denominator unit (``7 - 5 days``: 7 days, not 7 days per week)."""
         cid = operand.constant or ""
-        known = self.constants.get(cid)
+        c: ImplicitConstant = IMPLICIT_CONSTANTS[cid]
+        unit = c.unit
+        key = cid
+        if additive and unit is not None and "_per_" in unit:
+            unit = unit.partition("_per_")[0]
+            key = f"{cid}_amount"
+        known = self.constants.get(key)
         if known is not None:
             return known
-        c: ImplicitConstant = IMPLICIT_CONSTANTS[cid]
         if operand.cue is not None:
             start, end = operand.cue
             span = SourceSpanLink(self.source, start, end, self.trace.text[start:end])
         else:
             span = self.virtual_span("constants", c.description)
-        sid = f"c_{cid}"
-        resolved = _resolve(c.unit, self.pack)
+        sid = f"c_{key}"
+        resolved = _resolve(unit, self.pack)
+        name = c.description if key == cid else f"{c.description}, as an amount of {unit}"
         self.symbols[sid] = SymbolBinding(
-            sid, c.description, _role_for(resolved, pure=c.is_pure), span, INTRODUCED_BY, unit=c.unit
+            sid, name, _role_for(resolved, pure=c.is_pure), span, INTRODUCED_BY, unit=unit
         )
-        self.facts.append(BoundFact(sid, str(c.value), span, c.unit))
+        self.facts.append(BoundFact(sid, _number_text(c.value), span, unit))
         bound = _Bound(sid, resolved, c.is_pure, float(c.value))
-        self.constants[cid] = bound
+        self.constants[key] = bound
         return bound
 
-    def operand(self, operand: Operand) -> _Bound:
+    def operand(self, operand: Operand, *, additive: bool = False) -> _Bound:
         if operand.mention is not None:
             return self.mentions[operand.mention]
         if operand.step is not None:
             return self.steps[operand.step]
-        return self.constant(operand)
+        return self.constant(operand, additive=additive)
 
     def alias(self, bound: _Bound, occurrence: int) -> _Bound:
         """A second symbol for an operand used twice in one step (``12 * 12``)."""
@@ -678,8 +686,9 @@ class _TraceBinder:
     def bind_step(self, i: int, step: Step) -> None:
         operands: list[_Bound] = []
         seen: dict[str, int] = {}
+        additive = step.op in ("add", "subtract")
         for o in step.operands:
-            bound = self.operand(o)
+            bound = self.operand(o, additive=additive)
             count = seen.get(bound.symbol_id, 0)
             seen[bound.symbol_id] = count + 1
             operands.append(bound if count == 0 else self.alias(bound, count))

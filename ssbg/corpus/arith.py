@@ -8,9 +8,10 @@ of its own; sub-expressions become implicit steps) and grounds each number:
 
 1. an earlier step's result (the most recent equal one; a literal written with
    decimals also matches a result it rounds);
-2. a mention in the text with that value (an unused one first), or whose unit
-   scales to it (``20%`` for ``0.2``, ``half a dozen`` for ``6``);
+2. a mention in the text with that value (an unused one first);
 3. an implicit constant whose cue words occur in the text (``60`` with "hour");
+   then a mention whose unit scales to the value (``20%`` for ``0.2``, ``half a
+   dozen`` for ``6``);
 4. the complement of a percentage mention (``.8`` or ``80`` for ``20%``), as an
    implicit step ``100% - 20%``;
 5. the numerator or denominator of a fraction mention (the ``3`` of ``1/3``);
@@ -504,9 +505,9 @@ class TraceBuilder:
                     return i
         return None
 
-    def _from_mentions(self, value: float) -> int | None:
+    def _from_mentions(self, value: float, *, scaled: bool) -> int | None:
         key = round(value, 9)
-        exact = self._by_value.get(key) or self._by_scaled.get(key)
+        exact = self._by_scaled.get(key) if scaled else self._by_value.get(key)
         if not exact:
             return None
         for i in exact:
@@ -576,7 +577,7 @@ class TraceBuilder:
         step = self._from_steps(lit)
         if step is not None:
             return Operand(step=step, text=lit.text)
-        mention = self._from_mentions(lit.value)
+        mention = self._from_mentions(lit.value, scaled=False)
         if mention is not None:
             self.used.add(mention)
             return Operand(mention=mention, text=lit.text)
@@ -584,6 +585,10 @@ class TraceBuilder:
         if cues:
             cue = cues[0]
             return Operand(constant=cue.constant_id, cue=(cue.start, cue.end), text=lit.text)
+        mention = self._from_mentions(lit.value, scaled=True)
+        if mention is not None:
+            self.used.add(mention)
+            return Operand(mention=mention, text=lit.text)
         complement = self._complement(lit.value)
         if complement is not None:
             return Operand(step=complement, text=lit.text)

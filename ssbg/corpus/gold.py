@@ -29,23 +29,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.corpus.mentions import lemmatize, pack_lookup
 from ssbg.corpus.readers.cogcomp import gold_rate_flags, pair_quantities, read_cogcomp
 from ssbg.corpus.readers.common import iter_json_array
 from ssbg.corpus.readers.mawps import read_mawps
-from ssbg.trace import Trace, step_units
+from ssbg.trace import Operand, Trace, bind_trace, step_units
 from ssbg.units import UnitPack, UnitVector, default_pack
 
 __all__ = [
+    "CORPUS_FILES",
     "DIMENSION_WORDS",
+    "ImportRow",
+    "MismatchSurvey",
     "RateAgreement",
     "UnknownAgreement",
     "answer_dimension",
     "cogcomp_rate_agreement",
     "gold_dimension",
+    "import_table",
     "is_rate_unit",
     "mawps_unknown_agreement",
+    "measure",
+    "operand_sources",
     "question_asks_rate",
+    "unit_mismatch_survey",
 ]
 
 _ASKED = re.compile(r"(?i)\b(?:how|what|find|calculate)\b")
@@ -240,3 +248,185 @@ def _show(value: UnitVector | str | None) -> str:
 def summarize(items: Iterable[tuple[str, str, str]], limit: int = 10) -> list[str]:
     """A few disagreements as ``id: gold -> ssbg`` lines."""
     return [f"{pid}: {gold} -> {got}" for pid, gold, got in list(items)[:limit]]
+
+
+@dataclass
+class MismatchSurvey:
+    """Steps whose operands all resolve in the pack, and how they were stamped.
+
+    Gold solutions are right, so every such step refused as ``unit_mismatch`` is
+    an extraction error or a true slip of the corpus; ``patterns`` counts them by
+    kind, operand units and stated unit.
+    """
+
+    steps: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    patterns: dict[str, int] = field(default_factory=dict)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def mismatch_share(self) -> float:
+        return self.statuses.get("unit_mismatch", 0) / self.steps if self.steps else 0.0
+
+    def top(self, n: int = 20) -> list[tuple[str, int, list[str]]]:
+        """The ``n`` most common patterns (ties by pattern text), with example problem ids."""
+        ranked = sorted(self.patterns.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+        return [(pattern, count, self.examples.get(pattern, [])) for pattern, count in ranked]
+
+
+_SIGN = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "apply_rate": "*"}
+
+
+def _operand_label(
+    trace: Trace, operand: Operand, units: tuple[UnitVector | None, ...], pack: UnitPack, additive: bool
+) -> str | None:
+    """How a resolved operand shows in a pattern (its pack lemma, ``pure``, or a step's vector); None if unresolved."""
+    if operand.step is not None:
+        vector = units[operand.step]
+        return None if vector is None else vector.to_canonical_string()
+    if operand.mention is not None:
+        mention = trace.mentions[operand.mention]
+        if mention.unit is None:
+            return "pure" if mention.is_pure else None
+        resolved = pack_lookup(pack, mention.unit)
+        return None if resolved is None else resolved.lemma
+    constant = IMPLICIT_CONSTANTS[operand.constant or ""]
+    if constant.unit is None:
+        return "pure"
+    unit = constant.unit.partition("_per_")[0] if additive and "_per_" in constant.unit else constant.unit
+    resolved = pack_lookup(pack, unit)
+    return None if resolved is None else resolved.lemma
+
+
+def unit_mismatch_survey(traces: Iterable[Trace], *, pack: UnitPack | None = None, examples: int = 3) -> MismatchSurvey:
+    """Survey the steps of ``traces`` whose operands all resolve in the pack (see :class:`MismatchSurvey`)."""
+    p = default_pack() if pack is None else pack
+    out = MismatchSurvey()
+    for trace in traces:
+        graph = bind_trace(trace, pack=p)
+        units = step_units(trace, pack=p)
+        stamped = {e.lhs_symbol_id: e for e in graph.equations}
+        declared = {s.symbol_id: s.unit for s in graph.symbols}
+        for i, step in enumerate(trace.steps):
+            additive = step.op in ("add", "subtract")
+            labels = [_operand_label(trace, o, units, p, additive) for o in step.operands]
+            if any(label is None for label in labels):
+                continue
+            equation = stamped[f"step_{i:03d}"]
+            status = equation.refusal_reason or "admitted"
+            out.steps += 1
+            out.statuses[status] = out.statuses.get(status, 0) + 1
+            if status != "unit_mismatch":
+                continue
+            pattern = f"{equation.operation_kind}: " + f" {_SIGN[equation.operation_kind]} ".join(
+                label or "" for label in labels
+            )
+            if (equation.refusal_detail or "").startswith("lhs"):
+                pattern += f" -> stated {declared.get(equation.lhs_symbol_id)!r}"
+            out.patterns[pattern] = out.patterns.get(pattern, 0) + 1
+            seen = out.examples.setdefault(pattern, [])
+            if len(seen) < examples and trace.problem_id not in seen:
+                seen.append(trace.problem_id)
+    return out
+
+
+CORPUS_FILES: Mapping[str, tuple[str, float]] = MappingProxyType(
+    {
+        "gsm8k": ("gsm8k/train.jsonl", 0.95),
+        "svamp": ("svamp/SVAMP.json", 0.98),
+        "mawps": ("mawps/mwptoolkit/mawps_source.json", 0.90),
+        "cogcomp": ("cogcomp_arithmetic/data/questions.json", 0.98),
+    }
+)
+"""The development corpora (paths under ``../shared/corpora``) and the import share each must reach."""
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    """One corpus: how many problems, how many import into a trace, and the refusals by reason."""
+
+    corpus: str
+    problems: int
+    imported: int
+    target: float
+    refusals: Mapping[str, int]
+
+    @property
+    def share(self) -> float:
+        return self.imported / self.problems if self.problems else 0.0
+
+
+def import_table(corpora: Path) -> list[ImportRow]:
+    """Per corpus of :data:`CORPUS_FILES`: problems, imported (every step operand bound), refusals by reason.
+
+    The refusal counts and the imported count add up to the problems.
+    """
+    from ssbg.corpus.readers import READERS
+
+    rows: list[ImportRow] = []
+    for name, (relative, target) in CORPUS_FILES.items():
+        reasons: dict[str, int] = {}
+        total = imported = 0
+        for record in READERS[name](corpora / relative):
+            total += 1
+            if record.refusal is None:
+                imported += 1
+            else:
+                reasons[record.refusal.reason] = reasons.get(record.refusal.reason, 0) + 1
+        rows.append(ImportRow(name, total, imported, target, dict(sorted(reasons.items()))))
+    return rows
+
+
+def operand_sources(traces: Iterable[Trace]) -> dict[str, int]:
+    """How the step operands of ``traces`` are grounded: text mention, solution mention, step, constant."""
+    out: dict[str, int] = {}
+    for trace in traces:
+        for step in trace.steps:
+            for o in step.operands:
+                key = o.source if o.mention is None else f"mention ({trace.mentions[o.mention].source})"
+                out[key] = out.get(key, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def measure(corpora: Path | str) -> str:
+    """Every figure of issue 4 over the development corpora, as a markdown report.
+
+    ``python -c "from ssbg.corpus.gold import measure; print(measure('../shared/corpora'))"``
+    """
+    from ssbg.corpus.readers.gsm8k import read_gsm8k
+
+    root = Path(corpora)
+    lines = ["| corpus | problems | imported | share | target | refusals by reason |", "|---|---:|---:|---:|---:|---|"]
+    for row in import_table(root):
+        refusals = ", ".join(f"{k} {v}" for k, v in row.refusals.items()) or "-"
+        lines.append(
+            f"| {row.corpus} | {row.problems:,} | {row.imported:,} | {row.share:.1%} | {row.target:.0%} | {refusals} |"
+        )
+    rates = cogcomp_rate_agreement(root / CORPUS_FILES["cogcomp"][0])
+    unknowns = mawps_unknown_agreement(root / CORPUS_FILES["mawps"][0])
+    lines += [
+        "",
+        f"CogComp rate flags: {rates.flags_agreeing:,}/{rates.flags:,} flags agree ({rates.flag_share:.1%}); "
+        f"question flags {rates.question_agreeing}/{rates.question_flags} "
+        f"({rates.question_agreeing / max(1, rates.question_flags):.1%}); every flag of a problem: "
+        f"{rates.problems_agreeing}/{rates.problems} ({rates.problem_share:.1%})",
+        f"MAWPS named unknowns: {unknowns.named} named among {unknowns.problems} imported, {unknowns.evaluable} "
+        f"with a dimension; ssbg agrees on {unknowns.agreeing} ({unknowns.share:.1%}); disagreements: "
+        + "; ".join(summarize(unknowns.disagreements, 20)),
+    ]
+    traces = [r.payload for r in read_gsm8k(root / CORPUS_FILES["gsm8k"][0]) if isinstance(r.payload, Trace)]
+    sources = operand_sources(traces)
+    lines += ["", "GSM8K train operands by source: " + ", ".join(f"{k} {v:,}" for k, v in sources.items())]
+    survey = unit_mismatch_survey(traces)
+    lines += [
+        "",
+        f"GSM8K train steps whose operands all resolve in the pack: {survey.steps:,}; "
+        + ", ".join(f"{k} {v:,}" for k, v in sorted(survey.statuses.items()))
+        + f"; unit_mismatch share {survey.mismatch_share:.1%}",
+        "",
+        "| # | refusals | pattern | examples |",
+        "|---:|---:|---|---|",
+    ]
+    for n, (pattern, count, examples) in enumerate(survey.top(20), start=1):
+        lines.append(f"| {n} | {count} | `{pattern}` | {', '.join(examples)} |")
+    return "\n".join(lines) + "\n"

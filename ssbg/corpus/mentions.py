@@ -62,7 +62,7 @@ __all__ = [
 
 _TOKEN = re.compile(
     r"(\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"  # numbers: 1,000.5  12  .5
-    r"|([A-Za-z]+(?:[-'][A-Za-z]+)*)"  # words, with inner hyphens and apostrophes
+    r"|([A-Za-z]+(?:[-'\u2019][A-Za-z]+)*)"  # words, with inner hyphens and apostrophes
     r"|([^\sA-Za-z\d])"  # one symbol
 )
 _KINDS = (None, "num", "word", "sym")  # by the index of the group that matched
@@ -472,6 +472,9 @@ def _noun_run(
         skipped += 1
     run: list[int] = []
     while k < n and len(run) < 3 and toks[k].kind == "word" and toks[k].low not in _FUNCTION_WORDS:
+        if toks[k].low.endswith(("'s", "\u2019s", "s'")) and k + 1 < n and toks[k + 1].kind == "word":
+            k += 1  # "four children's tickets": the possessor is not the unit
+            continue
         run.append(k)
         k += 1
     for idx in run:
@@ -506,11 +509,20 @@ def _rate_suffix(toks: Sequence[Token], k: int, pack: UnitPack) -> tuple[str, in
     ``to install each Y``.
     """
     n = len(toks)
+    if k + 1 < n and toks[k].text == "/" and toks[k + 1].kind == "word" and toks[k].end == toks[k + 1].start:
+        return toks[k + 1].text, k + 2  # "80 miles/hour", "$2/cappuccino"
     if k >= n or toks[k].kind != "word":
         return None
     low = toks[k].low
     nxt = toks[k + 1] if k + 1 < n else None
     head: int | None
+    if low == "of" and nxt is not None and nxt.kind == "word" and nxt.low not in _FUNCTION_WORDS:
+        for j in (k + 2, k + 3):  # "2 cups of vegetables per day", "3 bags of apples each"
+            if j < n and toks[j].kind == "word" and toks[j].low in ("per", "each", "every", "a", "an"):
+                return _rate_suffix(toks, j, pack)
+            if j >= n or toks[j].kind != "word" or toks[j].low in _FUNCTION_WORDS:
+                break
+        return None
     if low == "per" and nxt is not None:
         head = _noun_at(toks, k + 2 if nxt.low in _A or nxt.low == "each" else k + 1)
         return None if head is None else (toks[head].text, head + 1)
@@ -582,6 +594,35 @@ _PERIODIC = {
     "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
     "yearly": "year", "annual": "year", "annually": "year",
 }  # fmt: skip
+
+
+_PRICE_VERBS = frozenset(_words("cost costs is was are were for at sells sell priced"))
+
+
+def _price_before(toks: Sequence[Token], i: int, pack: UnitPack) -> str | None:
+    """The ``Y`` of a price: ``Cappuccinos cost $2``, ``a pair of shoes which costs $50``,
+    ``the cost of a kilogram is $2``: ``a Y`` before the verb when Y is a pack unit or follows
+    ``cost of``/``price of``, else a plural subject; no number between."""
+    k = i - 1
+    if k < 0 or toks[k].low not in _PRICE_VERBS:
+        return None
+    for j in range(k - 1, max(-1, k - 7), -1):
+        tok = toks[j]
+        if tok.kind == "num" or tok.text in _SENTENCE_END or tok.low in _SMALL:
+            break
+        if tok.low in _A and j + 1 < k and toks[j + 1].kind == "word" and toks[j + 1].low not in _FUNCTION_WORDS:
+            unit_noun = pack_lookup(pack, toks[j + 1].text) is not None
+            priced = j >= 2 and toks[j - 1].low == "of" and toks[j - 2].low in ("cost", "price")
+            # "a pair of shoes costs $50", "the price of a ticket is $5" (but "a trumpet for $149" is one purchase)
+            return toks[j + 1].text if unit_noun or priced else None
+    subject = k - 1
+    if subject >= 0 and toks[subject].low in ("which", "that"):
+        subject -= 1
+    if subject >= 0 and toks[subject].kind == "word" and is_plural_noun(toks[subject].text):
+        before = toks[subject - 1] if subject > 0 else None
+        if before is None or (before.kind != "num" and before.low not in _SMALL and before.low not in _TENS):
+            return lemmatize(toks[subject].text)  # "iced teas cost $3"
+    return None
 
 
 def _periodic_before(toks: Sequence[Token], i: int) -> str | None:
@@ -695,6 +736,8 @@ def unit_after(
             after = toks[at + 1]  # "Each book shelf had 15 books": the compound's head
             each = after.text if after.kind == "word" and after.low not in _FUNCTION_WORDS else None
         each = each or _periodic_before(toks, clause_start)
+        if each is None and currency is not None:
+            each = _price_before(toks, clause_start, p)
         if each is not None and lemmatize(each) != unit_head:
             return f"{unit} per {each}", k, "quantity"
     return unit, k, "quantity"
