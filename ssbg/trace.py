@@ -600,7 +600,8 @@ class _TraceBinder:
     def bind_mentions(self) -> None:
         for m in self.trace.mentions:
             resolved = _resolve(m.unit, self.pack)
-            slug = _slug(m.lemma or m.unit or "") or ("ratio" if m.is_pure else "number")
+            named = m.lemma or (resolved.lemma if resolved is not None else m.unit)
+            slug = _slug(named or "") or ("ratio" if m.is_pure else "number")
             sid = self.new_id("q" if m.source == "text" else "s", slug)
             source_id = self.source if m.source == "text" else f"{self.source}:solution"
             span = SourceSpanLink(source_id, m.start, m.end, m.text)

@@ -188,8 +188,10 @@ def _singular(word: str) -> str | None:
         return None
     head, sep, last = word.rpartition("-")
     result = _inflect_engine().singular_noun(last)
-    if not isinstance(result, str) or result == last or len(result) < 2:
+    if not isinstance(result, str) or result == last or len(result) < 3:
         return None
+    if last.endswith(("is", "us", "ss")) and result == last[:-1]:
+        return None  # "tennis", "bonus", "class": a final s that is no plural
     return head + sep + result
 
 
