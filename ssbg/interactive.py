@@ -880,13 +880,33 @@ def _diagram_svg(graph: SemanticSymbolicBindingGraph | None, notes: list[str]) -
     return svg[start:] if start >= 0 else svg
 
 
-def _text_html(text: str | None, graph: SemanticSymbolicBindingGraph | None) -> str:
-    """The problem text, escaped, with the quantities the graph binds marked (the report's highlighter)."""
-    if not text:
+def _text_html(record: CorpusRecord | None, graph: SemanticSymbolicBindingGraph | None, pack: UnitPack | None) -> str:
+    """The problem text with its quantities highlighted, escaped.
+
+    A trace (and a refused record's text, with its reason) goes through the
+    text view, which marks every mention by its unit's dimension and symbol; a
+    MathProblemGraph's symbols carry no offsets into its text, so its text is
+    shown escaped, with only the facts whose spans do point into it marked.
+    """
+    from ssbg.corpus.textview import render_text
+    from ssbg.trace import Trace
+
+    if record is None:
+        return ""
+    if isinstance(record.payload, Trace) or (record.refusal is not None and record.text):
+        return render_text(record, graph=graph, pack=pack).html
+    if not record.text:
         return ""
     from ssbg.corpus.report import highlight_text
 
-    return highlight_text(text, graph)
+    return highlight_text(record.text, graph)
+
+
+def _record_text(record: CorpusRecord | None) -> str | None:
+    if record is None:
+        return None
+    text = getattr(record.payload, "text", None) if record.text is None else record.text
+    return text if isinstance(text, str) else None
 
 
 def problem_detail(
@@ -926,12 +946,11 @@ def problem_detail(
     rows = mine.sort_values("index", kind="stable")[list(DETAIL_COLUMNS)].reset_index(drop=True)
     notes: list[str] = []
     graph = _bind(record, pack, notes)
-    text = None if record is None else record.text
     return ProblemDetail(
         corpus=corpus,
         problem_id=problem_id,
-        text=text,
-        text_html=_text_html(text, graph),
+        text=_record_text(record),
+        text_html=_text_html(record, graph, pack),
         diagram_svg=_diagram_svg(graph, notes),
         equations=rows,
         problem=_problem_row(problems, corpus, problem_id),

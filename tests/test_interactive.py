@@ -480,3 +480,52 @@ def test_index_records_stops_reading_once_every_key_is_found(monkeypatch: pytest
     monkeypatch.setattr(batch, "iter_records", fake_iter)
     index_records(["c.jsonl"], keys=[("c", "b")])
     assert read == ["a", "b"]
+
+
+WENG = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
+
+
+def trace_record(text: str = WENG) -> CorpusRecord:
+    from ssbg.trace import Trace
+
+    start = text.index("$12 an hour")
+    minutes = text.index("50 minutes")
+    trace = Trace.from_dict(
+        {
+            "problem_id": "w1",
+            "corpus": "example",
+            "text": text,
+            "mentions": [
+                {"start": start, "end": start + 11, "text": "$12 an hour", "value": 12, "unit": "$ per hour"},
+                {"start": minutes, "end": minutes + 10, "text": "50 minutes", "value": 50, "unit": "minutes"},
+            ],
+            "steps": [
+                {"op": "divide", "operands": [{"mention": 0}, {"constant": "minutes_per_hour"}], "result": 0.2},
+                {"op": "multiply", "operands": [{"step": 0}, {"mention": 1}], "result": 10, "unit": "$"},
+            ],
+        }
+    )
+    return CorpusRecord("example", "w1", "example.jsonl:1", payload=trace, text=text)
+
+
+def test_a_trace_problem_has_its_mentions_highlighted(lane_tables: Any) -> None:
+    detail = problem_detail("example", "w1", equations=lane_tables.equations, record=trace_record())
+    assert detail.text_html.count('class="ssbg-mention"') >= 2
+
+
+def test_a_trace_problem_is_bound_and_drawn(lane_tables: Any) -> None:
+    detail = problem_detail("example", "w1", equations=lane_tables.equations, record=trace_record())
+    assert (detail.diagram_svg.startswith("<svg"), detail.text, detail.notes) == (True, WENG, ())
+
+
+def test_hostile_trace_text_is_escaped(lane_tables: Any) -> None:
+    record = trace_record("<script>x()</script> " + WENG)
+    page = problem_detail("example", "w1", equations=lane_tables.equations, record=record).to_html()
+    assert ("<script" in page, "&lt;script&gt;" in page) == (False, True)
+
+
+def test_a_refused_record_shows_its_text_and_reason(lane_tables: Any) -> None:
+    refusal = ImportRefusal("no equation", reason="no_equation", problem_id="x", corpus="c")
+    record = CorpusRecord("c", "x", "c.jsonl:1", refusal=refusal, text="Ann has <3> cats.")
+    detail = problem_detail("c", "x", equations=lane_tables.equations, record=record)
+    assert ("Ann has &lt;3&gt; cats." in detail.text_html, "no_equation" in detail.text_html) == (True, True)
