@@ -113,7 +113,13 @@ IMPLICIT_CONSTANTS: Mapping[str, ImplicitConstant] = _table(
     ("quadruple", 4, None, "4 for quadruple"),
     ("third", 3, None, "3 for a third"),
     ("quarter", 4, None, "4 for a quarter"),
+    ("fifth", 5, None, "5 for a fifth"),
+    ("sixth", 6, None, "6 for a sixth"),
+    ("seventh", 7, None, "7 for a seventh"),
+    ("eighth", 8, None, "8 for an eighth"),
+    ("ninth", 9, None, "9 for a ninth"),
     ("tenth", 10, None, "10 for a tenth"),
+    ("round_trip", 2, None, "2 for a round trip: there and back"),
     ("hundred", 100, None, "100 for hundred"),
     ("thousand", 1000, None, "1000 for thousand"),
     ("million", 1000000, None, "1000000 for million"),
@@ -123,7 +129,7 @@ IMPLICIT_CONSTANTS: Mapping[str, ImplicitConstant] = _table(
 def constants_with_value(value: float | Fraction) -> tuple[ImplicitConstant, ...]:
     """Every constant whose value equals ``value``, in table order.
 
-    >>> [c.constant_id for c in constants_with_value(7)]
-    ['days_per_week']
+    >>> [c.constant_id for c in constants_with_value(24)]
+    ['hours_per_day']
     """
     return tuple(c for c in IMPLICIT_CONSTANTS.values() if c.value == value)

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ssbg.corpus.constants import find_cues
-from ssbg.corpus.mentions import mention_at, pack_lookup
+from ssbg.corpus.mentions import extract_mentions, mention_at, pack_lookup
 from ssbg.errors import ImportRefusal, ProblemGraphError
 from ssbg.trace import Mention, Operand, Step, Trace
 from ssbg.units import UnitPack, default_pack
@@ -349,6 +349,8 @@ def parse_equation(
     return parse_formula(left, merge=merge, variables=True), parse_formula(right, merge=merge, variables=True)
 
 
+_MIXED = re.compile(r"\d+\s+\d+\s*/\s*\d+")
+
 _TERMINATOR = re.compile(r"[.!?]+(?=\s|$)")
 _ASKS = re.compile(r"(?i)(how|what|find|calculate|determine|compute)\b")
 
@@ -385,6 +387,18 @@ def find_question_span(text: str) -> tuple[int, int] | None:
 _ANNOTATION = re.compile(r"<<[^<>]*>>")
 _SCALE_WORD = re.compile(r"(?i)\b(?:thousand|million|billion)\b")
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_OPERATOR_BEFORE = re.compile(r"(?:[-+*/=(\u00d7\u00f7]|\bx)\s*\$?\s*$")
+_OPERATOR_AFTER = re.compile(r"^\s*(?:%\s*)?(?:[=)_]|(?:[-+*/\u00d7\u00f7]|x\b)\s*[$(\d.])")
+
+
+def _in_arithmetic(text: str, start: int, end: int) -> bool:
+    """True for a number the prose writes inside arithmetic (``48/2 = ``, ``= 24``): a restated
+    formula grounds nothing; only a number stated in words ("everyone has 2 legs") may."""
+    return bool(_OPERATOR_BEFORE.search(text, max(0, start - 4), start)) or bool(
+        _OPERATOR_AFTER.match(text[end : end + 4])
+    )
+
+
 _PROSE_NUMBER = re.compile(r"(?<![\w.,])(?P<cur>\$)?(?P<num>\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)")
 
 
@@ -527,15 +541,35 @@ class TraceBuilder:
                 return self._push(Step("subtract", (whole, Operand(mention=i)), rest, None, None, True), rest)
         return None
 
+    def _cued_by_solution(self, value: float) -> str | None:
+        """A constant whose cue words the solution's prose writes (``He does this twice a day``).
+
+        The cue is not in the problem text, so the operand has no cue span.
+        """
+        if self.solution is None:
+            return None
+        if self._blanked == "":
+            self._blanked = blank_annotations(self.solution)
+        cues = find_cues(self._blanked, value)
+        return cues[0].constant_id if cues else None
+
     def _fraction_part(self, value: float) -> int | None:
-        """A fraction mention whose numerator or denominator is ``value`` (the 3 of ``one-third``)."""
-        if not value.is_integer() or value <= 0:
+        """A fraction (or percentage) mention whose numerator or denominator is ``value``
+        (the 3 of ``one-third``, the 5 of ``20%``: 1/5), or a part of a mixed number (``4 1/2``)."""
+        if value <= 0:
             return None
         for i, m in enumerate(self.mentions):
-            if m.kind != "fraction" or m.unit is not None:
+            scaled = self._scaled[i]
+            if (m.kind == "fraction" and m.unit is None) or _MIXED.match(m.text):
+                fraction = float(m.value)
+                if _MIXED.match(m.text) and (value == int(fraction) or _close(value, fraction - int(fraction))):
+                    return i  # "4 1/2 pound steaks" read as 4 steaks of 1/2 pound
+            elif scaled is not None and m.unit is not None and _close(scaled * 100, float(m.value)) and scaled < 1:
+                fraction = scaled  # "20% off" divides by 5: 20% is 1/5
+            else:
                 continue
-            parts = _fraction_parts(float(m.value))
-            if parts is not None and value in parts:
+            parts = _fraction_parts(fraction)
+            if parts is not None and value.is_integer() and value in parts:
                 return i
         return None
 
@@ -545,10 +579,17 @@ class TraceBuilder:
             return None
         if self._prose is None:
             self._blanked = blank_annotations(self.solution)
-            self._prose = tuple(
+            numbers = [
                 (m.start("cur") if m.group("cur") else m.start("num"), parse_number(m.group("num")))
                 for m in _PROSE_NUMBER.finditer(self._blanked)
+                if not _in_arithmetic(self._blanked, m.start(), m.end())
+            ]
+            numbers.extend(  # "two, 21 and 42": numbers the prose writes in words
+                (m.start, float(m.value))
+                for m in extract_mentions(self._blanked, pack=self.pack)
+                if m.text[:1].isalpha() and not _in_arithmetic(self._blanked, m.start, m.end)
             )
+            self._prose = tuple(sorted(numbers))
         hits = [start for start, v in self._prose if _close(v, value)]
         if not hits:
             return None
@@ -589,6 +630,9 @@ class TraceBuilder:
         if mention is not None:
             self.used.add(mention)
             return Operand(mention=mention, text=lit.text)
+        cued = self._cued_by_solution(lit.value)
+        if cued is not None:
+            return Operand(constant=cued, text=lit.text)
         complement = self._complement(lit.value)
         if complement is not None:
             return Operand(step=complement, text=lit.text)

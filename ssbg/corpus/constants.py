@@ -45,7 +45,15 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "quadruple": _words(r"quadruple[sd]?", r"four times", r"4 times"),
         "third": _words(r"thirds?"),
         "quarter": _words(r"quarters?", r"fourths?"),
+        "fifth": _words(r"fifths?"),
+        "sixth": _words(r"sixths?"),
+        "seventh": _words(r"sevenths?"),
+        "eighth": _words(r"eighths?"),
+        "ninth": _words(r"ninths?"),
         "tenth": _words(r"tenths?"),
+        "round_trip": _words(
+            r"round[- ]trips?", r"and back", r"back and forth", r"both ways", r"there and back", r"return trip"
+        ),
         "items_per_dozen": _words(r"dozens?"),
         "items_per_pair": _words(r"pairs?"),
         "seconds_per_minute": _words(r"seconds?", r"secs?"),
@@ -99,7 +107,7 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "million": _words(r"millions?"),
         "whole": re.compile(
             r"%|(?<![A-Za-z])(?:percent|per cent|half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|"
-            r"eighths?|ninths?|tenths?|fraction|rest|remaining|remainder|left|other|each|every|per|an?|one)(?![A-Za-z])"
+            r"eighths?|ninths?|tenths?|fraction|rest|remaining|remainder|left|whole|entire)(?![A-Za-z])"
             r"|\d+\s*/\s*\d+",
             re.IGNORECASE,
         ),

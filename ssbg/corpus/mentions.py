@@ -499,7 +499,14 @@ def _noun_at(toks: Sequence[Token], j: int) -> int | None:
     n = len(toks)
     while j + 1 < n and toks[j].low in _MODIFIERS and toks[j + 1].kind == "word":
         j += 1
-    if j < n and toks[j].kind == "word" and (toks[j].low not in _FUNCTION_WORDS or toks[j].low == "time"):
+    low = toks[j].low if j < n else ""
+    if (
+        j < n
+        and toks[j].kind == "word"
+        and (low not in _FUNCTION_WORDS or low == "time")
+        and low not in _SMALL
+        and low not in _TENS
+    ):
         return j
     return None
 

@@ -39,9 +39,10 @@ _FINAL = re.compile(r"^####\s*(.*)$", re.MULTILINE)
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 # Arithmetic the prose writes without a calculator annotation: "a party of 1+1+4 = 6 people".
 _PROSE_EQUATION = re.compile(
-    rf"(?<![\w.,$/_])(?P<expr>\$?{_NUMBER}(?:\s*(?:[-+*/\u00d7]|x(?=\s))\s*\$?{_NUMBER})+)\s*=\s*\$?(?P<result>{_NUMBER})"
+    rf"(?<![\w.,$/_])(?P<expr>\$?{_NUMBER}(?:\s*(?:[-+*/\u00d7]|[xX](?=\s))\s*\$?{_NUMBER})+)\s*=\s*\$?(?P<result>{_NUMBER})"
     r"(?![\d_/])"
 )
+_ALGEBRA = re.compile(r"\b[Ll]et\s+[A-Za-z]\b|\b[A-Za-z]\s*=\s*\d|\b\d+[a-z]\b\s*[-+=]")
 _RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
 
 
@@ -101,12 +102,14 @@ def gsm8k_trace(
     events.sort(key=lambda e: e[0])
     for position, m, prose in events:
         if prose:
-            expr = m.group("expr").replace("$", "").replace("\u00d7", "*").replace("x", "*")
+            expr = m.group("expr").replace("$", "").replace("\u00d7", "*").replace("x", "*").replace("X", "*")
             unit = stated_unit(blanked, m.start("result"), "$" if "$" in m.group() else "", pack=p)
             builder.add_formula(f"{expr}={m.group('result')}", unit=unit, position=position, optional=True)
         else:
             unit = stated_unit(answer, m.end(), answer[max(0, m.start() - 3) : m.start()], pack=p)
             builder.add_formula(m.group(1), unit=unit, position=position)
+    if not builder.steps and _ALGEBRA.search(answer):
+        raise builder.refusal("unsupported_operation", "the solution is algebra (it names an unknown)", "algebra")
     return builder.build()
 
 
