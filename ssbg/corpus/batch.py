@@ -171,7 +171,8 @@ class Drilldown:
 
     ``kind`` is ``equation``, ``target`` or ``import`` (what was refused) and
     ``reason`` the refusal reason; ``graph`` is the bound graph (``None`` for an
-    import refusal).
+    import refusal) and ``payload`` what it was bound from (a trace or a
+    ``MathProblemGraph``), for the highlighted text view.
     """
 
     corpus: str
@@ -182,6 +183,7 @@ class Drilldown:
     text: str | None
     detail: str | None
     graph: SemanticSymbolicBindingGraph | None
+    payload: object = None
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -486,11 +488,11 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
     drills: list[Drilldown] = []
     if first_root is not None and first_root.refusal_reason is not None:
         drills.append(Drilldown(record.corpus, record.problem_id, record.source, "equation",
-                                first_root.refusal_reason, text, first_root.refusal_detail, graph))
+                                first_root.refusal_reason, text, first_root.refusal_detail, graph, record.payload))
     if target_refused and unknown_target is not None and unknown_target.target_refusal_reason is not None:
         drills.append(Drilldown(record.corpus, record.problem_id, record.source, "target",
                                 unknown_target.target_refusal_reason, text,
-                                unknown_target.target_refusal_detail, graph))
+                                unknown_target.target_refusal_detail, graph, record.payload))
     return ProblemAnalysis(problem, tuple(eq_rows), graph, tuple(drills))
 
 

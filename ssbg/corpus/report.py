@@ -67,6 +67,7 @@ __all__ = [
 LEADERBOARD_ROWS = 25
 BAD_LINE_ROWS = 200
 OPEN_BAD_LINES = 20
+PARQUET_ROWS = 200_000
 COVERAGE_KS: tuple[int, ...] = (0, 1, 2, 3, 5, 10, 20, 50)
 DRILLDOWN_EQUATION_REASONS = 4
 DRILLDOWN_TARGET_REASONS = 2
@@ -141,8 +142,8 @@ def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str
     """The problem text, escaped, with the quantities the graph binds marked.
 
     A fact's span is marked only when it really points into ``text`` (its
-    offsets cover the same characters); ``ssbg.corpus.textview.render_text``
-    is used instead when that module is present.
+    offsets cover the same characters).  Drill-downs of traces use
+    ``ssbg.corpus.textview.render_text`` instead.
 
     Examples
     --------
@@ -170,17 +171,23 @@ def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str
     return f'<p class="problem-text">{"".join(out)}</p>'
 
 
-def _textview(text: str, graph: SemanticSymbolicBindingGraph | None) -> str:
+def _textview(d: Drilldown) -> str:
+    """The highlighted text: ``ssbg.corpus.textview`` for a trace, else :func:`highlight_text`."""
+    from ssbg.errors import SsbgError
+
+    text = d.text or ""
     try:
+        trace_mod = importlib.import_module("ssbg.trace")
         textview = importlib.import_module("ssbg.corpus.textview")
-    except ImportError:
-        return highlight_text(text, graph)
-    render_text = getattr(textview, "render_text", None)
-    if render_text is None or graph is None:
-        return highlight_text(text, graph)
-    rendered = render_text(text, graph)
-    markup = rendered._repr_html_() if hasattr(rendered, "_repr_html_") else rendered
-    return markup if isinstance(markup, str) else highlight_text(text, graph)
+    except ImportError:  # pragma: no cover - both ship with ssbg
+        return highlight_text(text, d.graph)
+    if isinstance(d.payload, trace_mod.Trace):
+        try:
+            markup: str = textview.render_text(d.payload, graph=d.graph).html
+        except SsbgError:
+            return highlight_text(text, d.graph)
+        return f'<div class="problem-view">{markup}</div>'
+    return highlight_text(text, d.graph)
 
 
 def _diagram(graph: SemanticSymbolicBindingGraph) -> str:
@@ -273,7 +280,7 @@ def _drilldown_html(d: Drilldown, *, diagrams: bool) -> str:
         f'<p class="why"><b>{html.escape(d.reason)}</b>: {_breakable(_detail(d.reason, d.detail))}</p>',
     ]
     if d.text:
-        parts.append(_textview(d.text, d.graph))
+        parts.append(_textview(d))
     else:
         parts.append('<p class="note">The record has no problem text.</p>')
     if d.graph is not None:
@@ -321,6 +328,8 @@ padding:10px 14px;margin:10px 0}
 .drill h4{margin:0 0 4px;font-size:14px}.drill h4 small{color:var(--muted);font-weight:400}
 .drill .corpus{background:#e8eef8;color:#0b3d75;border-radius:4px;padding:1px 6px;font-size:12px}
 .why{margin:2px 0 6px;overflow-wrap:anywhere}
+.problem-view{background:#fbfbf7;border:1px solid #ecebdc;border-radius:4px;padding:4px 10px;margin:6px 0;
+overflow-wrap:anywhere}.problem-view .ssbg-text{max-width:none!important}
 .problem-text{background:#fbfbf7;border:1px solid #ecebdc;border-radius:4px;padding:8px 10px;white-space:pre-wrap;
 overflow-wrap:anywhere}
 mark{background:#fff1b8;border-radius:3px;padding:0 2px}
@@ -464,10 +473,21 @@ def write_tables(
         frame.to_csv(path, index=False, lineterminator="\n")
         csvs.append(path)
         if have_arrow:
-            ppath = out / f"{name}.parquet"
-            frame.to_parquet(ppath, index=False)
-            parquets.append(ppath)
+            parquets.append(_write_parquet(frame, out / f"{name}.parquet"))
     return csvs, parquets
+
+
+def _write_parquet(frame: pd.DataFrame, path: Path, rows_per_group: int = PARQUET_ROWS) -> Path:
+    """Write Parquet a row group at a time, so a large table is never converted whole."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.Schema.from_pandas(frame.head(0), preserve_index=False)
+    with pq.ParquetWriter(path, schema) as writer:
+        for start in range(0, max(len(frame), 1), rows_per_group):
+            part = frame.iloc[start : start + rows_per_group]
+            writer.write_table(pa.Table.from_pandas(part, schema=schema, preserve_index=False))
+    return path
 
 
 @dataclass(frozen=True)

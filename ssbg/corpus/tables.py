@@ -191,7 +191,9 @@ def _concat(frames: Sequence[pd.DataFrame], dtypes: Mapping[str, DtypeSpec]) -> 
         return frames[0].reset_index(drop=True)
     out: dict[str, Any] = {}
     for name, spec in dtypes.items():
-        parts = [f[name] for f in frames]
+        # Pop each column from the chunks once joined: the joined table and the
+        # chunks never coexist in full (the caller hands its chunks over).
+        parts = [f.pop(name) for f in frames]
         if spec == "category" or isinstance(spec, tuple):
             union = union_categoricals([p.array for p in parts], sort_categories=True)
             observed = list(union.categories)
@@ -234,10 +236,12 @@ class TableAccumulator:
             self._equation_rows = []
 
     def result(self) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """The (problems, equations) frames of everything added so far."""
+        """The (problems, equations) frames of everything added; the accumulator is empty afterwards."""
         problems = [*self._problem_frames, *([problems_frame(self._problem_rows)] if self._problem_rows else [])]
         equations = [*self._equation_frames,
                      *([equations_frame(self._equation_rows)] if self._equation_rows else [])]
+        self._problem_frames, self._equation_frames = [], []
+        self._problem_rows, self._equation_rows = [], []
         return _concat(problems, PROBLEM_DTYPES), _concat(equations, EQUATION_DTYPES)
 
 
@@ -290,6 +294,8 @@ def corpus_overview(problems: pd.DataFrame, equations: pd.DataFrame, *, total: b
     import pandas as pd
 
     rows: list[dict[str, Any]] = []
+    problems = problems[["corpus", "outcome", "import_reason"]]
+    equations = equations[["corpus", "status", "root_cause"]]
     corpora = sorted(set(_corpus_values(problems)) | set(_corpus_values(equations)))
     scopes: list[tuple[str, Any, Any]] = [
         (c, problems[problems["corpus"] == c], equations[equations["corpus"] == c]) for c in corpora
@@ -337,6 +343,7 @@ def refusal_reasons(equations: pd.DataFrame, *, total: bool = True) -> pd.DataFr
         import pandas as pd
 
         keys = ["corpus", "reason"] if by_corpus else ["reason"]
+        frame = frame[["corpus", "status", "reason", "root_cause"]]
         refused = frame[frame["status"] == "refused"]
         g = refused.groupby(keys, observed=True, sort=True)
         out = pd.DataFrame({
@@ -371,6 +378,7 @@ def target_refusals(problems: pd.DataFrame, *, total: bool = True) -> pd.DataFra
     def compute(frame: pd.DataFrame, *, by_corpus: bool) -> pd.DataFrame:
         import pandas as pd
 
+        frame = frame[["corpus", "import_status", "target_status", "target_reason"]]
         imported = frame[frame["import_status"] == "imported"]
         refused = imported[imported["target_status"] == "refused"]
         keys = ["corpus", "target_reason"] if by_corpus else ["target_reason"]
@@ -393,7 +401,7 @@ def import_refusals(problems: pd.DataFrame, *, examples: int = 3, total: bool = 
     def compute(frame: pd.DataFrame, *, by_corpus: bool) -> pd.DataFrame:
         import pandas as pd
 
-        refused = frame[frame["import_status"] == "refused"]
+        refused = frame.loc[frame["import_status"] == "refused", ["corpus", "import_reason", "source"]]
         keys = ["corpus", "import_reason"] if by_corpus else ["import_reason"]
         g = refused.groupby(keys, observed=True, sort=True)
         out = pd.DataFrame({
@@ -414,8 +422,8 @@ def import_refusals(problems: pd.DataFrame, *, examples: int = 3, total: bool = 
 
 def bad_lines(problems: pd.DataFrame) -> pd.DataFrame:
     """Every unreadable record (bad JSON, bad bytes, oversized), in reading order."""
-    rows = problems[problems["import_reason"].isin(sorted(UNREADABLE_IMPORT_REASONS))]
-    out = rows[["corpus", "source", "problem_id", "import_reason", "import_path", "import_message"]]
+    mask = problems["import_reason"].isin(sorted(UNREADABLE_IMPORT_REASONS))
+    out = problems.loc[mask, ["corpus", "source", "problem_id", "import_reason", "import_path", "import_message"]]
     return _plain(out.rename(columns={"import_reason": "reason", "import_path": "path", "import_message": "message"}))
 
 
@@ -424,45 +432,72 @@ def _unit_keys(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
     return {t: tuple(sorted({unit_key(part) for part in t.split(_SEP)})) for t in texts}
 
 
-def _explode_keys(refused: pd.DataFrame) -> pd.DataFrame:
-    """One row per (refused equation, unit key it needs), with the surfaces seen."""
+_BLOCKING_COLUMNS = ["corpus", "problem_id", "root_cause", "pack_fixable", "blocking_units"]
+
+
+def _refused_blocking(frame: pd.DataFrame) -> tuple[pd.DataFrame, Any, list[str]]:
+    """Refused rows with blocking units (only the columns the unit summaries read).
+
+    Returns the rows, the integer code of each row's blocking text, and the
+    texts by code, so that per-unit counts run over a few thousand distinct
+    texts instead of one exploded row per (equation, unit).
+    """
     import pandas as pd
 
-    sub = refused[refused["blocking_units"].notna()]
-    texts = sub["blocking_units"].astype("str")
-    keys = _unit_keys(texts.unique().tolist())
-    pairs = [(t, k, part) for t in keys for part in t.split(_SEP) for k in (unit_key(part),)]
-    surface = pd.DataFrame(pairs, columns=["_text", "unit_key", "surface"])
-    rows = sub[["corpus", "problem_id", "root_cause"]].assign(_text=texts.to_numpy(), _row=range(len(sub)))
-    out = rows.merge(surface, on="_text", how="inner", sort=False)
-    return out.sort_values(["_row", "unit_key", "surface"], kind="stable").reset_index(drop=True)
+    mask = (frame["status"] == "refused") & frame["blocking_units"].notna()
+    sub = frame.loc[mask, _BLOCKING_COLUMNS]
+    codes, uniques = pd.factorize(sub["blocking_units"].astype("str"), sort=True)
+    return sub, codes, [str(u) for u in uniques]
 
 
-def _leaderboard(refused: pd.DataFrame, examples: int) -> pd.DataFrame:
+def _leaderboard(sub: pd.DataFrame, codes: Any, texts: list[str], examples: int) -> pd.DataFrame:
+    import numpy as np
     import pandas as pd
 
     cols = ["unit_key", "unit", "surfaces", "root_refusals", "refusals_blocked", "problems", "corpora",
             "example_problems"]
     counts = ("root_refusals", "refusals_blocked", "problems")
-    if refused.empty or refused["blocking_units"].notna().sum() == 0:
+    if not len(sub):
         return pd.DataFrame({c: pd.Series([], dtype="int64" if c in counts else "str") for c in cols})
-    ex = _explode_keys(refused)
-    per_row = ex.drop_duplicates(["_row", "unit_key"])
-    per_row = per_row.assign(problem=per_row["corpus"].astype("str") + ":" + per_row["problem_id"].astype("str"))
-    g = per_row.groupby("unit_key", sort=True)
-    surfaces = ex.groupby(["unit_key", "surface"], sort=True).size().rename("n").reset_index()
-    surfaces = surfaces.sort_values(["unit_key", "n", "surface"], ascending=[True, False, True], kind="stable")
-    sg = surfaces.groupby("unit_key", sort=True)["surface"]
+    n_texts = len(texts)
+    blocked = np.bincount(codes, minlength=n_texts)
+    roots = np.bincount(codes[sub["root_cause"].to_numpy(dtype=bool)], minlength=n_texts)
+    text_keys = _unit_keys(texts)
+    per_key: dict[str, list[int]] = {}
+    weights: dict[tuple[str, str], int] = {}
+    pairs: list[tuple[int, str]] = []
+    for code, text in enumerate(texts):
+        for key in text_keys[text]:
+            acc = per_key.setdefault(key, [0, 0])
+            acc[0] += int(roots[code])
+            acc[1] += int(blocked[code])
+            pairs.append((code, key))
+        for part in text.split(_SEP):
+            weights[(unit_key(part), part)] = weights.get((unit_key(part), part), 0) + int(blocked[code])
+    corpus_codes, corpus_names = pd.factorize(sub["corpus"].astype("str"))
+    problem_codes, problem_names = pd.factorize(sub["problem_id"].astype("str"))
+    rows = pd.DataFrame({"t": codes, "c": corpus_codes, "p": problem_codes}).drop_duplicates()
+    linked = rows.merge(pd.DataFrame(pairs, columns=["t", "unit_key"]), on="t", how="inner", sort=False)
+    linked = linked.drop_duplicates(["unit_key", "c", "p"])
+    g = linked.groupby("unit_key", sort=True)
+    firsts = linked.groupby("unit_key", sort=True).head(examples)
+    example_names = pd.Series([f"{corpus_names[c]}:{problem_names[p]}" for c, p in
+                               zip(firsts["c"].tolist(), firsts["p"].tolist(), strict=True)], dtype="object")
+    by_surface: dict[str, list[tuple[int, str]]] = {}
+    for (key, part), weight in weights.items():
+        by_surface.setdefault(key, []).append((-weight, part))
+    keys = sorted(per_key)
     out = pd.DataFrame({
-        "unit": sg.first(),
-        "surfaces": sg.agg(lambda s: _SEP.join(sorted(s))),
-        "root_refusals": per_row[per_row["root_cause"]].groupby("unit_key", sort=True).size(),
-        "refusals_blocked": g.size(),
-        "problems": g["problem"].nunique(),
-        "corpora": g["corpus"].agg(lambda s: _SEP.join(sorted({str(v) for v in s}))),
-        "example_problems": g["problem"].agg(lambda s: _SEP.join(s.drop_duplicates().head(examples).tolist())),
-    }).reset_index()
-    out["root_refusals"] = out["root_refusals"].fillna(0)
+        "unit_key": keys,
+        "unit": [min(by_surface[k])[1] for k in keys],
+        "surfaces": [_SEP.join(sorted(part for _, part in by_surface[k])) for k in keys],
+        "root_refusals": [per_key[k][0] for k in keys],
+        "refusals_blocked": [per_key[k][1] for k in keys],
+        "problems": g.size().reindex(keys).to_numpy(),
+        "corpora": g["c"].agg(lambda s: _SEP.join(sorted({str(corpus_names[c]) for c in s}))).reindex(keys).to_numpy(),
+        "example_problems": example_names.groupby(firsts["unit_key"].to_numpy(), sort=True)
+        .agg(lambda s: _SEP.join(s.tolist())).reindex(keys).to_numpy(),
+    })
     for name in counts:
         out[name] = out[name].astype("int64")
     out = out.sort_values(["root_refusals", "refusals_blocked", "unit_key"], ascending=[False, False, True],
@@ -480,8 +515,8 @@ def unknown_unit_leaderboard(equations: pd.DataFrame, *, examples: int = 3, top:
     needs it, ``problems`` the distinct problems blocked; ``example_problems``
     are ``corpus:problem_id`` in reading order.  Ties break by key.
     """
-    refused = equations[equations["status"] == "refused"]
-    board = _leaderboard(refused, examples)
+    sub, codes, texts = _refused_blocking(equations)
+    board = _leaderboard(sub, codes, texts, examples)
     board.insert(0, "rank", range(1, len(board) + 1))
     return board if top is None else board.head(top).reset_index(drop=True)
 
@@ -501,22 +536,28 @@ def pack_coverage_curve(equations: pd.DataFrame, *, max_k: int | None = 50, tota
     import pandas as pd
 
     def curve(frame: pd.DataFrame, scope: str) -> pd.DataFrame:
-        refused = frame[frame["status"] == "refused"]
-        board = _leaderboard(refused, 0)
+        import numpy as np
+
+        n_refused = int((frame["status"] == "refused").sum())
+        sub, codes, texts = _refused_blocking(frame)
+        board = _leaderboard(sub, codes, texts, 0)
         keys = board["unit_key"].tolist()
         labels = board["unit"].tolist()
         limit = len(keys) if max_k is None else min(max_k, len(keys))
         rank = {u: i + 1 for i, u in enumerate(keys)}
-        fixable = refused[refused["pack_fixable"] & refused["blocking_units"].notna()]
-        texts = fixable["blocking_units"].astype("str")
-        needed_k = {t: max(rank[k] for k in ks) for t, ks in _unit_keys(texts.unique().tolist()).items()}
-        at_k = texts.map(needed_k).value_counts().to_dict()
+        fixable = np.bincount(codes[sub["pack_fixable"].to_numpy(dtype=bool)], minlength=len(texts))
+        text_keys = _unit_keys(texts)
+        at_k: dict[int, int] = {}
+        for code, text in enumerate(texts):
+            if fixable[code]:
+                k = max(rank[key] for key in text_keys[text])
+                at_k[k] = at_k.get(k, 0) + int(fixable[code])
         removed = 0
         rows = []
         for k in range(limit + 1):
             removed += int(at_k.get(k, 0))
             rows.append({"corpus": scope, "k": k, "unit": labels[k - 1] if k else None,
-                         "refusals": len(refused), "removed": removed})
+                         "refusals": n_refused, "removed": removed})
         out = pd.DataFrame(rows, columns=["corpus", "k", "unit", "refusals", "removed"])
         for name in ("k", "refusals", "removed"):
             out[name] = out[name].astype("int64")
@@ -525,9 +566,10 @@ def pack_coverage_curve(equations: pd.DataFrame, *, max_k: int | None = 50, tota
         out["removed_pct"] = _pct(out["removed"], out["refusals"])
         return out
 
-    parts = [curve(equations[equations["corpus"] == c], c) for c in _corpus_values(equations)]
+    slim = equations[["status", *_BLOCKING_COLUMNS]]
+    parts = [curve(slim[slim["corpus"] == c], c) for c in _corpus_values(slim)]
     if total and parts:
-        parts.append(curve(equations, ALL_CORPORA))
+        parts.append(curve(slim, ALL_CORPORA))
     if not parts:
         return _plain(curve(equations, ALL_CORPORA).head(0))
     return _plain(pd.concat(parts, ignore_index=True))
@@ -540,6 +582,7 @@ def admission_by_kind(equations: pd.DataFrame, *, total: bool = True) -> pd.Data
         import pandas as pd
 
         keys = ["corpus", "kind"] if by_corpus else ["kind"]
+        frame = frame[["corpus", "kind", "status", "root_cause"]]
         f = frame.assign(
             _admitted=frame["status"] == "admitted",
             _refused=frame["status"] == "refused",
@@ -568,6 +611,7 @@ def answer_unit_agreement_table(problems: pd.DataFrame, *, total: bool = True) -
         import pandas as pd
 
         keys = ["corpus", "answer_unit_agreement"] if by_corpus else ["answer_unit_agreement"]
+        frame = frame[["corpus", "answer_unit_agreement"]]
         out = frame.groupby(keys, observed=True, sort=True).size().rename("problems").reset_index()
         out = out.rename(columns={"answer_unit_agreement": "agreement"})
         with_gold = frame[frame["answer_unit_agreement"] != "no_gold"]
