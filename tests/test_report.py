@@ -225,3 +225,18 @@ def test_report_over_real_corpora_keeps_every_record(tmp_path: Path) -> None:
     result = write_report(specs, tmp_path / "r.html", progress=False, diagrams=False, limit=300, jobs=2)
     counts = result.batch.problems.groupby("corpus", observed=True).size().to_dict()
     assert counts == {"gsm8k": 300, "svamp": 300}
+
+
+def test_trace_drilldowns_use_the_text_view_and_escape_the_text(tmp_path: Path) -> None:
+    from ssbg.trace import Trace
+
+    text = "Ann has 3 apples and buys 2 apples. <script>alert(1)</script> How many apples?"
+    trace = Trace.from_dict({
+        "problem_id": "tr1", "corpus": "demo", "text": text,
+        "mentions": [{"start": 8, "end": 16, "text": "3 apples", "value": 3, "unit": "apples"},
+                     {"start": 26, "end": 34, "text": "2 apples", "value": 2, "unit": "apples"}],
+        "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}], "result": 5}]})
+    corpus = write_jsonl(tmp_path / "traces.jsonl", [trace.to_json()])
+    page = write_report([corpus], tmp_path / "r.html", progress=False, diagrams=False).html_path.read_text()
+    assert ('class="ssbg-text"' in page, "&lt;script&gt;alert(1)&lt;/script&gt;" in page, parse(page).scripts) == (
+        True, True, 0)
