@@ -302,7 +302,8 @@ main{max-width:1180px;margin:0 auto;padding:24px 28px 64px}
 header.top{background:#17202e;color:#fff;padding:22px 28px}
 header.top div{max-width:1180px;margin:0 auto}
 header.top h1{margin:0 0 4px;font-size:24px;font-weight:650;letter-spacing:.2px}
-header.top p{margin:0;color:#c6cfdc;font-size:13px;overflow-wrap:anywhere}
+header.top details{color:#c6cfdc;font-size:13px;overflow-wrap:anywhere}
+header.top summary{cursor:pointer}header.top ul{margin:4px 0 0;padding-left:20px}
 h2{font-size:18px;margin:34px 0 10px;padding-bottom:6px;border-bottom:2px solid var(--line)}
 h3{font-size:15px;margin:22px 0 8px}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(128px,1fr));gap:12px;margin:4px 0 8px}
@@ -389,10 +390,11 @@ def render_report_html(
     """
     s = summary if summary is not None else summarize(batch.problems, batch.equations)
     coverage = s.coverage_curve[s.coverage_curve["k"].isin(COVERAGE_KS)].reset_index(drop=True)
-    specs = ", ".join(batch.specs) if batch.specs else "(none)"
+    files = "".join(f"<li>{_breakable(spec)}</li>" for spec in batch.specs)
     body: list[str] = [
         f'<header class="top"><div><h1>{html.escape(title)}</h1>'
-        f"<p>Unit pack {html.escape(batch.pack)} · corpora: {_breakable(specs)}</p>"
+        f'<details class="files"><summary>Unit pack {html.escape(batch.pack)} · {len(batch.specs)} corpus '
+        f'file{"" if len(batch.specs) == 1 else "s"}</summary><ul>{files}</ul></details>'
         '<nav class="toc"><a href="#corpora">Corpora</a><a href="#reasons">Refusal reasons</a>'
         '<a href="#units">Unknown units</a><a href="#kinds">Operation kinds</a><a href="#targets">Question targets'
         '</a><a href="#imports">Import refusals</a><a href="#drilldowns">Drill-downs</a></nav></div></header><main>',
