@@ -349,6 +349,8 @@ def parse_equation(
     return parse_formula(left, merge=merge, variables=True), parse_formula(right, merge=merge, variables=True)
 
 
+_MULTIPLIERS = frozenset({"twice", "thrice", "quadruple", "both", "round_trip"})
+_DIVISORS = frozenset({"half", "third", "quarter", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"})
 _MIXED = re.compile(r"\d+\s+\d+\s*/\s*\d+")
 
 _TERMINATOR = re.compile(r"[.!?]+(?=\s|$)")
@@ -605,8 +607,13 @@ class TraceBuilder:
         self._quoted.append(mention)
         return len(self.mentions) + len(self._quoted) - 1
 
-    def ground(self, lit: Literal) -> Operand:
-        """Ground one literal (see the module docstring for the order)."""
+    def ground(self, lit: Literal, op: str | None = None) -> Operand:
+        """Ground one literal (see the module docstring for the order).
+
+        ``op`` is the operation the literal is an operand of: among cued constants
+        of equal value, a multiply prefers a multiplier (``twice``), a divide a
+        divisor (``half``).
+        """
         by_position = self._aligned_by_position
         if by_position is not None:
             if not 0 <= lit.position < len(by_position):
@@ -624,7 +631,8 @@ class TraceBuilder:
             return Operand(mention=mention, text=lit.text)
         cues = find_cues(self.text, lit.value)
         if cues:
-            cue = cues[0]
+            preferred = _MULTIPLIERS if op == "multiply" else _DIVISORS if op == "divide" else frozenset()
+            cue = next((c for c in cues if c.constant_id in preferred), cues[0])
             return Operand(constant=cue.constant_id, cue=(cue.start, cue.end), text=lit.text)
         mention = self._from_mentions(lit.value, scaled=True)
         if mention is not None:
@@ -655,9 +663,11 @@ class TraceBuilder:
         self.step_values.append(value)
         return len(self.steps) - 1
 
-    def _emit(self, node: Node, formula: str, top: bool, result: float | None, unit: str | None) -> Operand | None:
+    def _emit(
+        self, node: Node, formula: str, top: bool, result: float | None, unit: str | None, op: str | None = None
+    ) -> Operand | None:
         if isinstance(node, Literal):
-            return None if top else self.ground(node)  # a formula that is one number adds no step
+            return None if top else self.ground(node, op)  # a formula that is one number adds no step
         if isinstance(node, Var):
             raise self.refusal("unsupported_operation", f"the unknown {node.name} is not isolated", formula)
         items: list[Node]
@@ -670,7 +680,9 @@ class TraceBuilder:
             items.insert(0, cur)
         else:
             items = [node.left, node.right]
-        operands = tuple(op for item in items if (op := self._emit(item, formula, False, None, None)) is not None)
+        operands = tuple(
+            operand for item in items if (operand := self._emit(item, formula, False, None, None, node.op)) is not None
+        )
         try:
             value = node.value
         except ZeroDivisionError:

@@ -252,6 +252,10 @@ def unit_lemma(unit: str, pack: UnitPack | None = None) -> str:
         words = part.split()
         if not words:
             continue
+        known = pack_lookup(p, part)
+        if known is not None:
+            out.append(known.lemma)
+            continue
         words[-1] = lemmatize(words[-1])
         out.append("_".join(w.lower() for w in words))
     return "_per_".join(out)

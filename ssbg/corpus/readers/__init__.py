@@ -84,13 +84,16 @@ def parse_corpus_spec(spec: str | Path) -> tuple[str, Path]:
 def read_corpus(spec: str | Path, *, limit: int | None = None) -> Iterator[CorpusRecord]:
     """Stream the records of a corpus (imported or refused), at most ``limit`` of them.
 
-    A folder spec reads every ``*.jsonl`` / ``*.json`` file below it, sorted.
+    A folder spec reads every ``*.jsonl`` / ``*.json`` / ``*.xml`` file below it,
+    sorted; without an explicit ``FORMAT=``, each file's format is guessed from
+    its own name.
     """
     fmt, path = parse_corpus_spec(spec)
-    reader = READERS[fmt]
+    explicit = str(spec).partition("=")[0] in READERS and "=" in str(spec)
     files = sorted(p for p in path.rglob("*") if p.suffix in (".jsonl", ".json", ".xml")) if path.is_dir() else [path]
     count = 0
     for f in files:
+        reader = READERS[fmt if explicit or not path.is_dir() else guess_format(f)]
         for record in reader(f):
             if limit is not None and count >= limit:
                 return

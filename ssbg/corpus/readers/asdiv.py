@@ -16,8 +16,8 @@ steps separated by ``;`` (``5*3=15;15+2=17``), numbers may carry inline unit
 tags (``60(min/hour)*2(hour)=120(min)``: a result's tag is the unit that step
 states), and the unit in ``Answer`` is the gold answer unit.  Problems outside
 arithmetic are refused with ``unsupported_operation``, never guessed: a
-``Solution-Type`` naming GCD, LCM, floor/ceiling division, remainders
-(surplus), ratios, comparisons, algebra, set operations or number patterns; a
+``Solution-Type`` naming GCD, LCM, floor/ceiling division, remainders,
+ratios, comparisons, algebra, set operations or number patterns; a
 formula with a function, a comparison or an unknown; an answer that is not a
 number (``3 r 2``, ``2:3``, a name).
 
@@ -57,7 +57,6 @@ UNSUPPORTED_SOLUTION_TYPES: tuple[str, ...] = (
     "lcm",
     "floor",
     "ceil",
-    "surplus",
     "remainder",
     "ratio",
     "comparison",
@@ -70,7 +69,7 @@ UNSUPPORTED_SOLUTION_TYPES: tuple[str, ...] = (
 _PROBLEM = re.compile(rb"<Problem\b.*?</Problem\s*>", re.DOTALL)
 _OPEN = re.compile(rb"<Problem\b")
 _ANSWER = re.compile(r"^\s*(-?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?)\s*(?:\(\s*([^()]*?)\s*\))?\s*$")
-_FUNCTION = re.compile(r"(?i)\b(?:gcd|lcm|max|min|floor|ceil|mod|sqrt|round)\b|[<>]|\br\b")
+_FUNCTION = re.compile(r"(?i)\b(?:gcd|lcm|max|min|floor|ceil|mod|sqrt|round)\s*\(|[<>]|\d\s*r\s*\d|\d\s*:\s*\d")
 _RESULT_TAG = re.compile(r"^\s*(-?[\d,.]+)\s*(?:\(\s*([A-Za-z][^()]*?)\s*\))?\s*$")
 
 

@@ -1,0 +1,224 @@
+"""Rule-based mention extraction (ssbg.corpus.mentions): numbers, units, rates, lemmas, question units."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ssbg.corpus.mentions import (
+    extract_mentions,
+    is_plural_noun,
+    lemmatize,
+    mention_at,
+    question_unit,
+    tokenize,
+    unit_lemma,
+)
+
+
+def first(text: str) -> tuple[str, float, str | None, str | None, str]:
+    m = extract_mentions(text)[0]
+    return m.text, m.value, m.unit, m.lemma, m.kind
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # currency symbols and words
+        ("It costs $12.", ("$12", 12, "$", "dollar", "quantity")),
+        ("He had $ 3 left.", ("$ 3", 3, "$", "dollar", "quantity")),
+        ("She paid 600$ for it.", ("600$", 600, "$", "dollar", "quantity")),
+        ("It costs 45 cents.", ("45 cents", 45, "cents", "cent", "quantity")),
+        ("It is worth $1.5 million.", ("$1.5 million", 1_500_000, "$", "dollar", "quantity")),
+        # rates
+        ("Weng earns $12 an hour.", ("$12 an hour", 12, "$ per hour", "dollar_per_hour", "quantity")),
+        ("He drives 60 miles per hour.", ("60 miles per hour", 60, "miles per hour", "mile_per_hour", "quantity")),
+        ("He drove at 80 miles/hour.", ("80 miles/hour", 80, "miles per hour", "mile_per_hour", "quantity")),
+        ("Pens cost $2 each.", ("$2 each", 2, "$ per item", "dollar_per_item", "quantity")),
+        ("There are 3 eggs in each box.", ("3 eggs in each box", 3, "eggs per box", "egg_per_box", "quantity")),
+        ("Each box holds 5 crayons.", ("5 crayons", 5, "crayons per box", "crayon_per_box", "quantity")),
+        ("He runs 3 miles every day.", ("3 miles every day", 3, "miles per day", "mile_per_day", "quantity")),
+        ("Cappuccinos cost $2.", ("$2", 2, "$ per cappuccino", "dollar_per_cappuccino", "quantity")),
+        ("A daily budget of 88 dollars.", ("88 dollars", 88, "dollars per day", "dollar_per_day", "quantity")),
+        (
+            "Eat 2 cups of vegetables per day.",
+            ("2 cups of vegetables per day", 2, "cups per day", "cup_per_day", "quantity"),
+        ),
+        ("They come in cases of 12 boxes.", ("12 boxes", 12, "boxes per case", "box_per_case", "quantity")),
+        # count nouns, lemmatized with inflect
+        ("Paco had 26 salty cookies.", ("26 salty cookies", 26, "cookies", "cookie", "quantity")),
+        ("She sold clips to 48 of her friends.", ("48 of her friends", 48, "friends", "friend", "quantity")),
+        ("There are 12 children.", ("12 children", 12, "children", "child", "quantity")),
+        ("Julie read a 120-page book.", ("120-page", 120, "page", "page", "quantity")),
+        ("They bought four children's tickets.", ("four children's tickets", 4, "tickets", "ticket", "quantity")),
+        # pack units, including multiword ones
+        ("The room has 144 square feet.", ("144 square feet", 144, "square feet", "square_foot", "quantity")),
+        ("A 5 kg bag.", ("5 kg", 5, "kg", "kilogram", "quantity")),
+        ("She jogged 0.6 of an hour.", ("0.6 of an hour", 0.6, "hour", "hour", "quantity")),
+        # number words, scales, thousands separators, decimals, negatives
+        ("It has twenty-five pages.", ("twenty-five pages", 25, "pages", "page", "quantity")),
+        ("one hundred and twenty apples", ("one hundred and twenty apples", 120, "apples", "apple", "quantity")),
+        ("A hundred people came.", ("A hundred people", 100, "people", "person", "quantity")),
+        ("It holds 3,600 gallons.", ("3,600 gallons", 3600, "gallons", "gallon", "quantity")),
+        ("It rained .5 inches.", (".5 inches", 0.5, "inches", "inch", "quantity")),
+        ("The product of -2 and 4.", ("-2", -2, None, None, "quantity")),
+        # fractions, half, multipliers, percentages, dozens
+        ("She ate 3/4 of it.", ("3/4", 0.75, None, None, "fraction")),
+        ("It took 2 1/2 hours.", ("2 1/2 hours", 2.5, "hours", "hour", "quantity")),
+        ("She ate two-thirds of the cake.", ("two-thirds", 2 / 3, None, None, "fraction")),
+        ("He sold half as many.", ("half", 0.5, None, None, "fraction")),
+        ("He ran 3 times as far.", ("3 times", 3, None, None, "multiplier")),
+        ("He went 8 times last month.", ("8 times", 8, "times", "times", "quantity")),
+        ("A 20% discount.", ("20%", 20, "%", "percent", "quantity")),
+        ("It grew 15 percent.", ("15 percent", 15, "percent", "percent", "quantity")),
+        ("She bought a dozen eggs.", ("a dozen", 1, "dozen", "dozen", "quantity")),
+        ("She bought 3 dozen eggs.", ("3 dozen", 3, "dozen", "dozen", "quantity")),
+    ],
+)
+def test_extraction_rules(text: str, expected: tuple[str, float, str | None, str | None, str]) -> None:
+    got = first(text)
+    assert got[0] == expected[0]
+    assert got[1] == pytest.approx(expected[1])
+    assert got[2:] == expected[2:]
+
+
+def test_no_numbers_no_mentions() -> None:
+    assert extract_mentions("Someone bought something for everyone.") == ()
+
+
+def test_ordinals_and_names_are_not_units() -> None:
+    assert [(m.text, m.unit) for m in extract_mentions("On the second day, 3 Mary went.")] == [("3", None)]
+
+
+def test_each_of_the_group_is_no_rate() -> None:
+    assert first("Each of the 6048 lambs is black.")[2] == "lambs"
+
+
+def test_a_single_purchase_is_no_price_rate() -> None:
+    assert first("She bought a trumpet for $149.")[2] == "$"
+
+
+def test_a_list_shares_its_closing_rate() -> None:
+    units = [m.unit for m in extract_mentions("He served 7 women and 3 men at each table.")]
+    assert units == ["women per table", "men per table"]
+
+
+def test_mention_at_reads_one_number() -> None:
+    m = mention_at("so everyone has 2 legs.", 16, source="solution")
+    assert m is not None
+    assert (m.text, m.unit, m.source) == ("2 legs", "legs", "solution")
+    assert mention_at("so everyone has 2 legs.", 3) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "unit"),
+    [
+        ("How many clips did Natalia sell?", "clips"),
+        ("How many oranges must go in each box?", "oranges per box"),
+        ("How many seats are on each bus?", "seats per bus"),
+        ("How long will it take, in minutes?", "minutes"),
+        ("How much money does she have?", None),
+        ("How many are cats?", "cats"),
+        ("How many times did he go?", None),
+        ("What is the total?", None),
+    ],
+)
+def test_question_units(question: str, unit: str | None) -> None:
+    assert question_unit(question) == unit
+
+
+def test_question_unit_reads_only_the_given_span() -> None:
+    text = "He has 3 apples. How many pears does he have?"
+    assert question_unit(text, 17, len(text)) == "pears"
+    assert question_unit(text, 0, 16) is None
+
+
+@pytest.mark.parametrize(
+    ("word", "lemma"),
+    [
+        ("clips", "clip"),
+        ("boxes", "box"),
+        ("children", "child"),
+        ("mice", "mouse"),
+        ("leaves", "leaf"),
+        ("potatoes", "potato"),
+        ("sheep", "sheep"),
+        ("tennis", "tennis"),
+        ("gas", "gas"),
+        ("glasses", "glass"),
+    ],
+)
+def test_lemmas_come_from_inflect(word: str, lemma: str) -> None:
+    assert lemmatize(word) == lemma
+
+
+@pytest.mark.parametrize("word", ["was", "has", "his", "this", "is", "salty", "tennis", "bus", "class"])
+def test_words_that_are_no_plural_nouns(word: str) -> None:
+    assert not is_plural_noun(word)
+
+
+@pytest.mark.parametrize(
+    ("unit", "lemma"),
+    [
+        ("$ per hour", "dollar_per_hour"),
+        ("eggs per box", "egg_per_box"),
+        ("hours", "hour"),
+        ("feet", "foot"),
+        ("salty cookies", "salty_cookie"),
+        ("$ per cappuccino", "dollar_per_cappuccino"),
+    ],
+)
+def test_unit_lemmas(unit: str, lemma: str) -> None:
+    assert unit_lemma(unit) == lemma
+
+
+def test_tokens_keep_offsets() -> None:
+    text = "A 120-page book costs $1,000.50!"
+    assert all(text[t.start : t.end] == t.text for t in tokenize(text))
+    assert [t.kind for t in tokenize(text)][:3] == ["word", "num", "sym"]
+
+
+def test_tokenize_reads_a_window_with_a_limit() -> None:
+    assert [t.text for t in tokenize("one two three four", 4, limit=2)] == ["two", "three"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "12",
+                "$3",
+                "a dozen",
+                "half",
+                "apples",
+                "per",
+                "hour",
+                "each",
+                "box",
+                "of",
+                "the",
+                "3/4",
+                "20%",
+                "twenty-one",
+                ",",
+                ".",
+                "and",
+                "-",
+                "1,000",
+                "times",
+                "as",
+            ]
+        ),
+        max_size=25,
+    )
+)
+def test_mentions_are_sorted_disjoint_and_quote_the_text(words: list[str]) -> None:
+    text = " ".join(words)
+    mentions = extract_mentions(text)
+    ends = 0
+    for m in mentions:
+        assert m.start >= ends
+        assert text[m.start : m.end] == m.text
+        ends = m.end

@@ -1,0 +1,399 @@
+"""Corpus readers: the hand-written samples of every format, and every reader against corrupted input."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ssbg.corpus.readers import READERS, guess_format, parse_corpus_spec, read_corpus
+from ssbg.corpus.readers.common import MAX_RECORD_BYTES, iter_json_array
+from ssbg.corpus.records import CorpusRecord
+from ssbg.errors import IMPORT_REASONS, ImportRefusal
+from ssbg.trace import Trace, bind_trace
+
+SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
+HUGE = "x" * (MAX_RECORD_BYTES + 10)  # more than the largest record a reader accepts (a "10 MB line")
+
+SAMPLE_FILES = {
+    "gsm8k": "gsm8k_sample.jsonl",
+    "svamp": "svamp_sample.json",
+    "mawps": "mawps_sample.json",
+    "cogcomp": "cogcomp_sample.json",
+    "asdiv": "asdiv_sample.xml",
+}
+
+
+def records(fmt: str, path: Path) -> list[CorpusRecord]:
+    return list(READERS[fmt](path))
+
+
+def outcome(record: CorpusRecord) -> str:
+    return "ok" if record.refusal is None else record.refusal.reason
+
+
+# ----------------------------------------------------------------- registry
+
+
+def test_every_format_is_registered() -> None:
+    assert set(READERS) == {"ssbg", "gsm8k", "svamp", "mawps", "cogcomp", "asdiv"}
+
+
+@pytest.mark.parametrize(("fmt", "name"), sorted(SAMPLE_FILES.items()))
+def test_formats_are_guessed_from_file_names(fmt: str, name: str) -> None:
+    assert guess_format(SAMPLES / name) == fmt
+
+
+def test_unknown_format_in_a_spec_is_a_typed_refusal() -> None:
+    with pytest.raises(ImportRefusal) as info:
+        parse_corpus_spec(f"bogus={SAMPLES / 'svamp_sample.json'}")
+    assert info.value.reason == "malformed_record"
+
+
+def test_read_corpus_reads_a_folder_of_every_format() -> None:
+    by_corpus = Counter(r.corpus for r in read_corpus(SAMPLES))
+    assert set(by_corpus) >= set(SAMPLE_FILES)
+
+
+def test_read_corpus_limit() -> None:
+    assert len(list(read_corpus(SAMPLES / "gsm8k_sample.jsonl", limit=3))) == 3
+
+
+# ----------------------------------------------------------------- samples
+
+
+@pytest.mark.parametrize("fmt", sorted(SAMPLE_FILES))
+def test_each_sample_has_at_least_twelve_problems(fmt: str) -> None:
+    assert len(records(fmt, SAMPLES / SAMPLE_FILES[fmt])) >= 12
+
+
+@pytest.mark.parametrize("fmt", sorted(SAMPLE_FILES))
+def test_every_sample_record_is_a_bindable_trace_or_a_typed_refusal(fmt: str) -> None:
+    for record in records(fmt, SAMPLES / SAMPLE_FILES[fmt]):
+        assert record.corpus == fmt
+        if record.refusal is not None:
+            assert record.refusal.reason in IMPORT_REASONS
+            assert record.refusal.problem_id == record.problem_id
+            assert record.refusal.path is not None
+            assert ":" in record.refusal.path
+        else:
+            assert isinstance(record.payload, Trace)
+            assert len(bind_trace(record.payload).equations) >= len(record.payload.steps)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "expected"),
+    [
+        (
+            "gsm8k",
+            {
+                "gsm8k_sample-12": "unsupported_operation",
+                "gsm8k_sample-13": "unparseable_formula",
+                "gsm8k_sample-14": "operand_not_found",
+            },
+        ),
+        ("svamp", {"s-12": "no_equation", "s-13": "operand_not_found"}),
+        ("mawps", {"107": "unsupported_operation", "111": "no_equation", "112": "unparseable_formula"}),
+        ("cogcomp", {}),
+        (
+            "asdiv",
+            {
+                "asdiv-s-07": "unsupported_operation",
+                "asdiv-s-08": "unsupported_operation",
+                "asdiv-s-09": "unsupported_operation",
+                "asdiv-s-10": "unsupported_operation",
+                "asdiv-s-11": "unsupported_operation",
+                "asdiv-s-14": "no_equation",
+            },
+        ),
+    ],
+)
+def test_sample_refusals_are_exactly_the_intended_ones(fmt: str, expected: dict[str, str]) -> None:
+    refused = {r.problem_id: outcome(r) for r in records(fmt, SAMPLES / SAMPLE_FILES[fmt]) if r.refusal is not None}
+    assert refused == expected
+
+
+def _bound(fmt: str, pid: str) -> Any:
+    record = next(r for r in records(fmt, SAMPLES / SAMPLE_FILES[fmt]) if r.problem_id == pid)
+    return bind_trace(record.payload)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "pid", "kinds"),
+    [
+        ("gsm8k", "gsm8k_sample-1", [("divide", "admitted"), ("apply_rate", "admitted")]),
+        ("gsm8k", "gsm8k_sample-8", [("apply_rate", "admitted"), ("apply_rate", "admitted")]),
+        ("gsm8k", "gsm8k_sample-11", [("divide", "refused")]),
+        ("svamp", "s-11", [("apply_rate", "admitted")]),
+        ("mawps", "102", [("divide", "admitted")]),
+        ("asdiv", "asdiv-s-04", [("apply_rate", "admitted")]),
+    ],
+)
+def test_sample_equations(fmt: str, pid: str, kinds: list[tuple[str, str]]) -> None:
+    assert [(e.operation_kind, e.admissibility_status) for e in _bound(fmt, pid).equations] == kinds
+
+
+def test_gsm8k_states_step_units_from_the_prose() -> None:
+    record = records("gsm8k", SAMPLES / "gsm8k_sample.jsonl")[0]
+    assert [s.unit for s in record.payload.steps] == ["$ per minute", "$"]
+
+
+def test_gsm8k_reads_unannotated_prose_arithmetic_as_steps() -> None:
+    record = next(r for r in records("gsm8k", SAMPLES / "gsm8k_sample.jsonl") if r.problem_id == "gsm8k_sample-10")
+    assert [s.formula for s in record.payload.steps] == ["3 + 4=7", "2*5=10", "7+10=17"]
+    assert [s.implicit for s in record.payload.steps] == [False, False, False]
+
+
+def test_gsm8k_grounds_a_number_the_solution_states_in_words() -> None:
+    record = next(r for r in records("gsm8k", SAMPLES / "gsm8k_sample.jsonl") if r.problem_id == "gsm8k_sample-9")
+    quoted = [m for m in record.payload.mentions if m.source == "solution"]
+    assert [m.text for m in quoted] == ["4 wheels", "2 wheels"]
+
+
+def test_gsm8k_percent_complement_is_an_implicit_step() -> None:
+    record = next(r for r in records("gsm8k", SAMPLES / "gsm8k_sample.jsonl") if r.problem_id == "gsm8k_sample-3")
+    first = record.payload.steps[0]
+    assert (first.op, first.implicit, first.operands[0].constant) == ("subtract", True, "percent")
+
+
+def test_mawps_named_unknown_is_the_gold_answer_unit() -> None:
+    gold = {r.problem_id: r.gold_answer_unit for r in records("mawps", SAMPLES / "mawps_sample.json")}
+    assert (gold["102"], gold["101"], gold["106"]) == ("hours", None, "cost")
+
+
+def test_mawps_unknown_in_the_middle_is_solved_by_inverting() -> None:
+    record = next(r for r in records("mawps", SAMPLES / "mawps_sample.json") if r.problem_id == "104")
+    step = record.payload.steps[0]
+    assert (step.op, [record.payload.mentions[o.mention].value for o in step.operands]) == ("subtract", [46, 19])
+
+
+def test_cogcomp_binds_through_the_gold_alignments() -> None:
+    record = next(r for r in records("cogcomp", SAMPLES / "cogcomp_sample.json") if r.problem_id == "2")
+    step = record.payload.steps[0]
+    assert [record.payload.mentions[o.mention].text for o in step.operands] == ["31.0 bikes", "18.0 bikes"]
+
+
+def test_asdiv_answer_unit_is_gold_and_result_tags_are_stated_units() -> None:
+    record = next(r for r in records("asdiv", SAMPLES / "asdiv_sample.xml") if r.problem_id == "asdiv-s-04")
+    assert (record.gold_answer_unit, record.payload.steps[-1].unit) == ("minutes", "min")
+
+
+def test_ssbg_jsonl_reads_traces_back() -> None:
+    traces = [r.payload for r in records("gsm8k", SAMPLES / "gsm8k_sample.jsonl") if r.payload is not None]
+    assert traces
+    assert [Trace.from_json(t.to_json()) for t in traces] == traces
+
+
+def test_ssbg_jsonl_reader_reads_a_trace_file(tmp_path: Path) -> None:
+    traces = [r.payload for r in records("svamp", SAMPLES / "svamp_sample.json") if r.payload is not None]
+    path = tmp_path / "traces.jsonl"
+    path.write_text("".join(t.to_json() + "\n" for t in traces), encoding="utf-8")
+    assert [r.payload for r in read_corpus(f"ssbg={path}")] == traces
+
+
+# ----------------------------------------------------------------- corrupted input
+
+GOOD_GSM8K = {
+    "question": "Ann has 3 apples and buys 4 apples. How many apples does she have?",
+    "answer": "She has 3 + 4 = <<3+4=7>>7 apples.\n#### 7",
+}
+
+
+def _gsm8k_lines() -> list[tuple[bytes, str]]:
+    good = json.dumps(GOOD_GSM8K).encode()
+    return [
+        (good, "ok"),
+        (b'{"question": "Ann has 3 app', "malformed_record"),  # truncated JSON
+        (json.dumps({"question": 5, "answer": "x"}).encode(), "malformed_record"),  # wrong type
+        (json.dumps({"question": "Ann has 3 apples."}).encode(), "malformed_record"),  # missing field
+        (json.dumps({"question": "   ", "answer": "<<1+1=2>>"}).encode(), "empty_text"),
+        (json.dumps({"question": HUGE, "answer": "x"}).encode(), "record_too_large"),
+        (b'{"question": "caf\xe9 \xff", "answer": "x"}', "encoding_error"),
+        (b"[1, 2, 3]", "malformed_record"),
+        (good, "ok"),
+    ]
+
+
+def test_gsm8k_survives_corrupted_lines(tmp_path: Path) -> None:
+    lines = _gsm8k_lines()
+    path = tmp_path / "gsm8k_bad.jsonl"
+    path.write_bytes(b"\n".join(line for line, _ in lines) + b"\n")
+    got = records("gsm8k", path)
+    assert [outcome(r) for r in got] == [want for _, want in lines]
+    for lineno, record in enumerate(got, start=1):
+        assert record.source == f"{path}:{lineno}"
+        if record.refusal is not None:
+            assert record.refusal.path == f"{path}:{lineno}"
+
+
+def _array_corpus(fmt: str, good: dict[str, Any], text_field: str) -> tuple[bytes, list[tuple[int, str]]]:
+    """A JSON array with one bad element of each kind between good ones; (bytes, [(line, outcome)])."""
+    wrong_type = dict(good, **{text_field: 42})
+    missing = {k: v for k, v in good.items() if k != text_field}
+    empty = dict(good, **{text_field: "  "})
+    huge = dict(good, **{text_field: HUGE})
+    parts: list[tuple[bytes, str]] = [
+        (json.dumps(good).encode(), "ok"),
+        (json.dumps(wrong_type).encode(), "malformed_record"),
+        (json.dumps(missing).encode(), "malformed_record"),
+        (json.dumps(empty).encode(), "empty_text"),
+        (json.dumps(huge).encode(), "record_too_large"),
+        (json.dumps(good).encode().replace(b"has", b"h\xffs", 1), "encoding_error"),
+        (b'{"broken": tru', "malformed_record"),
+        (json.dumps(good).encode(), "ok"),
+    ]
+    body = b"[\n" + b",\n".join(p for p, _ in parts) + b"\n]\n"
+    return body, [(i + 2, want) for i, (_, want) in enumerate(parts)]
+
+
+GOOD_ARRAYS: dict[str, tuple[dict[str, Any], str]] = {
+    "svamp": (
+        {
+            "ID": "x-1",
+            "Body": "Ann has 3 apples and buys 4 apples.",
+            "Question": "How many apples?",
+            "Equation": "( 3.0 + 4.0 )",
+            "Answer": 7.0,
+            "Type": "Addition",
+        },
+        "Body",
+    ),
+    "mawps": (
+        {
+            "iIndex": 1,
+            "sQuestion": "Ann has 3 apples and buys 4 apples. How many apples does she have?",
+            "lEquations": ["X=(3.0+4.0)"],
+            "lSolutions": [7.0],
+        },
+        "sQuestion",
+    ),
+    "cogcomp": (
+        {
+            "iIndex": 1,
+            "sQuestion": "Ann has 3.0 apples and buys 4.0 apples . How many apples ?",
+            "quants": [3.0, 4.0],
+            "lAlignments": [0, 1],
+            "lEquations": ["X=(3.0+4.0)"],
+            "lSolutions": [7.0],
+            "rates": [],
+        },
+        "sQuestion",
+    ),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(GOOD_ARRAYS))
+def test_json_array_readers_survive_corrupted_elements(fmt: str, tmp_path: Path) -> None:
+    good, field = GOOD_ARRAYS[fmt]
+    body, expected = _array_corpus(fmt, good, field)
+    path = tmp_path / f"{fmt}_bad.json"
+    path.write_bytes(body)
+    got = records(fmt, path)
+    assert [(int(r.source.rsplit(":", 1)[1]), outcome(r)) for r in got] == expected
+    assert all(r.refusal.path == r.source for r in got if r.refusal is not None)
+
+
+@pytest.mark.parametrize("fmt", sorted(GOOD_ARRAYS))
+def test_a_truncated_array_keeps_its_good_elements(fmt: str, tmp_path: Path) -> None:
+    good, _ = GOOD_ARRAYS[fmt]
+    text = "[\n" + json.dumps(good) + ",\n" + json.dumps(good)
+    path = tmp_path / f"{fmt}_cut.json"
+    path.write_text(text[:-15], encoding="utf-8")
+    assert [outcome(r) for r in records(fmt, path)] == ["ok", "malformed_record"]
+
+
+@pytest.mark.parametrize("fmt", sorted(GOOD_ARRAYS))
+def test_a_file_that_is_not_an_array_refuses_once(fmt: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{fmt}_obj.json"
+    path.write_text('{"not": "an array"}', encoding="utf-8")
+    got = records(fmt, path)
+    assert [(outcome(r), r.source) for r in got] == [("malformed_record", f"{path}:1")]
+
+
+@pytest.mark.parametrize("fmt", sorted(GOOD_ARRAYS))
+def test_an_empty_array_has_no_records(fmt: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{fmt}_empty.json"
+    path.write_text("[ ]", encoding="utf-8")
+    assert records(fmt, path) == []
+
+
+def test_json_array_elements_are_streamed_with_their_lines(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text('[{"a": 1},\n\n {"a": 2}]', encoding="utf-8")
+    assert [(r.line, r.data) for r in iter_json_array(path)] == [(1, {"a": 1}), (3, {"a": 2})]
+
+
+def _asdiv_problem(
+    pid: str,
+    body: str = "Ann has 3 apples and buys 4 apples.",
+    question: str = "How many apples?",
+    formula: str = "3+4=7",
+) -> str:
+    return (
+        f'<Problem ID="{pid}">\n<Body>{body}</Body>\n<Question>{question}</Question>\n'
+        f"<Solution-Type>Addition</Solution-Type>\n<Answer>7 (apples)</Answer>\n<Formula>{formula}</Formula>\n"
+        f"</Problem>\n"
+    )
+
+
+def test_asdiv_survives_corrupted_problems(tmp_path: Path) -> None:
+    parts = [
+        (_asdiv_problem("ok-1").encode(), "ok"),
+        (b'<Problem ID="bad-xml">\n<Body>Ann <b>has</Body>\n</Problem>\n', "malformed_record"),
+        (
+            _asdiv_problem("no-body").replace("<Body>Ann has 3 apples and buys 4 apples.</Body>", "").encode(),
+            "malformed_record",
+        ),
+        (_asdiv_problem("empty-q", question="  ").encode(), "empty_text"),
+        (_asdiv_problem("huge", body=HUGE).encode(), "record_too_large"),
+        (_asdiv_problem("bytes").encode().replace(b"Ann", b"\xffnn"), "encoding_error"),
+        (_asdiv_problem("ok-2").encode(), "ok"),
+        (b'<Problem ID="cut">\n<Body>Ann has', "malformed_record"),
+    ]
+    path = tmp_path / "asdiv_bad.xml"
+    head = b"<ProblemSet>\n"
+    path.write_bytes(head + b"".join(p for p, _ in parts))
+    got = records("asdiv", path)
+    assert [outcome(r) for r in got] == [want for _, want in parts]
+    lines = [1 + 1 + sum(p.count(b"\n") for p, _ in parts[:i]) for i in range(len(parts))]
+    assert [int(r.source.rsplit(":", 1)[1]) for r in got] == lines
+
+
+def test_asdiv_never_expands_a_dtd(tmp_path: Path) -> None:
+    path = tmp_path / "asdiv_dtd.xml"
+    path.write_text(
+        '<!DOCTYPE x [<!ENTITY a "aaaa">]>\n<ProblemSet>\n' + _asdiv_problem("p1") + "</ProblemSet>\n", encoding="utf-8"
+    )
+    assert [outcome(r) for r in records("asdiv", path)] == ["malformed_record"]
+
+
+@pytest.mark.parametrize(
+    ("solution_type", "answer", "formula", "reason"),
+    [
+        ("LCM", "12 (minutes)", "LCM(4,6)=12", "unsupported_operation"),
+        ("Addition", "3 r 1", "7/2=3 r 1", "unsupported_operation"),
+        ("Addition", "7 (apples)", "max(3,7)=7", "unsupported_operation"),
+        ("Addition", "7 (apples)", "3++4=7", "unparseable_formula"),
+        ("Addition", "7 (apples)", "3+4=seven", "unparseable_formula"),
+        ("Addition", "7 (apples)", "3+5=8", "operand_not_found"),
+    ],
+)
+def test_asdiv_refuses_what_is_not_plain_arithmetic(
+    solution_type: str, answer: str, formula: str, reason: str, tmp_path: Path
+) -> None:
+    xml = _asdiv_problem("p", formula=formula).replace("Addition", solution_type).replace("7 (apples)", answer)
+    path = tmp_path / "asdiv_one.xml"
+    path.write_text(xml, encoding="utf-8")
+    assert [outcome(r) for r in records("asdiv", path)] == [reason]
+
+
+@pytest.mark.parametrize("fmt", sorted(READERS))
+def test_every_reader_reads_an_empty_file_as_no_records_or_one_refusal(fmt: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{fmt}_empty.txt"
+    path.write_bytes(b"")
+    got = list(READERS[fmt](path))
+    assert len(got) <= 1
+    assert all(r.refusal is not None and r.refusal.reason == "malformed_record" for r in got)

@@ -1,0 +1,446 @@
+"""The trace input type (ssbg.trace): validation, JSON codec, and bind_trace; the implicit constants."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ssbg.admissibility import check_operation
+from ssbg.constants import IMPLICIT_CONSTANTS, constants_with_value
+from ssbg.corpus.constants import CUE_PATTERNS, find_cues
+from ssbg.errors import ProblemGraphError
+from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.trace import MENTION_KINDS, MENTION_SOURCES, OPERAND_SOURCES, STEP_OPS, Trace, bind_trace, step_units
+from ssbg.units import UnitVector, default_pack
+
+WENG = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
+
+
+def weng() -> dict[str, Any]:
+    return {
+        "problem_id": "w1",
+        "corpus": "example",
+        "text": WENG,
+        "question_span": [47, 69],
+        "mentions": [
+            {
+                "start": 11,
+                "end": 22,
+                "text": "$12 an hour",
+                "value": 12,
+                "unit": "$ per hour",
+                "lemma": "dollar_per_hour",
+            },
+            {"start": 35, "end": 45, "text": "50 minutes", "value": 50, "unit": "minutes", "lemma": "minute"},
+        ],
+        "steps": [
+            {
+                "op": "divide",
+                "operands": [{"mention": 0}, {"constant": "minutes_per_hour", "cue": [18, 22]}],
+                "result": 0.2,
+                "unit": "$ per minute",
+                "formula": "12/60=0.2",
+            },
+            {"op": "multiply", "operands": [{"step": 0}, {"mention": 1}], "result": 10, "unit": "$"},
+        ],
+        "answer": 10,
+    }
+
+
+def simple(
+    text: str, mentions: list[tuple[int, int, float, str | None]], steps: list[dict[str, Any]], **extra: Any
+) -> Trace:
+    """A trace over ``text`` whose mentions are (start, end, value, unit)."""
+    return Trace.from_dict(
+        {
+            "problem_id": "t",
+            "corpus": "test",
+            "text": text,
+            "mentions": [
+                {"start": a, "end": b, "text": text[a:b], "value": v, **({"unit": u} if u else {})}
+                for a, b, v, u in mentions
+            ],
+            "steps": steps,
+            **extra,
+        }
+    )
+
+
+# ----------------------------------------------------------------- vocabularies
+
+
+def test_vocabularies_are_closed_and_small() -> None:
+    assert {"add", "subtract", "multiply", "divide"} == STEP_OPS
+    assert {"quantity", "multiplier", "fraction"} == MENTION_KINDS
+    assert tuple(MENTION_SOURCES) == ("text", "solution")
+    assert tuple(OPERAND_SOURCES) == ("mention", "step", "constant")
+
+
+@pytest.mark.parametrize("cid", sorted(IMPLICIT_CONSTANTS))
+def test_every_constant_unit_resolves_in_the_pack(cid: str) -> None:
+    unit = IMPLICIT_CONSTANTS[cid].unit
+    assert unit is None or default_pack().resolve(unit).dimension is not None
+
+
+@pytest.mark.parametrize("cid", sorted(IMPLICIT_CONSTANTS))
+def test_every_constant_has_a_cue_pattern(cid: str) -> None:
+    assert cid in CUE_PATTERNS
+
+
+def test_cue_patterns_name_only_known_constants() -> None:
+    assert set(CUE_PATTERNS) <= set(IMPLICIT_CONSTANTS)
+
+
+@pytest.mark.parametrize(
+    ("cid", "proof"),
+    [
+        ("minutes_per_hour", "divide: [money/time,dimensionless] -> money/time"),
+        ("days_per_week", "divide: [money/time,dimensionless] -> money/time"),
+        ("percent", "divide: [money/time,dimensionless] -> money/time"),
+    ],
+)
+def test_rate_and_percent_constants_are_dimensionless_ratios(cid: str, proof: str) -> None:
+    unit = IMPLICIT_CONSTANTS[cid].unit
+    assert unit is not None
+    assert check_operation("divide", ["dollars_per_hour", unit]).to_canonical_string() == proof
+
+
+def test_constants_with_value_lists_each_constant_of_that_value() -> None:
+    assert {c.constant_id for c in constants_with_value(60)} == {"seconds_per_minute", "minutes_per_hour"}
+
+
+def test_cues_are_found_only_where_the_text_has_the_words() -> None:
+    assert [c.constant_id for c in find_cues("It takes 3 hours.", 60)] == ["minutes_per_hour"]
+    assert find_cues("It takes 3 apples.", 60) == ()
+
+
+# ----------------------------------------------------------------- codec
+
+
+def test_json_round_trip_is_exact() -> None:
+    t = Trace.from_dict(weng())
+    assert Trace.from_json(t.to_json()) == t
+    assert json.loads(t.to_json()) == t.to_dict()
+
+
+def test_canonical_json_has_sorted_keys() -> None:
+    text = Trace.from_dict(weng()).to_json()
+    assert text == json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_question_property_is_the_question_span_text() -> None:
+    assert Trace.from_dict(weng()).question == "How much did she earn?"
+
+
+def test_malformed_json_is_a_typed_error() -> None:
+    with pytest.raises(ProblemGraphError) as info:
+        Trace.from_json("{not json")
+    assert info.value.reason == "malformed_json"
+
+
+def _broken(path: list[Any], value: Any) -> dict[str, Any]:
+    data = weng()
+    node: Any = data
+    for key in path[:-1]:
+        node = node[key]
+    if value is KeyError:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "reason", "where"),
+    [
+        (["text"], KeyError, "missing_field", "$.text"),
+        (["text"], 3, "wrong_type", "$.text"),
+        (["text"], "   ", "invalid_value", "$.text"),
+        (["steps"], [], "invalid_value", "$.steps"),
+        (["steps"], "x", "wrong_type", "$.steps"),
+        (["mentions", 0, "text"], "$13 an hour", "invalid_value", "$.mentions[0].text"),
+        (["mentions", 0, "end"], 10, "invalid_value", "$.mentions[0].end"),
+        (["mentions", 0, "value"], "12", "wrong_type", "$.mentions[0].value"),
+        (["mentions", 0, "value"], float("nan"), "invalid_value", "$.mentions[0].value"),
+        (["mentions", 0, "kind"], "guess", "invalid_value", "$.mentions[0].kind"),
+        (["steps", 0, "op"], "modulo", "unknown_operation", "$.steps[0].op"),
+        (["steps", 0, "operands"], [{"mention": 0}], "invalid_value", "$.steps[0].operands"),
+        (["steps", 0, "operands", 0], {"mention": 0, "step": 1}, "invalid_value", "$.steps[0].operands[0].operand"),
+        (["steps", 0, "operands", 0], {"mention": 9}, "invalid_value", "$.steps[0].operands[0].mention"),
+        (["steps", 0, "operands", 0], {"step": 0}, "invalid_value", "$.steps[0].operands[0].step"),
+        (["steps", 0, "operands", 1], {"constant": "pi"}, "invalid_value", "$.steps[0].operands[1].constant"),
+        (
+            ["steps", 0, "operands", 1],
+            {"constant": "percent", "cue": [5, 500]},
+            "invalid_value",
+            "$.steps[0].operands[1].cue",
+        ),
+        (["steps", 0, "operands", 0], {"mention": 0, "cue": [1, 2]}, "unexpected_field", "$.steps[0].operands[0].cue"),
+        (["steps", 0, "colour"], "red", "unexpected_field", "$.steps[0].colour"),
+        (["question_span"], [60, 900], "invalid_value", "$.question_span"),
+    ],
+)
+def test_malformed_traces_refuse_with_reason_and_json_path(
+    path: list[Any], value: Any, reason: str, where: str
+) -> None:
+    with pytest.raises(ProblemGraphError) as info:
+        Trace.from_dict(_broken(path, value))
+    assert (info.value.reason, info.value.path) == (reason, where)
+
+
+def test_overlapping_mentions_refuse() -> None:
+    data = weng()
+    data["mentions"][1] = {"start": 15, "end": 22, "text": WENG[15:22], "value": 1}
+    with pytest.raises(ProblemGraphError) as info:
+        Trace.from_dict(data)
+    assert info.value.path == "$.mentions[1].start"
+
+
+def test_a_solution_mention_needs_the_solution() -> None:
+    data = weng()
+    data["mentions"].append({"start": 0, "end": 1, "text": "2", "value": 2, "source": "solution"})
+    with pytest.raises(ProblemGraphError) as info:
+        Trace.from_dict(data)
+    assert info.value.reason == "missing_field"
+    data["solution"] = "2 legs"
+    assert Trace.from_dict(data).mentions[-1].source == "solution"
+
+
+def test_decoder_paths_are_rooted_where_the_caller_says() -> None:
+    with pytest.raises(ProblemGraphError) as info:
+        Trace.from_dict(_broken(["steps", 0, "op"], "pow"), path="corpus.jsonl:7:$")
+    assert info.value.path == "corpus.jsonl:7:$.steps[0].op"
+
+
+# ----------------------------------------------------------------- binding
+
+
+def test_symbols_of_mentions_span_the_problem_text() -> None:
+    t = Trace.from_dict(weng())
+    g = bind_trace(t)
+    for symbol in g.symbols:
+        link = symbol.source_span
+        if link.source_id == "w1":
+            assert WENG[link.start : link.end] == link.text
+
+
+def test_weng_binds_as_dollars_per_hour_over_minutes_per_hour() -> None:
+    g = bind_trace(Trace.from_dict(weng()))
+    assert [(e.operation_kind, e.admissibility_status, e.unit_proof) for e in g.equations] == [
+        ("divide", "admitted", "divide: [money/time,dimensionless] -> money/time"),
+        ("apply_rate", "admitted", "apply_rate: [money/time,time] -> money"),
+    ]
+
+
+def test_constant_symbol_spans_its_cue_words() -> None:
+    g = bind_trace(Trace.from_dict(weng()))
+    assert g.symbol("c_minutes_per_hour").source_span.text == "hour"
+
+
+def test_a_constant_without_cue_spans_its_description() -> None:
+    data = weng()
+    del data["steps"][0]["operands"][1]["cue"]
+    link = bind_trace(Trace.from_dict(data)).symbol("c_minutes_per_hour").source_span
+    assert (link.source_id, link.text) == ("w1:constants", "60 minutes per hour")
+
+
+def test_question_target_binds_to_the_last_step() -> None:
+    unknown = bind_trace(Trace.from_dict(weng())).unknowns[0]
+    assert (unknown.resolved_by, unknown.target_status, unknown.resolved_unit) == ("step_001", "bound", "money")
+
+
+def test_gold_answer_unit_wins_over_the_stated_one() -> None:
+    data = weng()
+    data["answer_unit"] = "dollars"
+    data["gold_answer_unit"] = "hours"
+    unknown = bind_trace(Trace.from_dict(data)).unknowns[0]
+    assert (unknown.expected_unit, unknown.target_refusal_reason) == ("hours", "expected_unit_mismatch")
+
+
+def test_a_stated_unit_the_pack_lacks_refuses_that_step_and_its_dependents() -> None:
+    data = weng()
+    data["steps"][0]["unit"] = "widgets"
+    eqs = bind_trace(Trace.from_dict(data)).equations
+    assert (eqs[0].refusal_reason, eqs[0].offending_unit) == ("unknown_unit", "widgets")
+    assert (eqs[1].refusal_reason, eqs[1].propagated_from) == ("unit_unbound", "step_000")
+
+
+def test_a_stated_unit_of_another_dimension_is_a_mismatch() -> None:
+    data = weng()
+    data["steps"][1]["unit"] = "hours"
+    assert bind_trace(Trace.from_dict(data)).equations[1].refusal_reason == "unit_mismatch"
+
+
+def test_pure_numbers_are_dimensionless_in_every_op() -> None:
+    text = "A cake costs $12. She buys half of it, then 1/4 more."
+    t = simple(
+        text,
+        [(13, 16, 12, "$"), (46, 49, 0.25, None)],
+        [
+            {"op": "divide", "operands": [{"mention": 0}, {"constant": "half"}]},
+            {"op": "subtract", "operands": [{"constant": "whole"}, {"mention": 1}]},
+            {"op": "multiply", "operands": [{"step": 0}, {"step": 1}]},
+        ],
+    )
+    data = t.to_dict()
+    data["mentions"][1]["kind"] = "fraction"
+    eqs = bind_trace(Trace.from_dict(data)).equations
+    assert [(e.admissibility_status, e.unit_proof.split(" -> ")[-1]) for e in eqs] == [
+        ("admitted", "money"),
+        ("admitted", "dimensionless"),
+        ("admitted", "money"),
+    ]
+
+
+def test_a_bare_number_without_unit_is_unbound() -> None:
+    t = simple(
+        "She has 5 and 3 dollars.",
+        [(8, 9, 5, None), (14, 23, 3, "dollars")],
+        [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}]}],
+    )
+    assert bind_trace(t).equations[0].refusal_reason == "unit_unbound"
+
+
+def test_apply_rate_is_decided_from_the_operand_units() -> None:
+    t = simple(
+        "60 miles per hour for 3 hours",
+        [(0, 17, 60, "miles per hour"), (22, 29, 3, "hours")],
+        [{"op": "multiply", "operands": [{"mention": 1}, {"mention": 0}]}],
+    )
+    eq = bind_trace(t).equations[0]
+    assert (eq.operation_kind, eq.unit_proof) == ("apply_rate", "apply_rate: [length/time,time] -> length")
+
+
+def test_a_rate_constant_in_a_difference_is_an_amount_of_its_numerator() -> None:
+    t = simple(
+        "She read on 5 days of the week.",
+        [(12, 18, 5, "days")],
+        [{"op": "subtract", "operands": [{"constant": "days_per_week"}, {"mention": 0}]}],
+    )
+    g = bind_trace(t)
+    assert g.symbol("c_days_per_week_amount").unit == "day"
+    assert g.equations[0].unit_proof == "subtract: [time,time] -> time"
+
+
+def test_an_operand_used_twice_gets_a_second_symbol() -> None:
+    t = simple(
+        "A square of 12 feet",
+        [(12, 19, 12, "feet")],
+        [{"op": "multiply", "operands": [{"mention": 0}, {"mention": 0}]}],
+    )
+    eq = bind_trace(t).equations[0]
+    assert (eq.admissibility_status, eq.unit_proof) == ("admitted", "multiply: [length,length] -> length^2")
+
+
+def test_a_step_result_used_twice_is_copied_by_an_identity_equation() -> None:
+    t = simple(
+        "12 feet and 3 feet",
+        [(0, 7, 12, "feet"), (12, 18, 3, "feet")],
+        [
+            {"op": "add", "operands": [{"mention": 0}, {"mention": 1}]},
+            {"op": "multiply", "operands": [{"step": 0}, {"step": 0}]},
+        ],
+    )
+    eqs = bind_trace(t).equations
+    assert [e.lhs_symbol_id for e in eqs] == ["step_000", "step_000_again_001", "step_001"]
+    assert eqs[-1].unit_proof == "multiply: [length,length] -> length^2"
+
+
+def test_solution_mentions_span_the_solution() -> None:
+    solution = "Each car has 4 wheels, so 12 x 4 = <<12*4=48>>48."
+    data = {
+        "problem_id": "cars",
+        "corpus": "test",
+        "text": "There are 12 cars.",
+        "solution": solution,
+        "mentions": [
+            {"start": 10, "end": 17, "text": "12 cars", "value": 12, "unit": "cars"},
+            {"start": 13, "end": 21, "text": "4 wheels", "value": 4, "unit": "wheels", "source": "solution"},
+        ],
+        "steps": [{"op": "multiply", "operands": [{"mention": 0}, {"mention": 1}]}],
+    }
+    symbol = bind_trace(Trace.from_dict(data)).symbol("s_wheels_000")
+    assert (symbol.source_span.source_id, symbol.source_span.text) == ("cars:solution", "4 wheels")
+
+
+def test_step_units_are_the_admitted_units() -> None:
+    assert step_units(Trace.from_dict(weng())) == (UnitVector(money=1, time=-1), UnitVector(money=1))
+
+
+def test_binding_is_deterministic() -> None:
+    t = Trace.from_dict(weng())
+    assert bind_trace(t).to_canonical_string() == bind_trace(copy.deepcopy(t)).to_canonical_string()
+
+
+def test_bind_trace_refuses_what_is_not_a_trace() -> None:
+    with pytest.raises(ProblemGraphError) as info:
+        bind_trace(weng())  # type: ignore[arg-type]
+    assert info.value.reason == "wrong_type"
+
+
+# ----------------------------------------------------------------- properties
+
+UNITS = ("$", "dollars", "hours", "minutes", "miles per hour", "apples", "percent", "feet", None)
+
+
+@st.composite
+def traces(draw: st.DrawFn) -> Trace:
+    n = draw(st.integers(min_value=1, max_value=5))
+    mentions, parts, pos = [], [], 0
+    for i in range(n):
+        unit = draw(st.sampled_from(UNITS))
+        word = f"{i + 1} {unit or 'things'}"
+        parts.append(word)
+        mentions.append(
+            {
+                "start": pos,
+                "end": pos + len(word),
+                "text": word,
+                "value": i + 1,
+                **({"unit": unit} if unit else {}),
+                **({"kind": draw(st.sampled_from(["quantity", "fraction"]))} if unit is None else {}),
+            }
+        )
+        pos += len(word) + 2
+    text = ", ".join(parts)
+    steps: list[dict[str, Any]] = []
+    for i in range(draw(st.integers(min_value=1, max_value=4))):
+        op = draw(st.sampled_from(sorted(STEP_OPS)))
+        sources = [{"mention": draw(st.integers(0, n - 1))} for _ in range(2)]
+        if i and draw(st.booleans()):
+            sources[0] = {"step": draw(st.integers(0, i - 1))}
+        if draw(st.booleans()):
+            sources[1] = {"constant": draw(st.sampled_from(sorted(IMPLICIT_CONSTANTS)))}
+        unit = draw(st.sampled_from(UNITS))
+        steps.append({"op": op, "operands": sources, **({"unit": unit} if unit else {})})
+    return Trace.from_dict(
+        {
+            "problem_id": "h",
+            "corpus": "hypothesis",
+            "text": text,
+            "mentions": mentions,
+            "steps": steps,
+            "gold_answer_unit": draw(st.sampled_from(UNITS[:-1])),
+        }
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(traces())
+def test_round_trip_law(trace: Trace) -> None:
+    assert Trace.from_json(trace.to_json()) == trace
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(traces())
+def test_bind_trace_never_raises_and_stamps_every_step(trace: Trace) -> None:
+    g = bind_trace(trace)
+    assert isinstance(g, SemanticSymbolicBindingGraph)
+    steps = [e for e in g.equations if "_again_" not in e.lhs_symbol_id]
+    assert len(steps) == len(trace.steps)
+    assert {e.admissibility_status for e in g.equations} <= {"admitted", "refused"}
