@@ -397,3 +397,11 @@ def test_every_reader_reads_an_empty_file_as_no_records_or_one_refusal(fmt: str,
     got = list(READERS[fmt](path))
     assert len(got) <= 1
     assert all(r.refusal is not None and r.refusal.reason == "malformed_record" for r in got)
+
+
+def test_ssbg_jsonl_keeps_a_traces_gold_answer_unit(tmp_path: Path) -> None:
+    traces = [r.payload for r in records("mawps", SAMPLES / "mawps_sample.json") if r.payload is not None]
+    path = tmp_path / "traces.jsonl"
+    path.write_text("".join(t.to_json() + "\n" for t in traces), encoding="utf-8")
+    got = {r.problem_id: r.gold_answer_unit for r in read_corpus(f"ssbg={path}")}
+    assert (got["102"], got["101"]) == ("hours", None)

@@ -88,6 +88,12 @@ def read_ssbg_jsonl(path: Path, *, corpus: str = "ssbg") -> Iterator[CorpusRecor
                 )
                 continue
             text_field = data.get("text") if isinstance(data, dict) else None
+            gold = getattr(payload, "gold_answer_unit", None)  # a trace may carry its corpus's gold unit
             yield CorpusRecord(
-                corpus, problem_id, where, payload=payload, text=text_field if isinstance(text_field, str) else None
+                corpus,
+                problem_id,
+                where,
+                payload=payload,
+                text=text_field if isinstance(text_field, str) else None,
+                gold_answer_unit=gold if isinstance(gold, str) else None,
             )
