@@ -113,7 +113,7 @@ PROBLEM_DTYPES: Mapping[str, DtypeSpec] = {
 
 EQUATION_DTYPES: Mapping[str, DtypeSpec] = {
     "corpus": "category",
-    "problem_id": "category",
+    "problem_id": "str",  # one category per problem would cost more to join than it saves
     "index": "int32",
     "lhs": "category",
     "kind": OPERATION_KINDS,
@@ -446,7 +446,7 @@ def _refused_blocking(frame: pd.DataFrame) -> tuple[pd.DataFrame, Any, list[str]
 
     mask = (frame["status"] == "refused") & frame["blocking_units"].notna()
     sub = frame.loc[mask, _BLOCKING_COLUMNS]
-    codes, uniques = pd.factorize(sub["blocking_units"].astype("str"), sort=True)
+    codes, uniques = pd.factorize(sub["blocking_units"], sort=True)
     return sub, codes, [str(u) for u in uniques]
 
 
@@ -474,8 +474,8 @@ def _leaderboard(sub: pd.DataFrame, codes: Any, texts: list[str], examples: int)
             pairs.append((code, key))
         for part in text.split(_SEP):
             weights[(unit_key(part), part)] = weights.get((unit_key(part), part), 0) + int(blocked[code])
-    corpus_codes, corpus_names = pd.factorize(sub["corpus"].astype("str"))
-    problem_codes, problem_names = pd.factorize(sub["problem_id"].astype("str"))
+    corpus_codes, corpus_names = pd.factorize(sub["corpus"])
+    problem_codes, problem_names = pd.factorize(sub["problem_id"])
     rows = pd.DataFrame({"t": codes, "c": corpus_codes, "p": problem_codes}).drop_duplicates()
     linked = rows.merge(pd.DataFrame(pairs, columns=["t", "unit_key"]), on="t", how="inner", sort=False)
     linked = linked.drop_duplicates(["unit_key", "c", "p"])
