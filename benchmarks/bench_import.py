@@ -42,6 +42,15 @@ def one_pass(path: Path) -> tuple[int, int, int, float, float]:
     return problems, imported, equations, read_s, bind_s
 
 
+def reference_seconds() -> float:
+    """Process time of a fixed pure-Python loop: how fast this machine runs Python, to compare runs across machines."""
+    start = time.process_time()
+    total = 0
+    for i in range(5_000_000):
+        total += i
+    return time.process_time() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--corpus", type=Path, default=CORPUS.resolve())
@@ -56,6 +65,7 @@ def main() -> None:
     lemmatize("apples")  # imports inflect and builds its engine
     setup = time.process_time() - start
     print(f"corpus import throughput over {args.corpus.name} (one core, process time)")
+    print(f"machine reference: a 5,000,000-step Python loop takes {reference_seconds():.2f} s")
     print(f"one-off: importing the readers and the inflect engine took {setup:.2f} s")
     print(
         f"{'pass':>10} {'problems':>9} {'imported':>9} {'equations':>10} {'read s':>8} {'bind s':>8} {'problems/s':>11}"

@@ -56,6 +56,8 @@ _FORMULA_TOKEN = re.compile(
 )
 
 
+_PLAIN = re.compile(r"[\d.,+\-*/() ]+")
+_PLAIN_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+|[-+*/()]")
 _MODULO = re.compile(r"\d\s*%\s*[\d(]")
 
 
@@ -149,6 +151,18 @@ def parse_formula(
             reason="unsupported_operation",
             detail=formula,
         )
+    if _PLAIN.fullmatch(text):  # the common case: digits, operators, parentheses only
+        pieces = _PLAIN_TOKEN.findall(text)
+        if sum(map(len, pieces)) == len(text) - text.count(" "):
+            for piece in pieces:
+                if piece in _OPS:
+                    items.append(("op", _OPS[piece]))
+                elif piece in "()":
+                    items.append((piece, piece))
+                else:
+                    items.append(("num", Literal(piece, float(piece.replace(",", "")), None, numbers)))
+                    numbers += 1
+            pos = len(text)
     while pos < len(text):
         m = _FORMULA_TOKEN.match(text, pos)
         if m is None or m.end() == pos:
@@ -466,6 +480,7 @@ class TraceBuilder:
                 self._by_scaled.setdefault(round(scaled, 9), []).append(i)
         self._prose: tuple[tuple[int, float], ...] | None = None  # numbers of the solution prose, on first need
         self._blanked = ""
+        self._prose_words: tuple[tuple[int, float], ...] | None = None
         self._quoted: list[Mention] = []  # the solution mentions operands point at, in first-use order
         self._position: int | None = None  # offset in the solution of the formula being added
 
@@ -580,19 +595,22 @@ class TraceBuilder:
         if self.solution is None:
             return None
         if self._prose is None:
-            self._blanked = blank_annotations(self.solution)
-            numbers = [
+            if self._blanked == "":
+                self._blanked = blank_annotations(self.solution)
+            self._prose = tuple(
                 (m.start("cur") if m.group("cur") else m.start("num"), parse_number(m.group("num")))
                 for m in _PROSE_NUMBER.finditer(self._blanked)
                 if not _in_arithmetic(self._blanked, m.start(), m.end())
-            ]
-            numbers.extend(  # "two, 21 and 42": numbers the prose writes in words
-                (m.start, float(m.value))
-                for m in extract_mentions(self._blanked, pack=self.pack)
-                if m.text[:1].isalpha() and not _in_arithmetic(self._blanked, m.start, m.end)
             )
-            self._prose = tuple(sorted(numbers))
         hits = [start for start, v in self._prose if _close(v, value)]
+        if not hits:
+            if self._prose_words is None:  # "two, 21 and 42": numbers the prose writes in words (read on need)
+                self._prose_words = tuple(
+                    (m.start, float(m.value))
+                    for m in extract_mentions(self._blanked, pack=self.pack)
+                    if m.text[:1].isalpha() and not _in_arithmetic(self._blanked, m.start, m.end)
+                )
+            hits = [start for start, v in self._prose_words if _close(v, value)]
         if not hits:
             return None
         where = self._position if self._position is not None else len(self.solution)
