@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("bench_units.py", "bench_binding.py", "bench_import.py", "bench_report.py")
+FIRST = ("bench_units.py", "bench_binding.py", "bench_import.py", "bench_report.py")
+ORDER = FIRST + tuple(sorted(p.name for p in HERE.glob("bench_*.py") if p.name not in FIRST))
 
 
 def main() -> int:
