@@ -90,9 +90,9 @@ def tokenize(text: str, start: int = 0, end: int | None = None, *, limit: int | 
     matches = _TOKEN.finditer(text, start, len(text) if end is None else end)
     out = []
     kinds = _KINDS
-    if limit is None:
+    if limit is None:  # a list comprehension, not a generator: no frame resumed per token
         return tuple(
-            new(Token, (kinds[m.lastindex or 3], word := m.group(), m.start(), m.end(), word.lower())) for m in matches
+            [new(Token, (kinds[m.lastindex or 3], word := m.group(), *m.span(), word.lower())) for m in matches]
         )
     for m in matches:
         word = m.group()
