@@ -208,6 +208,17 @@ class Operand:
     text: str | None = None
 
     def __post_init__(self) -> None:
+        mention, step, text = self.mention, self.step, self.text
+        if (
+            self.constant is None
+            and self.cue is None
+            and (
+                (type(mention) is int and mention >= 0 and step is None)
+                or (type(step) is int and step >= 0 and mention is None)
+            )
+            and (text is None or (type(text) is str and text and not text.isspace()))
+        ):
+            return  # the common case (an index and a literal), checked in one pass; the rest below
         chosen = (self.mention is not None) + (self.step is not None) + (self.constant is not None)
         if chosen != 1:
             raise _fail("invalid_value", f"an operand points at exactly one of {list(OPERAND_SOURCES)}", "operand")
@@ -268,8 +279,11 @@ class Step:
     def __post_init__(self) -> None:
         if self.op not in STEP_OPS:
             raise _fail("unknown_operation", f"'op' must be one of {sorted(STEP_OPS)} (got {self.op!r})", "op")
-        if not isinstance(self.operands, tuple) or not all(isinstance(o, Operand) for o in self.operands):
+        if type(self.operands) is not tuple and not isinstance(self.operands, tuple):
             raise _fail("wrong_type", "'operands' must be a tuple of Operand", "operands")
+        for o in self.operands:  # a loop, not all(<generator>): this runs for every step imported
+            if type(o) is not Operand and not isinstance(o, Operand):
+                raise _fail("wrong_type", "'operands' must be a tuple of Operand", "operands")
         low, high = (2, 2) if self.op == "divide" else (2, None)
         n = len(self.operands)
         if n < low or (high is not None and n > high):
@@ -328,31 +342,43 @@ class Trace:
         size = len(self.text)
         _check_text(self.solution, "$.solution", optional=True)
         previous_end = {"text": 0, "solution": 0}
+        # Paths are formatted only when a check fails (these loops run for every imported problem).
         for i, m in enumerate(self.mentions):
-            path = f"$.mentions[{i}]"
             if not isinstance(m, Mention):
-                raise _fail("wrong_type", "must be a Mention", path)
+                raise _fail("wrong_type", "must be a Mention", f"$.mentions[{i}]")
             source = self.text if m.source == "text" else self.solution
             if source is None:
-                raise _fail("missing_field", "a solution mention needs the trace's 'solution'", f"{path}.source")
+                raise _fail(
+                    "missing_field", "a solution mention needs the trace's 'solution'", f"$.mentions[{i}].source"
+                )
             if m.end > len(source) or source[m.start : m.end] != m.text:
                 raise _fail(
-                    "invalid_value", f"mention text {m.text!r} is not {m.source}[{m.start}:{m.end}]", f"{path}.text"
+                    "invalid_value",
+                    f"mention text {m.text!r} is not {m.source}[{m.start}:{m.end}]",
+                    f"$.mentions[{i}].text",
                 )
             if m.start < previous_end[m.source]:
-                raise _fail("invalid_value", "mentions must be sorted by offset and must not overlap", f"{path}.start")
+                raise _fail(
+                    "invalid_value", "mentions must be sorted by offset and must not overlap", f"$.mentions[{i}].start"
+                )
             previous_end[m.source] = m.end
+        count = len(self.mentions)
         for i, step in enumerate(self.steps):
             if not isinstance(step, Step):
                 raise _fail("wrong_type", "must be a Step", f"$.steps[{i}]")
             for j, o in enumerate(step.operands):
-                path = f"$.steps[{i}].operands[{j}]"
-                if o.mention is not None and o.mention >= len(self.mentions):
-                    raise _fail("invalid_value", f"mention {o.mention} does not exist", f"{path}.mention")
+                if o.mention is not None and o.mention >= count:
+                    raise _fail(
+                        "invalid_value", f"mention {o.mention} does not exist", f"$.steps[{i}].operands[{j}].mention"
+                    )
                 if o.step is not None and o.step >= i:
-                    raise _fail("invalid_value", f"step {o.step} is not an earlier step", f"{path}.step")
+                    raise _fail(
+                        "invalid_value", f"step {o.step} is not an earlier step", f"$.steps[{i}].operands[{j}].step"
+                    )
                 if o.cue is not None and o.cue[1] > size:
-                    raise _fail("invalid_value", f"cue {list(o.cue)} lies outside the text", f"{path}.cue")
+                    raise _fail(
+                        "invalid_value", f"cue {list(o.cue)} lies outside the text", f"$.steps[{i}].operands[{j}].cue"
+                    )
         if self.question_span is not None:
             qs = self.question_span
             if not (isinstance(qs, tuple) and len(qs) == 2):

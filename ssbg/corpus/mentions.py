@@ -220,6 +220,7 @@ def clear_lemma_cache() -> None:
     pack_lookup.cache_clear()
     _may_be_unit.cache_clear()
     _unit_heads.cache_clear()
+    _unit_lemma.cache_clear()
 
 
 @functools.lru_cache(maxsize=65536)
@@ -237,12 +238,16 @@ def pack_lookup(pack: UnitPack, text: str) -> ResolvedUnit | None:
 
 
 def unit_lemma(unit: str, pack: UnitPack | None = None) -> str:
-    """The lemma of a unit as written: the pack's lemma when it resolves, else ``inflect``'s.
+    """The lemma of a unit as written: the pack's lemma when it resolves, else ``inflect``'s (memoized).
 
     >>> unit_lemma("$ per hour"), unit_lemma("eggs per box"), unit_lemma("salty cookies")
     ('dollar_per_hour', 'egg_per_box', 'salty_cookie')
     """
-    p = default_pack() if pack is None else pack
+    return _unit_lemma(default_pack() if pack is None else pack, unit)
+
+
+@functools.lru_cache(maxsize=65536)
+def _unit_lemma(p: UnitPack, unit: str) -> str:
     hit = pack_lookup(p, unit)
     if hit is not None:
         return hit.lemma
@@ -436,6 +441,7 @@ def _may_be_unit(pack: UnitPack, low: str) -> bool:
 
 
 _PLURAL_ENDINGS = (("ies", "y"), ("es", ""), ("s", ""))
+_STOPS = _SENTENCE_END | {","}
 
 
 def _pack_unit(toks: Sequence[Token], j: int, text: str, pack: UnitPack, *, glued: bool) -> tuple[str, int] | None:
@@ -443,13 +449,16 @@ def _pack_unit(toks: Sequence[Token], j: int, text: str, pack: UnitPack, *, glue
     n = len(toks)
     if j >= n or not _may_be_unit(pack, toks[j].low):
         return None
+    stop = min(n, j + 3)  # a unit never spans a sentence end or a comma
+    for k in range(j, stop):
+        if toks[k].text in _STOPS:
+            stop = k
+            break
     for width in (3, 2, 1):
-        if j + width > n:
+        if j + width > stop:
             continue
         first, last = toks[j], toks[j + width - 1]
         if (first.kind == "sym" and first.text not in ("%", "¢", "°")) or last.kind == "sym":
-            continue
-        if any(toks[k].text in _SENTENCE_END or toks[k].text == "," for k in range(j, j + width)):
             continue
         written = text[first.start : last.end]
         if width == 1 and len(written) == 1 and not glued and written not in ("%", "¢", "°"):
@@ -776,14 +785,16 @@ def _candidates(toks: Sequence[Token]) -> list[int]:
     out = []
     last = len(toks) - 1
     for i, (kind, text, _start, _end, low) in enumerate(toks):
-        if kind == "num" or text in _CURRENCY_SYMBOLS:
-            out.append(i)
-        elif kind == "word":
-            if low in _A:
+        if kind == "word":  # the common kind first; a word is never a currency symbol
+            if low in _NUMBER_WORDS:
+                out.append(i)
+            elif low in _A:
                 if i < last and toks[i + 1].low.partition("-")[0] in _AFTER_A:
                     out.append(i)
-            elif low in _NUMBER_WORDS or ("-" in low and low.partition("-")[0] in _NUMBER_OR_A):
+            elif "-" in low and low.partition("-")[0] in _NUMBER_OR_A:
                 out.append(i)
+        elif kind == "num" or text in _CURRENCY_SYMBOLS:
+            out.append(i)
     return out
 
 
