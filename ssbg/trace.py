@@ -553,9 +553,12 @@ def clear_trace_cache() -> None:
     """Forget the memoized unit resolutions and slugs of :func:`bind_trace` (tests use this)."""
     _resolved.cache_clear()
     _slug.cache_clear()
+    _from_vector.cache_clear()
 
 
+@functools.lru_cache(maxsize=4096)
 def _from_vector(vector: UnitVector) -> ResolvedUnit:
+    """An admitted unit vector as a resolved unit (memoized: both are immutable)."""
     name = vector.to_canonical_string()
     num = UnitVector(*(max(e, 0) for e in vector))
     den = UnitVector(*(max(-e, 0) for e in vector))
@@ -570,11 +573,15 @@ def _role_for(resolved: ResolvedUnit | None, *, pure: bool) -> str:
     if resolved.is_rate:
         return "rate"
     dims = resolved.dimension
-    if dims == UnitVector(time=1):
+    if dims == _TIME:
         return "duration"
-    if dims == UnitVector(count=1):
+    if dims == _COUNT:
         return "count"
     return "quantity"
+
+
+_TIME = UnitVector(time=1)
+_COUNT = UnitVector(count=1)
 
 
 _RESULT_ROLE: Mapping[str, str] = {

@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ssbg.corpus.constants import find_cues
+from ssbg.corpus.constants import Cue, find_cues
 from ssbg.corpus.mentions import extract_mentions, mention_at, pack_lookup
 from ssbg.errors import ImportRefusal, ProblemGraphError
 from ssbg.trace import Mention, Operand, Step, Trace
@@ -240,14 +240,16 @@ class _Parser:
 
     def expression(self) -> Node:
         node = self.term()
-        while (item := self.peek()) is not None and item[0] == "op" and item[1] in ("add", "subtract"):
+        items = self.items
+        while self.i < len(items) and (item := items[self.i])[0] == "op" and item[1] in ("add", "subtract"):
             self.i += 1
             node = BinOp(str(item[1]), node, self.term())
         return node
 
     def term(self) -> Node:
         node = self.factor()
-        while (item := self.peek()) is not None and item[0] == "op" and item[1] in ("multiply", "divide"):
+        items = self.items
+        while self.i < len(items) and (item := items[self.i])[0] == "op" and item[1] in ("multiply", "divide"):
             self.i += 1
             node = BinOp(str(item[1]), node, self.factor())
         return node
@@ -483,6 +485,7 @@ class TraceBuilder:
         self._prose_words: tuple[tuple[int, float], ...] | None = None
         self._quoted: list[Mention] = []  # the solution mentions operands point at, in first-use order
         self._position: int | None = None  # offset in the solution of the formula being added
+        self._cues: dict[float, tuple[Cue, ...]] = {}  # find_cues(self.text, value), by value
 
     # ------------------------------------------------------------ refusals
 
@@ -647,7 +650,9 @@ class TraceBuilder:
         if mention is not None:
             self.used.add(mention)
             return Operand(mention=mention, text=lit.text)
-        cues = find_cues(self.text, lit.value)
+        cues = self._cues.get(lit.value)
+        if cues is None:
+            cues = self._cues[lit.value] = find_cues(self.text, lit.value)
         if cues:
             preferred = _MULTIPLIERS if op == "multiply" else _DIVISORS if op == "divide" else frozenset()
             cue = next((c for c in cues if c.constant_id in preferred), cues[0])
