@@ -97,16 +97,32 @@ def generate_jsonl(path: Path, n: int, seed: int = 20240601) -> None:
 
 
 _CHILD = r"""
-import json, resource, sys, time
+import json, multiprocessing, resource, sys, threading, time
 from ssbg.corpus.batch import run_batch
 from ssbg.corpus.report import render_report_html, write_tables
 from ssbg.corpus.tables import iter_csv_tables, summarize
 spec, out, jobs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+peaks = {}
+done = threading.Event()
+
+def watch():  # each worker's own peak resident set (VmHWM), sampled while the pool lives
+    while not done.is_set():
+        for child in multiprocessing.active_children():
+            try:
+                with open(f"/proc/{child.pid}/status") as f:
+                    for line in f:
+                        if line.startswith("VmHWM"):
+                            peaks[child.pid] = max(peaks.get(child.pid, 0), int(line.split()[1]))
+            except OSError:
+                pass
+        time.sleep(0.2)
+
+threading.Thread(target=watch, daemon=True).start()
 start = time.perf_counter()
 batch = run_batch([spec], jobs=jobs, progress=False)
 bound = time.perf_counter() - start
-# The pool has shut down: the children's peak is the workers' (later children are dot, forked from the driver).
-workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+done.set()
+workers = max(peaks.values(), default=0) / 1024
 summary = summarize(batch.problems, batch.equations)
 write_tables(iter_csv_tables(batch.problems, batch.equations, summary), out + "/tables")
 with open(out + "/report.html", "w", encoding="utf-8") as f:

@@ -82,6 +82,15 @@ def test_accumulator_chunking_does_not_change_the_frames(mixed: Any) -> None:
     assert e.equals(mixed.equations)
 
 
+def test_accumulator_frames_equal_the_frames_of_all_rows(mixed: Any) -> None:
+    def rows_of(frame: pd.DataFrame) -> list[tuple[Any, ...]]:
+        plain = frame.astype(object).where(frame.notna(), None)
+        return [tuple(r) for r in plain.itertuples(index=False, name=None)]
+
+    assert problems_frame(rows_of(mixed.problems)).equals(mixed.problems)
+    assert equations_frame(rows_of(mixed.equations)).equals(mixed.equations)
+
+
 def test_empty_tables_keep_their_columns() -> None:
     assert (list(problems_frame([]).columns), list(equations_frame([]).columns)) == (
         list(PROBLEM_COLUMNS), list(EQUATION_COLUMNS))

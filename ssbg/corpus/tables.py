@@ -181,34 +181,75 @@ def problems_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     return _frame(rows, PROBLEM_DTYPES)
 
 
-def _concat(frames: Sequence[pd.DataFrame], dtypes: Mapping[str, DtypeSpec]) -> pd.DataFrame:
-    import pandas as pd
-    from pandas.api.types import union_categoricals
+def _is_categorical(spec: DtypeSpec) -> bool:
+    return spec == "category" or isinstance(spec, tuple)
 
-    if not frames:
-        return _frame([], dtypes)
-    if len(frames) == 1:
-        return frames[0].reset_index(drop=True)
-    out: dict[str, Any] = {}
-    for name, spec in dtypes.items():
-        # Pop each column from the chunks once joined: the joined table and the
-        # chunks never coexist in full (the caller hands its chunks over).
-        parts = [f.pop(name) for f in frames]
-        if spec == "category" or isinstance(spec, tuple):
-            union = union_categoricals([p.array for p in parts], sort_categories=True)
-            observed = list(union.categories)
-            cats = [*spec, *[v for v in observed if v not in spec]] if isinstance(spec, tuple) else observed
-            out[name] = pd.Series(union).cat.set_categories(pd.Index(cats, dtype="str"))
-        else:
-            out[name] = pd.concat(parts, ignore_index=True)
-    return pd.DataFrame(out)
+
+class _ColumnStore:
+    """One table's columns as compact pieces, with one growing vocabulary per categorical column.
+
+    A flushed chunk keeps only integer codes (categoricals), numpy arrays
+    (ints, bools) and string arrays; :meth:`frame` joins the pieces once,
+    mapping codes onto the final, deterministic category order.
+    """
+
+    def __init__(self, dtypes: Mapping[str, DtypeSpec]) -> None:
+        self._dtypes = dtypes
+        self._vocab: dict[str, dict[str, int]] = {n: {} for n, spec in dtypes.items() if _is_categorical(spec)}
+        self._pieces: dict[str, list[Any]] = {n: [] for n in dtypes}
+        self.rows: list[tuple[Any, ...]] = []
+
+    def flush(self) -> None:
+        import numpy as np
+        import pandas as pd
+
+        if not self.rows:
+            return
+        columns = list(zip(*self.rows, strict=True))
+        self.rows = []
+        for (name, spec), values in zip(self._dtypes.items(), columns, strict=True):
+            if _is_categorical(spec):
+                vocab = self._vocab[name]
+                codes = np.fromiter((-1 if v is None else vocab.setdefault(v, len(vocab)) for v in values),
+                                    dtype=np.int32, count=len(values))
+                self._pieces[name].append(codes)
+            elif spec == "str":
+                self._pieces[name].append(pd.array(list(values), dtype="str"))
+            else:
+                self._pieces[name].append(np.array(values, dtype="bool" if spec == "bool" else "int32"))
+
+    def frame(self) -> pd.DataFrame:
+        import numpy as np
+        import pandas as pd
+
+        self.flush()
+        if not any(self._pieces.values()):
+            return _frame([], self._dtypes)
+        out: dict[str, Any] = {}
+        for name, spec in self._dtypes.items():
+            pieces = self._pieces.pop(name)
+            if _is_categorical(spec):
+                seen = list(self._vocab.pop(name))  # in first-seen order: code i is seen[i]
+                observed = sorted(seen)
+                cats = [*spec, *[v for v in observed if v not in spec]] if isinstance(spec, tuple) else observed
+                position = {v: i for i, v in enumerate(cats)}
+                remap = np.array([position[v] for v in seen] + [-1], dtype=np.int32)  # -1 stays missing
+                codes = remap[np.concatenate(pieces)]
+                out[name] = pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype="str")))
+            elif spec == "str":
+                out[name] = pd.concat([pd.Series(p) for p in pieces], ignore_index=True)
+            else:
+                out[name] = pd.Series(np.concatenate(pieces))
+        return pd.DataFrame(out)
 
 
 class TableAccumulator:
-    """Collects row tuples chunk by chunk into compact frames (bounded working memory).
+    """Collects row tuples chunk by chunk into compact columns (bounded working memory).
 
     Rows are held as Python tuples only until :data:`~ssbg.corpus.batch.CHUNK_ROWS`
-    of them have arrived; then they become a categorical frame.
+    of them have arrived; then each column becomes category codes against one
+    vocabulary per column, a numpy array or a string array.  The frames equal
+    :func:`problems_frame` / :func:`equations_frame` of all the rows.
 
     Examples
     --------
@@ -220,29 +261,18 @@ class TableAccumulator:
 
     def __init__(self, chunk_rows: int = CHUNK_ROWS) -> None:
         self._chunk_rows = chunk_rows
-        self._problem_rows: list[tuple[Any, ...]] = []
-        self._equation_rows: list[tuple[Any, ...]] = []
-        self._problem_frames: list[pd.DataFrame] = []
-        self._equation_frames: list[pd.DataFrame] = []
+        self._problems = _ColumnStore(PROBLEM_DTYPES)
+        self._equations = _ColumnStore(EQUATION_DTYPES)
 
     def add(self, chunk: BatchChunk) -> None:
-        self._problem_rows.extend(chunk.problems)
-        self._equation_rows.extend(chunk.equations)
-        if len(self._problem_rows) >= self._chunk_rows:
-            self._problem_frames.append(problems_frame(self._problem_rows))
-            self._problem_rows = []
-        if len(self._equation_rows) >= self._chunk_rows:
-            self._equation_frames.append(equations_frame(self._equation_rows))
-            self._equation_rows = []
+        for store, rows in ((self._problems, chunk.problems), (self._equations, chunk.equations)):
+            store.rows.extend(rows)
+            if len(store.rows) >= self._chunk_rows:
+                store.flush()
 
     def result(self) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """The (problems, equations) frames of everything added; the accumulator is empty afterwards."""
-        problems = [*self._problem_frames, *([problems_frame(self._problem_rows)] if self._problem_rows else [])]
-        equations = [*self._equation_frames,
-                     *([equations_frame(self._equation_rows)] if self._equation_rows else [])]
-        self._problem_frames, self._equation_frames = [], []
-        self._problem_rows, self._equation_rows = [], []
-        return _concat(problems, PROBLEM_DTYPES), _concat(equations, EQUATION_DTYPES)
+        """The (problems, equations) frames of everything added; the accumulator is spent afterwards."""
+        return self._problems.frame(), self._equations.frame()
 
 
 # --------------------------------------------------------------------------- summary helpers
@@ -450,7 +480,13 @@ def _refused_blocking(frame: pd.DataFrame) -> tuple[pd.DataFrame, Any, list[str]
     return sub, codes, [str(u) for u in uniques]
 
 
-def _leaderboard(sub: pd.DataFrame, codes: Any, texts: list[str], examples: int) -> pd.DataFrame:
+def _leaderboard(
+    sub: pd.DataFrame, codes: Any, texts: list[str], examples: int, *, detail: bool = True
+) -> pd.DataFrame:
+    """Per unit key: counts, surfaces and (with ``detail``) problems, corpora and examples.
+
+    The ranking reads only the counts, so the coverage curve skips the detail.
+    """
     import numpy as np
     import pandas as pd
 
@@ -474,15 +510,6 @@ def _leaderboard(sub: pd.DataFrame, codes: Any, texts: list[str], examples: int)
             pairs.append((code, key))
         for part in text.split(_SEP):
             weights[(unit_key(part), part)] = weights.get((unit_key(part), part), 0) + int(blocked[code])
-    corpus_codes, corpus_names = pd.factorize(sub["corpus"])
-    problem_codes, problem_names = pd.factorize(sub["problem_id"])
-    rows = pd.DataFrame({"t": codes, "c": corpus_codes, "p": problem_codes}).drop_duplicates()
-    linked = rows.merge(pd.DataFrame(pairs, columns=["t", "unit_key"]), on="t", how="inner", sort=False)
-    linked = linked.drop_duplicates(["unit_key", "c", "p"])
-    g = linked.groupby("unit_key", sort=True)
-    firsts = linked.groupby("unit_key", sort=True).head(examples)
-    example_names = pd.Series([f"{corpus_names[c]}:{problem_names[p]}" for c, p in
-                               zip(firsts["c"].tolist(), firsts["p"].tolist(), strict=True)], dtype="object")
     by_surface: dict[str, list[tuple[int, str]]] = {}
     for (key, part), weight in weights.items():
         by_surface.setdefault(key, []).append((-weight, part))
@@ -493,11 +520,25 @@ def _leaderboard(sub: pd.DataFrame, codes: Any, texts: list[str], examples: int)
         "surfaces": [_SEP.join(sorted(part for _, part in by_surface[k])) for k in keys],
         "root_refusals": [per_key[k][0] for k in keys],
         "refusals_blocked": [per_key[k][1] for k in keys],
-        "problems": g.size().reindex(keys).to_numpy(),
-        "corpora": g["c"].agg(lambda s: _SEP.join(sorted({str(corpus_names[c]) for c in s}))).reindex(keys).to_numpy(),
-        "example_problems": example_names.groupby(firsts["unit_key"].to_numpy(), sort=True)
-        .agg(lambda s: _SEP.join(s.tolist())).reindex(keys).to_numpy(),
+        "problems": 0,
+        "corpora": "",
+        "example_problems": "",
     })
+    if detail:
+        corpus_codes, corpus_names = pd.factorize(sub["corpus"])
+        problem_codes, problem_names = pd.factorize(sub["problem_id"])
+        rows = pd.DataFrame({"t": codes, "c": corpus_codes, "p": problem_codes}).drop_duplicates()
+        linked = rows.merge(pd.DataFrame(pairs, columns=["t", "unit_key"]), on="t", how="inner", sort=False)
+        linked = linked.drop_duplicates(["unit_key", "c", "p"])
+        g = linked.groupby("unit_key", sort=True)
+        firsts = g.head(examples)
+        example_names = pd.Series([f"{corpus_names[c]}:{problem_names[p]}" for c, p in
+                                   zip(firsts["c"].tolist(), firsts["p"].tolist(), strict=True)], dtype="object")
+        out["problems"] = g.size().reindex(keys).to_numpy()
+        out["corpora"] = g["c"].agg(lambda s: _SEP.join(sorted({str(corpus_names[c]) for c in s}))).reindex(
+            keys).to_numpy()
+        out["example_problems"] = example_names.groupby(firsts["unit_key"].to_numpy(), sort=True).agg(
+            lambda s: _SEP.join(s.tolist())).reindex(keys).fillna("").to_numpy()
     for name in counts:
         out[name] = out[name].astype("int64")
     out = out.sort_values(["root_refusals", "refusals_blocked", "unit_key"], ascending=[False, False, True],
@@ -540,7 +581,7 @@ def pack_coverage_curve(equations: pd.DataFrame, *, max_k: int | None = 50, tota
 
         n_refused = int((frame["status"] == "refused").sum())
         sub, codes, texts = _refused_blocking(frame)
-        board = _leaderboard(sub, codes, texts, 0)
+        board = _leaderboard(sub, codes, texts, 0, detail=False)
         keys = board["unit_key"].tolist()
         labels = board["unit"].tolist()
         limit = len(keys) if max_k is None else min(max_k, len(keys))
