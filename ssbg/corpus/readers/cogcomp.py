@@ -26,7 +26,7 @@ from typing import Any
 
 from ssbg.corpus.arith import TraceBuilder, find_question_span, parse_number
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
-from ssbg.corpus.readers.common import iter_json_array, refused_record, text_field
+from ssbg.corpus.readers.common import read_json_array_traces, text_field
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Mention, Trace
@@ -144,31 +144,10 @@ def gold_rate_flags(data: dict[str, Any]) -> tuple[bool, frozenset[int]] | None:
 
 def read_cogcomp(path: Path) -> Iterator[CorpusRecord]:
     """Stream CogComp records: a trace per problem, or a typed refusal with ``file:line``."""
-    p = default_pack()
-    for raw in iter_json_array(path):
-        fallback = f"{path.name}:{raw.line}"
-        if raw.refusal is not None:
-            yield refused_record(CORPUS, fallback, raw.where, *raw.refusal)
-            continue
-        data = raw.data
-        pid = data.get("iIndex") if isinstance(data, dict) else None
-        problem_id = str(pid) if isinstance(pid, int | str) and not isinstance(pid, bool) else fallback
-        try:
-            if not isinstance(data, dict):
-                raise ImportRefusal(
-                    f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
-                )
-            trace = cogcomp_trace(data, where=raw.where, pack=p)
-        except ImportRefusal as exc:
-            text = data.get("sQuestion") if isinstance(data, dict) else None
-            yield refused_record(
-                CORPUS,
-                problem_id,
-                raw.where,
-                exc.reason,
-                exc.message,
-                detail=exc.detail,
-                text=text if isinstance(text, str) else None,
-            )
-            continue
-        yield CorpusRecord(CORPUS, problem_id, raw.where, payload=trace, text=trace.text)
+    return read_json_array_traces(
+        path,
+        CORPUS,
+        id_key="iIndex",
+        text_key="sQuestion",
+        build=lambda data, where, pack: cogcomp_trace(data, where=where, pack=pack),
+    )

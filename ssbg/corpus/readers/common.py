@@ -22,7 +22,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,8 @@ from typing import Any
 from ssbg.corpus.readers.ssbg_jsonl import MAX_LINE_BYTES
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
+from ssbg.trace import Trace
+from ssbg.units import UnitPack, default_pack
 
 __all__ = ["MAX_RECORD_BYTES", "RawRecord", "iter_json_array", "iter_jsonl", "refused_record", "text_field"]
 
@@ -161,6 +163,59 @@ def refused_record(
     """A :class:`CorpusRecord` carrying an :class:`ImportRefusal`."""
     refusal = ImportRefusal(message, reason=reason, path=where, detail=detail, problem_id=problem_id, corpus=corpus)
     return CorpusRecord(corpus, problem_id, where, refusal=refusal, text=text)
+
+
+def record_id(data: object, key: str) -> str | None:
+    """A record's id field as text (an int or a non-blank str), or None."""
+    value = data.get(key) if isinstance(data, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip():
+        return None
+    return str(value)
+
+
+def read_json_array_traces(
+    path: Path,
+    corpus: str,
+    *,
+    id_key: str,
+    text_key: str,
+    build: Callable[[dict[str, Any], str, UnitPack], Trace],
+) -> Iterator[CorpusRecord]:
+    """The reading loop of the JSON-array corpora (SVAMP, MAWPS, CogComp).
+
+    Each element becomes a record carrying ``build(data, where, pack)``'s trace
+    and its gold answer unit, or an :class:`ImportRefusal` at ``file:line``
+    (with the problem text when the element has one); reading goes on.
+    """
+    pack = default_pack()
+    for raw in iter_json_array(path):
+        fallback = f"{path.name}:{raw.line}"
+        if raw.refusal is not None:
+            yield refused_record(corpus, fallback, raw.where, *raw.refusal)
+            continue
+        data = raw.data
+        problem_id = record_id(data, id_key) or fallback
+        try:
+            if not isinstance(data, dict):
+                raise ImportRefusal(
+                    f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
+                )
+            trace = build(data, raw.where, pack)
+        except ImportRefusal as exc:
+            text = data.get(text_key) if isinstance(data, dict) else None
+            yield refused_record(
+                corpus,
+                problem_id,
+                raw.where,
+                exc.reason,
+                exc.message,
+                detail=exc.detail,
+                text=text if isinstance(text, str) else None,
+            )
+            continue
+        yield CorpusRecord(
+            corpus, problem_id, raw.where, payload=trace, text=trace.text, gold_answer_unit=trace.gold_answer_unit
+        )
 
 
 def text_field(data: dict[str, Any], name: str) -> str:

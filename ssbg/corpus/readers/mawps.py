@@ -25,7 +25,7 @@ from typing import Any
 
 from ssbg.corpus.arith import TraceBuilder, find_question_span, parse_number
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
-from ssbg.corpus.readers.common import iter_json_array, refused_record, text_field
+from ssbg.corpus.readers.common import read_json_array_traces, text_field
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Trace
@@ -99,32 +99,10 @@ def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
 
 def read_mawps(path: Path) -> Iterator[CorpusRecord]:
     """Stream MAWPS records: a trace per problem, or a typed refusal with ``file:line``."""
-    p = default_pack()
-    for raw in iter_json_array(path):
-        fallback = f"{path.name}:{raw.line}"
-        if raw.refusal is not None:
-            yield refused_record(CORPUS, fallback, raw.where, *raw.refusal)
-            continue
-        data = raw.data
-        problem_id = _problem_id(data) or fallback
-        try:
-            if not isinstance(data, dict):
-                raise ImportRefusal(
-                    f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
-                )
-            trace = mawps_trace(data, where=raw.where, pack=p)
-        except ImportRefusal as exc:
-            text = data.get("sQuestion") if isinstance(data, dict) else None
-            yield refused_record(
-                CORPUS,
-                problem_id,
-                raw.where,
-                exc.reason,
-                exc.message,
-                detail=exc.detail,
-                text=text if isinstance(text, str) else None,
-            )
-            continue
-        yield CorpusRecord(
-            CORPUS, problem_id, raw.where, payload=trace, text=trace.text, gold_answer_unit=trace.gold_answer_unit
-        )
+    return read_json_array_traces(
+        path,
+        CORPUS,
+        id_key="iIndex",
+        text_key="sQuestion",
+        build=lambda data, where, pack: mawps_trace(data, where=where, pack=pack),
+    )

@@ -25,7 +25,7 @@ from typing import Any
 
 from ssbg.corpus.arith import TraceBuilder
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
-from ssbg.corpus.readers.common import iter_json_array, refused_record, text_field
+from ssbg.corpus.readers.common import read_json_array_traces, text_field
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Trace
@@ -83,31 +83,10 @@ def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
 
 def read_svamp(path: Path) -> Iterator[CorpusRecord]:
     """Stream SVAMP records: a trace per problem, or a typed refusal with ``file:line``."""
-    p = default_pack()
-    for raw in iter_json_array(path):
-        fallback = f"{path.name}:{raw.line}"
-        if raw.refusal is not None:
-            yield refused_record(CORPUS, fallback, raw.where, *raw.refusal)
-            continue
-        data = raw.data
-        pid = data.get("ID") if isinstance(data, dict) else None
-        problem_id = pid if isinstance(pid, str) and pid.strip() else fallback
-        try:
-            if not isinstance(data, dict):
-                raise ImportRefusal(
-                    f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
-                )
-            trace = svamp_trace(data, where=raw.where, pack=p)
-        except ImportRefusal as exc:
-            body = data.get("Body") if isinstance(data, dict) else None
-            yield refused_record(
-                CORPUS,
-                problem_id,
-                raw.where,
-                exc.reason,
-                exc.message,
-                detail=exc.detail,
-                text=body if isinstance(body, str) else None,
-            )
-            continue
-        yield CorpusRecord(CORPUS, problem_id, raw.where, payload=trace, text=trace.text)
+    return read_json_array_traces(
+        path,
+        CORPUS,
+        id_key="ID",
+        text_key="Body",
+        build=lambda data, where, pack: svamp_trace(data, where=where, pack=pack),
+    )
