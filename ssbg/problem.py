@@ -37,6 +37,7 @@ __all__ = [
     "Comparison",
     "FractionPortion",
     "InitialPossession",
+    "JsonDecoder",
     "MathProblemGraph",
     "Operand",
     "Operation",
@@ -405,8 +406,12 @@ class MathProblemGraph:
         return _Decoder(path).problem(data)
 
 
-class _Decoder:
-    """Reads plain JSON data into the dataclasses, keeping the JSON path for errors."""
+class JsonDecoder:
+    """Checks plain JSON data shape by shape, naming the JSON path of any fault.
+
+    Shared by the input types' codecs (``MathProblemGraph``, ``Trace``); every
+    fault is a :class:`~ssbg.errors.ProblemGraphError`.
+    """
 
     def __init__(self, root: str) -> None:
         self.root = root
@@ -426,6 +431,10 @@ class _Decoder:
         if not isinstance(data, list):
             raise _fail("wrong_type", f"'{path}' must be an array (got {type(data).__name__})", path)
         return data
+
+
+class _Decoder(JsonDecoder):
+    """Reads plain JSON data into the MathProblemGraph dataclasses."""
 
     def build(self, cls: type[Any], path: str, **kwargs: Any) -> Any:
         """Construct, re-rooting the dataclass's own field error at ``path``."""

@@ -65,6 +65,7 @@ from ssbg.model import (
     SourceSpanLink,
     SymbolBinding,
 )
+from ssbg.problem import JsonDecoder
 from ssbg.question import question_form_for, reconcile_target
 from ssbg.units import DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector, default_pack
 
@@ -443,31 +444,12 @@ _STEP_OPTIONAL = ("result", "unit", "formula", "implicit")
 _OPERAND_OPTIONAL = ("mention", "step", "constant", "cue", "text")
 
 
-class _Decoder:
-    """Reads plain JSON data into the dataclasses, keeping the JSON path for errors."""
-
-    def __init__(self, root: str) -> None:
-        self.root = root
+class _Decoder(JsonDecoder):
+    """Reads plain JSON data into the trace dataclasses, keeping the JSON path for errors."""
 
     def at(self, sub: str) -> str:
         """A path under this decoder's root (``$.steps[0]`` -> ``<root>.steps[0]``)."""
         return sub.replace("$", self.root, 1) if sub.startswith("$") else sub
-
-    def obj(self, data: object, path: str, required: tuple[str, ...], optional: tuple[str, ...]) -> dict[str, Any]:
-        if not isinstance(data, dict):
-            raise _fail("wrong_type", f"'{path}' must be an object (got {type(data).__name__})", path)
-        for key in required:
-            if key not in data:
-                raise _fail("missing_field", f"'{path}' needs field '{key}'", f"{path}.{key}")
-        extra = sorted(str(k) for k in set(data) - set(required) - set(optional))
-        if extra:
-            raise _fail("unexpected_field", f"'{path}' has unexpected field(s) {extra}", f"{path}.{extra[0]}")
-        return data
-
-    def array(self, data: object, path: str) -> list[Any]:
-        if not isinstance(data, list):
-            raise _fail("wrong_type", f"'{path}' must be an array (got {type(data).__name__})", path)
-        return data
 
     def pair(self, data: object, path: str) -> tuple[int, int] | None:
         if data is None:
