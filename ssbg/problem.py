@@ -394,11 +394,7 @@ class MathProblemGraph:
     @classmethod
     def from_json(cls, text: str | bytes, *, path: str = "$") -> MathProblemGraph:
         """Parse JSON text; malformed JSON refuses with reason ``malformed_json``."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
-            raise _fail("malformed_json", f"not valid JSON: {exc}", path) from None
-        return cls.from_dict(data, path=path)
+        return cls.from_dict(JsonDecoder.loads(text, path), path=path)
 
     @classmethod
     def from_dict(cls, data: object, *, path: str = "$") -> MathProblemGraph:
@@ -415,6 +411,14 @@ class JsonDecoder:
 
     def __init__(self, root: str) -> None:
         self.root = root
+
+    @staticmethod
+    def loads(text: str | bytes, path: str) -> object:
+        """Parse JSON text; anything that is not JSON refuses with reason ``malformed_json``."""
+        try:
+            return json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
+            raise _fail("malformed_json", f"not valid JSON: {exc}", path) from None
 
     def obj(self, data: object, path: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
         if not isinstance(data, dict):

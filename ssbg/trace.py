@@ -423,11 +423,7 @@ class Trace:
     @classmethod
     def from_json(cls, text: str | bytes, *, path: str = "$") -> Trace:
         """Parse JSON text; malformed JSON refuses with reason ``malformed_json``."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
-            raise _fail("malformed_json", f"not valid JSON: {exc}", path) from None
-        return cls.from_dict(data, path=path)
+        return cls.from_dict(JsonDecoder.loads(text, path), path=path)
 
     @classmethod
     def from_dict(cls, data: object, *, path: str = "$") -> Trace:

@@ -848,13 +848,27 @@ def extract_mentions(
                 clause_start=i,
                 kind_hint=number.kind,
             )
-        if kind == "quantity" and number.kind == "fraction" and unit is None:
-            kind = "fraction"
-        end = toks[k - 1].end
-        lemma = unit_lemma(unit, p) if unit is not None else None
-        out.append(Mention(number.start, end, text[number.start : end], number.value, unit, lemma, kind))
+        out.append(_mention(text, toks, number, unit, k, kind, p))
         i = k
     return tuple(out)
+
+
+def _mention(
+    text: str,
+    toks: Sequence[Token],
+    number: _Number,
+    unit: str | None,
+    k: int,
+    kind: str,
+    pack: UnitPack,
+    source: str = "text",
+) -> Mention:
+    """The mention from a number token run to its unit (``toks[k - 1]`` is the last token)."""
+    if kind == "quantity" and number.kind == "fraction" and unit is None:
+        kind = "fraction"
+    end = toks[k - 1].end
+    lemma = unit_lemma(unit, pack) if unit is not None else None
+    return Mention(number.start, end, text[number.start : end], number.value, unit, lemma, kind, source)
 
 
 def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: str = "text") -> Mention | None:
@@ -883,11 +897,7 @@ def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: s
         pack=p,
         kind_hint=number.kind,
     )
-    if kind == "quantity" and number.kind == "fraction" and unit is None:
-        kind = "fraction"
-    end = toks[k - 1].end
-    lemma = unit_lemma(unit, p) if unit is not None else None
-    return Mention(number.start, end, text[number.start : end], number.value, unit, lemma, kind, source)
+    return _mention(text, toks, number, unit, k, kind, p, source)
 
 
 def question_unit(
