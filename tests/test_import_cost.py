@@ -73,3 +73,44 @@ def test_core_sources_import_no_edge_module() -> None:
             )
             offenders += [f"{name}: {m}" for m in modules if m.startswith(EDGE_PREFIXES)]
     assert offenders == []
+
+
+_LEMMA_WORDS = (
+    "apples people children boxes dollars cookies mice geese women feet teeth oxen buses classes pennies "
+    "knives leaves halves series species tennis gas lenses wolves heroes radios cacti fungi data criteria"
+)
+
+
+def _lemmas_in_subprocess(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_inflect_import_without_typeguard_gives_the_same_lemmas() -> None:
+    # inflect wraps its methods in typeguard at import (~3 s); ssbg imports it with the
+    # decorator made the identity (ADR 0012).  The lemmas must be inflect's own.
+    words = _LEMMA_WORDS.split()
+    checked = _lemmas_in_subprocess(
+        f"import inflect; e = inflect.engine(); print([e.singular_noun(w) for w in {words!r}])"
+    )
+    ours = _lemmas_in_subprocess(
+        "from ssbg.corpus.mentions import _inflect_engine; e = _inflect_engine();"
+        f" print([e.singular_noun(w) for w in {words!r}])"
+    )
+    assert ours == checked
+    assert "'apple'" in ours and "'person'" in ours
+
+
+def test_inflect_import_restores_typeguard_and_skips_its_instrumentation() -> None:
+    restored = _lemmas_in_subprocess(
+        "import typeguard; before = typeguard.typechecked\n"
+        "from ssbg.corpus.mentions import _inflect_engine; _inflect_engine()\n"
+        "print(typeguard.typechecked is before)"
+    )
+    assert restored == "True"
+    # With typeguard's checks, inflect raises TypeCheckError on a non-str word; ours are not instrumented.
+    raised = _lemmas_in_subprocess(
+        "from ssbg.corpus.mentions import _inflect_engine\n"
+        "try:\n    _inflect_engine().singular_noun(3)\n    print('unchecked')\n"
+        "except Exception as exc:\n    print(type(exc).__name__)"
+    )
+    assert raised != "TypeCheckError"

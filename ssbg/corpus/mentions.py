@@ -175,9 +175,34 @@ _A = frozenset({"a", "an"})
 # ------------------------------------------------------------------ lemmas
 
 
+def _unchecked(target: Any = None, **_options: Any) -> Any:
+    """Stands in for ``typeguard.typechecked`` while ``inflect`` imports (see :func:`_inflect_engine`)."""
+    return _unchecked if target is None else target
+
+
 @functools.lru_cache(maxsize=1)
 def _inflect_engine() -> Any:
-    import inflect  # the optional corpus dependency, imported where it is needed
+    """The ``inflect`` engine, imported on first use (ADR 0012).
+
+    ``inflect`` decorates its methods with ``typeguard.typechecked``, which
+    re-compiles each of them at import: about 3 s per process, paid again by
+    every worker and every CLI call.  The checks only guard inflect's own
+    arguments (we always pass a non-empty ``str``), so the decorator is made the
+    identity for the duration of the import, as ``python -O`` does, and restored
+    right after.  An ``inflect`` imported earlier by someone else is used as is.
+    """
+    import sys
+
+    if "inflect" not in sys.modules:
+        import typeguard
+
+        checked = typeguard.typechecked
+        typeguard.typechecked = _unchecked  # type: ignore[assignment]
+        try:
+            import inflect  # the optional corpus dependency, imported where it is needed
+        finally:
+            typeguard.typechecked = checked
+    import inflect
 
     return inflect.engine()
 
