@@ -197,7 +197,7 @@ def _inflect_engine() -> Any:
         import typeguard
 
         checked = typeguard.typechecked
-        typeguard.typechecked = _unchecked  # type: ignore[assignment]
+        typeguard.typechecked = _unchecked
         try:
             import inflect  # the optional corpus dependency, imported where it is needed
         finally:
