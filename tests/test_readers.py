@@ -405,3 +405,67 @@ def test_ssbg_jsonl_keeps_a_traces_gold_answer_unit(tmp_path: Path) -> None:
     path.write_text("".join(t.to_json() + "\n" for t in traces), encoding="utf-8")
     got = {r.problem_id: r.gold_answer_unit for r in read_corpus(f"ssbg={path}")}
     assert (got["102"], got["101"]) == ("hours", None)
+
+
+# ----------------------------------------------------------------- two-stage reading (ADR 0007)
+
+
+def _fingerprint(r: CorpusRecord) -> tuple[Any, ...]:
+    refusal = None if r.refusal is None else (r.refusal.reason, r.refusal.message, r.refusal.path, r.refusal.detail)
+    return (r.corpus, r.problem_id, r.source, r.payload, refusal, r.text, r.gold_answer_unit)
+
+
+@pytest.mark.parametrize("name", [*sorted(SAMPLE_FILES.values()), "../lanes"])
+def test_scanning_then_building_reads_what_the_reader_reads(name: str) -> None:
+    from ssbg.corpus.readers import PendingRecord, scan_corpus
+
+    spec = SAMPLES / name
+    items = list(scan_corpus(spec))
+    assert items
+    assert all(isinstance(i, PendingRecord) for i in items)  # every built-in format is two-stage
+    built = [i.build() if isinstance(i, PendingRecord) else i for i in items]
+    assert [_fingerprint(r) for r in built] == [_fingerprint(r) for r in read_corpus(spec)]
+
+
+def test_a_pending_record_pickles_as_its_raw_line_and_builds_the_same(tmp_path: Path) -> None:
+    import pickle
+
+    from ssbg.corpus.readers import PendingRecord, scan_corpus
+
+    path = tmp_path / "gsm8k_bad.jsonl"
+    good = SAMPLES.joinpath("gsm8k_sample.jsonl").read_bytes().splitlines()[0]
+    path.write_bytes(good + b"\n{oops\n\xff\xfe\n")
+    items = list(scan_corpus(f"gsm8k={path}"))
+    assert all(isinstance(i, PendingRecord) for i in items)
+    blob = pickle.dumps(items[0])
+    assert len(blob) < len(good) + 300  # the line's bytes, not a parsed trace
+    assert _fingerprint(pickle.loads(blob).build()) == _fingerprint(items[0].build())
+    assert [outcome(i.build()) for i in items if isinstance(i, PendingRecord)] == [
+        "ok",
+        "malformed_record",
+        "encoding_error",
+    ]
+
+
+def test_a_plain_reader_still_reads_and_a_pending_record_of_an_unknown_format_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ssbg.corpus.readers import PendingRecord, register_reader, scan_corpus
+    from ssbg.corpus.readers.common import RawRecord
+
+    def read_lines(path: Path) -> Any:
+        for n, line in enumerate(path.read_text().splitlines(), start=1):
+            refusal = ImportRefusal("a one-stage reader", reason="no_equation", path=f"{path}:{n}")
+            yield CorpusRecord("lines", line, f"{path}:{n}", refusal=refusal)
+
+    monkeypatch.setitem(READERS, "lines", read_lines)
+    register_reader("lines", read_lines)
+    path = tmp_path / "x.txt"
+    path.write_text("a\nb\n")
+    items = list(scan_corpus(f"lines={path}"))
+    assert [(type(i).__name__, i.problem_id) for i in items] == [("CorpusRecord", "a"), ("CorpusRecord", "b")]
+    orphan = PendingRecord("lines", RawRecord(path, 1, data=b"a"))
+    refused = orphan.build()
+    assert refused.refusal is not None
+    assert refused.refusal.reason == "malformed_record"
+    assert refused.source == f"{path}:1"

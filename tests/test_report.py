@@ -131,8 +131,9 @@ def _csv_bytes(result: ReportResult) -> dict[str, bytes]:
 @pytest.mark.slow
 def test_csvs_are_byte_equal_across_runs_jobs_and_engines(tmp_path: Path) -> None:
     corpus = write_jsonl(tmp_path / "c.jsonl", mixed_corpus(400))
+    samples = REPO / "data" / "samples"  # every text format: read in the workers
     runs = {
-        name: write_report([corpus], tmp_path / name / "r.html", progress=False, diagrams=False, jobs=jobs,
+        name: write_report([corpus, samples], tmp_path / name / "r.html", progress=False, diagrams=False, jobs=jobs,
                            engine=engine)
         for name, jobs, engine in [("a", 1, "local"), ("b", 1, "local"), ("j2", 2, "local"), ("dask", 2, "dask")]
     }

@@ -46,7 +46,7 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ssbg.adapter import bind_math_problem_graph, holding_key
 from ssbg.corpus.records import CorpusRecord
@@ -57,6 +57,8 @@ from ssbg.units import UnitPack, default_pack, load_pack, normalize_unit_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+    from ssbg.corpus.readers import PendingRecord
 
 __all__ = [
     "ANSWER_UNIT_AGREEMENTS",
@@ -527,7 +529,7 @@ def _pack_for(spec: str | None) -> UnitPack:
 
 
 def analyse_records(
-    records: Sequence[CorpusRecord],
+    records: Sequence[CorpusRecord | PendingRecord],
     *,
     pack: str | None = None,
     samples_per_reason: int = DEFAULT_SAMPLES_PER_REASON,
@@ -535,7 +537,9 @@ def analyse_records(
     """Apply :func:`analyse_record` to a batch; the unit of work of every engine.
 
     ``pack`` is a pack name or folder (``None``: ``en_units_v1``): a name, not a
-    loaded pack, so that the call pickles to a worker process.
+    loaded pack, so that the call pickles to a worker process.  A record still
+    to be read (a :class:`~ssbg.corpus.readers.PendingRecord`) is read here,
+    with that pack, so the costly reading stage runs where the batch runs.
 
     Examples
     --------
@@ -547,7 +551,8 @@ def analyse_records(
     equations: list[tuple[Any, ...]] = []
     drills: list[Drilldown] = []
     counts: dict[tuple[str, str, str], int] = {}
-    for record in records:
+    for item in records:
+        record = item if isinstance(item, CorpusRecord) else item.build(p)
         a = analyse_record(record, pack=p)
         problems.append(a.problem)
         equations.extend(a.equations)
@@ -607,8 +612,20 @@ def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> It
         yield from read_corpus(spec, limit=limit)
 
 
-def _batched(records: Iterator[CorpusRecord], size: int) -> Iterator[list[CorpusRecord]]:
-    batch: list[CorpusRecord] = []
+def _scan(specs: Iterable[str], limit: int | None) -> Iterator[CorpusRecord | PendingRecord]:
+    """The cheap reading stage of every (expanded) spec, in order; batches finish reading where they run."""
+    from ssbg.corpus.readers import scan_corpus
+
+    for spec in specs:
+        yield from scan_corpus(spec, limit=limit)
+
+
+_Item = TypeVar("_Item")
+_Batches = Iterator[list["CorpusRecord | PendingRecord"]]
+
+
+def _batched(records: Iterator[_Item], size: int) -> Iterator[list[_Item]]:
+    batch: list[_Item] = []
     for record in records:
         batch.append(record)
         if len(batch) >= size:
@@ -628,16 +645,16 @@ class _Work:
     pack: str | None
     samples_per_reason: int
 
-    def __call__(self, batch: Sequence[CorpusRecord]) -> BatchChunk:
+    def __call__(self, batch: Sequence[CorpusRecord | PendingRecord]) -> BatchChunk:
         return analyse_records(batch, pack=self.pack, samples_per_reason=self.samples_per_reason)
 
 
-def _local_chunks(batches: Iterator[list[CorpusRecord]], work: _Work) -> Iterator[tuple[int, BatchChunk]]:
+def _local_chunks(batches: _Batches, work: _Work) -> Iterator[tuple[int, BatchChunk]]:
     for batch in batches:
         yield len(batch), work(batch)
 
 
-def _pool_chunks(batches: Iterator[list[CorpusRecord]], work: _Work, jobs: int) -> Iterator[tuple[int, BatchChunk]]:
+def _pool_chunks(batches: _Batches, work: _Work, jobs: int) -> Iterator[tuple[int, BatchChunk]]:
     """Ordered results from a process pool with at most ``2 * jobs`` batches in flight."""
     import multiprocessing
     from collections import deque
@@ -659,7 +676,7 @@ def _pool_chunks(batches: Iterator[list[CorpusRecord]], work: _Work, jobs: int) 
             yield n, fut.result()
 
 
-def _dask_chunks(batches: Iterator[list[CorpusRecord]], work: _Work, jobs: int) -> Iterator[tuple[int, BatchChunk]]:
+def _dask_chunks(batches: _Batches, work: _Work, jobs: int) -> Iterator[tuple[int, BatchChunk]]:
     """The same batch function mapped over ``dask.bag`` partitions, a window at a time."""
     import dask
     import dask.bag as db
@@ -775,7 +792,7 @@ def run_batch(
     loaded = _pack_for(pack_spec)  # fail early, in this process, on a bad pack
     expanded = expand_specs(specs)
     work = _Work(pack_spec, samples_per_reason)
-    batches = _batched(iter_records(expanded, limit=limit), batch_size)
+    batches = _batched(_scan(expanded, limit), batch_size)
     if engine == "dask":
         chunks = _dask_chunks(batches, work, jobs)
     elif jobs > 1:

@@ -15,18 +15,31 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from ssbg.corpus.readers.asdiv import read_asdiv
 from ssbg.corpus.readers.cogcomp import read_cogcomp
+from ssbg.corpus.readers.common import RawRecord, StagedReader
 from ssbg.corpus.readers.gsm8k import read_gsm8k
 from ssbg.corpus.readers.mawps import read_mawps
 from ssbg.corpus.readers.ssbg_jsonl import read_ssbg_jsonl
 from ssbg.corpus.readers.svamp import read_svamp
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
+from ssbg.units import UnitPack, default_pack
 
-__all__ = ["READERS", "Reader", "guess_format", "parse_corpus_spec", "read_corpus", "register_reader"]
+__all__ = [
+    "READERS",
+    "PendingRecord",
+    "Reader",
+    "StagedReader",
+    "guess_format",
+    "parse_corpus_spec",
+    "read_corpus",
+    "register_reader",
+    "scan_corpus",
+]
 
 Reader = Callable[[Path], Iterator[CorpusRecord]]
 
@@ -41,7 +54,12 @@ READERS: dict[str, Reader] = {
 
 
 def register_reader(name: str, reader: Reader) -> None:
-    """Add a format to :data:`READERS` (readers of this package register at import)."""
+    """Add a format to :data:`READERS` (readers of this package register at import).
+
+    A plain reader (a function of a path) reads in the process that streams the
+    corpus; a :class:`~ssbg.corpus.readers.common.StagedReader` lets batch
+    engines run its costly stage in their workers.
+    """
     READERS[name] = reader
 
 
@@ -81,6 +99,59 @@ def parse_corpus_spec(spec: str | Path) -> tuple[str, Path]:
     return fmt, path
 
 
+@dataclass(frozen=True, slots=True)
+class PendingRecord:
+    """A record scanned but not yet built: the first stage of a two-stage read (ADR 0007).
+
+    It holds the reader's format name and its :class:`RawRecord` (a JSONL
+    line's bytes, a JSON-array element, an XML chunk), so it pickles cheaply to
+    a worker process, which builds it with :meth:`build`.
+    """
+
+    fmt: str
+    raw: RawRecord
+
+    def build(self, pack: UnitPack | None = None) -> CorpusRecord:
+        """The record this raw record reads as (a payload or a typed refusal)."""
+        reader = READERS.get(self.fmt)
+        if not isinstance(reader, StagedReader):
+            refusal = ImportRefusal(
+                f"no two-stage reader {self.fmt!r} in this process", reason="malformed_record", path=self.raw.where
+            )
+            return CorpusRecord(self.fmt, f"{self.raw.path.name}:{self.raw.line}", self.raw.where, refusal=refusal)
+        return reader.build(self.raw, default_pack() if pack is None else pack)
+
+
+def _corpus_files(spec: str | Path) -> Iterator[tuple[str, Path]]:
+    fmt, path = parse_corpus_spec(spec)
+    explicit = str(spec).partition("=")[0] in READERS and "=" in str(spec)
+    if not path.is_dir():
+        yield fmt, path
+        return
+    for f in sorted(p for p in path.rglob("*") if p.suffix in (".jsonl", ".json", ".xml")):
+        yield (fmt if explicit else guess_format(f)), f
+
+
+def scan_corpus(spec: str | Path, *, limit: int | None = None) -> Iterator[CorpusRecord | PendingRecord]:
+    """Stream a corpus's records in order, leaving the costly reading stage to the consumer.
+
+    A format with a :class:`~ssbg.corpus.readers.common.StagedReader` yields
+    :class:`PendingRecord` values (build them with ``.build(pack)``, anywhere);
+    a plain reader's records come out read.  ``limit`` as in :func:`read_corpus`.
+    """
+    count = 0
+    for fmt, f in _corpus_files(spec):
+        reader = READERS[fmt]
+        items: Iterator[CorpusRecord | PendingRecord] = (
+            (PendingRecord(fmt, raw) for raw in reader.scan(f)) if isinstance(reader, StagedReader) else reader(f)
+        )
+        for item in items:
+            if limit is not None and count >= limit:
+                return
+            count += 1
+            yield item
+
+
 def read_corpus(spec: str | Path, *, limit: int | None = None) -> Iterator[CorpusRecord]:
     """Stream the records of a corpus (imported or refused), at most ``limit`` of them.
 
@@ -88,14 +159,6 @@ def read_corpus(spec: str | Path, *, limit: int | None = None) -> Iterator[Corpu
     sorted; without an explicit ``FORMAT=``, each file's format is guessed from
     its own name.
     """
-    fmt, path = parse_corpus_spec(spec)
-    explicit = str(spec).partition("=")[0] in READERS and "=" in str(spec)
-    files = sorted(p for p in path.rglob("*") if p.suffix in (".jsonl", ".json", ".xml")) if path.is_dir() else [path]
-    count = 0
-    for f in files:
-        reader = READERS[fmt if explicit or not path.is_dir() else guess_format(f)]
-        for record in reader(f):
-            if limit is not None and count >= limit:
-                return
-            count += 1
-            yield record
+    pack = default_pack()
+    for item in scan_corpus(spec, limit=limit):
+        yield item.build(pack) if isinstance(item, PendingRecord) else item

@@ -35,6 +35,7 @@ Examples
 
 from __future__ import annotations
 
+import bisect
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -42,13 +43,13 @@ from pathlib import Path
 
 from ssbg.corpus.arith import TraceBuilder, parse_formula, parse_number
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
-from ssbg.corpus.readers.common import MAX_RECORD_BYTES, refused_record
+from ssbg.corpus.readers.common import MAX_RECORD_BYTES, RawRecord, StagedReader, refused_record
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["CORPUS", "UNSUPPORTED_SOLUTION_TYPES", "asdiv_trace", "read_asdiv"]
+__all__ = ["CORPUS", "UNSUPPORTED_SOLUTION_TYPES", "asdiv_trace", "build_asdiv_record", "read_asdiv", "scan_asdiv"]
 
 CORPUS = "asdiv"
 
@@ -141,31 +142,38 @@ def _child_text(problem: ET.Element, name: str, *, required: bool = True) -> str
     return node.text
 
 
-def read_asdiv(path: Path) -> Iterator[CorpusRecord]:
-    """Stream ASDiv problems: a trace per problem, or a typed refusal with ``file:line``."""
-    p = default_pack()
+def scan_asdiv(path: Path) -> Iterator[RawRecord]:
+    """The cheap reading stage: each ``<Problem>`` element's bytes (with whether the file declares a DTD), in order.
+
+    A ``<Problem>`` that is never closed comes out as a refused raw record.
+    """
     raw = path.read_bytes()
     newlines = [m.start() for m in re.finditer(rb"\n", raw)]
 
     def line_of(offset: int) -> int:
-        lo, hi = 0, len(newlines)
-        while lo < hi:  # bisect without building a list of every line
-            mid = (lo + hi) // 2
-            if newlines[mid] < offset:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo + 1
+        return bisect.bisect_left(newlines, offset) + 1
 
     declares_dtd = b"<!DOCTYPE" in raw or b"<!ENTITY" in raw
     closed = 0
     for match in _PROBLEM.finditer(raw):
-        yield _record(path, line_of(match.start()), match.group(), declares_dtd, p)
+        yield RawRecord(path, line_of(match.start()), data=(match.group(), declares_dtd))
         closed = match.end()
     for dangling in _OPEN.finditer(raw, closed):
-        where = f"{path}:{line_of(dangling.start())}"
-        fallback = f"{path.name}:{line_of(dangling.start())}"
-        yield refused_record(CORPUS, fallback, where, "malformed_record", "a <Problem> that is never closed")
+        yield RawRecord(
+            path, line_of(dangling.start()), refusal=("malformed_record", "a <Problem> that is never closed")
+        )
+
+
+def build_asdiv_record(raw: RawRecord, pack: UnitPack) -> CorpusRecord:
+    """One ``<Problem>`` of :func:`scan_asdiv` into a trace or a typed refusal (the costly reading stage)."""
+    if raw.refusal is not None:
+        return refused_record(CORPUS, f"{raw.path.name}:{raw.line}", raw.where, *raw.refusal)
+    chunk, declares_dtd = raw.data
+    return _record(raw.path, raw.line, chunk, declares_dtd, pack)
+
+
+read_asdiv = StagedReader(scan_asdiv, build_asdiv_record)
+"""Stream ASDiv problems: a trace per problem, or a typed refusal with ``file:line``."""
 
 
 def _record(path: Path, line: int, chunk: bytes, declares_dtd: bool, pack: UnitPack) -> CorpusRecord:

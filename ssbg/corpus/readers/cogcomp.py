@@ -20,19 +20,17 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from ssbg.corpus.arith import TraceBuilder, find_question_span, parse_number
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
-from ssbg.corpus.readers.common import read_json_array_traces, text_field
-from ssbg.corpus.records import CorpusRecord
+from ssbg.corpus.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Mention, Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["CORPUS", "cogcomp_trace", "gold_rate_flags", "pair_quantities", "read_cogcomp"]
+__all__ = ["CORPUS", "build_cogcomp_record", "cogcomp_trace", "gold_rate_flags", "pair_quantities", "read_cogcomp"]
 
 CORPUS = "cogcomp"
 
@@ -142,12 +140,12 @@ def gold_rate_flags(data: dict[str, Any]) -> tuple[bool, frozenset[int]] | None:
     return -1 in rates, frozenset(r for r in rates if r >= 0)
 
 
-def read_cogcomp(path: Path) -> Iterator[CorpusRecord]:
-    """Stream CogComp records: a trace per problem, or a typed refusal with ``file:line``."""
-    return read_json_array_traces(
-        path,
-        CORPUS,
-        id_key="iIndex",
-        text_key="sQuestion",
-        build=lambda data, where, pack: cogcomp_trace(data, where=where, pack=pack),
-    )
+def _trace(data: dict[str, Any], where: str, pack: UnitPack) -> Trace:
+    return cogcomp_trace(data, where=where, pack=pack)
+
+
+build_cogcomp_record = json_array_builder(CORPUS, id_key="iIndex", text_key="sQuestion", trace=_trace)
+"""One element of the corpus's JSON array into a trace or a typed refusal (the costly reading stage)."""
+
+read_cogcomp = StagedReader(iter_json_array, build_cogcomp_record)
+"""Stream CogComp records: a trace per problem, or a typed refusal with ``file:line``."""

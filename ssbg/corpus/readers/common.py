@@ -27,15 +27,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ssbg.corpus.readers.ssbg_jsonl import MAX_LINE_BYTES
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["MAX_RECORD_BYTES", "RawRecord", "iter_json_array", "iter_jsonl", "refused_record", "text_field"]
+__all__ = [
+    "MAX_RECORD_BYTES",
+    "RawRecord",
+    "StagedReader",
+    "decode_jsonl_line",
+    "iter_json_array",
+    "iter_jsonl",
+    "json_array_builder",
+    "refused_record",
+    "scan_jsonl",
+    "text_field",
+]
 
-MAX_RECORD_BYTES = MAX_LINE_BYTES
+MAX_RECORD_BYTES = 4 * 1024 * 1024
 """A record (a JSONL line, a JSON-array element, an XML problem) larger than this refuses as ``record_too_large``."""
 
 
@@ -53,28 +63,37 @@ class RawRecord:
         return f"{self.path}:{self.line}"
 
 
-def iter_jsonl(path: Path) -> Iterator[RawRecord]:
-    """Stream a JSONL file line by line (blank lines skipped), reading bytes so one bad line refuses alone."""
+def scan_jsonl(path: Path) -> Iterator[RawRecord]:
+    """The cheap first stage of reading JSONL: each non-blank line as its raw bytes (``data``), with its number."""
     with open(path, "rb") as handle:
         for lineno, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            if len(raw) > MAX_RECORD_BYTES:
-                yield RawRecord(
-                    path, lineno, refusal=("record_too_large", f"line of {len(raw)} bytes exceeds {MAX_RECORD_BYTES}")
-                )
-                continue
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield RawRecord(
-                    path, lineno, refusal=("encoding_error", f"not UTF-8: {exc.reason} at byte {exc.start}")
-                )
-                continue
-            try:
-                yield RawRecord(path, lineno, data=json.loads(text))
-            except json.JSONDecodeError as exc:
-                yield RawRecord(path, lineno, refusal=("malformed_record", f"not JSON: {exc.msg} (column {exc.colno})"))
+            if raw.strip():
+                yield RawRecord(path, lineno, data=raw)
+
+
+def decode_jsonl_line(raw: RawRecord) -> RawRecord:
+    """Parse a line of :func:`scan_jsonl`: its JSON value, or why it cannot be read (size, UTF-8, JSON)."""
+    line: bytes = raw.data
+    if len(line) > MAX_RECORD_BYTES:
+        return RawRecord(
+            raw.path,
+            raw.line,
+            refusal=("record_too_large", f"line of {len(line)} bytes exceeds {MAX_RECORD_BYTES}"),
+        )
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return RawRecord(raw.path, raw.line, refusal=("encoding_error", f"not UTF-8: {exc.reason} at byte {exc.start}"))
+    try:
+        return RawRecord(raw.path, raw.line, data=json.loads(text))
+    except json.JSONDecodeError as exc:
+        return RawRecord(raw.path, raw.line, refusal=("malformed_record", f"not JSON: {exc.msg} (column {exc.colno})"))
+
+
+def iter_jsonl(path: Path) -> Iterator[RawRecord]:
+    """Stream a JSONL file line by line (blank lines skipped), reading bytes so one bad line refuses alone."""
+    for raw in scan_jsonl(path):
+        yield decode_jsonl_line(raw)
 
 
 _NEWLINE = re.compile("\n")
@@ -173,26 +192,46 @@ def record_id(data: object, key: str) -> str | None:
     return str(value)
 
 
-def read_json_array_traces(
-    path: Path,
+@dataclass(frozen=True, slots=True)
+class StagedReader:
+    """A corpus reader in two stages, so that the costly one can run in worker processes.
+
+    ``scan(path)`` is the cheap stage: it streams a file's raw records in order
+    (a JSONL line's bytes, a JSON-array element, an XML chunk), each a
+    :class:`RawRecord`.  ``build(raw, pack)`` is the costly stage: one raw record
+    in, one :class:`CorpusRecord` out (a payload or a typed refusal, never an
+    exception); it is a pure function, so a batch engine may run it anywhere
+    (ADR 0007).  Calling the reader runs both stages in this process.
+    """
+
+    scan: Callable[[Path], Iterator[RawRecord]]
+    build: Callable[[RawRecord, UnitPack], CorpusRecord]
+
+    def __call__(self, path: Path) -> Iterator[CorpusRecord]:
+        pack = default_pack()
+        for raw in self.scan(path):
+            yield self.build(raw, pack)
+
+
+def json_array_builder(
     corpus: str,
     *,
     id_key: str,
     text_key: str,
-    build: Callable[[dict[str, Any], str, UnitPack], Trace],
-) -> Iterator[CorpusRecord]:
-    """The reading loop of the JSON-array corpora (SVAMP, MAWPS, CogComp).
+    trace: Callable[[dict[str, Any], str, UnitPack], Trace],
+) -> Callable[[RawRecord, UnitPack], CorpusRecord]:
+    """The build stage of the JSON-array corpora (SVAMP, MAWPS, CogComp).
 
-    Each element becomes a record carrying ``build(data, where, pack)``'s trace
-    and its gold answer unit, or an :class:`ImportRefusal` at ``file:line``
-    (with the problem text when the element has one); reading goes on.
+    An element of :func:`iter_json_array` becomes a record carrying
+    ``trace(data, where, pack)`` and its gold answer unit, or an
+    :class:`ImportRefusal` at ``file:line`` (with the problem text when the
+    element has one).
     """
-    pack = default_pack()
-    for raw in iter_json_array(path):
-        fallback = f"{path.name}:{raw.line}"
+
+    def build(raw: RawRecord, pack: UnitPack) -> CorpusRecord:
+        fallback = f"{raw.path.name}:{raw.line}"
         if raw.refusal is not None:
-            yield refused_record(corpus, fallback, raw.where, *raw.refusal)
-            continue
+            return refused_record(corpus, fallback, raw.where, *raw.refusal)
         data = raw.data
         problem_id = record_id(data, id_key) or fallback
         try:
@@ -200,10 +239,10 @@ def read_json_array_traces(
                 raise ImportRefusal(
                     f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
                 )
-            trace = build(data, raw.where, pack)
+            built = trace(data, raw.where, pack)
         except ImportRefusal as exc:
             text = data.get(text_key) if isinstance(data, dict) else None
-            yield refused_record(
+            return refused_record(
                 corpus,
                 problem_id,
                 raw.where,
@@ -212,10 +251,11 @@ def read_json_array_traces(
                 detail=exc.detail,
                 text=text if isinstance(text, str) else None,
             )
-            continue
-        yield CorpusRecord(
-            corpus, problem_id, raw.where, payload=trace, text=trace.text, gold_answer_unit=trace.gold_answer_unit
+        return CorpusRecord(
+            corpus, problem_id, raw.where, payload=built, text=built.text, gold_answer_unit=built.gold_answer_unit
         )
+
+    return build
 
 
 def text_field(data: dict[str, Any], name: str) -> str:

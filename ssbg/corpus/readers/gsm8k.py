@@ -19,18 +19,23 @@ Examples
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 from ssbg.corpus.arith import TraceBuilder, blank_annotations, find_question_span, parse_number
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize, unit_after
-from ssbg.corpus.readers.common import iter_jsonl, refused_record, text_field
+from ssbg.corpus.readers.common import (
+    RawRecord,
+    StagedReader,
+    decode_jsonl_line,
+    refused_record,
+    scan_jsonl,
+    text_field,
+)
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["CORPUS", "gsm8k_trace", "read_gsm8k", "stated_unit"]
+__all__ = ["CORPUS", "build_gsm8k_record", "gsm8k_trace", "read_gsm8k", "stated_unit"]
 
 CORPUS = "gsm8k"
 
@@ -113,26 +118,27 @@ def gsm8k_trace(
     return builder.build()
 
 
-def read_gsm8k(path: Path) -> Iterator[CorpusRecord]:
-    """Stream GSM8K records: a trace per problem, or a typed refusal with ``file:line``."""
-    p = default_pack()
-    for raw in iter_jsonl(path):
-        pid = f"{path.stem}-{raw.line}"
-        if raw.refusal is not None:
-            yield refused_record(CORPUS, pid, raw.where, *raw.refusal)
-            continue
-        data = raw.data
-        text: str | None = None
-        try:
-            if not isinstance(data, dict):
-                raise ImportRefusal(
-                    f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
-                )
-            question = text_field(data, "question")
-            text = question
-            answer = text_field(data, "answer")
-            trace = gsm8k_trace(question, answer, problem_id=pid, where=raw.where, pack=p)
-        except ImportRefusal as exc:
-            yield refused_record(CORPUS, pid, raw.where, exc.reason, exc.message, detail=exc.detail, text=text)
-            continue
-        yield CorpusRecord(CORPUS, pid, raw.where, payload=trace, text=question)
+def build_gsm8k_record(raw: RawRecord, pack: UnitPack) -> CorpusRecord:
+    """One GSM8K line (bytes read by :func:`~ssbg.corpus.readers.common.scan_jsonl`) into a trace or a refusal."""
+    pid = f"{raw.path.stem}-{raw.line}"
+    decoded = decode_jsonl_line(raw)
+    if decoded.refusal is not None:
+        return refused_record(CORPUS, pid, raw.where, *decoded.refusal)
+    data = decoded.data
+    text: str | None = None
+    try:
+        if not isinstance(data, dict):
+            raise ImportRefusal(
+                f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
+            )
+        question = text_field(data, "question")
+        text = question
+        answer = text_field(data, "answer")
+        trace = gsm8k_trace(question, answer, problem_id=pid, where=raw.where, pack=pack)
+    except ImportRefusal as exc:
+        return refused_record(CORPUS, pid, raw.where, exc.reason, exc.message, detail=exc.detail, text=text)
+    return CorpusRecord(CORPUS, pid, raw.where, payload=trace, text=question)
+
+
+read_gsm8k = StagedReader(scan_jsonl, build_gsm8k_record)
+"""Stream GSM8K records: a trace per problem, or a typed refusal with ``file:line``."""

@@ -19,19 +19,16 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from ssbg.corpus.arith import TraceBuilder, find_question_span, parse_number
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
-from ssbg.corpus.readers.common import read_json_array_traces, text_field
-from ssbg.corpus.records import CorpusRecord
+from ssbg.corpus.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["CORPUS", "PLACEHOLDER_UNKNOWNS", "mawps_trace", "read_mawps"]
+__all__ = ["CORPUS", "PLACEHOLDER_UNKNOWNS", "build_mawps_record", "mawps_trace", "read_mawps"]
 
 CORPUS = "mawps"
 
@@ -97,12 +94,12 @@ def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
     return builder.build()
 
 
-def read_mawps(path: Path) -> Iterator[CorpusRecord]:
-    """Stream MAWPS records: a trace per problem, or a typed refusal with ``file:line``."""
-    return read_json_array_traces(
-        path,
-        CORPUS,
-        id_key="iIndex",
-        text_key="sQuestion",
-        build=lambda data, where, pack: mawps_trace(data, where=where, pack=pack),
-    )
+def _trace(data: dict[str, Any], where: str, pack: UnitPack) -> Trace:
+    return mawps_trace(data, where=where, pack=pack)
+
+
+build_mawps_record = json_array_builder(CORPUS, id_key="iIndex", text_key="sQuestion", trace=_trace)
+"""One element of the corpus's JSON array into a trace or a typed refusal (the costly reading stage)."""
+
+read_mawps = StagedReader(iter_json_array, build_mawps_record)
+"""Stream MAWPS records: a trace per problem, or a typed refusal with ``file:line``."""

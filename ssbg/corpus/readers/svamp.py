@@ -19,19 +19,16 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from ssbg.corpus.arith import TraceBuilder
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
-from ssbg.corpus.readers.common import read_json_array_traces, text_field
-from ssbg.corpus.records import CorpusRecord
+from ssbg.corpus.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["CORPUS", "read_svamp", "svamp_trace"]
+__all__ = ["CORPUS", "build_svamp_record", "read_svamp", "svamp_trace"]
 
 CORPUS = "svamp"
 
@@ -81,12 +78,12 @@ def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
     return builder.build()
 
 
-def read_svamp(path: Path) -> Iterator[CorpusRecord]:
-    """Stream SVAMP records: a trace per problem, or a typed refusal with ``file:line``."""
-    return read_json_array_traces(
-        path,
-        CORPUS,
-        id_key="ID",
-        text_key="Body",
-        build=lambda data, where, pack: svamp_trace(data, where=where, pack=pack),
-    )
+def _trace(data: dict[str, Any], where: str, pack: UnitPack) -> Trace:
+    return svamp_trace(data, where=where, pack=pack)
+
+
+build_svamp_record = json_array_builder(CORPUS, id_key="ID", text_key="Body", trace=_trace)
+"""One element of the corpus's JSON array into a trace or a typed refusal (the costly reading stage)."""
+
+read_svamp = StagedReader(iter_json_array, build_svamp_record)
+"""Stream SVAMP records: a trace per problem, or a typed refusal with ``file:line``."""
