@@ -122,6 +122,17 @@ def test_mention_at_reads_one_number() -> None:
         ("How many are cats?", "cats"),
         ("How many times did he go?", None),
         ("What is the total?", None),
+        ("How long, in seconds, does it take?", "seconds"),
+        ("Find the amount she saves in the third month , in dollars , to buy it.", "dollars"),
+        ("What was its average speed in miles per hour?", "miles per hour"),
+        ("At what rate, in clients per hour, do they sign up?", "clients per hour"),
+        ("How much does he make in profits per day?", None),
+        ("Convert 0.176 to a percent.", "percent"),
+        ("Express the share as a percent.", "percent"),
+        ("How much sugar should she add to a cup?", None),
+        ("What percent of the marbles are green?", "percent"),
+        ("What percentage of the students passed?", "percent"),
+        ("What is the percentage?", None),
     ],
 )
 def test_question_units(question: str, unit: str | None) -> None:

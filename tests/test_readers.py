@@ -11,6 +11,7 @@ import pytest
 
 from ssbg.corpus.readers import READERS, guess_format, parse_corpus_spec, read_corpus
 from ssbg.corpus.readers.common import MAX_RECORD_BYTES, iter_json_array
+from ssbg.corpus.readers.gsm8k import gsm8k_trace
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import IMPORT_REASONS, ImportRefusal
 from ssbg.trace import Trace, bind_trace
@@ -469,3 +470,32 @@ def test_a_plain_reader_still_reads_and_a_pending_record_of_an_unknown_format_re
     assert refused.refusal is not None
     assert refused.refusal.reason == "malformed_record"
     assert refused.source == f"{path}:1"
+
+
+@pytest.mark.parametrize(
+    ("solution", "formula"),
+    [
+        (
+            "He gets 800 calories/rabbit * 2 rabbits = 1600 calories.\nSo 1600 - 100 = <<1600-100=1500>>1500.",
+            "800*2=1600",
+        ),
+        ("Male ants: 55(.20)=11\nFemale: 55-11=<<55-11=44>>44", "55*(.20)=11"),
+        ("In 7 weeks 5*7 = <<35=35>>35 die.\nLeft: 35+5 = <<35+5=40>>40", "5*7=35"),
+    ],
+)
+def test_gsm8k_reads_prose_arithmetic_with_units_juxtaposition_and_bare_results(solution: str, formula: str) -> None:
+    trace = gsm8k_trace(
+        "He has 800 calories/rabbit and 2 rabbits, 55 ants with .20 males, 5 die for 7 weeks, 100 left.",
+        solution + "\n#### 1",
+        problem_id="p",
+    )
+    assert trace.steps[0].formula == formula
+
+
+def test_gsm8k_skips_prose_arithmetic_that_is_wrong() -> None:
+    trace = gsm8k_trace(
+        "Jerry took 8 hours and 3 times as long.",
+        "He took 2*8 = 24 hours.\nSo 8*3 = <<8*3=24>>24.\n#### 24",
+        problem_id="p",
+    )
+    assert [s.formula for s in trace.steps] == ["8*3=24"]

@@ -136,6 +136,8 @@ def test_parse_number() -> None:
     [
         ("Ann has 3.5 apples. How many does she have?", "How many does she have?"),
         ("Ann paid $3.50. Find the change", "Find the change"),
+        ("It is 0.176 of the whole. Convert 0.176 to a percent.", "Convert 0.176 to a percent."),
+        ("A can sells for 84 cents. Give the unit cost in cents per ounce.", "Give the unit cost in cents per ounce."),
         ("No question here.", None),
     ],
 )
@@ -245,3 +247,124 @@ def test_division_by_zero_refuses() -> None:
     with pytest.raises(ImportRefusal) as info:
         b.add_formula("3/0=1")
     assert info.value.reason == "unparseable_formula"
+
+
+# ----------------------------------------------------------------- issue 4: more grounding rules
+
+
+@pytest.mark.parametrize(("formula", "value"), [("+30+46", 76), ("3*+6", 18), ("(+2)", 2)])
+def test_a_unary_plus_writes_the_number(formula: str, value: float) -> None:
+    assert parse_formula(formula).value == value
+
+
+def test_a_plus_after_a_plus_is_still_unparseable() -> None:
+    with pytest.raises(ImportRefusal) as info:
+        parse_formula("3++4")
+    assert info.value.reason == "unparseable_formula"
+
+
+def test_a_written_fraction_with_a_unit_or_times_folds_into_its_mention() -> None:
+    b = builder("Bowen buys 40 pens and 2/5 times more pencils than pens.")
+    b.add_formula("2/5*40=16")
+    assert [[o.text for o in s.operands] for s in b.steps] == [["2/5", "40"]]
+
+
+def test_a_fraction_complement_is_an_implicit_difference_from_the_whole() -> None:
+    b = builder("She gave away a third of her 9 cupcakes. How many are left?")
+    b.add_formula("2/3*9=6")
+    assert [(s.op, s.implicit, sources(b)[i]) for i, s in enumerate(b.steps)] == [
+        ("subtract", True, ["constant:whole", "mention"]),
+        ("multiply", False, ["step", "mention"]),
+    ]
+
+
+def test_a_percent_increase_is_an_implicit_sum_where_the_text_says_more() -> None:
+    b = builder("DeShawn made 12 free-throws and Kayla made 50% more.")
+    b.add_formula("12*1.50=18")
+    assert (b.steps[0].op, b.steps[0].implicit, b.steps[0].result) == ("add", True, 150)
+
+
+def test_a_percent_without_words_of_an_increase_gives_no_sum() -> None:
+    b = builder("Kayla scored 50% of 12 shots.")
+    with pytest.raises(ImportRefusal):
+        b.add_formula("12*1.5=18")
+
+
+@pytest.mark.parametrize(
+    ("text", "formula", "counted"),
+    [
+        ("On Monday, Wednesday and Friday he walks 7 dogs.", "3*7=21", ("Monday, Wednesday and Friday", 3, "days")),
+        ("From Monday to Thursday he works 8 hours each day.", "8*4=32", ("Monday to Thursday", 4, "days")),
+        ("Sally, Jenny and Moses paid $4 each.", "4*3=12", ("Sally, Jenny and Moses", 3, "people")),
+        ("Travis and his brother ate 4 candies each.", "4*2=8", ("Travis and his brother", 2, "people")),
+    ],
+)
+def test_a_list_the_text_enumerates_counts_as_a_text_mention(
+    text: str, formula: str, counted: tuple[str, int, str]
+) -> None:
+    b = builder(text)
+    b.add_formula(formula)
+    trace = b.build()
+    used = next(
+        trace.mentions[o.mention] for o in trace.steps[0].operands if trace.mentions[o.mention].text == counted[0]
+    )
+    assert (used.text, used.value, used.unit, used.source) == (*counted, "text")
+
+
+def test_counted_mentions_keep_the_text_mentions_in_order() -> None:
+    b = builder("Kyle and Tasha caught 28 fish.")
+    b.add_formula("28/2=14")
+    assert [m.text for m in b.build().mentions] == ["Kyle and Tasha", "28 fish"]
+
+
+def test_an_article_counts_one_only_when_the_formula_line_names_its_noun() -> None:
+    solution = "His ferret will need 1 * 4 = <<1*4=4>>4 shoes."
+    b = builder("He owns 3 dogs and a ferret. Each pet needs 4 shoes.", solution)
+    b.add_formula("1*4=4", position=solution.index("<<"))
+    assert b.build().mentions[1].text == "a ferret"
+    other = "The total is 1 * 4 = <<1*4=4>>4 shoes."
+    with pytest.raises(ImportRefusal):
+        builder("He owns 3 dogs and a ferret. Each pet needs 4 shoes.", other).add_formula(
+            "1*4=4", position=other.index("<<")
+        )
+
+
+def test_a_mention_converts_by_a_cued_constant_into_a_unit_the_text_names() -> None:
+    b = builder("Carl drives 2 hours each day. He did so for two weeks.")
+    b.add_formula("14*2=28")
+    assert sources(b) == [["mention", "constant:days_per_week"], ["step", "mention"]]
+
+
+def test_cents_convert_to_dollars_where_the_solution_line_says_dollars() -> None:
+    solution = "56 pencils cost 56 * $0.25 = $<<56*0.25=14>>14."
+    b = builder("A pencil sells at twenty-five cents. He buys 56 pencils.", solution)
+    b.add_formula("56*0.25=14", position=solution.index("<<"))
+    assert sources(b)[0] == ["mention", "constant:cents_per_dollar"]
+
+
+def test_k_times_as_many_with_a_total_gives_k_plus_one_parts() -> None:
+    b = builder("Alice sold twice as many oranges as Emily. In total, they sold 180 oranges.")
+    b.add_formula("180/3=60")
+    assert sources(b) == [["constant:twice", "constant:one_part"], ["mention", "step"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "formula", "constant"),
+    [
+        ("John works 12 hours every other day for 30 days.", "30/2=15", "every_other"),
+        ("Bob buys 10 sprays for a buy one get one free promotion.", "10/2=5", "buy_one_get_one"),
+        ("Raine takes 150 steps to walk to and from school.", "150*2=300", "round_trip"),
+        ("He takes his parents to a show; tickets are $30.", "30*2=60", "parents"),
+        ("There are 3 other people in the house.", "3+1=4", "self"),
+    ],
+)
+def test_fallback_constants_ground_what_their_words_imply(text: str, formula: str, constant: str) -> None:
+    b = builder(text)
+    b.add_formula(formula)
+    assert f"constant:{constant}" in sources(b)[0]
+
+
+def test_fallback_constants_do_not_preempt_a_text_mention() -> None:
+    b = builder("There are 3 other people and 1 dog.")
+    b.add_formula("3+1=4")
+    assert sources(b) == [["mention", "mention"]]

@@ -13,10 +13,15 @@ of its own; sub-expressions become implicit steps) and grounds each number:
    then a mention whose unit scales to the value (``20%`` for ``0.2``, ``half a
    dozen`` for ``6``);
 4. the complement of a percentage mention (``.8`` or ``80`` for ``20%``), as an
-   implicit step ``100% - 20%``;
+   implicit step ``100% - 20%`` (or ``100% + 20%`` where the text speaks of an increase);
 5. the numerator or denominator of a fraction mention (the ``3`` of ``1/3``);
 6. a number the solution's prose states outside its annotations (see
-   :class:`TraceBuilder`).
+   :class:`TraceBuilder`);
+7. a quantity the text states by a list or an article (``Monday to Thursday``
+   for 4 days, ``a ferret`` for 1, :mod:`ssbg.corpus.counting`); the rest of a
+   fraction (``1 - 1/3``); a mention converted by a cued constant (``two weeks``
+   x 7 days per week); ``k + 1`` parts of "k times as many"; a fallback
+   constant (``every other``, ``parents``, ``self``).
 
 A number none of these explains refuses the record with
 :class:`~ssbg.errors.ImportRefusal` reason ``operand_not_found``; nothing is guessed.
@@ -40,7 +45,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ssbg.corpus.constants import Cue, find_cues
+from ssbg.constants import IMPLICIT_CONSTANTS
+from ssbg.corpus.constants import FALLBACK_CONSTANTS, Cue, find_cues
+from ssbg.corpus.counting import counted_mentions
 from ssbg.corpus.mentions import extract_mentions, mention_at, pack_lookup
 from ssbg.errors import ImportRefusal, ProblemGraphError
 from ssbg.trace import Mention, Operand, Step, Trace
@@ -273,6 +280,8 @@ class _Parser:
             self.i += 1
             self.depth -= 1
             return node
+        if kind == "op" and value == "add" and (self.i < 2 or self.items[self.i - 2][1] in ("(", "multiply", "divide")):
+            return self.factor()  # a unary plus ("+30+46", "3*+6") writes the number as it is; "3++4" stays refused
         if kind == "op" and value == "subtract":
             inner = self.factor()
             if isinstance(inner, Literal):
@@ -368,9 +377,26 @@ def parse_equation(
 _MULTIPLIERS = frozenset({"twice", "thrice", "quadruple", "both", "round_trip"})
 _DIVISORS = frozenset({"half", "third", "quarter", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"})
 _MIXED = re.compile(r"\d+\s+\d+\s*/\s*\d+")
+# Words of an increase: "100% + p" is read for a percentage only where the text has one.
+_INCREASE = re.compile(
+    r"(?i)(?<![a-z])(?:more|increas\w*|rais\w*|rise[sn]?|rose|higher|bump\w*|mark(?:s|ed)?[- ]?up|interest|tax|"
+    r"tips?|grow\w*|grew|gain\w*|profit\w*|return\w*|larger|bigger|longer|taller|extra|premium|inflation|up)(?![a-z])"
+)
+# Conversion constants "x_per_y" as (id, value, x, y): "2 weeks" x 7 days_per_week is 14 days.
+_CONVERSIONS: tuple[tuple[str, float, str, str], ...] = tuple(
+    (c.constant_id, float(c.value), c.unit.partition("_per_")[0], c.unit.partition("_per_")[2])
+    for c in IMPLICIT_CONSTANTS.values()
+    if c.unit is not None
+    and c.unit.count("_per_") == 1
+    and c.constant_id not in FALLBACK_CONSTANTS
+    and not c.unit.endswith("_per_item")
+)
+# Words of a total shared by parts ("twice as many ... in total", "combined", "share").
+_SHARED = re.compile(r"(?i)(?<![a-z])(?:total|combined?|together|altogether|sum|in all|shared?|split|between)(?![a-z])")
+_WRITTEN_FRACTION = re.compile(r"\d\s*/\s*\d")  # "2/5 times", "1/2 cup": a fraction the text writes
 
 _TERMINATOR = re.compile(r"[.!?]+(?=\s|$)")
-_ASKS = re.compile(r"(?i)(how|what|find|calculate|determine|compute)\b")
+_ASKS = re.compile(r"(?i)(how|what|find|calculate|determine|compute|convert|express|give)\b")
 
 
 def find_question_span(text: str) -> tuple[int, int] | None:
@@ -483,7 +509,8 @@ class TraceBuilder:
         self._prose: tuple[tuple[int, float], ...] | None = None  # numbers of the solution prose, on first need
         self._blanked = ""
         self._prose_words: tuple[tuple[int, float], ...] | None = None
-        self._quoted: list[Mention] = []  # the solution mentions operands point at, in first-use order
+        self._quoted: list[Mention] = []  # extra mentions operands point at (solution quotes, counts), by first use
+        self._counted: tuple[Mention, ...] | None = None  # counted_mentions(self.text) clear of self.mentions
         self._position: int | None = None  # offset in the solution of the formula being added
         self._cues: dict[float, tuple[Cue, ...]] = {}  # find_cues(self.text, value), by value
 
@@ -518,7 +545,9 @@ class TraceBuilder:
         value = a.value / b.value
         for i, m in enumerate(self.mentions):
             scaled = self._scaled[i]
-            if (m.kind == "fraction" and _close(float(m.value), value)) or (
+            if m.kind == "fraction" and 0 < float(m.value) < 1 and _close(1 - float(m.value), value):
+                return Literal(f"{a.text}/{b.text}", value)  # "2/3" for the rest of "a third"
+            if ((m.kind == "fraction" or _WRITTEN_FRACTION.search(m.text)) and _close(float(m.value), value)) or (
                 scaled is not None and b.value == 100 and _close(scaled, value) and _close(float(m.value), a.value)
             ):
                 return Literal(f"{a.text}/{b.text}", value)
@@ -550,16 +579,139 @@ class TraceBuilder:
         return exact[0]
 
     def _complement(self, value: float) -> int | None:
-        """An implicit step ``100% - p`` whose result is ``value`` (``80`` or ``.8`` for ``20%``)."""
+        """An implicit step ``100% - p`` whose result is ``value`` (``80`` or ``.8`` for ``20%``), or
+        ``100% + p`` for a text that speaks of an increase (``1.2`` or ``120`` for "a 20% raise")."""
+        rising: bool | None = None
         for i, m in enumerate(self.mentions):
             scaled = self._scaled[i]
             is_percent = m.unit is not None and scaled is not None and _close(scaled * 100, float(m.value))
-            if is_percent and (_close(100 - float(m.value), value) or _close(1 - float(m.value) / 100, value)):
-                cue = find_cues(self.text, 100)
-                whole = Operand(constant="percent", cue=(cue[0].start, cue[0].end) if cue else None)
-                rest = 100 - float(m.value)
-                return self._push(Step("subtract", (whole, Operand(mention=i)), rest, None, None, True), rest)
+            if not is_percent:
+                continue
+            p = float(m.value)
+            if _close(100 - p, value) or _close(1 - p / 100, value):
+                op, rest = "subtract", 100 - p
+            elif _close(100 + p, value) or _close(1 + p / 100, value):
+                if rising is None:
+                    rising = _INCREASE.search(self.text) is not None
+                if not rising:
+                    continue
+                op, rest = "add", 100 + p
+            else:
+                continue
+            cue = find_cues(self.text, 100)
+            whole = Operand(constant="percent", cue=(cue[0].start, cue[0].end) if cue else None)
+            return self._push(Step(op, (whole, Operand(mention=i)), rest, None, None, True), rest)
         return None
+
+    def _fraction_complement(self, value: float) -> int | None:
+        """An implicit step ``1 - f`` for a fraction mention ``f`` (``2/3`` for "a third", the rest),
+        where the text has words of a whole or a rest (the ``whole`` constant's cue)."""
+        for i, m in enumerate(self.mentions):
+            if m.kind == "fraction" and 0 < float(m.value) < 1 and _close(1 - float(m.value), value):
+                cue = find_cues(self.text, 1)
+                whole = next((c for c in cue if c.constant_id == "whole"), None)
+                if whole is None:
+                    return None
+                rest = 1 - float(m.value)
+                operands = (Operand(constant="whole", cue=(whole.start, whole.end)), Operand(mention=i))
+                return self._push(Step("subtract", operands, rest, None, None, True), rest)
+        return None
+
+    def _parts(self, value: float) -> int | None:
+        """An implicit step ``k + 1`` for "k times as many" with a total to share (``180/3`` when
+        Alice sold twice as many as Emily and they sold 180 in total): the parts of the whole."""
+        if value < 2 or not value.is_integer() or not _SHARED.search(self.text):
+            return None
+        k = value - 1
+        multiplier: Operand | None = None
+        for i, m in enumerate(self.mentions):
+            if m.kind == "multiplier" and _close(float(m.value), k):
+                multiplier = Operand(mention=i)
+                break
+        else:
+            cue = next((c for c in find_cues(self.text, k) if c.constant_id in _MULTIPLIERS), None)
+            if cue is not None:
+                multiplier = Operand(constant=cue.constant_id, cue=(cue.start, cue.end))
+        if multiplier is None:
+            return None
+        return self._push(Step("add", (multiplier, Operand(constant="one_part")), value, None, None, True), value)
+
+    def _converted(self, value: float) -> int | None:
+        """An implicit unit conversion of a mention by a cued conversion constant: ``2 weeks`` x 7
+        (days_per_week) for 14 where the text or the formula's line says "day", ``25 cents`` / 100
+        (cents_per_dollar) for 0.25 where it says "dollar" or "$"."""
+        where = ""
+        for i, m in enumerate(self.mentions):
+            if m.lemma is None or m.kind != "quantity":
+                continue
+            head = m.lemma.partition("_per_")[0]
+            a = float(m.value)
+            for cid, factor, num, den in _CONVERSIONS:
+                if head == den and _close(a * factor, value):
+                    op, target = "multiply", num
+                elif head == num and _close(a / factor, value):
+                    op, target = "divide", den
+                else:
+                    continue
+                if not where:
+                    where = self.text + "\n" + self._solution_line()
+                said = r"\$|dollars?" if target == "dollar" else rf"{re.escape(target)}s?"
+                if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
+                    continue
+                cue = next((c for c in find_cues(self.text, factor) if c.constant_id == cid), None)
+                if cue is None:
+                    continue
+                operands = (Operand(mention=i), Operand(constant=cid, cue=(cue.start, cue.end)))
+                return self._push(Step(op, operands, value, None, None, True), value)
+        return None
+
+    def _extra(self, mention: Mention) -> int | None:
+        """The operand index of an extra mention (a solution quote or a counted text mention), added on
+        first use; None when it overlaps another extra text mention."""
+        for k, other in enumerate(self._quoted):
+            if other.source == mention.source and other.start == mention.start and other.end == mention.end:
+                return len(self.mentions) + k
+            if other.source == mention.source == "text" and other.start < mention.end and mention.start < other.end:
+                return None
+        self._quoted.append(mention)
+        return len(self.mentions) + len(self._quoted) - 1
+
+    def _from_counts(self, value: float) -> int | None:
+        """A quantity the text states by a list or an article (:func:`~ssbg.corpus.counting.counted_mentions`):
+        ``Monday, Wednesday and Friday`` for 3, ``Travis and his brother`` for 2.  A ``1`` read from
+        ``a``/``an`` counts only when the solution's line of the formula names its noun ("His ferret will
+        need 1 * 4" for "a ferret")."""
+        if self._counted is None:
+            taken = [(m.start, m.end) for m in self.mentions]
+            self._counted = tuple(
+                c
+                for c in counted_mentions(self.text, pack=self.pack)
+                if not any(a < c.end and c.start < b for a, b in taken)
+            )
+        line: str | None = None
+        for c in self._counted:
+            if not _close(float(c.value), value):
+                continue
+            if value == 1:
+                if line is None:
+                    line = self._solution_line()
+                noun = (c.lemma or "").rpartition("_")[2]
+                if not noun or not re.search(rf"(?i)(?<![A-Za-z]){re.escape(noun)}", line):
+                    continue
+            index = self._extra(c)
+            if index is not None:
+                return index
+        return None
+
+    def _solution_line(self) -> str:
+        """The line of the solution holding the formula being added (annotations blanked), or ``""``."""
+        if self.solution is None or self._position is None:
+            return ""
+        if self._blanked == "":
+            self._blanked = blank_annotations(self.solution)
+        start = self._blanked.rfind("\n", 0, self._position) + 1
+        end = self._blanked.find("\n", self._position)
+        return self._blanked[start : end if end >= 0 else len(self._blanked)]
 
     def _cued_by_solution(self, value: float) -> str | None:
         """A constant whose cue words the solution's prose writes (``He does this twice a day``).
@@ -620,13 +772,12 @@ class TraceBuilder:
         before = [start for start in hits if start < where]
         chosen = before[-1] if before else hits[0]
         for k, quoted in enumerate(self._quoted):
-            if quoted.start == chosen:
+            if quoted.start == chosen and quoted.source == "solution":
                 return len(self.mentions) + k
         mention = mention_at(self._blanked, chosen, pack=self.pack, source="solution")
         if mention is None or not _close(float(mention.value), value):
             return None
-        self._quoted.append(mention)
-        return len(self.mentions) + len(self._quoted) - 1
+        return self._extra(mention)
 
     def ground(self, lit: Literal, op: str | None = None) -> Operand:
         """Ground one literal (see the module docstring for the order).
@@ -673,6 +824,19 @@ class TraceBuilder:
         quoted = self._from_solution(lit.value)
         if quoted is not None:
             return Operand(mention=quoted, text=lit.text)
+        counted = self._from_counts(lit.value)
+        if counted is not None:
+            return Operand(mention=counted, text=lit.text)
+        derived = self._fraction_complement(lit.value)
+        if derived is None:
+            derived = self._converted(lit.value)
+        if derived is None:
+            derived = self._parts(lit.value)
+        if derived is not None:
+            return Operand(step=derived, text=lit.text)
+        late = find_cues(self.text, lit.value, fallback=True)
+        if late:
+            return Operand(constant=late[0].constant_id, cue=(late[0].start, late[0].end), text=lit.text)
         raise self.refusal(
             "operand_not_found",
             f"{lit.text} is neither in the text, an earlier step, a cued constant nor the solution",
@@ -800,18 +964,19 @@ class TraceBuilder:
         answer_unit = self.answer_unit
         steps = tuple(self.steps)
         mentions = self.mentions
-        if self._quoted:
+        quotes_solution = any(m.source == "solution" for m in self._quoted)
+        if self._quoted:  # extra mentions join the text's (by offset) or follow them (the solution's)
             base = len(self.mentions)
-            order = sorted(range(len(self._quoted)), key=lambda k: self._quoted[k].start)
-            rank = {base + old: base + new for new, old in enumerate(order)}
-            mentions = (*self.mentions, *(self._quoted[k] for k in order))
+            extra = [(m.source != "text", m.start, base + k) for k, m in enumerate(self._quoted)]
+            order = sorted([(False, m.start, i) for i, m in enumerate(self.mentions)] + extra)
+            rank = {old: new for new, (_, _, old) in enumerate(order)}
+            every = (*self.mentions, *self._quoted)
+            mentions = tuple(every[old] for _, _, old in order)
             steps = tuple(
                 dataclasses.replace(
                     step,
                     operands=tuple(
-                        dataclasses.replace(o, mention=rank[o.mention])
-                        if o.mention is not None and o.mention >= base
-                        else o
+                        dataclasses.replace(o, mention=rank[o.mention]) if o.mention is not None else o
                         for o in step.operands
                     ),
                 )
@@ -828,7 +993,7 @@ class TraceBuilder:
                 answer_unit=answer_unit,
                 gold_answer_unit=self.gold_answer_unit,
                 answer=self.answer,
-                solution=self.solution if self._quoted else None,
+                solution=self.solution if quotes_solution else None,
             )
         except ProblemGraphError as exc:
             raise self.refusal("malformed_record", exc.message, exc.path) from None

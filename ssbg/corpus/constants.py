@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from ssbg.constants import IMPLICIT_CONSTANTS
 
-__all__ = ["CUE_PATTERNS", "Cue", "find_cues"]
+__all__ = ["CUE_PATTERNS", "FALLBACK_CONSTANTS", "Cue", "find_cues"]
 
 
 def _words(*alternatives: str) -> re.Pattern[str]:
@@ -52,7 +52,15 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "ninth": _words(r"ninths?"),
         "tenth": _words(r"tenths?"),
         "round_trip": _words(
-            r"round[- ]trips?", r"and back", r"back and forth", r"both ways", r"there and back", r"return trip"
+            r"round[- ]trips?",
+            r"and back",
+            r"back and forth",
+            r"both ways",
+            r"there and back",
+            r"return trip",
+            r"to and from",
+            r"each way",
+            r"the same way",
         ),
         "items_per_dozen": _words(r"dozens?"),
         "items_per_pair": _words(r"pairs?"),
@@ -105,6 +113,20 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "hundred": _words(r"hundreds?"),
         "thousand": _words(r"thousands?"),
         "million": _words(r"millions?"),
+        "every_other": _words(r"every other", r"every second", r"alternate"),
+        "buy_one_get_one": _words(r"buy one,? get one", r"buy 1,? get 1", r"bogo"),
+        "parents": _words(r"parents", r"grandparents"),
+        "one_part": _words(r"times", r"twice", r"thrice", r"double", r"triple"),
+        "self": _words(
+            r"others?",
+            r"including",
+            r"himself",
+            r"herself",
+            r"myself",
+            r"yourself",
+            r"along with",
+            r"together with",
+        ),
         "whole": re.compile(
             r"%|(?<![A-Za-z])(?:percent|per cent|half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|"
             r"eighths?|ninths?|tenths?|fraction|rest|remaining|remainder|left|whole|entire)(?![A-Za-z])"
@@ -114,6 +136,10 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
     }
 )
 
+
+# Constants tried only when no other rule grounds a number (ssbg.corpus.arith): their cue words
+# are common enough that they must not pre-empt a mention, a step or a cue of the main table.
+FALLBACK_CONSTANTS: frozenset[str] = frozenset({"every_other", "buy_one_get_one", "parents", "one_part", "self"})
 
 _BY_VALUE: Mapping[float, tuple[str, ...]] = MappingProxyType(
     {
@@ -132,13 +158,19 @@ class Cue:
     end: int
 
 
-def find_cues(text: str, value: float) -> tuple[Cue, ...]:
+def find_cues(text: str, value: float, *, fallback: bool = False) -> tuple[Cue, ...]:
     """The constants of value ``value`` whose cue words occur in ``text``, best first.
 
-    Order: :data:`CUE_PATTERNS` order (the first is the importer's choice).
+    Order: :data:`CUE_PATTERNS` order (the first is the importer's choice).  Only the
+    :data:`FALLBACK_CONSTANTS` when ``fallback``, only the others when not.
+
+    >>> [c.constant_id for c in find_cues("He and 3 other people ate.", 1, fallback=True)]
+    ['self']
     """
     out: list[Cue] = []
     for cid in _BY_VALUE.get(value, ()):
+        if (cid in FALLBACK_CONSTANTS) != fallback:
+            continue
         hit = CUE_PATTERNS[cid].search(text)
         if hit is not None:
             out.append(Cue(cid, hit.start(), hit.end()))

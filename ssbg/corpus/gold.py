@@ -6,13 +6,29 @@
   question that of the stated answer unit or a rate cue in the question
   (``each student``, ``how fast``).
 - MAWPS names some unknowns (``hours``, ``miles``, ``cost``;
-  :func:`mawps_unknown_agreement`): where the name is a pack unit, ssbg's answer
-  unit must have its dimension; where its head word names a dimension
-  (``original_price``, ``average_speed``), that dimension.  Other names
-  (``books``, ``number``) have no dimension to compare: they are counted apart.
+  :func:`mawps_unknown_agreement`).  A name is read as an English noun phrase
+  in snake case (:func:`gold_dimension`), in this order:
 
-ssbg's answer unit is the unit the question states (``How many hours ...``),
-else the admitted unit of the step the question target binds to.
+  1. the whole name as a pack unit (``miles``, ``kilometers``);
+  2. its head: the last word before a preposition (``original_price``,
+     ``cost_of_1_lollipop``, ``minutes_over_twentyfive_hundred``), read as a
+     pack unit or a dimension word of :data:`DIMENSION_WORDS` (``price`` ->
+     money, ``width`` -> length);
+  3. ``X_per_Y`` is a rate: X's dimension over Y's, when both have one;
+  4. a time unit after an ordinal or deictic word (``third_month``,
+     ``Last_year``, ``next_week``) names *when*, not the answer's unit.
+
+  Names that give no dimension (``books``, ``number``, ``percent_green`` whose
+  head comes first, ``new_clients_per_hour`` whose numerator is an open noun,
+  ``third_month``) are counted as named but not evaluable.  ssbg agrees when its
+  answer unit has the gold dimension; for a price word of :data:`PRICE_WORDS`
+  (``cost``, ``income``) money per anything agrees too, since the corpus uses
+  such a name for a unit cost (``cents per ounce``) or a yearly income alike.
+
+ssbg's answer unit (:func:`answer_dimension`) is the unit the question states
+(``How many hours ...``, ``What percentage ...``), else the admitted unit of
+the step the question target binds to: what ssbg reports, with no reading that
+only the measurement does.
 
 Examples
 --------
@@ -40,6 +56,7 @@ from ssbg.units import UnitPack, UnitVector, default_pack
 __all__ = [
     "CORPUS_FILES",
     "DIMENSION_WORDS",
+    "PRICE_WORDS",
     "ImportRow",
     "MismatchSurvey",
     "RateAgreement",
@@ -150,7 +167,10 @@ _MONEY = UnitVector(money=1)
 DIMENSION_WORDS: Mapping[str, UnitVector] = MappingProxyType(
     {
         **dict.fromkeys(
-            ("cost", "price", "wage", "money", "bill", "paycheck", "profit", "income", "salary", "fee", "savings"),
+            (
+                *("cost", "price", "wage", "money", "bill", "paycheck", "profit", "income", "salary", "fee"),
+                *("savings", "pay", "interest", "tax", "taxes"),
+            ),
             _MONEY,
         ),
         **dict.fromkeys(("time", "duration"), UnitVector(time=1)),
@@ -159,36 +179,64 @@ DIMENSION_WORDS: Mapping[str, UnitVector] = MappingProxyType(
         **dict.fromkeys(("speed", "velocity"), UnitVector(length=1, time=-1)),
         "area": UnitVector(length=2),
         "volume": UnitVector(length=3),
+        "percentage": UnitVector(),
     }
 )
 """English nouns that name a dimension, not a unit: how a gold unknown such as ``hourly_wage`` is read."""
 
+PRICE_WORDS: frozenset[str] = frozenset({"cost", "price", "wage", "salary", "income", "fee", "pay"})
+"""Money words quoted alone or per unit (a unit cost in cents per ounce, an income of dollars a year)."""
+
+_PREPOSITIONS = frozenset({"of", "over", "at", "in", "on", "for", "per", "to", "from", "with", "by"})
+_PERIOD_MODIFIERS = frozenset(
+    {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+    | {"last", "next", "previous", "past", "this", "current", "coming", "following"}
+)
+
+
+def _head(name: str) -> tuple[list[str], int]:
+    """A snake-case name's lowercase words and the index after its head (the first preposition's, else the end)."""
+    words = [w for w in name.lower().split("_") if w]
+    return words, next((k for k, w in enumerate(words) if k and w in _PREPOSITIONS), len(words))
+
+
+def _word_dimension(word: str, pack: UnitPack) -> UnitVector | None:
+    """A pack unit's dimension, else a dimension word's, else None."""
+    resolved = pack_lookup(pack, word)
+    return resolved.dimension if resolved is not None else DIMENSION_WORDS.get(word)
+
 
 def gold_dimension(name: str, pack: UnitPack) -> UnitVector | None:
-    """A named unknown as gold: the dimension of its head word (the last of ``original_price``).
-
-    The head word is read as a pack unit (``hours``, ``kilometers``) or as a
-    dimension word of :data:`DIMENSION_WORDS` (``price`` -> money); other names
-    (``books``, ``number``) have no dimension: None.
+    """A named unknown as gold: the dimension its name states, or None (the rules: module docstring).
 
     >>> from ssbg.units import default_pack
-    >>> [gold_dimension(n, default_pack()).to_canonical_string() for n in ("hours", "hourly_wage", "average_speed")]
-    ['time', 'money', 'length/time']
-    >>> gold_dimension("books", default_pack()) is None
-    True
+    >>> names = ("hours", "hourly_wage", "average_speed", "cost_of_1_lollipop", "miles_per_hour")
+    >>> [gold_dimension(n, default_pack()).to_canonical_string() for n in names]
+    ['time', 'money', 'length/time', 'money', 'length/time']
+    >>> [gold_dimension(n, default_pack()) for n in ("books", "third_month", "new_clients_per_hour")]
+    [None, None, None]
     """
-    head = name.lower().rsplit("_", 1)[-1]
-    for word in (name, head):
-        resolved = pack_lookup(pack, word)
-        if resolved is not None:
-            return resolved.dimension
-    return DIMENSION_WORDS.get(head)
+    resolved = pack_lookup(pack, name)
+    if resolved is not None:
+        return resolved.dimension
+    words, cut = _head(name)
+    if cut == 0 or cut == len(words) - 1:
+        return None  # no words, or a dangling preposition
+    head = _word_dimension(words[cut - 1], pack)
+    if head is not None and head.as_dict() == {"time": 1} and cut > 1 and words[cut - 2] in _PERIOD_MODIFIERS:
+        return None  # "third_month", "last_year": a period, not a unit
+    if cut < len(words) and words[cut] == "per":
+        per = _word_dimension(words[cut + 1], pack)
+        return None if head is None or per is None else head / per
+    return head
 
 
 def answer_dimension(trace: Trace, pack: UnitPack) -> UnitVector | str | None:
     """ssbg's answer unit: the unit the question states, else the admitted unit of the last step.
 
-    A stated pack unit gives its dimension, a stated open noun its lemma.
+    A stated pack unit gives its dimension, a stated open noun its lemma.  This
+    is what ssbg itself reports (the trace's answer unit, the bound question
+    target): the measurement adds no reading of its own.
     """
     if trace.answer_unit is not None:
         resolved = pack_lookup(pack, trace.answer_unit)
@@ -228,7 +276,7 @@ def mawps_unknown_agreement(path: Path, *, pack: UnitPack | None = None) -> Unkn
             continue
         out.evaluable += 1
         got = answer_dimension(trace, p)
-        if _same(gold, got):
+        if _same(gold, got) or (_price_word(trace.gold_answer_unit) and _money_rate(gold, got)):
             out.agreeing += 1
         else:
             out.disagreements.append((record.problem_id, trace.gold_answer_unit, _show(got)))
@@ -237,6 +285,19 @@ def mawps_unknown_agreement(path: Path, *, pack: UnitPack | None = None) -> Unkn
 
 def _same(gold: UnitVector, got: UnitVector | str | None) -> bool:
     return isinstance(got, UnitVector) and gold == got
+
+
+def _price_word(name: str) -> bool:
+    words, cut = _head(name)
+    return cut > 0 and words[cut - 1] in PRICE_WORDS
+
+
+def _money_rate(gold: UnitVector, got: UnitVector | str | None) -> bool:
+    """``got`` is money per something (``money/mass``) and ``gold`` is money."""
+    if gold != _MONEY or not isinstance(got, UnitVector) or got.money != 1:
+        return False
+    rest = [exp for dim, exp in got.as_dict().items() if dim != "money"]
+    return bool(rest) and all(exp < 0 for exp in rest)
 
 
 def _show(value: UnitVector | str | None) -> str:

@@ -60,12 +60,14 @@ __all__ = [
     "unit_lemma",
 ]
 
+# One match per token, with the whitespace before it: every character that is not whitespace
+# starts a token, so the offsets follow from the lengths (``findall`` makes no match objects).
 _TOKEN = re.compile(
-    r"(\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"  # numbers: 1,000.5  12  .5
+    r"(\s*)"  # the whitespace before the token
+    r"(?:(\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"  # numbers: 1,000.5  12  .5
     r"|([A-Za-z]+(?:[-'\u2019][A-Za-z]+)*)"  # words, with inner hyphens and apostrophes
-    r"|([^\sA-Za-z\d])"  # one symbol
+    r"|([^\sA-Za-z\d]))"  # one symbol
 )
-_KINDS = (None, "num", "word", "sym")  # by the index of the group that matched
 
 
 class Token(NamedTuple):
@@ -87,17 +89,22 @@ def tokenize(text: str, start: int = 0, end: int | None = None, *, limit: int | 
     ['A', '120', '-', 'page', 'book', 'costs', '$', '1,000.50', '!']
     """
     new = tuple.__new__  # NamedTuple's own constructor is a Python function: too slow for every token
-    matches = _TOKEN.finditer(text, start, len(text) if end is None else end)
-    out = []
-    kinds = _KINDS
-    if limit is None:  # a list comprehension, not a generator: no frame resumed per token
-        return tuple(
-            [new(Token, (kinds[m.lastindex or 3], word := m.group(), *m.span(), word.lower())) for m in matches]
-        )
-    for m in matches:
-        word = m.group()
-        out.append(new(Token, (kinds[m.lastindex or 3], word, m.start(), m.end(), word.lower())))
-        if len(out) >= limit:
+    out: list[Token] = []
+    add = out.append
+    pos = start
+    for space, num, word, sym in _TOKEN.findall(text, start, len(text) if end is None else end):
+        pos += len(space)
+        if word:
+            stop = pos + len(word)
+            add(new(Token, ("word", word, pos, stop, word.lower())))
+        elif num:
+            stop = pos + len(num)
+            add(new(Token, ("num", num, pos, stop, num)))  # digits, "," and "." have no case
+        else:
+            stop = pos + 1
+            add(new(Token, ("sym", sym, pos, stop, sym.lower())))
+        pos = stop
+        if limit is not None and len(out) >= limit:
             break
     return tuple(out)
 
@@ -170,6 +177,7 @@ _MULTIPLIER_FOLLOWERS = frozenset(
 )
 _RATE_PREPOSITIONS = frozenset({"in", "on", "for", "at", "into", "inside", "to", "from", "with"})
 _A = frozenset({"a", "an"})
+_CONVERTING = frozenset(_words("convert express write rewrite change round"))
 
 
 # ------------------------------------------------------------------ lemmas
@@ -892,7 +900,7 @@ def _mention(
     if kind == "quantity" and number.kind == "fraction" and unit is None:
         kind = "fraction"
     end = toks[k - 1].end
-    lemma = unit_lemma(unit, pack) if unit is not None else None
+    lemma = _unit_lemma(pack, unit) if unit is not None else None
     return Mention(number.start, end, text[number.start : end], number.value, unit, lemma, kind, source)
 
 
@@ -925,6 +933,9 @@ def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: s
     return _mention(text, toks, number, unit, k, kind, p, source)
 
 
+_PERCENT_ASKED = frozenset({"percent", "percentage"})
+
+
 def question_unit(
     text: str,
     start: int = 0,
@@ -936,13 +947,19 @@ def question_unit(
     """The answer unit a question states (``How many clips ...`` -> ``clips``), or None.
 
     Reads ``how many <noun>`` (with a rate when the question says ``each Y`` /
-    ``per Y``), ``how much <pack unit>``, and a closing ``in <pack unit>``.
-    Dimension words (``money``, ``time``) are not units: they give None.
+    ``per Y``), ``how much <pack unit>``, an ``in <pack unit>`` that closes the
+    question or stands between commas (``, in dollars ,``), also as a rate
+    (``in miles per hour``, ``in clients per hour``), and a closing ``to`` /
+    ``as`` ``(a) <pack unit>`` (``Convert 0.176 to a percent.``), and ``what
+    percent`` / ``what percentage`` (``percent``).  Dimension words (``money``,
+    ``time``) are not units: they give None.
 
     >>> question_unit("How many oranges must go in each box?")
     'oranges per box'
     >>> question_unit("How long will it take, in minutes?")
     'minutes'
+    >>> question_unit("At what rate, in clients per hour, do they work?")
+    'clients per hour'
     >>> question_unit("How much money does she have?") is None
     True
     """
@@ -985,8 +1002,27 @@ def question_unit(
                 return f"{unit} per {rate[0]}"
         return unit
     for i in range(n - 2):
-        if toks[i].low == "in" and toks[i + 2].text in ("?", ".") and i + 2 == n - 1:
-            hit = pack_lookup(p, toks[i + 1].text)
-            if hit is not None:
-                return toks[i + 1].text
+        low = toks[i].low
+        if low not in ("in", "to", "as") or (low == "to" and not any(t.low in _CONVERTING for t in toks[:i])):
+            continue  # "to <unit>" only in a conversion ("Convert 0.176 to a percent."), not "add to a cup"
+        j = i + 2 if low != "in" and toks[i + 1].low in _A else i + 1
+        packed = _pack_unit(toks, j, text, p, glued=False)
+        aside = low == "in" and i > 0 and toks[i - 1].text == ","
+        open_noun = packed is None and aside and j + 1 < n and toks[j + 1].low == "per"
+        if open_noun and is_plural_noun(toks[j].text) and lemmatize(toks[j].text) not in _NOT_UNITS:
+            packed = toks[j].text, j + 1  # ", in clients per hour": an open noun, only as a rate set off by a comma
+        if packed is None:
+            continue
+        unit, k = packed
+        rate = _rate_suffix(toks, k, p) if k < n and toks[k].low == "per" else None
+        if rate is not None:
+            unit, k = f"{unit} per {rate[0]}", rate[1]
+        elif open_noun:
+            continue
+        closes = k == n - 1 and toks[k].text in ("?", ".")
+        if closes or (aside and k < n and toks[k].text in (",", "?", ".")):
+            return unit
+    for i in range(n - 1):
+        if toks[i].low in ("what", "which") and toks[i + 1].low in _PERCENT_ASKED:
+            return "percent"  # "What percent(age) of the students passed?"
     return None

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ssbg.corpus.arith import TraceBuilder, blank_annotations, find_question_span, parse_number
+from ssbg.corpus.arith import BinOp, TraceBuilder, blank_annotations, find_question_span, parse_formula, parse_number
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize, unit_after
 from ssbg.corpus.readers.common import (
     RawRecord,
@@ -42,11 +42,21 @@ CORPUS = "gsm8k"
 _ANNOTATION = re.compile(r"<<([^<>]*)>>")
 _FINAL = re.compile(r"^####\s*(.*)$", re.MULTILINE)
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-# Arithmetic the prose writes without a calculator annotation: "a party of 1+1+4 = 6 people".
+# Arithmetic the prose writes without a calculator annotation: "a party of 1+1+4 = 6 people",
+# "800 calories/rabbit * 2 rabbits = 1600 calories", "55(.20)=11", "(12+14)/2=13", or an
+# expression whose result is a bare-number annotation ("5*7 = <<35=35>>35"). Unit words after a
+# number are dropped; a number right before "(" multiplies it.
+_OPERATOR = r"(?:[-+*/\u00d7]|[xX](?=\s))"
+_UNIT_WORD = r"(?:\s+(?![xX]\b|and\b|or\b|is\b|are\b|of\b|times\b)[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?)"
+_OPERAND = rf"\$?{_NUMBER}(?:\s*%)?(?:/[A-Za-z]+|{_UNIT_WORD}{{0,3}})"
+_GROUP = rf"\(\s*{_OPERAND}(?:\s*{_OPERATOR}\s*{_OPERAND})*\s*\)"
+_ATOM = rf"(?:{_OPERAND}|{_GROUP})"
 _PROSE_EQUATION = re.compile(
-    rf"(?<![\w.,$/_])(?P<expr>\$?{_NUMBER}(?:\s*(?:[-+*/\u00d7]|[xX](?=\s))\s*\$?{_NUMBER})+)\s*=\s*\$?(?P<result>{_NUMBER})"
-    r"(?![\d_/])"
+    rf"(?<![\w.,$/_])(?P<expr>{_ATOM}(?:(?:\s*{_OPERATOR}\s*|(?=\())(?:{_ATOM}))+)\s*=\s*(?P<blank>_*)\s*\$?"
+    rf"(?P<result>{_NUMBER})(?![\d_/])"
 )
+_EXPRESSION_TOKEN = re.compile(rf"{_NUMBER}%?|[-+*/()\u00d7]|[xX](?![A-Za-z])|[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?")
+_BARE_ANNOTATION = re.compile(rf"<<\s*{_NUMBER}\s*(?:=\s*{_NUMBER}\s*)?>>")
 _ALGEBRA = re.compile(r"\b[Ll]et\s+[A-Za-z]\b|\b[A-Za-z]\s*=\s*\d|\b\d+[a-z]\b\s*[-+=]")
 _RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
 
@@ -73,6 +83,40 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
         toks, 1, line, parse_number(m.group("num")), currency=currency, number_end=toks[0].end, pack=pack
     )
     return unit if kind == "quantity" else None
+
+
+def _prose_formula(m: re.Match[str], answer: str) -> str | None:
+    """The formula of a prose equation (unit words dropped, ``x`` as ``*``, ``55(.2)`` as ``55*(.2)``),
+    or None when it is not one to read: its result is an annotation that computes something itself,
+    or the prose's arithmetic is wrong (``2*8 = 24``: a slip, not a step)."""
+    if m.group("blank") and not _BARE_ANNOTATION.fullmatch(answer, m.start("blank"), m.end("blank")):
+        return None  # "3 x 4 = <<3*4=12>>12": the annotation is the step
+    pieces: list[str] = []
+    for piece in _EXPRESSION_TOKEN.findall(m.group("expr")):
+        if piece in ("x", "X", "\u00d7"):
+            pieces.append("*")
+        elif piece[0].isalpha():
+            continue  # a unit word: "800 calories/rabbit"
+        else:
+            if piece == "(" and pieces and pieces[-1] not in "+-*/(":
+                pieces.append("*")  # "55(.20)": juxtaposition multiplies
+            pieces.append(piece)
+    expr = "".join(pieces)
+    plain = re.sub(r"[xX\u00d7]", "*", m.group("expr").replace("$", ""))
+    if plain.replace(" ", "") == expr:
+        expr = plain.strip()  # nothing dropped: keep the prose's own spacing
+    try:
+        tree = parse_formula(expr)
+        value = tree.value if isinstance(tree, BinOp) else None
+        result = parse_number(m.group("result"))
+    except (ImportRefusal, ValueError, ZeroDivisionError):
+        return None
+    if value is None:
+        return None
+    places = len(m.group("result").partition(".")[2])
+    if abs(value - result) > max(1e-9 * max(1.0, abs(result)), 0.5 * 10 ** (-places) + 1e-9 if places else 1e-9):
+        return None
+    return f"{expr}={m.group('result')}"
 
 
 def gsm8k_trace(
@@ -107,9 +151,11 @@ def gsm8k_trace(
     events.sort(key=lambda e: e[0])
     for position, m, prose in events:
         if prose:
-            expr = m.group("expr").replace("$", "").replace("\u00d7", "*").replace("x", "*").replace("X", "*")
+            formula = _prose_formula(m, answer)
+            if formula is None:
+                continue
             unit = stated_unit(blanked, m.start("result"), "$" if "$" in m.group() else "", pack=p)
-            builder.add_formula(f"{expr}={m.group('result')}", unit=unit, position=position, optional=True)
+            builder.add_formula(formula, unit=unit, position=position, optional=True)
         else:
             unit = stated_unit(answer, m.end(), answer[max(0, m.start() - 3) : m.start()], pack=p)
             builder.add_formula(m.group(1), unit=unit, position=position)
