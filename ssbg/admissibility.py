@@ -487,9 +487,10 @@ class EquationStamper:
         span: SourceSpanLink,
     ) -> BoundEquation:
         deps = frozenset(dependencies)
-        refused_deps = sorted(d for d in deps if d in self.root_of)
+        refused_deps = deps.intersection(self.root_of)
         if refused_deps:
-            root = self.root_of[refused_deps[0]]
+            first = min(refused_deps)  # the first in sorted order
+            root = self.root_of[first]
             self.root_of[lhs] = root
             return BoundEquation(
                 lhs,
@@ -500,7 +501,7 @@ class EquationStamper:
                 "refused",
                 span,
                 refusal_reason="unit_unbound",
-                refusal_detail=f"depends on refused {refused_deps[0]}",
+                refusal_detail=f"depends on refused {first}",
                 propagated_from=root,
             )
         try:

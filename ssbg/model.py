@@ -20,6 +20,7 @@ import hashlib
 import json
 import keyword
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from ssbg.errors import BindingGraphError
@@ -261,13 +262,33 @@ class BoundEquation:
     propagated_from: str | None = None
 
     def __post_init__(self) -> None:
-        # Fast path for the common, valid value; _validate gives the precise refusal.
+        # Fast path for the common, valid values (admitted or pending, and refused with its reason);
+        # _validate gives the precise refusal.
+        status = self.admissibility_status
+        if status in _UNREFUSED:
+            refusal_fields_valid = (
+                self.refusal_reason is None
+                and self.refusal_detail is None
+                and self.offending_unit is None
+                and self.propagated_from is None
+            )
+        else:
+            reason, detail, offending, upstream = (
+                self.refusal_reason,
+                self.refusal_detail,
+                self.offending_unit,
+                self.propagated_from,
+            )
+            refusal_fields_valid = (
+                status == "refused"
+                and type(reason) is str
+                and reason != ""
+                and (detail is None or (type(detail) is str and detail != ""))
+                and (offending is None or (type(offending) is str and offending != ""))
+                and (upstream is None or (type(upstream) is str and _is_identifier(upstream)))
+            )
         if (
-            self.admissibility_status in _UNREFUSED
-            and self.refusal_reason is None
-            and self.refusal_detail is None
-            and self.offending_unit is None
-            and self.propagated_from is None
+            refusal_fields_valid
             and type(self.lhs_symbol_id) is str
             and _is_identifier(self.lhs_symbol_id)
             and type(self.rhs_canonical) is str
@@ -377,9 +398,22 @@ class BoundUnknown:
             and self.question_form in QUESTION_FORMS
             and (self.resolved_by is None or (type(self.resolved_by) is str and _is_identifier(self.resolved_by)))
             and (self.resolved_unit is None or (type(self.resolved_unit) is str and self.resolved_unit))
-            and self.target_status in _UNREFUSED_TARGETS
-            and self.target_refusal_reason is None
-            and self.target_refusal_detail is None
+            and (
+                (
+                    self.target_status in _UNREFUSED_TARGETS
+                    and self.target_refusal_reason is None
+                    and self.target_refusal_detail is None
+                )
+                or (  # refused with its reason (and perhaps a detail)
+                    self.target_status == "refused"
+                    and type(self.target_refusal_reason) is str
+                    and self.target_refusal_reason != ""
+                    and (
+                        self.target_refusal_detail is None
+                        or (type(self.target_refusal_detail) is str and self.target_refusal_detail != "")
+                    )
+                )
+            )
         ):
             return
         self._validate()
@@ -461,6 +495,8 @@ def _find_cycle(equations: tuple[BoundEquation, ...]) -> list[str] | None:
     has a cycle pays for the iterative depth-first search, run in sorted order
     so that the reported cycle is deterministic.
     """
+    if _in_dependency_order(equations):
+        return None
     edges: dict[str, set[str]] = {}
     for eq in equations:
         edges.setdefault(eq.lhs_symbol_id, set()).update(eq.dependencies)
@@ -490,6 +526,19 @@ def _find_cycle(equations: tuple[BoundEquation, ...]) -> list[str] | None:
                 path.append(nxt)
                 stack.append((nxt, sorted(edges.get(nxt, ()))))
     return None
+
+
+def _in_dependency_order(equations: tuple[BoundEquation, ...]) -> bool:
+    """True when every lhs is distinct and no equation depends on its own lhs or a later one:
+    then every edge points to an earlier equation and there is no cycle (the order binders emit)."""
+    later = {eq.lhs_symbol_id for eq in equations}
+    if len(later) != len(equations):
+        return False
+    for eq in equations:
+        if not eq.dependencies.isdisjoint(later):
+            return False
+        later.discard(eq.lhs_symbol_id)
+    return True
 
 
 def _is_acyclic(edges: dict[str, set[str]]) -> bool:
@@ -532,11 +581,12 @@ class SemanticSymbolicBindingGraph:
             value = getattr(self, name)
             if not isinstance(value, tuple):
                 raise _refusal("invalid_field", f"'{name}' must be a tuple (got {type(value).__name__})", path=name)
-            for i, item in enumerate(value):
-                if type(item) is not cls:
-                    _instance(item, cls, f"{name}[{i}]")
+            if set(map(type, value)) - {cls}:  # one pass in C for the common case; the loop names the item
+                for i, item in enumerate(value):
+                    if type(item) is not cls:
+                        _instance(item, cls, f"{name}[{i}]")
         _nonempty_str(self.provenance, "provenance")
-        known = {symbol.symbol_id for symbol in self.symbols}
+        known = set(map(_SYMBOL_ID, self.symbols))
         if len(known) != len(self.symbols):
             seen: set[str] = set()
             for i, symbol in enumerate(self.symbols):
@@ -548,7 +598,7 @@ class SemanticSymbolicBindingGraph:
                         detail=symbol.symbol_id,
                     )
                 seen.add(symbol.symbol_id)
-        referenced = {f.symbol_id for f in self.facts}
+        referenced = set(map(_SYMBOL_ID, self.facts))
         for eq in self.equations:
             referenced.add(eq.lhs_symbol_id)
             referenced.update(eq.dependencies)
@@ -639,6 +689,8 @@ class SemanticSymbolicBindingGraph:
             "statuses": dict(sorted(statuses.items())),
         }
 
+
+_SYMBOL_ID = attrgetter("symbol_id")
 
 _GRAPH_MEMBERS: tuple[tuple[str, type], ...] = (
     ("symbols", SymbolBinding),

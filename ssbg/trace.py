@@ -50,7 +50,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ssbg.admissibility import EquationStamper
 from ssbg.allocation import slugify
@@ -157,6 +157,20 @@ class Mention:
     source: str = "text"
 
     def __post_init__(self) -> None:
+        start, end, value, unit, lemma = self.start, self.end, self.value, self.unit, self.lemma
+        if (  # the common, valid mention checked in one expression; the checks below name what is wrong
+            type(start) is int
+            and type(end) is int
+            and 0 <= start < end
+            and type(self.text) is str
+            and len(self.text) == end - start
+            and (type(value) is int or (type(value) is float and math.isfinite(value)))
+            and (unit is None or (type(unit) is str and unit and not unit.isspace()))
+            and (lemma is None or (type(lemma) is str and lemma and not lemma.isspace()))
+            and self.kind in MENTION_KINDS
+            and self.source in MENTION_SOURCES
+        ):
+            return
         _check_index(self.start, "start")
         _check_index(self.end, "end")
         if self.end <= self.start:
@@ -573,9 +587,8 @@ _RESULT_ROLE: Mapping[str, str] = {
 _OP_SIGN: Mapping[str, str] = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
 
 
-@dataclass(frozen=True, slots=True)
-class _Bound:
-    """What binding knows about one operand symbol."""
+class _Bound(NamedTuple):
+    """What binding knows about one operand symbol (internal scratch: a tuple is cheaper to build)."""
 
     symbol_id: str
     unit: ResolvedUnit | None  # resolved unit, or None when unknown or unitless
@@ -609,17 +622,19 @@ class _TraceBinder:
         return SourceSpanLink(f"{self.source}:{where}", 0, len(text), text)
 
     def bind_mentions(self) -> None:
+        pack, symbols, facts, mentions = self.pack, self.symbols, self.facts, self.mentions
         for m in self.trace.mentions:
-            resolved = _resolve(m.unit, self.pack)
-            named = m.lemma or (resolved.lemma if resolved is not None else m.unit)
-            slug = _slug(named or "") or ("ratio" if m.is_pure else "number")
-            sid = self.new_id("q" if m.source == "text" else "s", slug)
-            source_id = self.source if m.source == "text" else f"{self.source}:solution"
-            span = SourceSpanLink(source_id, m.start, m.end, m.text)
-            role = _role_for(resolved, pure=m.is_pure)
-            self.symbols[sid] = SymbolBinding(sid, m.text, role, span, INTRODUCED_BY, unit=m.unit)
-            self.facts.append(BoundFact(sid, _number_text(m.value), span, m.unit))
-            self.mentions.append(_Bound(sid, resolved, m.is_pure, float(m.value)))
+            unit = m.unit
+            resolved = None if unit is None else _resolved(pack, unit)
+            pure = m.is_pure
+            named = m.lemma or (resolved.lemma if resolved is not None else unit)
+            slug = _slug(named or "") or ("ratio" if pure else "number")
+            in_text = m.source == "text"
+            sid = self.new_id("q" if in_text else "s", slug)
+            span = SourceSpanLink(self.source if in_text else f"{self.source}:solution", m.start, m.end, m.text)
+            symbols[sid] = SymbolBinding(sid, m.text, _role_for(resolved, pure=pure), span, INTRODUCED_BY, unit=unit)
+            facts.append(BoundFact(sid, _number_text(m.value), span, unit))
+            mentions.append(_Bound(sid, resolved, pure, float(m.value)))
 
     def constant(self, operand: Operand, *, additive: bool = False) -> _Bound:
         """The symbol of a constant; in a sum or difference, a rate constant is the amount of one
@@ -650,13 +665,6 @@ class _TraceBinder:
         self.constants[key] = bound
         return bound
 
-    def operand(self, operand: Operand, *, additive: bool = False) -> _Bound:
-        if operand.mention is not None:
-            return self.mentions[operand.mention]
-        if operand.step is not None:
-            return self.steps[operand.step]
-        return self.constant(operand, additive=additive)
-
     def alias(self, bound: _Bound, occurrence: int) -> _Bound:
         """A second symbol for an operand used twice in one step (``12 * 12``)."""
         original = self.symbols[bound.symbol_id]
@@ -674,7 +682,7 @@ class _TraceBinder:
                     if fact.symbol_id == bound.symbol_id:
                         self.facts.append(dataclasses.replace(fact, symbol_id=sid))
                         break
-        return dataclasses.replace(bound, symbol_id=sid)
+        return bound._replace(symbol_id=sid)
 
     def kind_for(self, op: str, operands: list[_Bound]) -> str:
         """``apply_rate`` for a product of a rate and a quantity in its denominator's unit, else ``op``."""
@@ -698,22 +706,27 @@ class _TraceBinder:
     def bind_step(self, i: int, step: Step) -> None:
         operands: list[_Bound] = []
         seen: dict[str, int] = {}
-        additive = step.op in ("add", "subtract")
+        op = step.op
+        additive = op in ("add", "subtract")
         for o in step.operands:
-            bound = self.operand(o, additive=additive)
+            if o.mention is not None:
+                bound = self.mentions[o.mention]
+            elif o.step is not None:
+                bound = self.steps[o.step]
+            else:
+                bound = self.constant(o, additive=additive)
             count = seen.get(bound.symbol_id, 0)
             seen[bound.symbol_id] = count + 1
             operands.append(bound if count == 0 else self.alias(bound, count))
-        kind = self.kind_for(step.op, operands)
+        kind = self.kind_for(op, operands)
         sid = f"step_{i:03d}"
-        formula = step.formula or " ".join(
-            f"{_OP_SIGN[step.op]} {o.symbol_id}" if k else o.symbol_id for k, o in enumerate(operands)
-        )
-        span = self.virtual_span(f"steps[{i}]", formula)
-        name = f"result of step {i}" + (f" ({step.unit})" if step.unit else "")
+        ids = [o.symbol_id for o in operands]
+        sign = _OP_SIGN[op]
+        formula = step.formula or f" {sign} ".join(ids)
+        span = SourceSpanLink(f"{self.source}:steps[{i}]", 0, len(formula), formula)
+        name = f"result of step {i} ({step.unit})" if step.unit else f"result of step {i}"
         self.symbols[sid] = SymbolBinding(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, unit=step.unit)
-        rhs = f" {_OP_SIGN[step.op]} ".join(o.symbol_id for o in operands)
-        equation = self.stamper.stamp(sid, rhs, (o.symbol_id for o in operands), kind, span)
+        equation = self.stamper.stamp(sid, f" {sign} ".join(ids), ids, kind, span)
         self.equations.append(equation)
         admitted = self.stamper.admitted.get(sid)
         unit = _from_vector(admitted) if admitted is not None else None
