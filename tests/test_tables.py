@@ -155,6 +155,24 @@ def test_leaderboard_groups_singular_and_plural() -> None:
         ["apple", "apples", "apple;apples", 3, 3]]
 
 
+@pytest.mark.parametrize("storage", ["arrow", "python"])
+def test_leaderboard_counts_problems_examples_and_corpora(storage: str) -> None:
+    rows = [eq("p1", 0, blocking="apples"), eq("p1", 1, "admitted"), eq("p1", 2, blocking="apples;pears"),
+            eq("p2", 0, blocking="pears", corpus="d"), eq("p3", 0, blocking="apples"), eq("p4", 0, blocking="apples"),
+            eq("p5", 0, blocking="apples", corpus="d")]
+    frame = equations_frame(rows)
+    if storage == "python":
+        frame["problem_id"] = frame["problem_id"].astype(object)
+    board = unknown_unit_leaderboard(frame, examples=3)
+    assert board[["unit", "refusals_blocked", "problems", "corpora", "example_problems"]].values.tolist() == [
+        ["apples", 5, 4, "c;d", "c:p1;c:p3;c:p4"],
+        ["pears", 2, 2, "c;d", "c:p1;d:p2"],
+    ]
+    # a caller's filtered frame (refused rows only) still tells problems apart
+    refused = frame[frame["status"] == "refused"]
+    assert unknown_unit_leaderboard(refused)["problems"].tolist() == [4, 2]
+
+
 def test_leaderboard_ranks_by_root_causes_then_name() -> None:
     frame = equations_frame([eq("p1", 0, blocking="widgets"), eq("p2", 0, blocking="apples"),
                              eq("p3", 0, blocking="widgets"),

@@ -462,7 +462,7 @@ def _unit_keys(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
     return {t: tuple(sorted({unit_key(part) for part in t.split(_SEP)})) for t in texts}
 
 
-_BLOCKING_COLUMNS = ["corpus", "problem_id", "root_cause", "pack_fixable", "blocking_units"]
+_BLOCKING_COLUMNS = ["corpus", "root_cause", "pack_fixable", "blocking_units"]
 
 
 def _refused_blocking(frame: pd.DataFrame) -> tuple[pd.DataFrame, Any, list[str]]:
@@ -470,7 +470,8 @@ def _refused_blocking(frame: pd.DataFrame) -> tuple[pd.DataFrame, Any, list[str]
 
     Returns the rows, the integer code of each row's blocking text, and the
     texts by code, so that per-unit counts run over a few thousand distinct
-    texts instead of one exploded row per (equation, unit).
+    texts instead of one exploded row per (equation, unit).  The rows keep the
+    frame's index labels; problem ids are not copied (see :func:`_problem_runs`).
     """
     import pandas as pd
 
@@ -480,10 +481,104 @@ def _refused_blocking(frame: pd.DataFrame) -> tuple[pd.DataFrame, Any, list[str]
     return sub, codes, [str(u) for u in uniques]
 
 
+def _problem_runs(frame: pd.DataFrame) -> Any:
+    """Each row's problem number: rows of one problem are consecutive (reading order), so a new
+    (corpus, problem_id) starts a new number.  Compares neighbours instead of hashing a million
+    ids, which would cost more memory than the tables themselves."""
+    import numpy as np
+    import pandas as pd
+
+    n = len(frame)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    ids = frame["problem_id"]
+    if isinstance(ids.array, pd.arrays.ArrowStringArray):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        arrow = pa.array(ids.array)  # the column's own buffers, not a copy
+        if isinstance(arrow, pa.ChunkedArray):
+            arrow = arrow.combine_chunks()
+        changed = pc.not_equal(arrow.slice(1), arrow.slice(0, n - 1)).fill_null(True).to_numpy(zero_copy_only=False)
+    else:
+        values = ids.to_numpy(dtype=object)
+        changed = values[1:] != values[:-1]
+    corpus = frame["corpus"]
+    corpus_codes = corpus.cat.codes.to_numpy() if isinstance(corpus.dtype, pd.CategoricalDtype) else pd.factorize(
+        corpus)[0]
+    changed = np.asarray(changed, dtype=bool) | (corpus_codes[1:] != corpus_codes[:-1])
+    return np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(changed, dtype=np.int64)])
+
+
+def _first_distinct(*columns: Any) -> Any:
+    """Positions of the first occurrence of each distinct row of non-negative int columns, in order."""
+    import numpy as np
+
+    combined = np.zeros(len(columns[0]), dtype=np.int64)
+    for column in columns:
+        col = np.asarray(column, dtype=np.int64)
+        combined = combined * (int(col.max(initial=-1)) + 1) + col
+    _, first = np.unique(combined, return_index=True)
+    return np.sort(first)
+
+
+def _unit_problems(
+    frame: pd.DataFrame,
+    sub: pd.DataFrame,
+    codes: Any,
+    texts: list[str],
+    text_keys: Mapping[str, tuple[str, ...]],
+    keys: list[str],
+    examples: int,
+) -> tuple[list[int], list[str], list[str]]:
+    """Per unit key (in ``keys`` order): problems blocked, their corpora, the first example problems.
+
+    Integer codes throughout (one row per distinct text and problem, exploded
+    to its keys with ``numpy.repeat``), so the memory stays a few arrays of the
+    refused rows' length whatever the number of problems.
+    """
+    import numpy as np
+    import pandas as pd
+
+    positions = frame.index.get_indexer(sub.index)
+    runs = _problem_runs(frame)[positions]
+    corpus_codes, corpus_names = pd.factorize(sub["corpus"])
+    rows = _first_distinct(codes, runs)  # reading order
+    t, c, where = codes[rows], corpus_codes[rows], positions[rows]
+    key_id = {k: i for i, k in enumerate(keys)}
+    per_text = [[key_id[k] for k in text_keys[text]] for text in texts]
+    n_per_text = np.array([len(ids) for ids in per_text], dtype=np.int64)
+    offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(n_per_text)[:-1]])
+    flat = np.array([i for ids in per_text for i in ids], dtype=np.int64)
+    reps = n_per_text[t]
+    starts = np.repeat(offsets[t], reps)
+    within = np.arange(int(reps.sum()), dtype=np.int64) - np.repeat(np.cumsum(reps) - reps, reps)
+    k = flat[starts + within]  # each row's keys: rows in reading order, keys sorted
+    c, where, run = np.repeat(c, reps), np.repeat(where, reps), np.repeat(runs[rows], reps)
+    keep = _first_distinct(k, run)
+    k, c, where = k[keep], c[keep], where[keep]
+    problems = np.bincount(k, minlength=len(keys)).tolist()
+    corpora_sets: list[set[str]] = [set() for _ in keys]
+    for key, corpus in set(zip(k.tolist(), c.tolist(), strict=True)):
+        corpora_sets[key].add(str(corpus_names[corpus]))
+    order = np.argsort(k, kind="stable")  # per key, in reading order
+    sorted_k = k[order]
+    firsts = order[np.arange(len(order)) - np.searchsorted(sorted_k, sorted_k, side="left") < examples]
+    ids = frame["problem_id"].iloc[where[firsts]].tolist()
+    example_lists: list[list[str]] = [[] for _ in keys]
+    for key, corpus, pid in zip(k[firsts].tolist(), c[firsts].tolist(), ids, strict=True):
+        example_lists[key].append(f"{corpus_names[corpus]}:{pid}")
+    return (
+        problems,
+        [_SEP.join(sorted(found)) for found in corpora_sets],
+        [_SEP.join(names) for names in example_lists],
+    )
+
+
 def _leaderboard(
-    sub: pd.DataFrame, codes: Any, texts: list[str], examples: int, *, detail: bool = True
+    sub: pd.DataFrame, codes: Any, texts: list[str], examples: int, *, frame: pd.DataFrame | None = None
 ) -> pd.DataFrame:
-    """Per unit key: counts, surfaces and (with ``detail``) problems, corpora and examples.
+    """Per unit key: counts, surfaces and (given the ``frame`` ``sub`` came from) problems, corpora, examples.
 
     The ranking reads only the counts, so the coverage curve skips the detail.
     """
@@ -524,21 +619,10 @@ def _leaderboard(
         "corpora": "",
         "example_problems": "",
     })
-    if detail:
-        corpus_codes, corpus_names = pd.factorize(sub["corpus"])
-        problem_codes, problem_names = pd.factorize(sub["problem_id"])
-        rows = pd.DataFrame({"t": codes, "c": corpus_codes, "p": problem_codes}).drop_duplicates()
-        linked = rows.merge(pd.DataFrame(pairs, columns=["t", "unit_key"]), on="t", how="inner", sort=False)
-        linked = linked.drop_duplicates(["unit_key", "c", "p"])
-        g = linked.groupby("unit_key", sort=True)
-        firsts = g.head(examples)
-        example_names = pd.Series([f"{corpus_names[c]}:{problem_names[p]}" for c, p in
-                                   zip(firsts["c"].tolist(), firsts["p"].tolist(), strict=True)], dtype="object")
-        out["problems"] = g.size().reindex(keys).to_numpy()
-        out["corpora"] = g["c"].agg(lambda s: _SEP.join(sorted({str(corpus_names[c]) for c in s}))).reindex(
-            keys).to_numpy()
-        out["example_problems"] = example_names.groupby(firsts["unit_key"].to_numpy(), sort=True).agg(
-            lambda s: _SEP.join(s.tolist())).reindex(keys).fillna("").to_numpy()
+    if frame is not None:
+        out["problems"], out["corpora"], out["example_problems"] = _unit_problems(
+            frame, sub, codes, texts, text_keys, keys, examples
+        )
     for name in counts:
         out[name] = out[name].astype("int64")
     out = out.sort_values(["root_refusals", "refusals_blocked", "unit_key"], ascending=[False, False, True],
@@ -553,11 +637,12 @@ def unknown_unit_leaderboard(equations: pd.DataFrame, *, examples: int = 3, top:
     with ``apple``); ``unit`` is the group's most frequent surface and
     ``surfaces`` all of them.  ``root_refusals`` counts root-cause refusals that
     need the unit, ``refusals_blocked`` every refusal (root or propagated) that
-    needs it, ``problems`` the distinct problems blocked; ``example_problems``
-    are ``corpus:problem_id`` in reading order.  Ties break by key.
+    needs it, ``problems`` the problems blocked (a problem is its consecutive
+    rows, as every engine writes them); ``example_problems`` are
+    ``corpus:problem_id`` in reading order.  Ties break by key.
     """
     sub, codes, texts = _refused_blocking(equations)
-    board = _leaderboard(sub, codes, texts, examples)
+    board = _leaderboard(sub, codes, texts, examples, frame=equations)
     board.insert(0, "rank", range(1, len(board) + 1))
     return board if top is None else board.head(top).reset_index(drop=True)
 
@@ -581,7 +666,7 @@ def pack_coverage_curve(equations: pd.DataFrame, *, max_k: int | None = 50, tota
 
         n_refused = int((frame["status"] == "refused").sum())
         sub, codes, texts = _refused_blocking(frame)
-        board = _leaderboard(sub, codes, texts, 0, detail=False)
+        board = _leaderboard(sub, codes, texts, 0)
         keys = board["unit_key"].tolist()
         labels = board["unit"].tolist()
         limit = len(keys) if max_k is None else min(max_k, len(keys))
