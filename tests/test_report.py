@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from ssbg.cli import main
+from ssbg.corpus.batch import run_batch
 from ssbg.corpus.report import ReportResult, cell_text, highlight_text, write_report
 from ssbg.corpus.tables import SUMMARY_TABLES
 from tests.conftest import corpora_dir
@@ -146,6 +147,26 @@ def test_html_is_deterministic(tmp_path: Path) -> None:
     a = write_report([corpus], tmp_path / "a.html", progress=False, diagrams=False)
     b = write_report([corpus], tmp_path / "b.html", progress=False, diagrams=False)
     assert a.html_path.read_bytes() == b.html_path.read_bytes()
+
+
+@pytest.mark.slow
+def test_html_with_diagrams_is_the_same_from_one_or_two_workers(tmp_path: Path) -> None:
+    # two workers: the plotting modules are imported in a thread during the run, and the
+    # drill-down diagrams are drawn by concurrent dot processes; the page must not change.
+    samples = REPO / "data" / "samples"
+    one = write_report([samples], tmp_path / "one.html", progress=False, jobs=1)
+    two = write_report([samples], tmp_path / "two.html", progress=False, jobs=2)
+    page = one.html_path.read_bytes()
+    assert page.count(b'<div class="diagram">') >= 3
+    assert two.html_path.read_bytes() == page
+
+
+def test_concurrent_diagrams_equal_sequential_ones() -> None:
+    from ssbg.corpus.report import _diagram, _diagrams
+
+    drills = [d for d in run_batch([REPO / "data" / "lanes"], progress=False).drilldowns if d.graph is not None]
+    assert len(drills) >= 3
+    assert _diagrams(drills) == [_diagram(d.graph) for d in drills if d.graph is not None]
 
 
 def test_highlight_marks_only_spans_that_point_into_the_text() -> None:

@@ -36,6 +36,8 @@ from __future__ import annotations
 import html
 import importlib
 import math
+import os
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -273,7 +275,19 @@ def _detail(reason: str, detail: str | None) -> str:
     return text[len(reason) + 2:] if text.startswith(f"{reason}: ") else text
 
 
-def _drilldown_html(d: Drilldown, *, diagrams: bool) -> str:
+def _diagrams(items: Sequence[Drilldown]) -> list[str]:
+    """The equation diagrams of drill-downs, drawn concurrently: each is a ``dot`` process, so
+    threads overlap them (about 80 ms each, a few dozen per report); the SVGs are the same."""
+    graphs = [d.graph for d in items if d.graph is not None]
+    if len(graphs) < 2:
+        return [_diagram(g) for g in graphs]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(len(graphs), max(2, os.cpu_count() or 1))) as pool:
+        return list(pool.map(_diagram, graphs))
+
+
+def _drilldown_html(d: Drilldown, *, diagrams: bool, diagram: str | None = None) -> str:
     parts = [
         f'<article class="drill"><h4><span class="corpus">{html.escape(d.corpus)}</span> '
         f"{_breakable(d.problem_id)} <small>{_breakable(d.source)}</small></h4>",
@@ -286,7 +300,7 @@ def _drilldown_html(d: Drilldown, *, diagrams: bool) -> str:
     if d.graph is not None:
         parts.append(_equation_list(d.graph))
         if diagrams:
-            parts.append(_diagram(d.graph))
+            parts.append(_diagram(d.graph) if diagram is None else diagram)
     parts.append("</article>")
     return "".join(parts)
 
@@ -438,10 +452,14 @@ def render_report_html(
     chosen = choose_drilldowns(s, batch.drilldowns)
     if not chosen:
         body.append('<p class="empty">No refusals to drill into.</p>')
+    drawn = iter(_diagrams([d for _kind, _reason, items in chosen for d in items]) if diagrams else [])
     for kind, reason, items in chosen:
         label = {"equation": "equation refusal", "target": "question target", "import": "import refusal"}[kind]
         body.append(f"<h3>{html.escape(label)}: {html.escape(reason)}</h3>")
-        body.extend(_drilldown_html(d, diagrams=diagrams) for d in items)
+        body.extend(
+            _drilldown_html(d, diagrams=diagrams, diagram=next(drawn) if diagrams and d.graph is not None else None)
+            for d in items
+        )
     body.append('<footer>Written by <code>ssbg report</code>. Every number above is a cell of the CSV tables '
                 "written next to this report.</footer></main>")
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -508,6 +526,39 @@ class ReportResult:
         return dict(iter_csv_tables(self.batch.problems, self.batch.equations, self.summary))
 
 
+class _RenderingWarmUp:
+    """Imports the plotting modules (matplotlib's, about 1 s) in a thread while worker processes bind.
+
+    The driver of a process pool mostly waits; this uses that wait instead of
+    adding the import to the end of the run.  The thread starts at the first
+    chunk, after the pool has forked all its workers (a fork pool launches them
+    at its first task), so no fork happens while it imports; it is joined
+    before the report is drawn.  A missing matplotlib is the report's to
+    report, not the warm-up's.
+    """
+
+    def __init__(self, *, enabled: bool) -> None:
+        self._enabled = enabled
+        self._thread: threading.Thread | None = None
+
+    def on_chunk(self, _chunk: object) -> None:
+        if self._enabled and self._thread is None:
+            self._thread = threading.Thread(target=self._import, name="ssbg-rendering-warm-up", daemon=True)
+            self._thread.start()
+
+    @staticmethod
+    def _import() -> None:
+        for module in ("matplotlib.figure", "matplotlib.backends.backend_svg"):
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                return
+
+    def join(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
+
 def write_report(
     specs: Sequence[str | Path],
     out_html: str | Path,
@@ -552,7 +603,12 @@ def write_report(
         raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
     html_path = Path(out_html)
     tables_dir = Path(csv_dir) if csv_dir is not None else html_path.with_name(f"{html_path.stem}_tables")
-    batch = run_batch(specs, jobs=jobs, engine=engine, pack=pack, limit=limit, progress=progress)
+    warm_up = _RenderingWarmUp(enabled=jobs > 1 and engine == "local")
+    try:
+        batch = run_batch(specs, jobs=jobs, engine=engine, pack=pack, limit=limit, progress=progress,
+                          on_chunk=warm_up.on_chunk)
+    finally:
+        warm_up.join()
     summary = summarize(batch.problems, batch.equations)
     csvs, parquets = write_tables(iter_csv_tables(batch.problems, batch.equations, summary), tables_dir,
                                   parquet=parquet)

@@ -212,7 +212,9 @@ class _ColumnStore:
                 vocab = self._vocab[name]
                 codes = np.fromiter((-1 if v is None else vocab.setdefault(v, len(vocab)) for v in values),
                                     dtype=np.int32, count=len(values))
-                self._pieces[name].append(codes)
+                # the smallest signed type that holds the vocabulary so far: most columns have a few
+                # dozen values, and int32 codes would be four times the final table's int8 codes
+                self._pieces[name].append(codes.astype(np.min_scalar_type(-len(vocab) - 1), copy=False))
             elif spec == "str":
                 self._pieces[name].append(pd.array(list(values), dtype="str"))
             else:
@@ -237,10 +239,25 @@ class _ColumnStore:
                 codes = remap[np.concatenate(pieces)]
                 out[name] = pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype="str")))
             elif spec == "str":
-                out[name] = pd.concat([pd.Series(p) for p in pieces], ignore_index=True)
+                out[name] = _join_strings(pieces)
             else:
                 out[name] = pd.Series(np.concatenate(pieces))
         return pd.DataFrame(out)
+
+
+def _join_strings(pieces: list[Any]) -> pd.Series:
+    """One string column from its flushed pieces: Arrow-backed pieces become chunks of it, not a copy.
+
+    Concatenating a million rows' texts at the end would briefly double the
+    largest columns of a run (the equations' ``span_text`` and ``problem_id``).
+    """
+    import pandas as pd
+
+    if pieces and all(isinstance(p, pd.arrays.ArrowStringArray) for p in pieces):
+        import pyarrow as pa
+
+        return pd.Series(pd.array(pa.chunked_array([pa.array(p) for p in pieces]), dtype=pieces[0].dtype))
+    return pd.concat([pd.Series(p) for p in pieces], ignore_index=True)
 
 
 class TableAccumulator:
@@ -496,10 +513,8 @@ def _problem_runs(frame: pd.DataFrame) -> Any:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        arrow = pa.array(ids.array)  # the column's own buffers, not a copy
-        if isinstance(arrow, pa.ChunkedArray):
-            arrow = arrow.combine_chunks()
-        changed = pc.not_equal(arrow.slice(1), arrow.slice(0, n - 1)).fill_null(True).to_numpy(zero_copy_only=False)
+        arrow = pa.array(ids.array)  # the column's own buffers (chunks or one array), not a copy
+        changed = np.asarray(pc.not_equal(arrow.slice(1), arrow.slice(0, n - 1)).fill_null(True), dtype=bool)
     else:
         values = ids.to_numpy(dtype=object)
         changed = values[1:] != values[:-1]
