@@ -665,6 +665,13 @@ class _TraceBinder:
         self.constants[key] = bound
         return bound
 
+    def operand(self, operand: Operand, *, additive: bool = False) -> _Bound:
+        if operand.mention is not None:
+            return self.mentions[operand.mention]
+        if operand.step is not None:
+            return self.steps[operand.step]
+        return self.constant(operand, additive=additive)
+
     def alias(self, bound: _Bound, occurrence: int) -> _Bound:
         """A second symbol for an operand used twice in one step (``12 * 12``)."""
         original = self.symbols[bound.symbol_id]
@@ -709,24 +716,18 @@ class _TraceBinder:
         op = step.op
         additive = op in ("add", "subtract")
         for o in step.operands:
-            if o.mention is not None:
-                bound = self.mentions[o.mention]
-            elif o.step is not None:
-                bound = self.steps[o.step]
-            else:
-                bound = self.constant(o, additive=additive)
+            bound = self.operand(o, additive=additive)
             count = seen.get(bound.symbol_id, 0)
             seen[bound.symbol_id] = count + 1
             operands.append(bound if count == 0 else self.alias(bound, count))
         kind = self.kind_for(op, operands)
         sid = f"step_{i:03d}"
         ids = [o.symbol_id for o in operands]
-        sign = _OP_SIGN[op]
-        formula = step.formula or f" {sign} ".join(ids)
-        span = SourceSpanLink(f"{self.source}:steps[{i}]", 0, len(formula), formula)
+        rhs = f" {_OP_SIGN[op]} ".join(ids)
+        span = self.virtual_span(f"steps[{i}]", step.formula or rhs)
         name = f"result of step {i} ({step.unit})" if step.unit else f"result of step {i}"
         self.symbols[sid] = SymbolBinding(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, unit=step.unit)
-        equation = self.stamper.stamp(sid, f" {sign} ".join(ids), ids, kind, span)
+        equation = self.stamper.stamp(sid, rhs, ids, kind, span)
         self.equations.append(equation)
         admitted = self.stamper.admitted.get(sid)
         unit = _from_vector(admitted) if admitted is not None else None

@@ -507,7 +507,7 @@ class TraceBuilder:
             if scaled is not None:
                 self._by_scaled.setdefault(round(scaled, 9), []).append(i)
         self._prose: tuple[tuple[int, float], ...] | None = None  # numbers of the solution prose, on first need
-        self._blanked = ""
+        self._blanked: str | None = None  # the solution with annotations blanked: see blanked_solution
         self._prose_words: tuple[tuple[int, float], ...] | None = None
         self._quoted: list[Mention] = []  # extra mentions operands point at (solution quotes, counts), by first use
         self._counted: tuple[Mention, ...] | None = None  # counted_mentions(self.text) clear of self.mentions
@@ -703,15 +703,21 @@ class TraceBuilder:
                 return index
         return None
 
+    @property
+    def blanked_solution(self) -> str:
+        """The solution with its annotations blanked (:func:`blank_annotations`, computed once); ``""`` without one."""
+        if self._blanked is None:
+            self._blanked = "" if self.solution is None else blank_annotations(self.solution)
+        return self._blanked
+
     def _solution_line(self) -> str:
         """The line of the solution holding the formula being added (annotations blanked), or ``""``."""
         if self.solution is None or self._position is None:
             return ""
-        if self._blanked == "":
-            self._blanked = blank_annotations(self.solution)
-        start = self._blanked.rfind("\n", 0, self._position) + 1
-        end = self._blanked.find("\n", self._position)
-        return self._blanked[start : end if end >= 0 else len(self._blanked)]
+        blanked = self.blanked_solution
+        start = blanked.rfind("\n", 0, self._position) + 1
+        end = blanked.find("\n", self._position)
+        return blanked[start : end if end >= 0 else len(blanked)]
 
     def _cued_by_solution(self, value: float) -> str | None:
         """A constant whose cue words the solution's prose writes (``He does this twice a day``).
@@ -720,9 +726,7 @@ class TraceBuilder:
         """
         if self.solution is None:
             return None
-        if self._blanked == "":
-            self._blanked = blank_annotations(self.solution)
-        cues = find_cues(self._blanked, value)
+        cues = find_cues(self.blanked_solution, value)
         return cues[0].constant_id if cues else None
 
     def _fraction_part(self, value: float) -> int | None:
@@ -749,21 +753,20 @@ class TraceBuilder:
         """A number the solution's prose states (outside annotations), nearest before the formula."""
         if self.solution is None:
             return None
+        blanked = self.blanked_solution
         if self._prose is None:
-            if self._blanked == "":
-                self._blanked = blank_annotations(self.solution)
             self._prose = tuple(
                 (m.start("cur") if m.group("cur") else m.start("num"), parse_number(m.group("num")))
-                for m in _PROSE_NUMBER.finditer(self._blanked)
-                if not _in_arithmetic(self._blanked, m.start(), m.end())
+                for m in _PROSE_NUMBER.finditer(blanked)
+                if not _in_arithmetic(blanked, m.start(), m.end())
             )
         hits = [start for start, v in self._prose if _close(v, value)]
         if not hits:
             if self._prose_words is None:  # "two, 21 and 42": numbers the prose writes in words (read on need)
                 self._prose_words = tuple(
                     (m.start, float(m.value))
-                    for m in extract_mentions(self._blanked, pack=self.pack)
-                    if m.text[:1].isalpha() and not _in_arithmetic(self._blanked, m.start, m.end)
+                    for m in extract_mentions(blanked, pack=self.pack)
+                    if m.text[:1].isalpha() and not _in_arithmetic(blanked, m.start, m.end)
                 )
             hits = [start for start, v in self._prose_words if _close(v, value)]
         if not hits:
@@ -774,7 +777,7 @@ class TraceBuilder:
         for k, quoted in enumerate(self._quoted):
             if quoted.start == chosen and quoted.source == "solution":
                 return len(self.mentions) + k
-        mention = mention_at(self._blanked, chosen, pack=self.pack, source="solution")
+        mention = mention_at(blanked, chosen, pack=self.pack, source="solution")
         if mention is None or not _close(float(mention.value), value):
             return None
         return self._extra(mention)

@@ -287,7 +287,8 @@ def _diagrams(items: Sequence[Drilldown]) -> list[str]:
         return list(pool.map(_diagram, graphs))
 
 
-def _drilldown_html(d: Drilldown, *, diagrams: bool, diagram: str | None = None) -> str:
+def _drilldown_html(d: Drilldown, *, diagram: str = "") -> str:
+    """One drill-down card; ``diagram`` is its equation diagram's HTML (``""``: none)."""
     parts = [
         f'<article class="drill"><h4><span class="corpus">{html.escape(d.corpus)}</span> '
         f"{_breakable(d.problem_id)} <small>{_breakable(d.source)}</small></h4>",
@@ -299,8 +300,7 @@ def _drilldown_html(d: Drilldown, *, diagrams: bool, diagram: str | None = None)
         parts.append('<p class="note">The record has no problem text.</p>')
     if d.graph is not None:
         parts.append(_equation_list(d.graph))
-        if diagrams:
-            parts.append(_diagram(d.graph) if diagram is None else diagram)
+        parts.append(diagram)
     parts.append("</article>")
     return "".join(parts)
 
@@ -457,8 +457,7 @@ def render_report_html(
         label = {"equation": "equation refusal", "target": "question target", "import": "import refusal"}[kind]
         body.append(f"<h3>{html.escape(label)}: {html.escape(reason)}</h3>")
         body.extend(
-            _drilldown_html(d, diagrams=diagrams, diagram=next(drawn) if diagrams and d.graph is not None else None)
-            for d in items
+            _drilldown_html(d, diagram=next(drawn) if diagrams and d.graph is not None else "") for d in items
         )
     body.append('<footer>Written by <code>ssbg report</code>. Every number above is a cell of the CSV tables '
                 "written next to this report.</footer></main>")

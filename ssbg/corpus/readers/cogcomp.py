@@ -140,11 +140,7 @@ def gold_rate_flags(data: dict[str, Any]) -> tuple[bool, frozenset[int]] | None:
     return -1 in rates, frozenset(r for r in rates if r >= 0)
 
 
-def _trace(data: dict[str, Any], where: str, pack: UnitPack) -> Trace:
-    return cogcomp_trace(data, where=where, pack=pack)
-
-
-build_cogcomp_record = json_array_builder(CORPUS, id_key="iIndex", text_key="sQuestion", trace=_trace)
+build_cogcomp_record = json_array_builder(CORPUS, id_key="iIndex", text_key="sQuestion", trace=cogcomp_trace)
 """One element of the corpus's JSON array into a trace or a typed refusal (the costly reading stage)."""
 
 read_cogcomp = StagedReader(iter_json_array, build_cogcomp_record)

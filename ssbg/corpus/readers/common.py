@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
@@ -38,7 +38,6 @@ __all__ = [
     "StagedReader",
     "decode_jsonl_line",
     "iter_json_array",
-    "iter_jsonl",
     "json_array_builder",
     "refused_record",
     "scan_jsonl",
@@ -88,12 +87,6 @@ def decode_jsonl_line(raw: RawRecord) -> RawRecord:
         return RawRecord(raw.path, raw.line, data=json.loads(text))
     except json.JSONDecodeError as exc:
         return RawRecord(raw.path, raw.line, refusal=("malformed_record", f"not JSON: {exc.msg} (column {exc.colno})"))
-
-
-def iter_jsonl(path: Path) -> Iterator[RawRecord]:
-    """Stream a JSONL file line by line (blank lines skipped), reading bytes so one bad line refuses alone."""
-    for raw in scan_jsonl(path):
-        yield decode_jsonl_line(raw)
 
 
 _NEWLINE = re.compile("\n")
@@ -213,17 +206,23 @@ class StagedReader:
             yield self.build(raw, pack)
 
 
+class TraceReader(Protocol):
+    """A corpus's record reader: ``svamp_trace(data, where=..., pack=...)`` and its kin."""
+
+    def __call__(self, data: dict[str, Any], *, where: str | None = None, pack: UnitPack | None = None) -> Trace: ...
+
+
 def json_array_builder(
     corpus: str,
     *,
     id_key: str,
     text_key: str,
-    trace: Callable[[dict[str, Any], str, UnitPack], Trace],
+    trace: TraceReader,
 ) -> Callable[[RawRecord, UnitPack], CorpusRecord]:
     """The build stage of the JSON-array corpora (SVAMP, MAWPS, CogComp).
 
     An element of :func:`iter_json_array` becomes a record carrying
-    ``trace(data, where, pack)`` and its gold answer unit, or an
+    ``trace(data, where=..., pack=...)`` and its gold answer unit, or an
     :class:`ImportRefusal` at ``file:line`` (with the problem text when the
     element has one).
     """
@@ -239,7 +238,7 @@ def json_array_builder(
                 raise ImportRefusal(
                     f"a record must be a JSON object (got {type(data).__name__})", reason="malformed_record"
                 )
-            built = trace(data, raw.where, pack)
+            built = trace(data, where=raw.where, pack=pack)
         except ImportRefusal as exc:
             text = data.get(text_key) if isinstance(data, dict) else None
             return refused_record(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ssbg.corpus.arith import BinOp, TraceBuilder, blank_annotations, find_question_span, parse_formula, parse_number
+from ssbg.corpus.arith import BinOp, TraceBuilder, find_question_span, parse_formula, parse_number
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize, unit_after
 from ssbg.corpus.readers.common import (
     RawRecord,
@@ -145,7 +145,7 @@ def gsm8k_trace(
         where=where,
         pack=p,
     )
-    blanked = blank_annotations(answer)
+    blanked = builder.blanked_solution  # the builder reads the same prose when it grounds
     events: list[tuple[int, re.Match[str], bool]] = [(m.start(), m, False) for m in _ANNOTATION.finditer(answer)]
     events.extend((m.start(), m, True) for m in _PROSE_EQUATION.finditer(blanked))
     events.sort(key=lambda e: e[0])

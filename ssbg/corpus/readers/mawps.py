@@ -94,11 +94,7 @@ def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
     return builder.build()
 
 
-def _trace(data: dict[str, Any], where: str, pack: UnitPack) -> Trace:
-    return mawps_trace(data, where=where, pack=pack)
-
-
-build_mawps_record = json_array_builder(CORPUS, id_key="iIndex", text_key="sQuestion", trace=_trace)
+build_mawps_record = json_array_builder(CORPUS, id_key="iIndex", text_key="sQuestion", trace=mawps_trace)
 """One element of the corpus's JSON array into a trace or a typed refusal (the costly reading stage)."""
 
 read_mawps = StagedReader(iter_json_array, build_mawps_record)

@@ -78,11 +78,7 @@ def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
     return builder.build()
 
 
-def _trace(data: dict[str, Any], where: str, pack: UnitPack) -> Trace:
-    return svamp_trace(data, where=where, pack=pack)
-
-
-build_svamp_record = json_array_builder(CORPUS, id_key="ID", text_key="Body", trace=_trace)
+build_svamp_record = json_array_builder(CORPUS, id_key="ID", text_key="Body", trace=svamp_trace)
 """One element of the corpus's JSON array into a trace or a typed refusal (the costly reading stage)."""
 
 read_svamp = StagedReader(iter_json_array, build_svamp_record)
