@@ -267,6 +267,15 @@ def test_analyse_records_keeps_the_first_drilldowns_per_key() -> None:
     assert equation_drills == ["e0", "e1"]
 
 
+def test_analyse_records_sends_nothing_for_a_full_key() -> None:
+    records = [record_of(problem(f"e{i}", "apples")) for i in range(3)]
+    full = {d.key for d in analyse_records(records).drilldowns if d.kind == "equation"}
+    assert full
+    chunk = analyse_records(records, samples_per_reason=2, full_keys=full)
+    assert not [d for d in chunk.drilldowns if d.key in full]
+    assert len(chunk.problems) == 3  # the rows are all there
+
+
 def test_expand_specs_reads_a_folder_file_by_file(tmp_path: Path) -> None:
     write_jsonl(tmp_path / "b.jsonl", [json.dumps(problem("b"))])
     write_jsonl(tmp_path / "a.jsonl", [json.dumps(problem("a"))])
@@ -324,6 +333,8 @@ def test_batch_size_does_not_change_the_tables(tmp_path: Path) -> None:
     large = run_batch([path], progress=False, batch_size=1000)
     assert small.problems.equals(large.problems)
     assert small.equations.equals(large.equations)
+    # later batches skip keys the run already holds enough of: the kept drill-downs are the same
+    assert [(*d.key, d.problem_id) for d in small.drilldowns] == [(*d.key, d.problem_id) for d in large.drilldowns]
 
 
 def test_an_unloadable_pack_fails_before_any_work(tmp_path: Path) -> None:

@@ -533,11 +533,16 @@ def analyse_records(
     *,
     pack: str | None = None,
     samples_per_reason: int = DEFAULT_SAMPLES_PER_REASON,
+    full_keys: Iterable[tuple[str, str, str]] = (),
 ) -> BatchChunk:
     """Apply :func:`analyse_record` to a batch; the unit of work of every engine.
 
     ``pack`` is a pack name or folder (``None``: ``en_units_v1``): a name, not a
-    loaded pack, so that the call pickles to a worker process.  A record still
+    loaded pack, so that the call pickles to a worker process.  ``full_keys``
+    are the drill-down keys (``(corpus, kind, reason)``) the run already holds
+    ``samples_per_reason`` problems of: the batch keeps none of them, since the
+    run would drop them (their graphs are the costliest part of a chunk to
+    send back).  A record still
     to be read (a :class:`~ssbg.corpus.readers.PendingRecord`) is read here,
     with that pack, so the costly reading stage runs where the batch runs.
 
@@ -550,7 +555,7 @@ def analyse_records(
     problems: list[tuple[Any, ...]] = []
     equations: list[tuple[Any, ...]] = []
     drills: list[Drilldown] = []
-    counts: dict[tuple[str, str, str], int] = {}
+    counts = dict.fromkeys(full_keys, samples_per_reason)
     for item in records:
         record = item if isinstance(item, CorpusRecord) else item.build(p)
         a = analyse_record(record, pack=p)
@@ -645,16 +650,21 @@ class _Work:
     pack: str | None
     samples_per_reason: int
 
-    def __call__(self, batch: Sequence[CorpusRecord | PendingRecord]) -> BatchChunk:
-        return analyse_records(batch, pack=self.pack, samples_per_reason=self.samples_per_reason)
+    def __call__(
+        self, batch: Sequence[CorpusRecord | PendingRecord], full_keys: frozenset[tuple[str, str, str]] = frozenset()
+    ) -> BatchChunk:
+        return analyse_records(batch, pack=self.pack, samples_per_reason=self.samples_per_reason, full_keys=full_keys)
 
 
-def _local_chunks(batches: _Batches, work: _Work) -> Iterator[tuple[int, BatchChunk]]:
+_FullKeys = Callable[[], frozenset[tuple[str, str, str]]]
+
+
+def _local_chunks(batches: _Batches, work: _Work, full_keys: _FullKeys) -> Iterator[tuple[int, BatchChunk]]:
     for batch in batches:
-        yield len(batch), work(batch)
+        yield len(batch), work(batch, full_keys())
 
 
-def _pool_chunks(batches: _Batches, work: _Work, jobs: int) -> Iterator[tuple[int, BatchChunk]]:
+def _pool_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys) -> Iterator[tuple[int, BatchChunk]]:
     """Ordered results from a process pool with at most ``2 * jobs`` batches in flight."""
     import multiprocessing
     from collections import deque
@@ -667,7 +677,7 @@ def _pool_chunks(batches: _Batches, work: _Work, jobs: int) -> Iterator[tuple[in
     pending: deque[tuple[int, Future[BatchChunk]]] = deque()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         for batch in batches:
-            pending.append((len(batch), pool.submit(work, batch)))
+            pending.append((len(batch), pool.submit(work, batch, full_keys())))
             while len(pending) >= 2 * jobs:
                 n, fut = pending.popleft()
                 yield n, fut.result()
@@ -676,7 +686,7 @@ def _pool_chunks(batches: _Batches, work: _Work, jobs: int) -> Iterator[tuple[in
             yield n, fut.result()
 
 
-def _dask_chunks(batches: _Batches, work: _Work, jobs: int) -> Iterator[tuple[int, BatchChunk]]:
+def _dask_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys) -> Iterator[tuple[int, BatchChunk]]:
     """The same batch function mapped over ``dask.bag`` partitions, a window at a time."""
     import dask
     import dask.bag as db
@@ -689,7 +699,7 @@ def _dask_chunks(batches: _Batches, work: _Work, jobs: int) -> Iterator[tuple[in
             return
         bag = db.from_sequence(window, npartitions=len(window))  # type: ignore[no-untyped-call]
         with dask.config.set(scheduler=scheduler, num_workers=jobs):
-            chunks = bag.map(work).compute()
+            chunks = bag.map(functools.partial(work, full_keys=full_keys())).compute()
         yield from zip((len(b) for b in window), chunks, strict=True)
 
 
@@ -793,14 +803,20 @@ def run_batch(
     expanded = expand_specs(specs)
     work = _Work(pack_spec, samples_per_reason)
     batches = _batched(_scan(expanded, limit), batch_size)
-    if engine == "dask":
-        chunks = _dask_chunks(batches, work, jobs)
-    elif jobs > 1:
-        chunks = _pool_chunks(batches, work, jobs)
-    else:
-        chunks = _local_chunks(batches, work)
-    acc = TableAccumulator()
     counts: dict[tuple[str, str, str], int] = {}
+
+    def full_keys() -> frozenset[tuple[str, str, str]]:
+        # keys whose drill-downs are all in: a batch submitted now need not send any back (the
+        # kept ones come from earlier chunks, so the choice is the same whatever the engine)
+        return frozenset(key for key, n in counts.items() if n >= samples_per_reason)
+
+    if engine == "dask":
+        chunks = _dask_chunks(batches, work, jobs, full_keys)
+    elif jobs > 1:
+        chunks = _pool_chunks(batches, work, jobs, full_keys)
+    else:
+        chunks = _local_chunks(batches, work, full_keys)
+    acc = TableAccumulator()
     drills: list[Drilldown] = []
     bar = _progress(progress, None)
     try:
