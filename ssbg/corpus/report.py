@@ -275,16 +275,28 @@ def _detail(reason: str, detail: str | None) -> str:
     return text[len(reason) + 2:] if text.startswith(f"{reason}: ") else text
 
 
-def _diagrams(items: Sequence[Drilldown]) -> list[str]:
-    """The equation diagrams of drill-downs, drawn concurrently: each is a ``dot`` process, so
-    threads overlap them (about 80 ms each, a few dozen per report); the SVGs are the same."""
-    graphs = [d.graph for d in items if d.graph is not None]
-    if len(graphs) < 2:
-        return [_diagram(g) for g in graphs]
-    from concurrent.futures import ThreadPoolExecutor
+class _Diagrams:
+    """The equation diagrams of drill-downs, drawn concurrently from the moment it is made: each is a
+    ``dot`` process, so threads overlap them (a few dozen per report) with each other and with what
+    the caller does meanwhile (writing the tables); :meth:`result` gives the SVGs in order."""
 
-    with ThreadPoolExecutor(max_workers=min(len(graphs), max(2, os.cpu_count() or 1))) as pool:
-        return list(pool.map(_diagram, graphs))
+    def __init__(self, items: Sequence[Drilldown]) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        graphs = [d.graph for d in items if d.graph is not None]
+        self._pool = ThreadPoolExecutor(max_workers=min(max(len(graphs), 1), max(2, os.cpu_count() or 1)))
+        self._drawn = [self._pool.submit(_diagram, g) for g in graphs]
+
+    def result(self) -> list[str]:
+        """The SVGs, in the order of the drill-downs that have a graph (waits for them)."""
+        try:
+            return [f.result() for f in self._drawn]
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Let the drawings finish and release the threads (the result is not wanted, or was taken)."""
+        self._pool.shutdown()
 
 
 def _drilldown_html(d: Drilldown, *, diagram: str = "") -> str:
@@ -403,6 +415,19 @@ def render_report_html(
     True
     """
     s = summary if summary is not None else summarize(batch.problems, batch.equations)
+    chosen = choose_drilldowns(s, batch.drilldowns)
+    drawn = _Diagrams([d for _kind, _reason, items in chosen for d in items]) if diagrams else None
+    return _page(batch, s, chosen, drawn, title)
+
+
+def _page(
+    batch: BatchResult,
+    s: CorpusSummary,
+    chosen: Sequence[tuple[str, str, list[Drilldown]]],
+    diagrams: _Diagrams | None,
+    title: str,
+) -> str:
+    """The report page of :func:`render_report_html`, its drill-downs chosen and their diagrams on the way."""
     coverage = s.coverage_curve[s.coverage_curve["k"].isin(COVERAGE_KS)].reset_index(drop=True)
     files = "".join(f"<li>{_breakable(spec)}</li>" for spec in batch.specs)
     body: list[str] = [
@@ -449,15 +474,15 @@ def render_report_html(
         "corpora: the text with its bound quantities marked, the equations with their proofs or refusals, and the "
         "equation diagram.</p>",
     ]
-    chosen = choose_drilldowns(s, batch.drilldowns)
     if not chosen:
         body.append('<p class="empty">No refusals to drill into.</p>')
-    drawn = iter(_diagrams([d for _kind, _reason, items in chosen for d in items]) if diagrams else [])
+    drawn = iter(diagrams.result() if diagrams is not None else [])
     for kind, reason, items in chosen:
         label = {"equation": "equation refusal", "target": "question target", "import": "import refusal"}[kind]
         body.append(f"<h3>{html.escape(label)}: {html.escape(reason)}</h3>")
         body.extend(
-            _drilldown_html(d, diagram=next(drawn) if diagrams and d.graph is not None else "") for d in items
+            _drilldown_html(d, diagram=next(drawn) if diagrams is not None and d.graph is not None else "")
+            for d in items
         )
     body.append('<footer>Written by <code>ssbg report</code>. Every number above is a cell of the CSV tables '
                 "written next to this report.</footer></main>")
@@ -609,9 +634,16 @@ def write_report(
     finally:
         warm_up.join()
     summary = summarize(batch.problems, batch.equations)
-    csvs, parquets = write_tables(iter_csv_tables(batch.problems, batch.equations, summary), tables_dir,
-                                  parquet=parquet)
-    page = render_report_html(batch, summary, title=title, diagrams=diagrams)
+    chosen = choose_drilldowns(summary, batch.drilldowns)
+    # the diagrams' dot processes run while this process writes the tables
+    drawn = _Diagrams([d for _kind, _reason, items in chosen for d in items]) if diagrams else None
+    try:
+        csvs, parquets = write_tables(iter_csv_tables(batch.problems, batch.equations, summary), tables_dir,
+                                      parquet=parquet)
+        page = _page(batch, summary, chosen, drawn, title)
+    finally:
+        if drawn is not None:
+            drawn.close()
     html_path.parent.mkdir(parents=True, exist_ok=True)
     html_path.write_text(page, encoding="utf-8")
     return ReportResult(html_path, tuple(csvs), tuple(parquets), batch, summary)
