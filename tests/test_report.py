@@ -162,11 +162,11 @@ def test_html_with_diagrams_is_the_same_from_one_or_two_workers(tmp_path: Path) 
 
 
 def test_concurrent_diagrams_equal_sequential_ones() -> None:
-    from ssbg.corpus.report import _diagram, _diagrams
+    from ssbg.corpus.report import _diagram, _Diagrams
 
     drills = [d for d in run_batch([REPO / "data" / "lanes"], progress=False).drilldowns if d.graph is not None]
     assert len(drills) >= 3
-    assert _diagrams(drills) == [_diagram(d.graph) for d in drills if d.graph is not None]
+    assert _Diagrams(drills).result() == [_diagram(d.graph) for d in drills if d.graph is not None]
 
 
 def test_highlight_marks_only_spans_that_point_into_the_text() -> None:
