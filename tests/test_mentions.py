@@ -233,3 +233,21 @@ def test_mentions_are_sorted_disjoint_and_quote_the_text(words: list[str]) -> No
         assert m.start >= ends
         assert text[m.start : m.end] == m.text
         ends = m.end
+
+
+@pytest.mark.parametrize("text", [
+    "He has 3 x 4 = 12 apples.\nTwo of them are red, a dozen are green.\n#### 12",
+    "Twenty-five people came; a couple of them left.\nShe paid $5 for a pair of socks.",
+    "Half of 10 is 5.\nA third of 9 is 3.\nAn eighth is small.\n12 / 4 = 3",
+    "48/2 = 24\n24 + 48 = 72\n#### 72",
+])
+def test_worded_mentions_are_the_worded_ones_of_each_line(text: str) -> None:
+    from ssbg.corpus.mentions import tokenize, worded_mentions
+
+    expected = []
+    start = 0
+    for line in text.split("\n"):
+        toks = tokenize(text, start, start + len(line))
+        expected.extend(m for m in extract_mentions(text, tokens=toks) if m.text[:1].isalpha())
+        start += len(line) + 1
+    assert worded_mentions(text) == tuple(expected)

@@ -48,7 +48,7 @@ from typing import NamedTuple
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.corpus.constants import FALLBACK_CONSTANTS, Cue, find_cues
 from ssbg.corpus.counting import counted_mentions
-from ssbg.corpus.mentions import extract_mentions, mention_at, pack_lookup
+from ssbg.corpus.mentions import mention_at, pack_lookup, worded_mentions
 from ssbg.errors import ImportRefusal, ProblemGraphError
 from ssbg.trace import Mention, Operand, Step, Trace
 from ssbg.units import UnitPack, default_pack
@@ -765,8 +765,8 @@ class TraceBuilder:
             if self._prose_words is None:  # "two, 21 and 42": numbers the prose writes in words (read on need)
                 self._prose_words = tuple(
                     (m.start, float(m.value))
-                    for m in extract_mentions(blanked, pack=self.pack)
-                    if m.text[:1].isalpha() and not _in_arithmetic(blanked, m.start, m.end)
+                    for m in worded_mentions(blanked, pack=self.pack)
+                    if not _in_arithmetic(blanked, m.start, m.end)
                 )
             hits = [start for start, v in self._prose_words if _close(v, value)]
         if not hits:

@@ -58,6 +58,7 @@ __all__ = [
     "tokenize",
     "unit_after",
     "unit_lemma",
+    "worded_mentions",
 ]
 
 # One match per token, with the whitespace before it: every character that is not whitespace
@@ -884,6 +885,47 @@ def extract_mentions(
         out.append(_mention(text, toks, number, unit, k, kind, p))
         i = k
     return tuple(out)
+
+
+def worded_mentions(text: str, *, pack: UnitPack | None = None) -> tuple[Mention, ...]:
+    """The mentions whose number is written in words (``two``, ``a dozen``, ``half``), read line by line.
+
+    What :func:`extract_mentions` finds starting with a letter, at the cost of the
+    lines that have a number word: a worked solution writes most of its numbers
+    in digits, and reading every one of them with its unit to keep a few words
+    would cost ten times more.
+
+    >>> [(m.text, m.value) for m in worded_mentions("48/2 = 24 clips.\nShe sold two dozen.\n#### 72")]
+    [('two dozen', 2)]
+    """
+    p = default_pack() if pack is None else pack
+    out: list[Mention] = []
+    if not _may_have_number_words(text):
+        return ()
+    start = 0
+    size = len(text)
+    while start < size:
+        stop = text.find("\n", start)
+        stop = size if stop < 0 else stop
+        if _may_have_number_words(text[start:stop]):
+            toks = tokenize(text, start, stop)
+            if any(toks[i].kind == "word" for i in _candidates(toks)):
+                out.extend(m for m in extract_mentions(text, pack=p, tokens=toks) if m.text[:1].isalpha())
+        start = stop + 1
+    return tuple(out)
+
+
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def _may_have_number_words(text: str) -> bool:
+    """False only when no token of ``text`` can start a number in words (a cheap filter: one regex and
+    set intersections instead of tokens)."""
+    low = text.lower()
+    words = set(_LETTERS.findall(low))
+    if not words.isdisjoint(_NUMBER_WORDS):
+        return True
+    return not words.isdisjoint(_A) and (not words.isdisjoint(_AFTER_A) or "a-" in low or "an-" in low)
 
 
 def _mention(
