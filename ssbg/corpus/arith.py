@@ -198,6 +198,12 @@ def parse_formula(
             items.append(("(", "("))
         elif m.group("rp") is not None:
             items.append((")", ")"))
+    if len(items) == 3 and items[0][0] == "num" == items[2][0] and items[1][0] == "op":
+        # the commonest formula, "48/2": one operation (with a fraction to fold, "2/3", when merge says so)
+        (_, a), (_, op), (_, b) = items
+        if isinstance(a, Literal) and isinstance(b, Literal) and isinstance(op, str):
+            merged = merge(a, b) if merge is not None and op == "divide" else None
+            return merged if merged is not None else BinOp(op, a, b)
     if merge is not None:
         items = _merge_fractions(items, merge)
     parser = _Parser(items, formula)
