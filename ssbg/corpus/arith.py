@@ -40,6 +40,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -457,6 +458,20 @@ def blank_annotations(solution: str) -> str:
     return _ANNOTATION.sub(lambda m: "_" * len(m.group()), solution)
 
 
+@functools.lru_cache(maxsize=65_536)
+def _scale_factor(pack: UnitPack, unit: str) -> float | None:
+    """The ratio of a dimensionless or count unit to its base (``percent``: 0.01), None for others and 1."""
+    resolved = pack_lookup(pack, unit)
+    if (
+        resolved is None
+        or resolved.ratio is None
+        or resolved.ratio == 1
+        or resolved.dimension.as_dict() not in ({}, {"count": 1})
+    ):
+        return None
+    return float(resolved.ratio)
+
+
 class TraceBuilder:
     """Accumulates the steps of one problem's solution and builds its :class:`~ssbg.trace.Trace`.
 
@@ -534,15 +549,8 @@ class TraceBuilder:
         """A mention's value in its unit's scale, for dimensionless and count units (``20%`` -> 0.2)."""
         if m.unit is None:
             return None
-        resolved = pack_lookup(self.pack, m.unit)
-        if (
-            resolved is None
-            or resolved.ratio is None
-            or resolved.ratio == 1
-            or resolved.dimension.as_dict() not in ({}, {"count": 1})
-        ):
-            return None
-        return float(m.value) * float(resolved.ratio)
+        factor = _scale_factor(self.pack, m.unit)
+        return None if factor is None else float(m.value) * factor
 
     def merge(self, a: Literal, b: Literal) -> Literal | None:
         """Fold ``a/b`` into one literal when a fraction or percent mention has that value."""
