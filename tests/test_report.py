@@ -169,6 +169,24 @@ def test_concurrent_diagrams_equal_sequential_ones() -> None:
     assert _Diagrams(drills).result() == [_diagram(d.graph) for d in drills if d.graph is not None]
 
 
+def test_figures_drawn_aside_equal_those_drawn_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ssbg.corpus import report
+    from ssbg.corpus.tables import summarize
+
+    batch = run_batch([REPO / "data" / "lanes"], progress=False)
+    s = summarize(batch.problems, batch.equations)
+    here = report._figures(s)
+    assert all('<svg' in f for f in here)
+    assert report._FiguresAside(s, enabled=True).result() == here
+    assert report._FiguresAside(s, enabled=False).result() == here
+
+    def dies(_s: object, conn: Any) -> None:  # a child that ends without sending anything
+        conn.close()
+
+    monkeypatch.setattr(report, "_figures_to", dies)
+    assert report._FiguresAside(s, enabled=True).result() == here  # drawn here instead
+
+
 def test_highlight_marks_only_spans_that_point_into_the_text() -> None:
     from ssbg.trace import Trace, bind_trace
 

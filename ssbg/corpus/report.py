@@ -41,7 +41,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ssbg.corpus.batch import (
     ENGINES,
@@ -398,6 +398,65 @@ def _figure(fig: SvgFigure) -> str:
     return f'<div class="figure" role="img" aria-label="{html.escape(fig.title)}">{svg[start:]}</div>'
 
 
+def _figures(s: CorpusSummary) -> tuple[str, str, str]:
+    """The report's figures as HTML: refusal reasons, the coverage curve, admission by kind."""
+    return (
+        _figure(plot_refusal_reasons(s.refusal_reasons)),
+        _figure(plot_coverage_curve(s.coverage_curve)),
+        _figure(plot_admission_by_kind(s.admission_by_kind)),
+    )
+
+
+def _figures_to(s: CorpusSummary, conn: Any) -> None:
+    """The child's side of :class:`_FiguresAside`: the figures, or None when drawing them failed."""
+    try:
+        figures: tuple[str, str, str] | None = _figures(s)
+    except Exception:  # noqa: BLE001 - the parent draws them again and raises what fails there
+        figures = None
+    conn.send(figures)
+    conn.close()
+
+
+class _FiguresAside:
+    """The report's figures drawn in a forked child process while this one writes the tables.
+
+    Matplotlib's drawing is pure Python (about 0.7 s for the three figures of a
+    corpus report) and the table writing too, so a thread would not overlap
+    them; a fork does, with the summary inherited rather than sent.  It is made
+    before any thread of the report starts (the diagrams' ``dot`` threads come
+    after), and only where ``fork`` exists and the caller allowed several
+    processes.  A child that fails or dies leaves the drawing to this process:
+    the figures are the same SVG either way (fixed id salt, no date).
+    """
+
+    def __init__(self, summary: CorpusSummary, *, enabled: bool) -> None:
+        import multiprocessing
+
+        self._summary = summary
+        self._process: Any = None
+        if not enabled or "fork" not in multiprocessing.get_all_start_methods():
+            return
+        context = multiprocessing.get_context("fork")
+        self._conn, child_end = context.Pipe(duplex=False)
+        self._process = context.Process(target=_figures_to, args=(summary, child_end), daemon=True,
+                                        name="ssbg-report-figures")
+        self._process.start()
+        child_end.close()
+
+    def result(self) -> tuple[str, str, str]:
+        figures: tuple[str, str, str] | None = None
+        if self._process is not None:
+            try:
+                figures = self._conn.recv()
+            except (EOFError, OSError):
+                figures = None
+            finally:
+                self._conn.close()
+                self._process.join()
+                self._process = None
+        return figures if figures is not None else _figures(self._summary)
+
+
 def render_report_html(
     batch: BatchResult,
     summary: CorpusSummary | None = None,
@@ -426,8 +485,11 @@ def _page(
     chosen: Sequence[tuple[str, str, list[Drilldown]]],
     diagrams: _Diagrams | None,
     title: str,
+    figures: tuple[str, str, str] | None = None,
 ) -> str:
-    """The report page of :func:`render_report_html`, its drill-downs chosen and their diagrams on the way."""
+    """The report page of :func:`render_report_html`, its drill-downs chosen and their diagrams on the way
+    (``figures``: :func:`_figures` of ``s``, when already drawn)."""
+    reasons_figure, coverage_figure, kinds_figure = _figures(s) if figures is None else figures
     coverage = s.coverage_curve[s.coverage_curve["k"].isin(COVERAGE_KS)].reset_index(drop=True)
     files = "".join(f"<li>{_breakable(spec)}</li>" for spec in batch.specs)
     body: list[str] = [
@@ -444,7 +506,7 @@ def _page(
         "a <b>propagated</b> one is refused only because an equation it depends on was.</p>",
         _table(s.overview, table_id="overview"),
         '<h2 id="reasons">Refusal reasons</h2>',
-        _figure(plot_refusal_reasons(s.refusal_reasons)),
+        reasons_figure,
         _table(s.refusal_reasons, table_id="refusal_reasons"),
         '<h2 id="units">Unknown units</h2>',
         '<p class="lede">Units the pack does not know, ranked by the root-cause refusals they cause. The coverage '
@@ -452,11 +514,11 @@ def _page(
         "when every unknown unit it needs (its own and its upstream refusals') is among them, and refusals for "
         "other reasons never do.</p>",
         _table(s.unknown_units, table_id="unknown_units", max_rows=LEADERBOARD_ROWS),
-        _figure(plot_coverage_curve(s.coverage_curve)),
+        coverage_figure,
         f'<p class="note">Rows of <code>coverage_curve.csv</code> at k in {list(COVERAGE_KS)}.</p>',
         _table(coverage, table_id="coverage_curve"),
         '<h2 id="kinds">Operation kinds</h2>',
-        _figure(plot_admission_by_kind(s.admission_by_kind)),
+        kinds_figure,
         _table(s.admission_by_kind, table_id="admission_by_kind"),
         '<h2 id="targets">Question targets and answer units</h2>',
         _table(s.target_refusals, table_id="target_refusals"),
@@ -635,12 +697,14 @@ def write_report(
         warm_up.join()
     summary = summarize(batch.problems, batch.equations)
     chosen = choose_drilldowns(summary, batch.drilldowns)
-    # the diagrams' dot processes run while this process writes the tables
+    # the figures (a forked child) and the diagrams (dot processes) are drawn while this process
+    # writes the tables; the fork comes first, before the diagrams start their threads
+    figures = _FiguresAside(summary, enabled=jobs > 1 and engine == "local")
     drawn = _Diagrams([d for _kind, _reason, items in chosen for d in items]) if diagrams else None
     try:
         csvs, parquets = write_tables(iter_csv_tables(batch.problems, batch.equations, summary), tables_dir,
                                       parquet=parquet)
-        page = _page(batch, summary, chosen, drawn, title)
+        page = _page(batch, summary, chosen, drawn, title, figures.result())
     finally:
         if drawn is not None:
             drawn.close()
