@@ -499,3 +499,52 @@ def test_gsm8k_skips_prose_arithmetic_that_is_wrong() -> None:
         problem_id="p",
     )
     assert [s.formula for s in trace.steps] == ["8*3=24"]
+
+
+@pytest.mark.parametrize(
+    ("question", "solution", "formulas"),
+    [
+        (  # an en dash subtracts; words between numbers are units
+            "He had 16 fish; 6 were eaten and 2 were returned. He has 2 tanks.",
+            "16 fish \u2013 6 were eaten \u2013 2 returned = 8 fish.\nPer tank: 8/2 = <<8/2=4>>4.\n#### 4",
+            ["16-6-2=8", "8/2=4"],
+        ),
+        (  # "/bottle" after a price is its unit, and so is "/month" after a result
+            "She sells 60 bottles at $1.85 per bottle and earns $500 per week for 4 weeks a month.",
+            "Sales: $1.85/bottle * 60 bottles = $111\nPay: $500/week * 4 weeks/month = $2000/month\n"
+            "Total: 111+2000 = <<111+2000=2111>>2111\n#### 2111",
+            ["1.85*60=111", "500*4=2000", "111+2000=2111"],
+        ),
+        (  # "a = b = c": the middle number starts the next equation
+            "He buys 3 boxes of 4 pens, for 2 days.",
+            "Pens: 3 * 4 = 12 * 2 = 24 pens.\nSo 24 + 3 = <<24+3=27>>27.\n#### 27",
+            ["3 * 4=12", "12 * 2=24", "24+3=27"],
+        ),
+        (  # a mixed number and a vulgar fraction are numbers
+            "8 people eat 1 1/2 rolls each; there are 40 rolls. Of 24 toys, \u00bc are cars.",
+            "They eat 8 x 1 1/2 = 12 rolls.\nCars: \u00bc * 24 = 6\nLeft: 40-12 = <<40-12=28>>28\n#### 28",
+            ["8*1.5=12", "0.25*24=6", "40-12=28"],
+        ),
+        (  # a written fraction after an operator is one number, and a result may be a fraction
+            "A glass holds 6 ounces and is 4/5 full. There are 10 glasses.",
+            "Each glass has 6 x 4/5 = 24/5 ounces.\nAll: 24/5 x 10 = <<24/5*10=48>>48 ounces.\n#### 48",
+            ["6*(4/5)=24/5", "24/5*10=48"],
+        ),
+    ],
+)
+def test_gsm8k_reads_prose_arithmetic_with_dashes_rates_chains_and_fractions(
+    question: str, solution: str, formulas: list[str]
+) -> None:
+    trace = gsm8k_trace(question, solution, problem_id="p")
+    assert [s.formula for s in trace.steps if not s.implicit] == formulas
+
+
+def test_gsm8k_reads_a_sum_of_percentages_as_a_percentage() -> None:
+    trace = gsm8k_trace(
+        "40% of the 200 balls are red and 20% are blue.",
+        "Red or blue: 40% + 20% = 60%\nSo 60*200/100 = <<60*200/100=120>>120 balls.\n#### 120",
+        problem_id="p",
+    )
+    first = trace.steps[0]
+    assert (first.formula, first.result, first.unit) == ("40% + 20%=60%", 60, "%")
+    assert trace.steps[1].operands[0].step == 0

@@ -368,3 +368,201 @@ def test_fallback_constants_do_not_preempt_a_text_mention() -> None:
     b = builder("There are 3 other people and 1 dog.")
     b.add_formula("3+1=4")
     assert sources(b) == [["mention", "mention"]]
+
+
+# ------------------------------------------------ fallback grounding rules (ADR 0004, after the fallback constants)
+
+
+def mention_texts(b: TraceBuilder) -> list[str]:
+    return [m.text for m in b.build().mentions]
+
+
+def test_named_persons_sum_to_the_divisor_of_an_equal_share() -> None:
+    b = builder("Ann has 4 pens, Bo has 6 pens and Cy has 8 pens. They share them equally.")
+    b.add_formula("4+6+8=18")
+    b.add_formula("18/3=6")
+    assert sources(b) == [["mention", "mention", "mention"], ["mention", "mention", "mention"], ["step", "step"]]
+    assert [m.text for m in b.build().mentions if m.unit == "person"] == ["Ann", "Bo", "Cy"]
+
+
+def test_named_persons_ground_nothing_without_words_of_a_share_or_an_average() -> None:
+    b = builder("Ann has 4 pens, Bo has 6 pens and Cy has 8 pens.")
+    b.add_formula("4+6+8=18")
+    with pytest.raises(ImportRefusal, match="3 is neither"):
+        b.add_formula("18/3=6")
+
+
+def test_named_weekdays_sum_to_the_divisor_of_an_average() -> None:
+    b = builder("He drove 12 miles on Monday, 18 miles on Tuesday, and 21 miles on Wednesday. Find the average.")
+    b.add_formula("12+18+21=51")
+    b.add_formula("51/3=17")
+    assert [m.text for m in b.build().mentions if m.unit == "day"] == ["Monday", "Tuesday", "Wednesday"]
+
+
+@pytest.mark.parametrize(
+    ("text", "formula", "listed"),
+    [
+        (
+            "A box holds an equal number of knives, forks, and spoons: 30 in all.",
+            "30/3=10",
+            "knives, forks, and spoons",
+        ),
+        ("The store sold 40 bags, an equal number in the third and fourth week.", "40/2=20", "third and fourth"),
+    ],
+)
+def test_a_listed_count_grounds_a_number_where_the_text_speaks_of_equal_parts(
+    text: str, formula: str, listed: str
+) -> None:
+    b = builder(text)
+    b.add_formula(formula)
+    assert listed in mention_texts(b)
+
+
+def test_companions_and_the_person_they_go_with_are_n_plus_one() -> None:
+    b = builder("Jack shares 45 apples equally between him and his 4 friends.")
+    b.add_formula("45/5=9")
+    assert sources(b) == [["mention", "constant:self"], ["mention", "step"]]
+
+
+def test_two_and_a_half_dozen_is_an_implicit_sum_in_dozens() -> None:
+    b = builder("Dani brings two and a half dozen cupcakes.")
+    b.add_formula("2.5*12=30")
+    trace = b.build()
+    assert trace.steps[0].op == "add"
+    assert [(m.text, m.unit) for m in trace.mentions] == [("two", "dozen"), ("a half dozen", "dozen")]
+
+
+def test_every_n_months_happens_a_count_of_times_a_year() -> None:
+    b = builder("Borris uses 90 kilograms of grapes every 6 months. How many does he use in a year?")
+    b.add_formula("90*2=180")
+    assert sources(b) == [["constant:months_per_year", "mention"], ["mention", "step"]]
+
+
+def test_a_number_word_measure_inside_a_mention_splits_it() -> None:
+    b = builder("Parker lifts 4 twenty-pound dumbbells.")
+    b.add_formula("4*20=80")
+    trace = b.build()
+    assert [(m.text, m.value, m.unit) for m in trace.mentions] == [("4", 4, "dumbbells"), ("twenty-pound", 20, "pound")]
+
+
+def test_a_number_word_measure_outside_mentions_is_a_text_mention() -> None:
+    b = builder("He pays for 3 books of $10 with a fifty-dollar bill.")
+    b.add_formula("3*10=30")
+    b.add_formula("50-30=20")
+    assert "fifty-dollar" in mention_texts(b)
+
+
+def test_half_an_hour_converts_to_minutes() -> None:
+    b = builder("Larry walks his dog for half an hour and feeds it for 10 minutes.")
+    b.add_formula("30+10=40")
+    assert sources(b) == [["mention", "constant:minutes_per_hour"], ["step", "mention"]]
+    assert b.build().mentions[0].text == "half an hour"
+
+
+@pytest.mark.parametrize(("formula", "ops"), [("90*7=630", ["multiply", "add"]), ("1.5*7=10.5", ["divide", "add"])])
+def test_hours_and_minutes_read_as_one_duration(formula: str, ops: list[str]) -> None:
+    b = builder("Mr. John jogs for 1 hour 30 minutes a day, 7 days.")
+    b.add_formula(formula)
+    assert [s.op for s in b.steps[:2]] == ops
+
+
+def test_no_noun_counts_zero_when_the_formula_line_names_the_noun() -> None:
+    solution = "Six hats with no stripes is 6*0 = <<6*0=0>>0 stripes."
+    b = builder("She has 6 hats with no stripes and 4 hats with 3 stripes each.", solution)
+    b.add_formula("6*0=0", position=solution.index("<<"))
+    assert "no stripes" in mention_texts(b)
+
+
+@pytest.mark.parametrize(
+    ("text", "formula", "counted"),
+    [
+        ("Sebastian bought tickets at $44 each for his parents and himself.", "44*3=132", "his parents and himself"),
+        ("Steve reads 100 pages Monday, Wed, and Friday.", "100*3=300", "Monday, Wed, and Friday"),
+    ],
+)
+def test_parents_count_two_and_weekday_abbreviations_list(text: str, formula: str, counted: str) -> None:
+    b = builder(text)
+    b.add_formula(formula)
+    assert counted in mention_texts(b)
+
+
+@pytest.mark.parametrize(
+    ("text", "formula", "constant"),
+    [
+        ("She walked every day in March except 4 days.", "31-4=27", "days_in_31_day_month"),
+        ("4.5 gallons of tea fill 18 cups. How many pints is that?", "4.5*8=36", "pints_per_gallon"),
+        ("Each side of the square lake is 15 miles.", "4*15=60", "square_sides"),
+        ("A circle has a radius of 14 feet. How long is its diameter?", "14*2=28", "diameter_per_radius"),
+        ("A road has 250 lights on each side of the road.", "250*2=500", "two_sides"),
+        ("Dan practices 15 minutes a day during the school week.", "15*5=75", "weekdays_per_week"),
+        ("John gets 30 cans with buy 1 get one free.", "30/2=15", "buy_one_get_one"),
+        ("Kim runs her 200 watt fan for 2 hours. How many seconds is that?", "2*3600=7200", "seconds_per_hour"),
+    ],
+)
+def test_implied_constants_cued_by_their_words(text: str, formula: str, constant: str) -> None:
+    b = builder(text)
+    b.add_formula(formula)
+    assert f"constant:{constant}" in sources(b)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "formula"),
+    [
+        ("He may walk every day but 4 days.", "31-4=27"),  # "may" is not the month May
+        ("The room is 15 square feet.", "4*15=60"),  # an area unit, not a square
+        ("4.5 gallons of tea fill 18 cups.", "4.5*8=36"),  # pints are never named
+    ],
+)
+def test_implied_constants_need_their_exact_words(text: str, formula: str) -> None:
+    with pytest.raises(ImportRefusal):
+        builder(text).add_formula(formula)
+
+
+def test_a_percentage_per_period_scales_as_a_percentage() -> None:
+    b = builder("Bobby has 16 toy cars, and the number increases by 50% every year.")
+    b.add_formula("16*.5=8")
+    assert sources(b) == [["mention", "mention"]]
+
+
+def test_a_result_stated_as_a_fraction_is_the_written_fraction_later() -> None:
+    b = builder("She loses 2 pounds of water and 2/3 pound of food per hour, for 6 hours.")
+    b.add_formula("2+2/3=8/3", optional=True)
+    b.add_formula("8/3*6=16")
+    assert sources(b)[-1] == ["step", "mention"]
+
+
+def test_a_stated_percent_result_is_the_percentage_written_later() -> None:
+    b = builder("40% are red and 20% are blue. There are 50 balls.")
+    b.add_formula("40%+20%=60%", unit="%")
+    b.add_formula("60%*50=30")
+    assert b.steps[0].result == 60
+    assert sources(b)[1][0] == "step"
+
+
+@pytest.mark.parametrize(
+    ("text", "formula", "listed"),
+    [
+        ("She bakes 60 cupcakes, an even number of chocolate and vanilla.", "60/2=30", "chocolate and vanilla"),
+        ("John buys 3 cakes for $12 each and splits the cost with his brother.", "36/2=18", "with his brother"),
+    ],
+)
+def test_two_kinds_or_a_person_shared_with_count_two(text: str, formula: str, listed: str) -> None:
+    b = builder(text)
+    if "$12" in text:
+        b.add_formula("3*12=36")
+    b.add_formula(formula)
+    assert listed in mention_texts(b)
+
+
+def test_a_person_who_has_brothers_is_one_more() -> None:
+    b = builder("Ben has two brothers. They can each eat 12 slices of pizza.")
+    b.add_formula("3*12=36")
+    assert sources(b) == [["mention", "constant:self"], ["step", "mention"]]
+
+
+def test_a_possessive_group_cues_self_in_a_sum_of_persons_but_not_in_a_product() -> None:
+    b = builder("Kath takes her 2 siblings and 3 friends to a movie.")
+    b.add_formula("1+2+3=6")
+    assert sources(b) == [["constant:self", "mention", "mention"]]
+    with pytest.raises(ImportRefusal):
+        builder("His friend Mateo has 3 bottles of 2 liters.").add_formula("1*2=2")

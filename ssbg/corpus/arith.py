@@ -21,7 +21,11 @@ of its own; sub-expressions become implicit steps) and grounds each number:
    for 4 days, ``a ferret`` for 1, :mod:`ssbg.corpus.counting`); the rest of a
    fraction (``1 - 1/3``); a mention converted by a cued constant (``two weeks``
    x 7 days per week); ``k + 1`` parts of "k times as many"; a fallback
-   constant (``every other``, ``parents``, ``self``).
+   constant (``every other``, ``parents``, ``self``, ``March`` 31 days, pints per gallon);
+8. last: the persons or weekdays the text names, summed as the divisor of an average or
+   share, or a listed count (``third and fourth``); ``n + 1`` with ``self``; ``two and a
+   half``; ``every 6 months`` as 12 / 6 a year; a number-word measure (``a fifty-dollar
+   bill``, ``half an hour``); ``1 hour 30 minutes``.
 
 A number none of these explains refuses the record with
 :class:`~ssbg.errors.ImportRefusal` reason ``operand_not_found``; nothing is guessed.
@@ -44,11 +48,11 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ssbg.constants import IMPLICIT_CONSTANTS
-from ssbg.corpus.constants import FALLBACK_CONSTANTS, Cue, find_cues
-from ssbg.corpus.counting import counted_mentions
+from ssbg.corpus.constants import FALLBACK_CONSTANTS, SELF_COMPANION_CUE, Cue, find_cues
+from ssbg.corpus.counting import compound_measures, counted_mentions, listed_items, named_items
 from ssbg.corpus.mentions import mention_at, pack_lookup, worded_mentions
 from ssbg.errors import ImportRefusal, ProblemGraphError
 from ssbg.trace import Mention, Operand, Step, Trace
@@ -400,6 +404,29 @@ _CONVERSIONS: tuple[tuple[str, float, str, str], ...] = tuple(
 )
 # Words of a total shared by parts ("twice as many ... in total", "combined", "share").
 _SHARED = re.compile(r"(?i)(?<![a-z])(?:total|combined?|together|altogether|sum|in all|shared?|split|between)(?![a-z])")
+# Words of an average or an equal share: a divisor may then count the persons (or weekdays) the text names.
+_AVERAGE = re.compile(
+    r"(?i)(?<![a-z])(?:average|mean|share[ds]?|sharing|equal(?:ly)?|even(?:ly)?|split|divide[ds]?|each)(?![a-z])"
+)
+_PLURALS = {"dollar": r"\$|dollars?", "foot": r"foot|feet"}  # a target unit as the text may write it
+_EVERY = re.compile(r"(?i)(?<![a-z])every\s+$")
+_FRACTION_RESULT = re.compile(r"(\d+)/(\d+)")
+_PERCENT_RATE = re.compile(r"(?:%|percent) per ")
+_COMPANION_LEMMAS = frozenset(
+    {
+        "friend",
+        "sibling",
+        "brother",
+        "sister",
+        "cousin",
+        "classmate",
+        "child",
+        "kid",
+        "teammate",
+        "coworker",
+        "roommate",
+    }
+)
 _WRITTEN_FRACTION = re.compile(r"\d\s*/\s*\d")  # "2/5 times", "1/2 cup": a fraction the text writes
 
 _TERMINATOR = re.compile(r"[.!?]+(?=\s|$)")
@@ -534,6 +561,8 @@ class TraceBuilder:
         self._counted: tuple[Mention, ...] | None = None  # counted_mentions(self.text) clear of self.mentions
         self._position: int | None = None  # offset in the solution of the formula being added
         self._cues: dict[float, tuple[Cue, ...]] = {}  # find_cues(self.text, value), by value
+        self._fraction_results: set[str] = set()  # results stated as fractions ("= 8/3"), as written
+        self._fallback_reads: dict[str, tuple[Any, ...]] = {}  # the fallback rules' readings of the text, on need
 
     # ------------------------------------------------------------ refusals
 
@@ -549,6 +578,8 @@ class TraceBuilder:
         """A mention's value in its unit's scale, for dimensionless and count units (``20%`` -> 0.2)."""
         if m.unit is None:
             return None
+        if _PERCENT_RATE.match(m.unit):  # "50% every year": a percentage per period scales as a percentage
+            return float(m.value) / 100
         factor = _scale_factor(self.pack, m.unit)
         return None if factor is None else float(m.value) * factor
 
@@ -557,6 +588,8 @@ class TraceBuilder:
         if b.value == 0:
             return None
         value = a.value / b.value
+        if f"{a.text}/{b.text}" in self._fraction_results:
+            return Literal(f"{a.text}/{b.text}", value)  # "8/3", an earlier result written as a fraction
         for i, m in enumerate(self.mentions):
             scaled = self._scaled[i]
             if m.kind == "fraction" and 0 < float(m.value) < 1 and _close(1 - float(m.value), value):
@@ -574,6 +607,10 @@ class TraceBuilder:
             r = values[i]
             if r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value)):
                 return i
+        if lit.text.endswith("%"):  # "60%" is a result stated as 60 percent ("40% + 20% = 60%")
+            for i in range(len(values) - 1, -1, -1):
+                if self.steps[i].unit == "%" and _close(values[i], value * 100):
+                    return i
         places = _decimals(lit.text)
         if places:  # "3.33" also stands for a result 3.3333 it rounds
             tolerance = 0.5 * 10 ** (-places) + 1e-9
@@ -669,7 +706,7 @@ class TraceBuilder:
                     continue
                 if not where:
                     where = self.text + "\n" + self._solution_line()
-                said = r"\$|dollars?" if target == "dollar" else rf"{re.escape(target)}s?"
+                said = _PLURALS.get(target) or rf"{re.escape(target)}(?:e?s)?"
                 if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
                     continue
                 cue = next((c for c in find_cues(self.text, factor) if c.constant_id == cid), None)
@@ -677,6 +714,175 @@ class TraceBuilder:
                     continue
                 operands = (Operand(mention=i), Operand(constant=cid, cue=(cue.start, cue.end)))
                 return self._push(Step(op, operands, value, None, None, True), value)
+        return None
+
+    def _reading(self, key: str, read: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+        """A reading of the text a fallback rule needs (``read()``), computed once per problem."""
+        found = self._fallback_reads.get(key)
+        if found is None:
+            found = self._fallback_reads[key] = read()
+        return found
+
+    def _compound(self, value: float) -> Operand | None:
+        """A measure a number word writes as a modifier (``a fifty-dollar bill`` for 50, ``6 thirty-minute
+        programs`` for 30; :func:`~ssbg.corpus.counting.compound_measures`).  Inside a text mention
+        (``one fifty-dollar bill``) the mention is narrowed to the words before it (``one``), which keep
+        their value and unit; ``half`` before ``an hour`` widens to ``half an hour``, converted to minutes
+        by ``minutes_per_hour`` for 30."""
+        for c in self._reading("compound", lambda: compound_measures(self.text, pack=self.pack)):
+            minutes = c.unit == "hour" and _close(float(c.value) * 60, value)  # "half an hour" for 30 minutes
+            if not _close(float(c.value), value) and not minutes:
+                continue
+            inside = next((i for i, m in enumerate(self.mentions) if m.start < c.end and c.start < m.end), None)
+            index: int | None
+            if inside is not None:
+                m = self.mentions[inside]
+                if m.start == c.start and m.end <= c.end and _close(float(m.value), float(c.value)):
+                    widened = dataclasses.replace(m, end=c.end, text=c.text, unit=c.unit, lemma=c.lemma, kind=c.kind)
+                    self.mentions = (*self.mentions[:inside], widened, *self.mentions[inside + 1 :])
+                    index = inside  # "half" read as "half an hour"
+                else:
+                    head = self.text[m.start : c.start].rstrip(" ,")
+                    if not head or not m.start < c.start or c.end > m.end:
+                        continue
+                    if any(q.source == "text" and q.start < c.end and c.start < q.end for q in self._quoted):
+                        continue
+                    narrowed = Mention(m.start, m.start + len(head), head, m.value, m.unit, m.lemma, m.kind, m.source)
+                    self.mentions = (*self.mentions[:inside], narrowed, *self.mentions[inside + 1 :])
+                    index = self._extra(c)
+            else:
+                index = self._extra(c)
+            if index is None:
+                continue
+            if not minutes or _close(float(c.value), value):
+                return Operand(mention=index)
+            cue = next((k for k in find_cues(self.text, 60) if k.constant_id == "minutes_per_hour"), None)
+            if cue is None:
+                continue
+            operands = (Operand(mention=index), Operand(constant="minutes_per_hour", cue=(cue.start, cue.end)))
+            return Operand(step=self._push(Step("multiply", operands, value, None, None, True), value))
+        return None
+
+    def _hours_and_minutes(self, value: float) -> int | None:
+        """Implicit steps for ``1 hour 30 minutes`` (or ``one hour and 20 minutes``) as 90 minutes
+        (``1 x 60 + 30``) or 1.5 hours (``1 + 30 / 60``): adjacent hour and minute mentions."""
+        for i in range(len(self.mentions) - 1):
+            a, b = self.mentions[i], self.mentions[i + 1]
+            if a.lemma not in ("hour", "hr") or (b.lemma or "").partition("_per_")[0] != "minute":
+                continue
+            if not re.fullmatch(r"\s*(?:and\s+)?", self.text[a.end : b.start]):
+                continue
+            h, mins = float(a.value), float(b.value)
+            cue = next((k for k in find_cues(self.text, 60) if k.constant_id == "minutes_per_hour"), None)
+            if cue is None:
+                return None
+            per_hour = Operand(constant="minutes_per_hour", cue=(cue.start, cue.end))
+            if _close(h * 60 + mins, value):
+                first = self._push(Step("multiply", (Operand(mention=i), per_hour), h * 60, None, None, True), h * 60)
+                return self._push(
+                    Step("add", (Operand(step=first), Operand(mention=i + 1)), value, None, None, True), value
+                )
+            if _close(h + mins / 60, value):
+                part = mins / 60
+                first = self._push(Step("divide", (Operand(mention=i + 1), per_hour), part, None, None, True), part)
+                return self._push(
+                    Step("add", (Operand(mention=i), Operand(step=first)), value, None, None, True), value
+                )
+        return None
+
+    def _and_a_half(self, value: float) -> int | None:
+        """An implicit sum for ``two and a half dozen`` (2.5): a number, ``and``, then a mention of a half
+        (the number takes the half's unit when it has none)."""
+        for i in range(len(self.mentions) - 1):
+            a, b = self.mentions[i], self.mentions[i + 1]
+            if (
+                not _close(float(b.value), 0.5)
+                or not _close(float(a.value) + 0.5, value)
+                or not re.fullmatch(r"\s+and\s+", self.text[a.end : b.start])
+                or not re.match(r"(?i)(?:a\s+)?half\b", b.text)
+                or (a.unit is not None and a.unit != b.unit)
+            ):
+                continue
+            if a.unit is None and b.unit is not None:
+                a = dataclasses.replace(a, unit=b.unit, lemma=b.lemma)
+                self.mentions = (*self.mentions[:i], a, *self.mentions[i + 1 :])
+            operands = (Operand(mention=i), Operand(mention=i + 1))
+            return self._push(Step("add", operands, value, None, None, True), value)
+        return None
+
+    def _times_per(self, value: float) -> int | None:
+        """An implicit count of periods: ``every 6 months`` happens 12 / 6 = 2 times a year (a cued
+        conversion constant over the mention), where the text or the formula's line names the longer unit."""
+        where = ""
+        for i, m in enumerate(self.mentions):
+            a = float(m.value)
+            if m.lemma is None or a <= 0 or not _EVERY.search(self.text, max(0, m.start - 8), m.start):
+                continue
+            for cid, factor, num, den in _CONVERSIONS:
+                if m.lemma != num or not _close(factor / a, value):
+                    continue
+                where = where or self.text + "\n" + self._solution_line()
+                said = _PLURALS.get(den) or rf"{re.escape(den)}(?:e?s)?"
+                if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
+                    continue
+                cue = next((c for c in find_cues(self.text, factor) if c.constant_id == cid), None)
+                if cue is None:
+                    continue
+                operands = (Operand(constant=cid, cue=(cue.start, cue.end)), Operand(mention=i))
+                return self._push(Step("divide", operands, value, None, None, True), value)
+        return None
+
+    def _self_cue(self, *, companions: bool) -> tuple[int, int] | None:
+        """The span of the words that cue ``self``: its own cue words, or (``companions``) a group named
+        with a possessive (``her 2 siblings``)."""
+        cue = next((c for c in find_cues(self.text, 1, fallback=True) if c.constant_id == "self"), None)
+        if cue is not None:
+            return cue.start, cue.end
+        hit = SELF_COMPANION_CUE.search(self.text) if companions else None
+        return None if hit is None else (hit.start(), hit.end())
+
+    def _with_self(self, value: float) -> int | None:
+        """An implicit sum ``n + 1`` of a mention of ``n`` companions and the person they go with, where
+        the text says so (``him and his 4 friends`` are 5, the ``self`` constant's cue)."""
+        if value < 2 or not value.is_integer():
+            return None
+        for i, m in enumerate(self.mentions):
+            if m.lemma not in _COMPANION_LEMMAS or not _close(float(m.value), value - 1):
+                continue
+            cue = self._self_cue(companions=True)
+            if cue is None:
+                return None
+            operands = (Operand(mention=i), Operand(constant="self", cue=cue))
+            return self._push(Step("add", operands, value, None, None, True), value)
+        return None
+
+    def _named_total(self, value: float, op: str | None) -> Operand | None:
+        """An implicit sum ``1 + 1 + 1`` of the persons (or weekdays) the text names, each once, as a
+        divisor where the text speaks of an average or an equal share (``Mark, Peter and John share
+        equally`` divides by 3; ``12 miles on Monday, 18 on Tuesday, 21 on Wednesday`` averages over 3)."""
+        if value < 2 or not value.is_integer() or not _AVERAGE.search(self.text):
+            return None
+        taken = [(m.start, m.end) for m in self.mentions]
+        # "knives, forks, and spoons": a count as one mention
+        for listed in self._reading("listed", lambda: listed_items(self.text)):
+            if _close(float(listed.value), value) and not any(a < listed.end and listed.start < b for a, b in taken):
+                index = self._extra(listed)
+                if index is not None:
+                    return Operand(mention=index)
+        if op != "divide":
+            return None
+        for group in self._reading("named", lambda: named_items(self.text)):
+            items = [c for c in group if not any(a < c.end and c.start < b for a, b in taken)]
+            if len(items) != value or len(items) != len(group):
+                continue
+            if any(
+                q.source == "text" and q.start < c.end and c.start < q.end and (q.start, q.end) != (c.start, c.end)
+                for q in self._quoted
+                for c in items
+            ):
+                continue  # an item overlaps another extra mention: adding some and not others would leave them
+            operands = tuple(Operand(mention=i) for c in items if (i := self._extra(c)) is not None)
+            return Operand(step=self._push(Step("add", operands, value, None, None, True), value))
         return None
 
     def _extra(self, mention: Mention) -> int | None:
@@ -706,7 +912,7 @@ class TraceBuilder:
         for c in self._counted:
             if not _close(float(c.value), value):
                 continue
-            if value == 1:
+            if value in (0, 1):
                 if line is None:
                     line = self._solution_line()
                 noun = (c.lemma or "").rpartition("_")[2]
@@ -854,6 +1060,26 @@ class TraceBuilder:
         late = find_cues(self.text, lit.value, fallback=True)
         if late:
             return Operand(constant=late[0].constant_id, cue=(late[0].start, late[0].end), text=lit.text)
+        if lit.value == 1 and op == "add":  # "Kath takes her 2 siblings": 1 + 2 + 3 people with Kath
+            span = self._self_cue(companions=True)
+            if span is not None:
+                return Operand(constant="self", cue=span, text=lit.text)
+        named = self._named_total(lit.value, op)
+        if named is not None:
+            return dataclasses.replace(named, text=lit.text)
+        derived = self._with_self(lit.value)
+        if derived is None:
+            derived = self._and_a_half(lit.value)
+        if derived is None:
+            derived = self._times_per(lit.value)
+        if derived is not None:
+            return Operand(step=derived, text=lit.text)
+        compound = self._compound(lit.value)
+        if compound is not None:
+            return dataclasses.replace(compound, text=lit.text)
+        derived = self._hours_and_minutes(lit.value)
+        if derived is not None:
+            return Operand(step=derived, text=lit.text)
         raise self.refusal(
             "operand_not_found",
             f"{lit.text} is neither in the text, an earlier step, a cued constant nor the solution",
@@ -919,7 +1145,11 @@ class TraceBuilder:
         if not eq:
             expr, stated = formula, ""
         result: float | None = None
-        if stated.strip():
+        fraction = _FRACTION_RESULT.fullmatch(stated.strip())
+        if fraction is not None:  # "= 2/3": a result the prose writes as a fraction, later written so again
+            result = int(fraction.group(1)) / int(fraction.group(2))
+            self._fraction_results.add(fraction.group())
+        elif stated.strip():
             try:
                 result = parse_number(stated.strip().rstrip("%"))
             except ValueError:

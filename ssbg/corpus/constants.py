@@ -25,12 +25,30 @@ from types import MappingProxyType
 
 from ssbg.constants import IMPLICIT_CONSTANTS
 
-__all__ = ["CUE_PATTERNS", "FALLBACK_CONSTANTS", "Cue", "find_cues"]
+__all__ = ["CUE_PATTERNS", "FALLBACK_CONSTANTS", "SELF_COMPANION_CUE", "Cue", "find_cues"]
 
 
 def _words(*alternatives: str) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z])(?:" + "|".join(alternatives) + r")(?![A-Za-z])", re.IGNORECASE)
 
+
+# Persons one goes with: the owner of "her 3 friends" is one person more.
+_COMPANIONS = (
+    r"(?:friends?|siblings?|brothers?|sisters?|cousins?|classmates?|children|kids|teammates?|coworkers?|"
+    r"parents|family|grandparents|roommates?)"
+)
+
+# A rectangle ("rectangular", "12 yard by 9 yard") and the words of going around it.
+_RECTANGLE = r"(?:rectang(?:le|les|ular)|\d[\d.]*[- ](?:[a-z]+[- ])?by[- ]\d)"
+_AROUND = r"(?:perimeter|fenc\w*|around|border)"
+
+# A group named with a possessive ("her 2 siblings", "with 4 friends", "Ben has two brothers") leaves out
+# its owner: the words cue ``self`` for the owner, but only in a sum of persons or as the "+ 1" of n + 1
+# (ssbg.corpus.arith), since "his friend" alone says nothing about a 1 in a product.
+SELF_COMPANION_CUE: re.Pattern[str] = re.compile(
+    r"(?i)(?<![a-z])(?:(?:his|her|their|my)\s+(?:[\w-]+\s+){0,2}|with\s+(?:[\w-]+\s+){1,2}"
+    rf"|(?:has|have|had)\s+(?:[\w-]+\s+){{0,2}}){_COMPANIONS}(?![a-z])"
+)
 
 # Constant id -> the words that cue it, in order of preference among constants of
 # equal value (the first constant whose cue occurs in the text wins).
@@ -74,9 +92,30 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
             r"school\s?days?",
             r"business days?",
             r"monday (?:through|to|-) friday",
+            r"school\s?weeks?",
+            r"work\s?weeks?",
+            r"five-day weeks?",
         ),
         "weekend_days_per_week": _words(r"weekends?"),
         "days_per_month": _words(r"months?", r"monthly"),
+        # month names are capitalized ("May", not "may"): case-sensitive
+        "days_in_31_day_month": re.compile(
+            r"(?<![A-Za-z])(?:January|March|May|July|August|October|December)(?![A-Za-z])"
+        ),
+        "days_in_30_day_month": re.compile(r"(?<![A-Za-z])(?:April|June|September|November)(?![A-Za-z])"),
+        "days_in_february": re.compile(r"(?<![A-Za-z])February(?![A-Za-z])"),
+        "seconds_per_hour": re.compile(
+            r"(?i)(?<![a-z])(?:seconds?|secs?)(?![a-z])(?=[\s\S]*(?<![a-z])(?:hours?|hrs?)(?![a-z]))"
+            r"|(?<![a-z])(?:hours?|hrs?)(?![a-z])(?=[\s\S]*(?<![a-z])(?:seconds?|secs?)(?![a-z]))"
+        ),
+        "minutes_per_day": re.compile(
+            r"(?i)(?<![a-z])minutes?(?![a-z])(?=[\s\S]*(?<![a-z])(?:days?|daily)(?![a-z]))"
+            r"|(?<![a-z])(?:days?|daily)(?![a-z])(?=[\s\S]*(?<![a-z])minutes?(?![a-z]))"
+        ),
+        "hours_per_week": re.compile(
+            r"(?i)(?<![a-z])hours?(?![a-z])(?=[\s\S]*(?<![a-z])weeks?(?![a-z]))"
+            r"|(?<![a-z])weeks?(?![a-z])(?=[\s\S]*(?<![a-z])hours?(?![a-z]))"
+        ),
         "weeks_per_month": _words(r"months?", r"monthly"),
         "days_per_year": _words(r"years?", r"yearly", r"annual(?:ly)?"),
         "weeks_per_year": _words(r"years?", r"yearly", r"annual(?:ly)?"),
@@ -110,11 +149,40 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "cups_per_pint": _words(r"pints?"),
         "cups_per_quart": _words(r"quarts?"),
         "cups_per_gallon": _words(r"gallons?"),
+        # a conversion between two units the text both names ("4.5 gallons ... how many pints")
+        "pints_per_gallon": re.compile(
+            r"(?i)(?<![a-z])pints?(?![a-z])(?=[\s\S]*(?<![a-z])gallons?(?![a-z]))"
+            r"|(?<![a-z])gallons?(?![a-z])(?=[\s\S]*(?<![a-z])pints?(?![a-z]))"
+        ),
+        "tablespoons_per_cup": re.compile(
+            r"(?i)(?<![a-z])tablespoons?(?![a-z])(?=[\s\S]*(?<![a-z])cups?(?![a-z]))"
+            r"|(?<![a-z])cups?(?![a-z])(?=[\s\S]*(?<![a-z])tablespoons?(?![a-z]))"
+        ),
+        "teaspoons_per_tablespoon": re.compile(
+            r"(?i)(?<![a-z])teaspoons?(?![a-z])(?=[\s\S]*(?<![a-z])tablespoons?(?![a-z]))"
+            r"|(?<![a-z])tablespoons?(?![a-z])(?=[\s\S]*(?<![a-z])teaspoons?(?![a-z]))"
+        ),
+        # shapes: a square fence has 4 sides ("square feet" is an area unit, not a square)
+        "square_sides": re.compile(
+            r"(?i)(?<![a-z])squares?(?![a-z])(?!\s+(?:feet|foot|inch(?:es)?|met(?:er|re)s?|yards?|miles?|units?|"
+            r"centimet(?:er|re)s?|kilomet(?:er|re)s?|km|cm|m|ft|in|yd)(?![a-z]))"
+        ),
+        "rectangle_pairs": re.compile(
+            rf"(?i)(?<![a-z]){_RECTANGLE}(?![a-z])(?=[\s\S]*(?<![a-z]){_AROUND}(?![a-z]))"
+            rf"|(?<![a-z]){_AROUND}(?![a-z])(?=[\s\S]*(?<![a-z]){_RECTANGLE}(?![a-z]))"
+        ),
+        "diameter_per_radius": re.compile(
+            r"(?i)(?<![a-z])radius(?![a-z])(?=[\s\S]*(?<![a-z])diameter(?![a-z]))"
+            r"|(?<![a-z])diameter(?![a-z])(?=[\s\S]*(?<![a-z])radius(?![a-z]))"
+        ),
+        "two_sides": _words(
+            r"(?:on )?(?:each|either|both) (?:opposite )?sides? of (?:the|a) (?:road|street|sheet|page|paper)"
+        ),
         "hundred": _words(r"hundreds?"),
         "thousand": _words(r"thousands?"),
         "million": _words(r"millions?"),
         "every_other": _words(r"every other", r"every second", r"alternate"),
-        "buy_one_get_one": _words(r"buy one,? get one", r"buy 1,? get 1", r"bogo"),
+        "buy_one_get_one": _words(r"buy (?:one|1),? get (?:one|1)", r"bogo"),
         "parents": _words(r"parents", r"grandparents"),
         "one_part": _words(r"times", r"twice", r"thrice", r"double", r"triple"),
         "self": _words(
@@ -139,7 +207,28 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
 
 # Constants tried only when no other rule grounds a number (ssbg.corpus.arith): their cue words
 # are common enough that they must not pre-empt a mention, a step or a cue of the main table.
-FALLBACK_CONSTANTS: frozenset[str] = frozenset({"every_other", "buy_one_get_one", "parents", "one_part", "self"})
+FALLBACK_CONSTANTS: frozenset[str] = frozenset(
+    {
+        "every_other",
+        "buy_one_get_one",
+        "parents",
+        "one_part",
+        "self",
+        "days_in_31_day_month",
+        "days_in_30_day_month",
+        "days_in_february",
+        "seconds_per_hour",
+        "minutes_per_day",
+        "hours_per_week",
+        "pints_per_gallon",
+        "tablespoons_per_cup",
+        "teaspoons_per_tablespoon",
+        "square_sides",
+        "rectangle_pairs",
+        "diameter_per_radius",
+        "two_sides",
+    }
+)
 
 _BY_VALUE: Mapping[float, tuple[str, ...]] = MappingProxyType(
     {

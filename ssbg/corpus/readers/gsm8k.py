@@ -46,16 +46,21 @@ _NUMBER = r"(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 # "800 calories/rabbit * 2 rabbits = 1600 calories", "55(.20)=11", "(12+14)/2=13", or an
 # expression whose result is a bare-number annotation ("5*7 = <<35=35>>35"). Unit words after a
 # number are dropped; a number right before "(" multiplies it.
-_OPERATOR = r"(?:[-+*/\u00d7]|[xX](?=\s))"
-_UNIT_WORD = r"(?:\s+(?![xX]\b|and\b|or\b|is\b|are\b|of\b|times\b)[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?)"
-_OPERAND = rf"\$?{_NUMBER}(?:\s*%)?(?:/[A-Za-z]+|{_UNIT_WORD}{{0,3}})"
+_OPERATOR = r"(?:[-+*/\u00d7\u2013\u00f7]|[xX](?=\s))"
+_UNIT_WORD = r"(?:\s+(?![xX]\b|and\b|or\b|is\b|are\b|of\s+\d|times\b)[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?)"
+_MIXED_OR_VULGAR = r"(?:\d+ \d+/\d+(?![\d/])|[\u00bd\u00bc\u00be\u2153\u2154])"
+_OPERAND = rf"\$?(?:{_MIXED_OR_VULGAR}|{_NUMBER})(?:\s*%)?(?:/[A-Za-z]+{_UNIT_WORD}{{0,2}}|{_UNIT_WORD}{{0,5}})"
 _GROUP = rf"\(\s*{_OPERAND}(?:\s*{_OPERATOR}\s*{_OPERAND})*\s*\)"
 _ATOM = rf"(?:{_OPERAND}|{_GROUP})"
 _PROSE_EQUATION = re.compile(
-    rf"(?<![\w.,$/_])(?P<expr>{_ATOM}(?:(?:\s*{_OPERATOR}\s*|(?=\())(?:{_ATOM}))+)\s*=\s*(?P<blank>_*)\s*\$?"
-    rf"(?P<result>{_NUMBER})(?![\d_/])"
+    rf"(?<![\w.,$/_])(?P<expr>{_ATOM}(?:(?:\s*{_OPERATOR}\s*|(?=\())(?:{_ATOM}))+)\s*=\s*(?P<blank>_*)\s*\$?\s*"
+    rf"(?P<result>\d+ \d+/\d+(?![\d/])|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER})(?![\d_]|/(?![A-Za-z]))(?P<pct>\s*%)?"
 )
-_EXPRESSION_TOKEN = re.compile(rf"{_NUMBER}%?|[-+*/()\u00d7]|[xX](?![A-Za-z])|[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?")
+_EXPRESSION_TOKEN = re.compile(
+    rf"{_MIXED_OR_VULGAR}|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER}%?|/[A-Za-z]+|[-+*/()\u00d7\u2013\u00f7]|[xX](?![A-Za-z])|[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?"
+)
+# Vulgar fractions and mixed numbers the prose writes ("(\u00bd)*6", "8 x 1 1/2 = 12"): read as decimals.
+_VULGAR = {"\u00bd": "0.5", "\u00bc": "0.25", "\u00be": "0.75", "\u2153": "(1/3)", "\u2154": "(2/3)"}
 _BARE_ANNOTATION = re.compile(rf"<<\s*{_NUMBER}\s*(?:=\s*{_NUMBER}\s*)?>>")
 _ALGEBRA = re.compile(r"\b[Ll]et\s+[A-Za-z]\b|\b[A-Za-z]\s*=\s*\d|\b\d+[a-z]\b\s*[-+=]")
 _RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
@@ -85,6 +90,18 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
     return unit if kind == "quantity" else None
 
 
+def _mixed_value(piece: str) -> str | None:
+    """A vulgar fraction as ``(1/2)``, a mixed number ``1 1/2`` as the decimal it is (None when that is
+    not a short exact decimal, or the fraction is not proper)."""
+    if piece in _VULGAR:
+        return _VULGAR[piece]
+    whole, _, fraction = piece.partition(" ")
+    num, _, den = fraction.strip().partition("/")
+    if not 0 < int(num) < int(den) or int(den) not in (2, 4, 5, 8, 10):
+        return None
+    return f"{int(whole) + int(num) / int(den):g}"
+
+
 def _prose_formula(m: re.Match[str], answer: str) -> str | None:
     """The formula of a prose equation (unit words dropped, ``x`` as ``*``, ``55(.2)`` as ``55*(.2)``),
     or None when it is not one to read: its result is an annotation that computes something itself,
@@ -95,8 +112,21 @@ def _prose_formula(m: re.Match[str], answer: str) -> str | None:
     for piece in _EXPRESSION_TOKEN.findall(m.group("expr")):
         if piece in ("x", "X", "\u00d7"):
             pieces.append("*")
-        elif piece[0].isalpha():
-            continue  # a unit word: "800 calories/rabbit"
+        elif piece in ("\u2013", "\u00f7"):
+            pieces.append("-" if piece == "\u2013" else "/")  # an en dash, a division sign
+        elif piece[0].isalpha() or (piece[0] == "/" and len(piece) > 1):
+            continue  # a unit word: "800 calories/rabbit", "$1.85/bottle"
+        elif re.fullmatch(r"\d+/\d+", piece):
+            if pieces and pieces[-1] not in "+-*/(":
+                return None
+            pieces.append(f"({piece})")  # a written fraction is one number: "60 / 3/4" is 60 / (3/4)
+        elif piece in _VULGAR or " " in piece:
+            if pieces and pieces[-1] not in "+-*/(":
+                return None
+            mixed = _mixed_value(piece)
+            if mixed is None:
+                return None
+            pieces.append(mixed)
         else:
             if piece == "(" and pieces and pieces[-1] not in "+-*/(":
                 pieces.append("*")  # "55(.20)": juxtaposition multiplies
@@ -108,15 +138,26 @@ def _prose_formula(m: re.Match[str], answer: str) -> str | None:
     try:
         tree = parse_formula(expr)
         value = tree.value if isinstance(tree, BinOp) else None
-        result = parse_number(m.group("result"))
+        written = m.group("result")
+        if " " in written:  # "= 1 1/2 square feet"
+            mixed = _mixed_value(written)
+            if mixed is None:
+                return None
+            written = mixed
+        num, slash, den = written.partition("/")
+        result = int(num) / int(den) if slash else parse_number(written)  # "= 2/3" (a fraction result)
     except (ImportRefusal, ValueError, ZeroDivisionError):
         return None
     if value is None:
         return None
-    places = len(m.group("result").partition(".")[2])
-    if abs(value - result) > max(1e-9 * max(1.0, abs(result)), 0.5 * 10 ** (-places) + 1e-9 if places else 1e-9):
+    percent = bool(m.group("pct")) and "%" in expr  # "40% + 20% = 60%": percentages compute as fractions
+    places = (9 if "/" in written else len(written.partition(".")[2])) + (2 if percent else 0)
+    scale = 100 if percent else 1
+    if abs(value - result / scale) > max(
+        1e-9 * max(1.0, abs(result / scale)), 0.5 * 10 ** (-places) + 1e-9 if places else 1e-9
+    ):
         return None
-    return f"{expr}={m.group('result')}"
+    return f"{expr}={written}{'%' if percent else ''}"
 
 
 def gsm8k_trace(
@@ -147,7 +188,10 @@ def gsm8k_trace(
     )
     blanked = builder.blanked_solution  # the builder reads the same prose when it grounds
     events: list[tuple[int, re.Match[str], bool]] = [(m.start(), m, False) for m in _ANNOTATION.finditer(answer)]
-    events.extend((m.start(), m, True) for m in _PROSE_EQUATION.finditer(blanked))
+    at = 0
+    while (found := _PROSE_EQUATION.search(blanked, at)) is not None:  # "a = b = c": b may start the next one
+        events.append((found.start(), found, True))
+        at = found.end("expr")
     events.sort(key=lambda e: e[0])
     for position, m, prose in events:
         if prose:
