@@ -582,7 +582,9 @@ def _unit_problems(
     k, c, where = k[keep], c[keep], where[keep]
     problems = np.bincount(k, minlength=len(keys)).tolist()
     corpora_sets: list[set[str]] = [set() for _ in keys]
-    for key, corpus in set(zip(k.tolist(), c.tolist(), strict=True)):
+    n_corpora = max(len(corpus_names), 1)
+    for pair in np.unique(k * n_corpora + c).tolist():  # distinct (key, corpus) pairs, not a tuple per row
+        key, corpus = divmod(pair, n_corpora)
         corpora_sets[key].add(str(corpus_names[corpus]))
     order = np.argsort(k, kind="stable")  # per key, in reading order
     sorted_k = k[order]
