@@ -26,13 +26,14 @@ ssbg.errors.AdmissibilityError: unit_mismatch: add needs equal operand units, go
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 from typing import NamedTuple
 
-from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError, UnitAlgebraError
+from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError
 from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
 from ssbg.units import (
     DIMENSIONLESS,
@@ -88,7 +89,7 @@ class UnitProof:
     conversions: tuple[str, ...] = ()
 
     def to_canonical_string(self) -> str:
-        operands = ",".join(v.to_canonical_string() for v in self.operand_units)
+        operands = ",".join(map(UnitVector.to_canonical_string, self.operand_units))
         text = f"{self.operation_kind}: [{operands}] -> {self.lhs_unit.to_canonical_string()}"
         if self.conversions:
             text += "; convert " + ", ".join(self.conversions)
@@ -139,8 +140,8 @@ Rule = Callable[[str, Sequence[Operand], str], RuleResult]
 
 def _need_units(kind: str, ops: Sequence[Operand]) -> None:
     for op in ops:
-        if op.role != "ratio":  # a pure number (role ratio, no unit) is dimensionless
-            _unit(kind, op)
+        if op.unit is None and op.role != "ratio":  # a pure number (role ratio, no unit) is dimensionless
+            _unit(kind, op)  # refuses
 
 
 def _unit(kind: str, op: Operand) -> ResolvedUnit:
@@ -152,16 +153,20 @@ def _unit(kind: str, op: Operand) -> ResolvedUnit:
 def _additive(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
     _need_units(kind, ops)
     first = ops[0]
+    base = _vec(first)
+    vectors = [base]
     for op in ops[1:]:
-        if _vec(op) != _vec(first):
+        vector = _vec(op)
+        if vector != base:
             raise _refuse(
                 "unit_mismatch",
-                f"{kind} needs equal operand units, got {_name(_vec(first))} and {_name(_vec(op))}",
-                detail=f"{first.symbol_id}:{_name(_vec(first))} vs {op.symbol_id}:{_name(_vec(op))}",
+                f"{kind} needs equal operand units, got {_name(base)} and {_name(vector)}",
+                detail=f"{first.symbol_id}:{_name(base)} vs {op.symbol_id}:{_name(vector)}",
                 offending_unit=op.unit.text if op.unit else None,
             )
+        vectors.append(vector)
     notes = tuple(n for op in ops[1:] if (n := _note(op.unit, first.unit)) is not None)
-    return _vec(first), tuple(_vec(o) for o in ops), first.unit, notes
+    return base, tuple(vectors), first.unit, notes
 
 
 def _multiply(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
@@ -172,16 +177,22 @@ def _multiply(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
     return result, tuple(_vec(o) for o in ops), _scaled(ops, result), ()
 
 
+_ONE = Fraction(1)
+
+
 def _scaled(ops: Sequence[Operand], result: UnitVector) -> ResolvedUnit | None:
     """A synthetic resolved unit carrying the product's scale (for lhs notes)."""
-    ratio: Fraction | None = Fraction(1)
+    ratio: Fraction | None = _ONE
     lemmas = []
     for op in ops:
-        if op.unit is None:
+        unit = op.unit
+        if unit is None:
             continue
-        lemmas.append(op.unit.lemma)
-        ratio = None if ratio is None or op.unit.ratio is None else ratio * op.unit.ratio
-    return ResolvedUnit("*".join(lemmas), "*".join(lemmas), result, ratio, "composite")
+        lemmas.append(unit.lemma)
+        if ratio is not None:  # the first factor is the product so far (Fraction arithmetic is slow)
+            ratio = None if unit.ratio is None else unit.ratio if ratio is _ONE else ratio * unit.ratio
+    name = "*".join(lemmas)
+    return ResolvedUnit(name, name, result, ratio, "composite")
 
 
 def _split_divide(ops: Sequence[Operand], rhs: str) -> tuple[Operand, Operand]:
@@ -332,16 +343,35 @@ def _symbol_table(symbols: Mapping[str, SymbolBinding] | Iterable[SymbolBinding]
     return table
 
 
+def _unknown_unit(text: str, reason: str, pack: UnitPack) -> AdmissibilityError:
+    return _refuse(
+        "unknown_unit", f"unit {text!r} is not in pack {pack.name}", detail=f"{reason}: {text}", offending_unit=text
+    )
+
+
 def _resolve(text: str, pack: UnitPack) -> ResolvedUnit:
-    try:
-        return pack.resolve(text)
-    except UnitAlgebraError as exc:
-        raise _refuse(
-            "unknown_unit",
-            f"unit {text!r} is not in pack {pack.name}",
-            detail=f"{exc.reason}: {text}",
-            offending_unit=text,
-        ) from None
+    hit = pack.lookup(text)  # the pack's refusal reason, without raising and catching its UnitAlgebraError
+    if isinstance(hit, str):
+        raise _unknown_unit(text, hit, pack)
+    return hit
+
+
+@functools.lru_cache(maxsize=4096)
+def _upstream_unit(vec: UnitVector) -> ResolvedUnit:
+    """An upstream result's admitted vector as a resolved unit (memoized: both are immutable)."""
+    name = vec.to_canonical_string()
+    return ResolvedUnit(
+        name,
+        name,
+        vec,
+        None,
+        "upstream",
+        UnitVector(*(max(e, 0) for e in vec)),
+        UnitVector(*(max(-e, 0) for e in vec)),
+    )
+
+
+_new_operand = tuple.__new__  # skips the generated NamedTuple constructor on the hot path
 
 
 def check_admissibility(
@@ -405,7 +435,9 @@ def _prove(
             "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=kind
         )
     ordered_deps = sorted(dependencies)
-    for sid in (lhs_id, *ordered_deps):
+    if lhs_id not in table:
+        raise _refuse("unknown_symbol", f"symbol {lhs_id!r} is not bound", detail=lhs_id)
+    for sid in ordered_deps:
         if sid not in table:
             raise _refuse("unknown_symbol", f"symbol {sid!r} is not bound", detail=sid)
     low, high = _ARITY[kind]
@@ -414,30 +446,19 @@ def _prove(
         want = f"{low}" if low == high else f"{low}..{high or 'n'}"
         raise _refuse("operand_arity", f"{kind} takes {want} operands, got {n}", detail=str(n))
     operands: list[Operand] = []
+    lookup = p.lookup
     for sid in ordered_deps:
         sym = table[sid]
-        if sym.unit is not None:
-            operands.append(Operand(sid, sym.semantic_role, _resolve(sym.unit, p)))
+        unit = sym.unit
+        if unit is not None:
+            hit = lookup(unit)
+            if isinstance(hit, str):
+                raise _unknown_unit(unit, hit, p)
+            operands.append(_new_operand(Operand, (sid, sym.semantic_role, hit)))
         elif sid in upstream:
-            vec = upstream[sid]
-            name = vec.to_canonical_string()
-            operands.append(
-                Operand(
-                    sid,
-                    sym.semantic_role,
-                    ResolvedUnit(
-                        name,
-                        name,
-                        vec,
-                        None,
-                        "upstream",
-                        UnitVector(*(max(e, 0) for e in vec)),
-                        UnitVector(*(max(-e, 0) for e in vec)),
-                    ),
-                )
-            )
+            operands.append(_new_operand(Operand, (sid, sym.semantic_role, _upstream_unit(upstream[sid]))))
         elif sym.semantic_role == "ratio":
-            operands.append(Operand(sid, sym.semantic_role, None))  # a pure number
+            operands.append(_new_operand(Operand, (sid, sym.semantic_role, None)))  # a pure number
         else:
             raise _refuse("unit_unbound", f"operand {sid} has no unit and no admitted upstream unit", detail=sid)
     derived, ordered, scale, notes = rule(kind, operands, rhs)
@@ -471,6 +492,7 @@ class EquationStamper:
     naming the root-cause equation's lhs.
     """
 
+
     def __init__(self, symbols: Mapping[str, SymbolBinding], pack: UnitPack | None = None) -> None:
         self.symbols = symbols
         self.pack = default_pack() if pack is None else pack
@@ -487,11 +509,11 @@ class EquationStamper:
         span: SourceSpanLink,
     ) -> BoundEquation:
         deps = frozenset(dependencies)
-        refused_deps = deps.intersection(self.root_of)
-        if refused_deps:
-            first = min(refused_deps)  # the first in sorted order
-            root = self.root_of[first]
-            self.root_of[lhs] = root
+        root_of = self.root_of
+        if root_of and not deps.isdisjoint(root_of):
+            first = min(deps.intersection(root_of))  # the first refused dependency in sorted order
+            root = root_of[first]
+            root_of[lhs] = root
             return BoundEquation(
                 lhs,
                 rhs,
@@ -500,14 +522,15 @@ class EquationStamper:
                 REFUSED_UNIT_PROOF,
                 "refused",
                 span,
-                refusal_reason="unit_unbound",
-                refusal_detail=f"depends on refused {first}",
-                propagated_from=root,
+                "unit_unbound",
+                f"depends on refused {first}",
+                None,
+                root,
             )
         try:
             proof = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted)
         except AdmissibilityError as exc:
-            self.root_of[lhs] = lhs
+            root_of[lhs] = lhs
             return BoundEquation(
                 lhs,
                 rhs,
@@ -516,13 +539,16 @@ class EquationStamper:
                 REFUSED_UNIT_PROOF,
                 "refused",
                 span,
-                refusal_reason=exc.reason,
-                refusal_detail=exc.detail or exc.message,
-                offending_unit=exc.offending_unit,
+                exc.reason,
+                exc.detail or exc.message,
+                exc.offending_unit,
+                None,
             )
         self.admitted[lhs] = proof.lhs_unit
         self.proofs[lhs] = proof
-        return BoundEquation(lhs, rhs, deps, kind, proof.to_canonical_string(), "admitted", span)
+        return BoundEquation(
+            lhs, rhs, deps, kind, proof.to_canonical_string(), "admitted", span, None, None, None, None
+        )
 
 
 _PLAYGROUND_SPAN = SourceSpanLink("check_operation", 0, 1, "?")

@@ -55,7 +55,7 @@ from typing import Any, NamedTuple
 from ssbg.admissibility import EquationStamper
 from ssbg.allocation import slugify
 from ssbg.constants import IMPLICIT_CONSTANTS, ImplicitConstant
-from ssbg.errors import ProblemGraphError, UnitAlgebraError
+from ssbg.errors import ProblemGraphError
 from ssbg.model import (
     STATE_INDEX_TERMINAL,
     BoundEquation,
@@ -524,16 +524,9 @@ def _number_text(value: Number) -> str:
 
 
 def _resolve(unit: str | None, pack: UnitPack) -> ResolvedUnit | None:
-    return None if unit is None else _resolved(pack, unit)
-
-
-@functools.lru_cache(maxsize=8192)
-def _resolved(pack: UnitPack, unit: str) -> ResolvedUnit | None:
-    """What ``pack`` resolves ``unit`` to, or None (memoized: resolved units are immutable)."""
-    try:
-        return pack.resolve(unit)
-    except UnitAlgebraError:
-        return None
+    """What ``pack`` resolves ``unit`` to, or None (the pack memoizes it)."""
+    hit = None if unit is None else pack.lookup(unit)
+    return None if isinstance(hit, str) else hit
 
 
 @functools.lru_cache(maxsize=8192)
@@ -542,8 +535,8 @@ def _slug(text: str) -> str:
 
 
 def clear_trace_cache() -> None:
-    """Forget the memoized unit resolutions and slugs of :func:`bind_trace` (tests use this)."""
-    _resolved.cache_clear()
+    """Forget the memoized slugs and upstream units of :func:`bind_trace` (tests use this; the pack
+    memoizes unit resolutions, :func:`~ssbg.units.clear_pack_cache` forgets them)."""
     _slug.cache_clear()
     _from_vector.cache_clear()
 
@@ -585,6 +578,8 @@ _RESULT_ROLE: Mapping[str, str] = {
 }
 
 _OP_SIGN: Mapping[str, str] = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
+_OP_JOIN: Mapping[str, str] = {op: f" {sign} " for op, sign in _OP_SIGN.items()}
+_ADDITIVE: frozenset[str] = frozenset({"add", "subtract"})
 
 
 class _Bound(NamedTuple):
@@ -596,8 +591,15 @@ class _Bound(NamedTuple):
     value: float | None  # its value, where the trace says it
 
 
+_new_bound = tuple.__new__  # skips the generated NamedTuple constructor on the hot path
+
+
 class _TraceBinder:
-    """Scratch state of one :func:`bind_trace` run (never escapes it)."""
+    """Scratch state of one :func:`bind_trace` run (never escapes it).
+
+    Every value goes through its validating constructor (the model's invariants
+    hold for every graph, however it was built).
+    """
 
     def __init__(self, trace: Trace, pack: UnitPack) -> None:
         self.trace = trace
@@ -612,29 +614,44 @@ class _TraceBinder:
         self.steps: list[_Bound] = []
         self.stamper = EquationStamper(self.symbols, pack)
 
-    def new_id(self, prefix: str, slug: str) -> str:
-        key = f"{prefix}_{slug}"
-        index = self.slugs.get(key, 0)
-        self.slugs[key] = index + 1
-        return f"{key}_{index:03d}"
-
     def virtual_span(self, where: str, text: str) -> SourceSpanLink:
         return SourceSpanLink(f"{self.source}:{where}", 0, len(text), text)
 
     def bind_mentions(self) -> None:
-        pack, symbols, facts, mentions = self.pack, self.symbols, self.facts, self.mentions
+        """One symbol and fact per mention, ``q_<slug>_<nnn>`` (``s_`` for one in the solution)."""
+        lookup, symbols, facts, mentions, slugs = self.pack.lookup, self.symbols, self.facts, self.mentions, self.slugs
+        source = self.source
         for m in self.trace.mentions:
             unit = m.unit
-            resolved = None if unit is None else _resolved(pack, unit)
-            pure = m.is_pure
+            if unit is None:
+                resolved = None
+                pure = m.kind != "quantity"  # Mention.is_pure
+                role = "ratio" if pure else "quantity"
+            else:
+                hit = lookup(unit)
+                pure = False
+                if isinstance(hit, str):  # not in the pack
+                    resolved = None
+                    role = "quantity"
+                else:  # _role_for(hit, pure=False), inlined
+                    resolved = hit
+                    dims = hit.dimension
+                    if hit.via == "composite" or hit.denominator != DIMENSIONLESS:  # ResolvedUnit.is_rate
+                        role = "rate"
+                    else:
+                        role = "duration" if dims == _TIME else "count" if dims == _COUNT else "quantity"
             named = m.lemma or (resolved.lemma if resolved is not None else unit)
             slug = _slug(named or "") or ("ratio" if pure else "number")
             in_text = m.source == "text"
-            sid = self.new_id("q" if in_text else "s", slug)
-            span = SourceSpanLink(self.source if in_text else f"{self.source}:solution", m.start, m.end, m.text)
-            symbols[sid] = SymbolBinding(sid, m.text, _role_for(resolved, pure=pure), span, INTRODUCED_BY, unit=unit)
-            facts.append(BoundFact(sid, _number_text(m.value), span, unit))
-            mentions.append(_Bound(sid, resolved, pure, float(m.value)))
+            key = ("q_" if in_text else "s_") + slug
+            index = slugs.get(key, 0)
+            slugs[key] = index + 1
+            sid = f"{key}_{index:03d}"
+            span = SourceSpanLink(source if in_text else f"{source}:solution", m.start, m.end, m.text)
+            symbols[sid] = SymbolBinding(sid, m.text, role, span, INTRODUCED_BY, None, unit)
+            value = m.value
+            facts.append(BoundFact(sid, repr(value) if type(value) is int else _number_text(value), span, unit))
+            mentions.append(_new_bound(_Bound, (sid, resolved, pure, float(value))))
 
     def constant(self, operand: Operand, *, additive: bool = False) -> _Bound:
         """The symbol of a constant; in a sum or difference, a rate constant is the amount of one
@@ -664,13 +681,6 @@ class _TraceBinder:
         bound = _Bound(sid, resolved, c.is_pure, float(c.value))
         self.constants[key] = bound
         return bound
-
-    def operand(self, operand: Operand, *, additive: bool = False) -> _Bound:
-        if operand.mention is not None:
-            return self.mentions[operand.mention]
-        if operand.step is not None:
-            return self.steps[operand.step]
-        return self.constant(operand, additive=additive)
 
     def alias(self, bound: _Bound, occurrence: int) -> _Bound:
         """A second symbol for an operand used twice in one step (``12 * 12``)."""
@@ -711,44 +721,59 @@ class _TraceBinder:
         return op
 
     def bind_step(self, i: int, step: Step) -> None:
-        operands: list[_Bound] = []
-        seen: dict[str, int] = {}
         op = step.op
-        additive = op in ("add", "subtract")
+        mentions, steps, symbols, stamper = self.mentions, self.steps, self.symbols, self.stamper
+        operands: list[_Bound] = []
+        ids: list[str] = []
+        seen: list[str] = []  # operand symbols before aliasing, to count repeats
         for o in step.operands:
-            bound = self.operand(o, additive=additive)
-            count = seen.get(bound.symbol_id, 0)
-            seen[bound.symbol_id] = count + 1
-            operands.append(bound if count == 0 else self.alias(bound, count))
-        kind = self.kind_for(op, operands)
+            if o.mention is not None:
+                bound = mentions[o.mention]
+            elif o.step is not None:
+                bound = steps[o.step]
+            else:
+                bound = self.constant(o, additive=op in _ADDITIVE)
+            if bound.symbol_id in seen:
+                count = seen.count(bound.symbol_id)
+                seen.append(bound.symbol_id)
+                bound = self.alias(bound, count)
+            else:
+                seen.append(bound.symbol_id)
+            operands.append(bound)
+            ids.append(bound.symbol_id)
+        kind = self.kind_for(op, operands) if op == "multiply" else op
         sid = f"step_{i:03d}"
-        ids = [o.symbol_id for o in operands]
-        rhs = f" {_OP_SIGN[op]} ".join(ids)
-        span = self.virtual_span(f"steps[{i}]", step.formula or rhs)
-        name = f"result of step {i} ({step.unit})" if step.unit else f"result of step {i}"
-        self.symbols[sid] = SymbolBinding(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, unit=step.unit)
-        equation = self.stamper.stamp(sid, rhs, ids, kind, span)
-        self.equations.append(equation)
-        admitted = self.stamper.admitted.get(sid)
-        unit = _from_vector(admitted) if admitted is not None else None
-        if unit is not None and unit.is_rate and unit.numerator != DIMENSIONLESS:
-            self.symbols[sid] = dataclasses.replace(self.symbols[sid], semantic_role="rate")
-        value = None if step.result is None else float(step.result)
-        self.steps.append(_Bound(sid, unit, False, value))
+        rhs = _OP_JOIN[op].join(ids)
+        text = step.formula or rhs
+        span = SourceSpanLink(f"{self.source}:steps[{i}]", 0, len(text), text)
+        unit_text = step.unit
+        name = f"result of step {i} ({unit_text})" if unit_text else f"result of step {i}"
+        symbols[sid] = SymbolBinding(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, None, unit_text)
+        self.equations.append(stamper.stamp(sid, rhs, ids, kind, span))
+        admitted = stamper.admitted.get(sid)
+        unit = None
+        if admitted is not None:
+            unit = _from_vector(admitted)
+            if unit.is_rate and unit.numerator != DIMENSIONLESS:
+                symbols[sid] = dataclasses.replace(symbols[sid], semantic_role="rate")
+        value = step.result
+        steps.append(_new_bound(_Bound, (sid, unit, False, None if value is None else float(value))))
 
     def unknown(self) -> BoundUnknown:
         t = self.trace
         sid = "unknown_answer"
-        if t.question_span is not None:
+        if t.question_span is not None:  # inside the text (Trace checks it)
             start, end = t.question_span
             span = SourceSpanLink(self.source, start, end, t.text[start:end])
         else:
             span = SourceSpanLink(self.source, 0, len(t.text), t.text)
         expected = t.gold_answer_unit if t.gold_answer_unit is not None else t.answer_unit
-        self.symbols[sid] = SymbolBinding(sid, "the answer", "unknown", span, INTRODUCED_BY, unit=expected)
+        self.symbols[sid] = SymbolBinding(sid, "the answer", "unknown", span, INTRODUCED_BY, None, expected)
         last = self.equations[-1]
-        resolved = _resolve(expected, self.pack)
-        form = question_form_for(last.operation_kind, expected_is_rate=resolved is not None and resolved.is_rate)
+        resolved = None if expected is None else self.pack.lookup(expected)
+        form = question_form_for(
+            last.operation_kind, expected_is_rate=isinstance(resolved, ResolvedUnit) and resolved.is_rate
+        )
         return reconcile_target(
             sid,
             span,
@@ -805,10 +830,10 @@ def bind_trace(trace: Trace, *, pack: UnitPack | None = None) -> SemanticSymboli
     binder = _bind(trace, p)
     unknown = binder.unknown()
     return SemanticSymbolicBindingGraph(
-        symbols=tuple(binder.symbols.values()),
-        facts=tuple(binder.facts),
-        equations=tuple(binder.equations),
-        unknowns=(unknown,),
-        constraints=(),
-        provenance=f"{INTRODUCED_BY} pack={p.name}@{p.version} corpus={trace.corpus} problem={trace.problem_id}",
+        tuple(binder.symbols.values()),
+        tuple(binder.facts),
+        tuple(binder.equations),
+        (unknown,),
+        (),
+        f"{INTRODUCED_BY} pack={p.name}@{p.version} corpus={trace.corpus} problem={trace.problem_id}",
     )

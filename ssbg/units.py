@@ -242,7 +242,7 @@ class ResolvedUnit:
     @property
     def is_rate(self) -> bool:
         """True when the unit is "X per Y" (a composite, or a lemma with a denominator)."""
-        return self.via == "composite" or not self.denominator.is_dimensionless
+        return self.via == "composite" or self.denominator != DIMENSIONLESS
 
     def __str__(self) -> str:
         return self.lemma
@@ -314,14 +314,29 @@ class UnitPack:
                 path="unit",
                 detail=repr(text),
             )
+        hit = self.lookup(text)
+        if isinstance(hit, str):
+            raise UnitAlgebraError(f"{hit}: {text!r}", reason=hit, detail=text)
+        return hit
+
+    def lookup(self, text: object) -> ResolvedUnit | str:
+        """What :meth:`resolve` gives for a unit text, without raising: the resolved
+        unit, or the reason it refuses with (a ``UnitAlgebraError`` reason).
+
+        Memoized; for hot paths that count refusals instead of raising them
+        (binding checks a unit per operand of every equation).
+
+        >>> default_pack().lookup("hours").lemma, default_pack().lookup("apples")
+        ('hour', 'unknown_unit')
+        """
+        if not isinstance(text, str):
+            return "malformed_unit"
         hit = self._cache.get(text)
         if hit is None:
             hit = self._resolve_uncached(text, depth=0)
             self._cache[text] = hit
-            if isinstance(hit, ResolvedUnit):
+            if type(hit) is ResolvedUnit:
                 self._vectors[text] = hit.dimension
-        if isinstance(hit, str):
-            raise UnitAlgebraError(f"{hit}: {text!r}", reason=hit, detail=text)
         return hit
 
     def vector(self, text: str) -> UnitVector:

@@ -314,3 +314,20 @@ def test_depluralization_is_conservative_and_closed() -> None:
 def test_a_listed_unit_is_never_split(text: str, lemma: str, dimension: str) -> None:
     resolved = resolve_unit(text)
     assert (resolved.lemma, resolved.dimension.to_canonical_string()) == (lemma, dimension)
+
+
+@pytest.mark.parametrize("text", ["hours", "$ per hour", "square feet", "miles_per_hour", "apples", "  ", "x" * 300])
+def test_lookup_gives_what_resolve_gives(text: str) -> None:
+    pack = default_pack()
+    hit = pack.lookup(text)
+    try:
+        resolved = pack.resolve(text)
+    except UnitAlgebraError as exc:
+        assert hit == exc.reason
+    else:
+        assert hit == resolved
+
+
+@pytest.mark.parametrize("text", [None, 3, ["hours"]])
+def test_lookup_of_a_non_string_is_malformed(text: object) -> None:
+    assert default_pack().lookup(text) == "malformed_unit"
