@@ -42,7 +42,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ssbg.errors import UnitAlgebraError
 from ssbg.trace import Mention
 from ssbg.units import ResolvedUnit, UnitPack, default_pack
 
@@ -265,10 +264,8 @@ def pack_lookup(pack: UnitPack, text: str) -> ResolvedUnit | None:
     >>> pack_lookup(default_pack(), "hours").lemma, pack_lookup(default_pack(), "apples")
     ('hour', None)
     """
-    try:
-        return pack.resolve(text)
-    except UnitAlgebraError:
-        return None
+    hit = pack.lookup(text)
+    return hit if isinstance(hit, ResolvedUnit) else None
 
 
 def unit_lemma(unit: str, pack: UnitPack | None = None) -> str:
