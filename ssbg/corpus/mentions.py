@@ -892,7 +892,7 @@ def worded_mentions(text: str, *, pack: UnitPack | None = None) -> tuple[Mention
     in digits, and reading every one of them with its unit to keep a few words
     would cost ten times more.
 
-    >>> [(m.text, m.value) for m in worded_mentions("48/2 = 24 clips.\nShe sold two dozen.\n#### 72")]
+    >>> [(m.text, m.value) for m in worded_mentions("48/2 = 24 clips.\\nShe sold two dozen.\\n#### 72")]
     [('two dozen', 2)]
     """
     p = default_pack() if pack is None else pack
