@@ -548,3 +548,19 @@ def test_gsm8k_reads_a_sum_of_percentages_as_a_percentage() -> None:
     first = trace.steps[0]
     assert (first.formula, first.result, first.unit) == ("40% + 20%=60%", 60, "%")
     assert trace.steps[1].operands[0].step == 0
+
+
+def test_gsm8k_an_operand_found_by_algebra_is_an_unsupported_operation() -> None:
+    from ssbg.errors import ImportRefusal
+
+    question = "Ann has twice as many pens as Bo. Together they have 36 pens. How many pens does Ann have?"
+    solution = ("Let x be the number of pens Bo has. Then x + 2x = 36, so 3x = 36 and x = 12.\n"
+                "Ann has 2 * 12 = <<2*12=24>>24 pens.\n#### 24")
+    with pytest.raises(ImportRefusal) as info:
+        gsm8k_trace(question, solution, problem_id="alg")
+    assert info.value.reason == "unsupported_operation"
+    assert info.value.detail == "12"
+    # without algebra in the solution, the same missing number stays operand_not_found
+    with pytest.raises(ImportRefusal) as plain:
+        gsm8k_trace(question, "Ann has 2 * 12 = <<2*12=24>>24 pens.\n#### 24", problem_id="plain")
+    assert plain.value.reason == "operand_not_found"

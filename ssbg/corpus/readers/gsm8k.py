@@ -202,7 +202,18 @@ def gsm8k_trace(
             builder.add_formula(formula, unit=unit, position=position, optional=True)
         else:
             unit = stated_unit(answer, m.end(), answer[max(0, m.start() - 3) : m.start()], pack=p)
-            builder.add_formula(m.group(1), unit=unit, position=position)
+            try:
+                builder.add_formula(m.group(1), unit=unit, position=position)
+            except ImportRefusal as exc:
+                # a number no rule grounds in a solution that solves an equation ("Let x be ...",
+                # "2x = 58"): the unknown's value, found by algebra; say so rather than "not found"
+                if exc.reason != "operand_not_found" or not _ALGEBRA.search(answer):
+                    raise
+                raise builder.refusal(
+                    "unsupported_operation",
+                    f"the solution is algebra (it names an unknown): {exc.message}",
+                    exc.detail,
+                ) from None
     if not builder.steps and _ALGEBRA.search(answer):
         raise builder.refusal("unsupported_operation", "the solution is algebra (it names an unknown)", "algebra")
     return builder.build()
