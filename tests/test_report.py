@@ -187,6 +187,27 @@ def test_figures_drawn_aside_equal_those_drawn_here(monkeypatch: pytest.MonkeyPa
     assert report._FiguresAside(s, enabled=True).result() == here  # drawn here instead
 
 
+def test_a_failed_report_stops_its_figures_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ssbg.corpus import report
+
+    children: list[Any] = []
+    made = report._FiguresAside.__init__
+
+    def keep(self: Any, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        children.append(self._process)
+
+    def fails(*_args: object, **_kwargs: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(report._FiguresAside, "__init__", keep)
+    monkeypatch.setattr(report, "write_tables", fails)
+    with pytest.raises(OSError, match="disk full"):
+        write_report([REPO / "data" / "lanes"], tmp_path / "r.html", jobs=2, progress=False)
+    assert children
+    assert all(c is not None and not c.is_alive() for c in children)
+
+
 def test_highlight_marks_only_spans_that_point_into_the_text() -> None:
     from ssbg.trace import Trace, bind_trace
 

@@ -456,6 +456,14 @@ class _FiguresAside:
                 self._process = None
         return figures if figures is not None else _figures(self._summary)
 
+    def close(self) -> None:
+        """Stop a child whose figures are not wanted (the report failed before taking them)."""
+        if self._process is not None:
+            self._process.terminate()
+            self._process.join()
+            self._conn.close()
+            self._process = None
+
 
 def render_report_html(
     batch: BatchResult,
@@ -706,6 +714,7 @@ def write_report(
                                       parquet=parquet)
         page = _page(batch, summary, chosen, drawn, title, figures.result())
     finally:
+        figures.close()
         if drawn is not None:
             drawn.close()
     html_path.parent.mkdir(parents=True, exist_ok=True)
