@@ -564,3 +564,12 @@ def test_gsm8k_an_operand_found_by_algebra_is_an_unsupported_operation() -> None
     with pytest.raises(ImportRefusal) as plain:
         gsm8k_trace(question, "Ann has 2 * 12 = <<2*12=24>>24 pens.\n#### 24", problem_id="plain")
     assert plain.value.reason == "operand_not_found"
+
+
+def test_gsm8k_converts_a_mention_by_a_constant_cued_by_both_units() -> None:
+    question = "Six gallons of juice fill 12 jugs. How many pints are in one jug?"
+    solution = "6 gallons = 48 pints\n48/12 = <<48/12=4>>4 pints\n#### 4"
+    trace = gsm8k_trace(question, solution, problem_id="pints")
+    first = trace.steps[0]
+    assert (first.op, first.implicit, first.operands[1].constant) == ("multiply", True, "pints_per_gallon")
+    assert trace.mentions[first.operands[0].mention].text == "Six gallons"

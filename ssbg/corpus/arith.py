@@ -402,6 +402,16 @@ _CONVERSIONS: tuple[tuple[str, float, str, str], ...] = tuple(
     and c.constant_id not in FALLBACK_CONSTANTS
     and not c.unit.endswith("_per_item")
 )
+# Conversions among the fallback constants whose cue names both units ("gallons ... pints"): tried by
+# _converted only after every ordinary conversion (month lengths are no conversion of a mention).
+_CUED_CONVERSIONS: tuple[tuple[str, float, str, str], ...] = tuple(
+    (c.constant_id, float(c.value), c.unit.partition("_per_")[0], c.unit.partition("_per_")[2])
+    for c in IMPLICIT_CONSTANTS.values()
+    if c.unit is not None
+    and c.unit.count("_per_") == 1
+    and c.constant_id in FALLBACK_CONSTANTS
+    and c.unit != "day_per_month"
+)
 # Words of a total shared by parts ("twice as many ... in total", "combined", "share").
 _SHARED = re.compile(r"(?i)(?<![a-z])(?:total|combined?|together|altogether|sum|in all|shared?|split|between)(?![a-z])")
 # Words of an average or an equal share: a divisor may then count the persons (or weekdays) the text names.
@@ -692,28 +702,30 @@ class TraceBuilder:
         (days_per_week) for 14 where the text or the formula's line says "day", ``25 cents`` / 100
         (cents_per_dollar) for 0.25 where it says "dollar" or "$"."""
         where = ""
-        for i, m in enumerate(self.mentions):
-            if m.lemma is None or m.kind != "quantity":
-                continue
-            head = m.lemma.partition("_per_")[0]
-            a = float(m.value)
-            for cid, factor, num, den in _CONVERSIONS:
-                if head == den and _close(a * factor, value):
-                    op, target = "multiply", num
-                elif head == num and _close(a / factor, value):
-                    op, target = "divide", den
-                else:
+        for conversions, fallback in ((_CONVERSIONS, False), (_CUED_CONVERSIONS, True)):
+            for i, m in enumerate(self.mentions):
+                if m.lemma is None or m.kind != "quantity":
                     continue
-                if not where:
-                    where = self.text + "\n" + self._solution_line()
-                said = _PLURALS.get(target) or rf"{re.escape(target)}(?:e?s)?"
-                if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
-                    continue
-                cue = next((c for c in find_cues(self.text, factor) if c.constant_id == cid), None)
-                if cue is None:
-                    continue
-                operands = (Operand(mention=i), Operand(constant=cid, cue=(cue.start, cue.end)))
-                return self._push(Step(op, operands, value, None, None, True), value)
+                head = m.lemma.partition("_per_")[0]
+                a = float(m.value)
+                for cid, factor, num, den in conversions:
+                    if head == den and _close(a * factor, value):
+                        op, target = "multiply", num
+                    elif head == num and _close(a / factor, value):
+                        op, target = "divide", den
+                    else:
+                        continue
+                    if not where:
+                        where = self.text + "\n" + self._solution_line()
+                    said = _PLURALS.get(target) or rf"{re.escape(target)}(?:e?s)?"
+                    if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
+                        continue
+                    cues = find_cues(self.text, factor, fallback=fallback)
+                    cue = next((c for c in cues if c.constant_id == cid), None)
+                    if cue is None:
+                        continue
+                    operands = (Operand(mention=i), Operand(constant=cid, cue=(cue.start, cue.end)))
+                    return self._push(Step(op, operands, value, None, None, True), value)
         return None
 
     def _reading(self, key: str, read: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
