@@ -394,24 +394,23 @@ _INCREASE = re.compile(
     r"tips?|grow\w*|grew|gain\w*|profit\w*|return\w*|larger|bigger|longer|taller|extra|premium|inflation|up)(?![a-z])"
 )
 # Conversion constants "x_per_y" as (id, value, x, y): "2 weeks" x 7 days_per_week is 14 days.
-_CONVERSIONS: tuple[tuple[str, float, str, str], ...] = tuple(
-    (c.constant_id, float(c.value), c.unit.partition("_per_")[0], c.unit.partition("_per_")[2])
-    for c in IMPLICIT_CONSTANTS.values()
-    if c.unit is not None
-    and c.unit.count("_per_") == 1
-    and c.constant_id not in FALLBACK_CONSTANTS
-    and not c.unit.endswith("_per_item")
-)
-# Conversions among the fallback constants whose cue names both units ("gallons ... pints"): tried by
-# _converted only after every ordinary conversion (month lengths are no conversion of a mention).
-_CUED_CONVERSIONS: tuple[tuple[str, float, str, str], ...] = tuple(
-    (c.constant_id, float(c.value), c.unit.partition("_per_")[0], c.unit.partition("_per_")[2])
-    for c in IMPLICIT_CONSTANTS.values()
-    if c.unit is not None
-    and c.unit.count("_per_") == 1
-    and c.constant_id in FALLBACK_CONSTANTS
-    and c.unit != "day_per_month"
-)
+def _conversion_table(*, fallback: bool) -> tuple[tuple[str, float, str, str], ...]:
+    """(constant id, factor, numerator unit, denominator unit) of the ``X_per_Y`` constants: the ordinary
+    ones, or the fallback ones whose cue names both units (month lengths convert no mention)."""
+    return tuple(
+        (c.constant_id, float(c.value), c.unit.partition("_per_")[0], c.unit.partition("_per_")[2])
+        for c in IMPLICIT_CONSTANTS.values()
+        if c.unit is not None
+        and c.unit.count("_per_") == 1
+        and (c.constant_id in FALLBACK_CONSTANTS) == fallback
+        and not c.unit.endswith("_per_item")
+        and not (fallback and c.unit == "day_per_month")
+    )
+
+
+_CONVERSIONS = _conversion_table(fallback=False)
+# tried by _converted only after every ordinary conversion
+_CUED_CONVERSIONS = _conversion_table(fallback=True)
 # Words of a total shared by parts ("twice as many ... in total", "combined", "share").
 _SHARED = re.compile(r"(?i)(?<![a-z])(?:total|combined?|together|altogether|sum|in all|shared?|split|between)(?![a-z])")
 # Words of an average or an equal share: a divisor may then count the persons (or weekdays) the text names.
@@ -868,6 +867,18 @@ class TraceBuilder:
             return self._push(Step("add", operands, value, None, None, True), value)
         return None
 
+    def _fallback_constant(self, value: float, op: str | None) -> Operand | None:
+        """A fallback constant the text cues (``every other``, ``parents``, ...), or ``self`` for a 1 in
+        a sum of persons whose owner a possessive group leaves out ("Kath takes her 2 siblings")."""
+        late = find_cues(self.text, value, fallback=True)
+        if late:
+            return Operand(constant=late[0].constant_id, cue=(late[0].start, late[0].end))
+        if value == 1 and op == "add":
+            span = self._self_cue(companions=True)
+            if span is not None:
+                return Operand(constant="self", cue=span)
+        return None
+
     def _named_total(self, value: float, op: str | None) -> Operand | None:
         """An implicit sum ``1 + 1 + 1`` of the persons (or weekdays) the text names, each once, as a
         divisor where the text speaks of an average or an equal share (``Mark, Peter and John share
@@ -1047,51 +1058,34 @@ class TraceBuilder:
         if mention is not None:
             self.used.add(mention)
             return Operand(mention=mention, text=lit.text)
-        cued = self._cued_by_solution(lit.value)
-        if cued is not None:
-            return Operand(constant=cued, text=lit.text)
-        complement = self._complement(lit.value)
-        if complement is not None:
-            return Operand(step=complement, text=lit.text)
-        part = self._fraction_part(lit.value)
-        if part is not None:
-            return Operand(mention=part, text=lit.text)
-        quoted = self._from_solution(lit.value)
-        if quoted is not None:
-            return Operand(mention=quoted, text=lit.text)
-        counted = self._from_counts(lit.value)
-        if counted is not None:
-            return Operand(mention=counted, text=lit.text)
-        derived = self._fraction_complement(lit.value)
-        if derived is None:
-            derived = self._converted(lit.value)
-        if derived is None:
-            derived = self._parts(lit.value)
-        if derived is not None:
-            return Operand(step=derived, text=lit.text)
-        late = find_cues(self.text, lit.value, fallback=True)
-        if late:
-            return Operand(constant=late[0].constant_id, cue=(late[0].start, late[0].end), text=lit.text)
-        if lit.value == 1 and op == "add":  # "Kath takes her 2 siblings": 1 + 2 + 3 people with Kath
-            span = self._self_cue(companions=True)
-            if span is not None:
-                return Operand(constant="self", cue=span, text=lit.text)
-        named = self._named_total(lit.value, op)
-        if named is not None:
-            return dataclasses.replace(named, text=lit.text)
-        derived = self._with_self(lit.value)
-        if derived is None:
-            derived = self._and_a_half(lit.value)
-        if derived is None:
-            derived = self._times_per(lit.value)
-        if derived is not None:
-            return Operand(step=derived, text=lit.text)
-        compound = self._compound(lit.value)
-        if compound is not None:
-            return dataclasses.replace(compound, text=lit.text)
-        derived = self._hours_and_minutes(lit.value)
-        if derived is not None:
-            return Operand(step=derived, text=lit.text)
+        value = lit.value
+        # The rules after the cheap ones, in the order of the module docstring: each gives the
+        # operand's constant id, step or mention index (named by its kind), an operand, or None.
+        late: tuple[tuple[str, Callable[[], Any]], ...] = (
+            ("constant", lambda: self._cued_by_solution(value)),
+            ("step", lambda: self._complement(value)),
+            ("mention", lambda: self._fraction_part(value)),
+            ("mention", lambda: self._from_solution(value)),
+            ("mention", lambda: self._from_counts(value)),
+            ("step", lambda: self._fraction_complement(value)),
+            ("step", lambda: self._converted(value)),
+            ("step", lambda: self._parts(value)),
+            ("operand", lambda: self._fallback_constant(value, op)),
+            ("operand", lambda: self._named_total(value, op)),
+            ("step", lambda: self._with_self(value)),
+            ("step", lambda: self._and_a_half(value)),
+            ("step", lambda: self._times_per(value)),
+            ("operand", lambda: self._compound(value)),
+            ("step", lambda: self._hours_and_minutes(value)),
+        )
+        for kind, rule in late:
+            found = rule()
+            if found is None:
+                continue
+            if kind == "operand":
+                operand: Operand = found
+                return dataclasses.replace(operand, text=lit.text)
+            return Operand(text=lit.text, **{kind: found})  # constant=, step= or mention=
         raise self.refusal(
             "operand_not_found",
             f"{lit.text} is neither in the text, an earlier step, a cued constant nor the solution",

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from ssbg.corpus.mentions import tokenize, unit_after, unit_lemma
+from ssbg.corpus.mentions import VULGAR_FRACTIONS, tokenize, unit_after, unit_lemma
 from ssbg.trace import Mention
 from ssbg.units import UnitPack, default_pack
 
@@ -104,8 +104,12 @@ _PERSON_LIST = re.compile(rf"(?<![A-Za-z])(?P<list>{_PERSON}(?:\s*,\s*{_PERSON})
 _PERSON_ITEM = re.compile(_PERSON)
 
 _ARTICLE = re.compile(r"(?<![A-Za-z])(?:[Aa]n?|[Oo]ne|[Ss]ingle)(?=\s+[A-Za-z])")
-_VULGAR_VALUES = {"\u00bd": 0.5, "\u00bc": 0.25, "\u00be": 0.75}
-_VULGAR = re.compile("[\u00bd\u00bc\u00be]")
+_VULGAR = re.compile(f"[{''.join(VULGAR_FRACTIONS)}]")
+
+
+def _vulgar_value(char: str) -> float:
+    num, den = VULGAR_FRACTIONS[char]
+    return num / den
 _NONE = re.compile(r"(?<![A-Za-z])(?:[Nn]o|[Zz]ero)(?=\s+[A-Za-z])")
 _ADJACENT_PERIOD = re.compile(
     r"(?<![A-Za-z])(?:[Nn]ext|[Ll]ast|[Pp]revious|[Ff]ollowing)\s+(?P<unit>year|month|week|day|hour|minute)(?![A-Za-z])"
@@ -146,30 +150,28 @@ def _persons(text: str) -> list[Mention]:
     return out
 
 
+def _word_quantity(text: str, start: int, value: int, pack: UnitPack) -> Mention | None:
+    """The quantity a word at ``start`` stands for with the unit read after it (``a ferret`` 1,
+    ``no stripes`` 0), or None when no unit follows."""
+    toks = tokenize(text, start, min(len(text), start + 80), limit=8)
+    if len(toks) < 2 or toks[0].start != start:
+        return None
+    unit, k, kind = unit_after(toks, 1, text, value, number_end=toks[0].end, pack=pack)
+    if unit is None or kind != "quantity" or unit == "%":
+        return None
+    end = toks[k - 1].end
+    return Mention(start, end, text[start:end], value, unit, unit_lemma(unit, pack), "quantity")
+
+
 def _articles(text: str, pack: UnitPack) -> list[Mention]:
-    out: list[Mention] = []
-    for m in _ARTICLE.finditer(text):
-        toks = tokenize(text, m.start(), min(len(text), m.start() + 80), limit=8)
-        if len(toks) < 2 or toks[0].start != m.start():
-            continue
-        unit, k, kind = unit_after(toks, 1, text, 1, number_end=toks[0].end, pack=pack)
-        if unit is None or kind != "quantity" or unit == "%":
-            continue
-        end = toks[k - 1].end
-        out.append(Mention(m.start(), end, text[m.start() : end], 1, unit, unit_lemma(unit, pack), "quantity"))
+    out = [q for m in _ARTICLE.finditer(text) if (q := _word_quantity(text, m.start(), 1, pack)) is not None]
     out.extend(  # "\u00bc of them": a fraction written as one character
-        Mention(m.start(), m.end(), m.group(), _VULGAR_VALUES[m.group()], None, None, "fraction")
+        Mention(m.start(), m.end(), m.group(), _vulgar_value(m.group()), None, None, "fraction")
         for m in _VULGAR.finditer(text)
     )
-    for m in _NONE.finditer(text):  # "six hats with no stripes": 0 stripes
-        toks = tokenize(text, m.start(), min(len(text), m.start() + 80), limit=8)
-        if len(toks) < 2 or toks[0].start != m.start():
-            continue
-        unit, k, kind = unit_after(toks, 1, text, 0, number_end=toks[0].end, pack=pack)
-        if unit is None or kind != "quantity" or unit == "%":
-            continue
-        end = toks[k - 1].end
-        out.append(Mention(m.start(), end, text[m.start() : end], 0, unit, unit_lemma(unit, pack), "quantity"))
+    out.extend(  # "six hats with no stripes": 0 stripes
+        q for m in _NONE.finditer(text) if (q := _word_quantity(text, m.start(), 0, pack)) is not None
+    )
     for m in _ADJACENT_PERIOD.finditer(text):
         unit = m.group("unit")
         out.append(Mention(m.start(), m.end(), m.group(), 1, unit, unit_lemma(unit, pack), "quantity"))

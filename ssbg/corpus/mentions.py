@@ -38,14 +38,16 @@ import bisect
 import dataclasses
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ssbg.trace import Mention
 from ssbg.units import ResolvedUnit, UnitPack, default_pack
 
 __all__ = [
+    "VULGAR_FRACTIONS",
     "Token",
     "clear_lemma_cache",
     "extract_mentions",
@@ -136,6 +138,10 @@ _DENOMINATORS: dict[str, int] = {
     "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10,
 }  # fmt: skip
 _CURRENCY_SYMBOLS = frozenset({"$", "£", "€", "¥"})
+# Fractions written as one character, as (numerator, denominator): "½ of them", "(½)*6".
+VULGAR_FRACTIONS: Mapping[str, tuple[int, int]] = MappingProxyType({
+    "\u00bd": (1, 2), "\u00bc": (1, 4), "\u00be": (3, 4), "\u2153": (1, 3), "\u2154": (2, 3),
+})
 _SENTENCE_END = frozenset({".", "?", "!", ";"})
 
 # Closed-class words (determiners, pronouns, prepositions, conjunctions,

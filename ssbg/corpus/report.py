@@ -287,6 +287,11 @@ class _Diagrams:
         self._pool = ThreadPoolExecutor(max_workers=min(max(len(graphs), 1), max(2, os.cpu_count() or 1)))
         self._drawn = [self._pool.submit(_diagram, g) for g in graphs]
 
+    @classmethod
+    def of(cls, chosen: Sequence[tuple[str, str, list[Drilldown]]]) -> _Diagrams:
+        """The diagrams of :func:`choose_drilldowns`' picks, in page order."""
+        return cls([d for _kind, _reason, items in chosen for d in items])
+
     def result(self) -> list[str]:
         """The SVGs, in the order of the drill-downs that have a graph (waits for them)."""
         try:
@@ -483,7 +488,7 @@ def render_report_html(
     """
     s = summary if summary is not None else summarize(batch.problems, batch.equations)
     chosen = choose_drilldowns(s, batch.drilldowns)
-    drawn = _Diagrams([d for _kind, _reason, items in chosen for d in items]) if diagrams else None
+    drawn = _Diagrams.of(chosen) if diagrams else None
     return _page(batch, s, chosen, drawn, title)
 
 
@@ -708,7 +713,7 @@ def write_report(
     # the figures (a forked child) and the diagrams (dot processes) are drawn while this process
     # writes the tables; the fork comes first, before the diagrams start their threads
     figures = _FiguresAside(summary, enabled=jobs > 1 and engine == "local")
-    drawn = _Diagrams([d for _kind, _reason, items in chosen for d in items]) if diagrams else None
+    drawn = _Diagrams.of(chosen) if diagrams else None
     try:
         csvs, parquets = write_tables(iter_csv_tables(batch.problems, batch.equations, summary), tables_dir,
                                       parquet=parquet)

@@ -32,7 +32,6 @@ Examples
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -477,14 +476,8 @@ def bad_lines(problems: pd.DataFrame) -> pd.DataFrame:
 
 def _unit_keys(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
     """Map each ``;``-joined unit-part text to its sorted, distinct leaderboard keys."""
-    return {t: tuple(sorted({_key_of(part) for part in t.split(_SEP)})) for t in texts}
+    return {t: tuple(sorted({unit_key(part) for part in t.split(_SEP)})) for t in texts}
 
-
-@functools.lru_cache(maxsize=65_536)
-def _key_of(part: str) -> str:
-    """:func:`~ssbg.corpus.batch.unit_key` in the default pack, memoized: a corpus repeats a few thousand
-    unit texts over hundreds of thousands of refused equations."""
-    return unit_key(part)
 
 
 _BLOCKING_COLUMNS = ["corpus", "root_cause", "pack_fixable", "blocking_units"]
@@ -629,7 +622,7 @@ def _leaderboard(
             acc[1] += int(blocked[code])
             pairs.append((code, key))
         for part in text.split(_SEP):
-            pair = (_key_of(part), part)
+            pair = (unit_key(part), part)
             weights[pair] = weights.get(pair, 0) + int(blocked[code])
     by_surface: dict[str, list[tuple[int, str]]] = {}
     for (key, part), weight in weights.items():

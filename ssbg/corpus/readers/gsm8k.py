@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ssbg.corpus.arith import BinOp, TraceBuilder, find_question_span, parse_formula, parse_number
-from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize, unit_after
+from ssbg.corpus.mentions import VULGAR_FRACTIONS, extract_mentions, question_unit, tokenize, unit_after
 from ssbg.corpus.readers.common import (
     RawRecord,
     StagedReader,
@@ -48,7 +48,8 @@ _NUMBER = r"(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 # number are dropped; a number right before "(" multiplies it.
 _OPERATOR = r"(?:[-+*/\u00d7\u2013\u00f7]|[xX](?=\s))"
 _UNIT_WORD = r"(?:\s+(?![xX]\b|and\b|or\b|is\b|are\b|of\s+\d|times\b)[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?)"
-_MIXED_OR_VULGAR = r"(?:\d+ \d+/\d+(?![\d/])|[\u00bd\u00bc\u00be\u2153\u2154])"
+_DECIMAL_DENOMINATORS = (2, 4, 5, 8, 10)  # a fraction over these is a short exact decimal ("1 1/2" is 1.5)
+_MIXED_OR_VULGAR = rf"(?:\d+ \d+/\d+(?![\d/])|[{''.join(VULGAR_FRACTIONS)}])"
 _OPERAND = rf"\$?(?:{_MIXED_OR_VULGAR}|{_NUMBER})(?:\s*%)?(?:/[A-Za-z]+{_UNIT_WORD}{{0,2}}|{_UNIT_WORD}{{0,5}})"
 _GROUP = rf"\(\s*{_OPERAND}(?:\s*{_OPERATOR}\s*{_OPERAND})*\s*\)"
 _ATOM = rf"(?:{_OPERAND}|{_GROUP})"
@@ -60,7 +61,6 @@ _EXPRESSION_TOKEN = re.compile(
     rf"{_MIXED_OR_VULGAR}|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER}%?|/[A-Za-z]+|[-+*/()\u00d7\u2013\u00f7]|[xX](?![A-Za-z])|[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?"
 )
 # Vulgar fractions and mixed numbers the prose writes ("(\u00bd)*6", "8 x 1 1/2 = 12"): read as decimals.
-_VULGAR = {"\u00bd": "0.5", "\u00bc": "0.25", "\u00be": "0.75", "\u2153": "(1/3)", "\u2154": "(2/3)"}
 _BARE_ANNOTATION = re.compile(rf"<<\s*{_NUMBER}\s*(?:=\s*{_NUMBER}\s*)?>>")
 _ALGEBRA = re.compile(r"\b[Ll]et\s+[A-Za-z]\b|\b[A-Za-z]\s*=\s*\d|\b\d+[a-z]\b\s*[-+=]")
 _RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
@@ -93,13 +93,14 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
 def _mixed_value(piece: str) -> str | None:
     """A vulgar fraction as ``(1/2)``, a mixed number ``1 1/2`` as the decimal it is (None when that is
     not a short exact decimal, or the fraction is not proper)."""
-    if piece in _VULGAR:
-        return _VULGAR[piece]
+    if piece in VULGAR_FRACTIONS:
+        num, den = VULGAR_FRACTIONS[piece]
+        return f"{num / den:g}" if den in _DECIMAL_DENOMINATORS else f"({num}/{den})"
     whole, _, fraction = piece.partition(" ")
-    num, _, den = fraction.strip().partition("/")
-    if not 0 < int(num) < int(den) or int(den) not in (2, 4, 5, 8, 10):
+    num_text, _, den_text = fraction.strip().partition("/")
+    if not 0 < int(num_text) < int(den_text) or int(den_text) not in _DECIMAL_DENOMINATORS:
         return None
-    return f"{int(whole) + int(num) / int(den):g}"
+    return f"{int(whole) + int(num_text) / int(den_text):g}"
 
 
 def _prose_formula(m: re.Match[str], answer: str) -> str | None:
@@ -120,7 +121,7 @@ def _prose_formula(m: re.Match[str], answer: str) -> str | None:
             if pieces and pieces[-1] not in "+-*/(":
                 return None
             pieces.append(f"({piece})")  # a written fraction is one number: "60 / 3/4" is 60 / (3/4)
-        elif piece in _VULGAR or " " in piece:
+        elif piece in VULGAR_FRACTIONS or " " in piece:
             if pieces and pieces[-1] not in "+-*/(":
                 return None
             mixed = _mixed_value(piece)
