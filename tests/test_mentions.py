@@ -133,6 +133,10 @@ def test_mention_at_reads_one_number() -> None:
         ("What percent of the marbles are green?", "percent"),
         ("What percentage of the students passed?", "percent"),
         ("What is the percentage?", None),
+        ("For what number of minutes will the plans cost the same?", "minutes"),
+        ("After how many weeks will each of you have saved the same amount?", "weeks"),  # each person, no rate
+        ("How many pounds of beef that costs 1.60 dollars per pound must be mixed in?", "pounds"),
+        ("How many gallons does she need if each pig needs 3 gallons?", "gallons"),  # the rate is the clause's
     ],
 )
 def test_question_units(question: str, unit: str | None) -> None:

@@ -981,6 +981,10 @@ def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: s
 _PERCENT_ASKED = frozenset({"percent", "percentage"})
 
 
+# Words that open a clause of its own after the asked unit: a rate in it is not the answer's.
+_CLAUSE_OPENERS = frozenset({"that", "which", "who", "whose", "if", "when", "since", "because"})
+
+
 def question_unit(
     text: str,
     start: int = 0,
@@ -1007,6 +1011,8 @@ def question_unit(
     'clients per hour'
     >>> question_unit("How much money does she have?") is None
     True
+    >>> question_unit("For what number of minutes will each of the plans cost the same?")
+    'minutes'
     """
     p = default_pack() if pack is None else pack
     stop = len(text) if end is None else end
@@ -1017,11 +1023,14 @@ def question_unit(
         toks = [t for t in tokens[lo:] if t.end <= stop]
     n = len(toks)
     for i in range(n - 1):
-        if toks[i].low != "how" or toks[i + 1].low not in ("many", "much"):
+        if toks[i].low == "how" and toks[i + 1].low in ("many", "much"):
+            many, j = toks[i + 1].low == "many", i + 2
+        elif toks[i].low == "what" and i + 2 < n and toks[i + 1].low == "number" and toks[i + 2].low == "of":
+            many, j = True, i + 3  # "For what number of minutes ...": how many minutes
+        else:
             continue
-        j = i + 2
         unit: str | None = None
-        if toks[i + 1].low == "many":
+        if many:
             if j + 1 < n and toks[j].low in _AUXILIARIES and is_plural_noun(toks[j + 1].text):
                 j += 1  # "how many are cats?"
             packed = _pack_unit(toks, j, text, p, glued=False)
@@ -1042,6 +1051,10 @@ def question_unit(
         if unit.lower() in ("times", "time"):
             return None
         for m in range(k, n):
+            if toks[m].low in _CLAUSE_OPENERS:
+                break  # "pounds of hamburger that costs 1.60 dollars per pound", "if each pig needs 3 gallons"
+            if toks[m].low == "each" and m + 1 < n and toks[m + 1].low == "of":
+                continue  # "will each of you have saved": each person, not a rate
             rate = _rate_suffix(toks, m, p)
             if rate is not None and (toks[m].low not in _A or m == k):
                 return f"{unit} per {rate[0]}"
