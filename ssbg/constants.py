@@ -134,6 +134,7 @@ IMPLICIT_CONSTANTS: Mapping[str, ImplicitConstant] = _table(
     ("parents", 2, "person", "2 persons for one's parents or grandparents"),
     ("one_part", 1, None, "1 part: the share that 'k times as many' multiplies, k + 1 parts in all"),
     ("self", 1, "person", "1 person: the one counted with the others ('3 other people', 'including him')"),
+    ("unknown_itself", 1, None, "1: an unknown written alone where an equation collects its terms (x + 2x: 1 + 2)"),
     ("square_sides", 4, None, "4 for the sides of a square"),
     ("rectangle_pairs", 2, None, "2 for the two pairs of equal sides of a rectangle"),
     ("diameter_per_radius", 2, None, "2 for a diameter: twice the radius"),

@@ -1,9 +1,9 @@
 """Issue 4's figures on the development corpora in ../shared/corpora (read once per module; < 60 s).
 
 Skipped with a reason when the corpora are absent, never under CI=true (see
-tests/conftest.py).  Targets that the honest rules do not reach yet are pinned
-as strict xfails (so reaching them fails loudly and the marker must go), with a
-floor below them that guards against regressions.
+tests/conftest.py).  A target the honest rules do not reach is pinned as a strict
+xfail (reaching it fails loudly and the marker must go), with a floor below it that
+guards against regressions.
 """
 
 from __future__ import annotations
@@ -57,23 +57,9 @@ def test_refusals_are_typed_and_add_up(corpora: dict[str, list[CorpusRecord]], n
     assert len(refused) + sum(isinstance(r.payload, Trace) for r in records) == len(records)
 
 
-@pytest.mark.parametrize("name", ["svamp", "mawps", "cogcomp"])
+@pytest.mark.parametrize("name", sorted(TOTALS))
 def test_import_share_meets_the_target(corpora: dict[str, list[CorpusRecord]], name: str) -> None:
     assert share(corpora[name]) >= CORPUS_FILES[name][1]
-
-
-def test_gsm8k_import_share_floor(corpora: dict[str, list[CorpusRecord]]) -> None:
-    assert share(corpora["gsm8k"]) >= 0.94
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 4 asks 95% (94.4% measured): numbers a solution only restates in its arithmetic (results of "
-    "unwritten mental steps), algebra, or world knowledge outside the unit pack (2 legs, 4 wheels, 128 fluid ounces "
-    "per gallon, 1000 watts per kilowatt) ground nothing",
-)
-def test_gsm8k_import_share_target(corpora: dict[str, list[CorpusRecord]]) -> None:
-    assert share(corpora["gsm8k"]) >= 0.95
 
 
 def test_gsm8k_operands_mostly_come_from_the_problem_text(corpora: dict[str, list[CorpusRecord]]) -> None:
@@ -108,10 +94,16 @@ def unknowns() -> UnknownAgreement:
 
 
 def test_mawps_named_unknowns_floor(unknowns: UnknownAgreement) -> None:
-    assert unknowns.evaluable >= 50
-    assert unknowns.share >= 0.70
+    assert unknowns.evaluable >= 100
+    assert unknowns.share >= 0.85
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 4 asks 90% (87.0% measured, 94 of 108): the linear equations imported since ADR 0014 bring "
+    "44 more named unknowns, four of them rental problems whose text states one daily rate and one plain price "
+    "(the firewall refuses their difference), three with units the pack lacks (line, painter) or a bare fraction",
+)
 def test_mawps_named_unknowns_target(unknowns: UnknownAgreement) -> None:
     assert unknowns.share >= 0.90
 

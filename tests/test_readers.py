@@ -550,20 +550,51 @@ def test_gsm8k_reads_a_sum_of_percentages_as_a_percentage() -> None:
     assert trace.steps[1].operands[0].step == 0
 
 
-def test_gsm8k_an_operand_found_by_algebra_is_an_unsupported_operation() -> None:
-    from ssbg.errors import ImportRefusal
+def test_gsm8k_solves_the_equation_an_algebra_solution_writes() -> None:
+    question = "Ann has twice as much money as Bo. Together they have $36. How much money does Ann have?"
+    solution = ("Let x be the money Bo has. Then x + 2x = 36, so 3x = 36 and x = 12.\n"
+                "Ann has 2 * 12 = $<<2*12=24>>24.\n#### 24")
+    trace = gsm8k_trace(question, solution, problem_id="alg")
+    shown = [(s.op, [o.constant or o.source for o in s.operands], s.result) for s in trace.steps]
+    assert shown == [
+        ("add", ["unknown_itself", "twice"], 3),  # x + 2x: the lone x counts once
+        ("divide", ["mention", "step"], 12),  # 36 pens / 3
+        ("multiply", ["twice", "step"], 24),
+    ]
+    graph = bind_trace(trace)
+    assert [e.admissibility_status for e in graph.equations] == ["admitted"] * 3
 
-    question = "Ann has twice as many pens as Bo. Together they have 36 pens. How many pens does Ann have?"
-    solution = ("Let x be the number of pens Bo has. Then x + 2x = 36, so 3x = 36 and x = 12.\n"
-                "Ann has 2 * 12 = <<2*12=24>>24 pens.\n#### 24")
+
+def test_gsm8k_substitutes_a_product_the_prose_named() -> None:
+    question = ("Tom has some marbles. Sue has 3 times as many as Tom, and Kim twice as many as Sue. "
+                "Together they have 60 marbles. How many marbles does Tom have?")
+    solution = ("Let t be Tom's marbles. Sue has 3t and Kim has 2 * 3t = 6t.\nt + 3t + 6t = 60\n10t = 60\n"
+                "t = <<60/10=6>>6\n#### 6")
+    trace = gsm8k_trace(question, solution, problem_id="sub")
+    assert trace.steps[-1].formula == "60/10=6"
+    assert trace.steps[-1].operands[1].step is not None  # the 10 is the sum 1 + 3 + 2*3, not a number of its own
+
+
+def test_gsm8k_an_operand_algebra_does_not_explain_is_an_unsupported_operation() -> None:
+    question = ("Bo has some pens. Ann has 3 times as many and Cy as many as Ann. Together they have 63 pens. "
+                "How many pens does Bo have?")
+    # "7x": the coefficient is written in the prose only (arithmetic, never a grounding mention)
+    solution = "Let x be the number of pens Bo has. So 7x = 63.\nBo has 63 / 7 = <<63/7=9>>9 pens.\n#### 9"
     with pytest.raises(ImportRefusal) as info:
         gsm8k_trace(question, solution, problem_id="alg")
     assert info.value.reason == "unsupported_operation"
-    assert info.value.detail == "12"
+    assert info.value.detail == "7"
     # without algebra in the solution, the same missing number stays operand_not_found
     with pytest.raises(ImportRefusal) as plain:
-        gsm8k_trace(question, "Ann has 2 * 12 = <<2*12=24>>24 pens.\n#### 24", problem_id="plain")
+        gsm8k_trace(question, "Bo has 63 / 7 = <<63/7=9>>9 pens.\n#### 9", problem_id="plain")
     assert plain.value.reason == "operand_not_found"
+
+
+def test_gsm8k_prose_arithmetic_over_a_solved_unknown_is_read() -> None:
+    question = "James has 7 more than 4 times the Oreos Jordan has. There are 52 Oreos in all. How many has James?"
+    solution = "Let x be the Oreos Jordan has.\nTotal: 7+4x+x=52\n5x=45\nx = 9\nJames has 7+4(9)=43 Oreos\n#### 43"
+    trace = gsm8k_trace(question, solution, problem_id="oreo")
+    assert [s.result for s in trace.steps][-3:] == [9, 36, 43]  # (52 - 7) / (4 + 1), then 7 + 4*9
 
 
 def test_gsm8k_converts_a_mention_by_a_constant_cued_by_both_units() -> None:

@@ -111,11 +111,61 @@ def test_equations_are_solved_for_their_one_unknown(equation: str, name: str | N
     assert tree.value == pytest.approx(value)  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("equation", ["(6.0*n)-5.0=(3.0*(13.0+n))+7.0", "65.0+(0.4*m)=0.6*m", "a+b=3"])
-def test_an_unknown_twice_is_algebra(equation: str) -> None:
+@pytest.mark.parametrize(
+    ("equation", "value", "shown"),
+    [
+        ("x + 2*x + 4 = 40", 12, "((40 - 4) / (x + 2))"),
+        ("J + 9 = 3*(J - 11)", 21, "(((3 * 11) + 9) / (3 - J))"),
+        ("(6.0*n)-5.0=(3.0*(13.0+n))+7.0", 17, "((((3.0 * 13.0) + 7.0) + 5.0) / (6.0 - 3.0))"),
+        ("65.0+(0.4*m)=0.6*m", 325, "(65.0 / (0.6 - 0.4))"),
+        ("c+((12.0*c)*0.01)=84.0", 75, "(84.0 / (c + (0.01 * 12.0)))"),
+        ("x/2 + x/3 = 10", 12, "(10 / ((x / 2) + (x / 3)))"),
+    ],
+)
+def test_an_unknown_written_more_than_once_is_solved_by_collecting_terms(
+    equation: str, value: float, shown: str
+) -> None:
+    tree, _ = isolate(*parse_equation(equation), equation)
+    assert tree.value == pytest.approx(value)  # type: ignore[union-attr]
+    assert show(tree) == shown  # every number as written; a lone unknown's coefficient shows as its name
+
+
+def show(node: object) -> str:
+    if isinstance(node, BinOp):
+        sign = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}[node.op]
+        return f"({show(node.left)} {sign} {show(node.right)})"
+    if isinstance(node, Literal):
+        return node.text
+    return str(node.name)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("equation", "why"),
+    [
+        ("a+b=3", "two unknowns"),
+        ("(7.0*n)+4.0=(3.0*n)-20.0", "would be negative"),
+        ("40/(60+w) + 40/(60-w) = 1.5", "divides by the unknown"),
+        ("x*x + x = 12", "multiplies the unknown by itself"),
+        ("3*x + 2 = 3*x + 2", "sums to zero"),
+    ],
+)
+def test_equations_beyond_collecting_terms_are_algebra(equation: str, why: str) -> None:
     with pytest.raises(ImportRefusal) as info:
         isolate(*parse_equation(equation), equation)
     assert info.value.reason == "unsupported_operation"
+    assert why in info.value.message
+
+
+def test_a_collected_equation_grounds_the_lone_unknown_as_the_constant_unknown_itself() -> None:
+    b = builder("Mel paid 84.00 dollars, including 12 % tax, for a camera. How much did the camera cost?")
+    assert b.add_equation("camera_cost+((12.0*camera_cost)*0.01)=84.0") == "camera_cost"
+    assert sources(b)[-2][0] == "constant:unknown_itself"
+
+
+def test_a_number_of_a_formula_never_grounds_as_its_own_sub_step() -> None:
+    b = builder("A $10 bill and a $20 bill; she has twice as many $10 bills. What do they add up to?")
+    b.add_formula("10*2+20=40")
+    assert sources(b) == [["mention", "constant:twice"], ["step", "mention"]]  # 20 is the $20, not 10*2
 
 
 @settings(max_examples=80, deadline=None)

@@ -7,7 +7,7 @@ A corpus gives a solution as arithmetic formulas (``48/2=24``, ``( 76.0 - 25.0 )
 of its own; sub-expressions become implicit steps) and grounds each number:
 
 1. an earlier step's result (the most recent equal one; a literal written with
-   decimals also matches a result it rounds);
+   decimals also matches a result it rounds), never one of the formula's own sub-steps;
 2. a mention in the text with that value (an unused one first);
 3. an implicit constant whose cue words occur in the text (``60`` with "hour");
    then a mention whose unit scales to the value (``20%`` for ``0.2``, ``half a
@@ -98,13 +98,21 @@ class Var(NamedTuple):
     name: str
 
 
+class Unity(NamedTuple):
+    """The coefficient 1 of an unknown written alone (the ``x`` of ``x + 2x = 24``, which is ``1 + 2``
+    times ``x``), as :func:`isolate` collects an equation's terms; it grounds as the implicit constant
+    ``unknown_itself``."""
+
+    name: str
+
+
 @dataclass(frozen=True, slots=True)
 class BinOp:
     """``left op right`` with ``op`` in add/subtract/multiply/divide."""
 
     op: str
-    left: Literal | Var | BinOp
-    right: Literal | Var | BinOp
+    left: Literal | Var | Unity | BinOp
+    right: Literal | Var | Unity | BinOp
 
     @property
     def value(self) -> float:
@@ -119,12 +127,14 @@ class BinOp:
         return a / b
 
 
-Node = Literal | Var | BinOp
+Node = Literal | Var | Unity | BinOp
 
 
 def _value(node: Node) -> float:
     if isinstance(node, Var):
         raise ValueError(f"the unknown {node.name} has no value")
+    if isinstance(node, Unity):
+        return 1.0
     return node.value
 
 
@@ -326,33 +336,114 @@ _INVERSE = {"add": "subtract", "subtract": "add", "multiply": "divide", "divide"
 def _count_vars(node: Node) -> list[str]:
     if isinstance(node, Var):
         return [node.name]
-    if isinstance(node, Literal):
+    if isinstance(node, Literal | Unity):
         return []
     return _count_vars(node.left) + _count_vars(node.right)
 
 
-def isolate(left: Node, right: Node, formula: str = "") -> tuple[Node, str | None]:
-    """Solve ``left = right`` for its one unknown by inverting operations: (expression, unknown name).
+class _NotLinearError(Exception):
+    """An equation :func:`isolate` cannot solve by collecting terms (the reason is the message)."""
 
-    An equation without an unknown gives ``(the side that is not a lone number, None)``.
-    An unknown that occurs more than once (or two unknowns) is algebra: it
-    refuses with ``unsupported_operation``.
+
+_Terms = list[tuple[int, Node]]  # signed terms, none holding the unknown
+
+
+def _linear(node: Node) -> tuple[_Terms, _Terms]:
+    """(coefficient terms, constant terms) of an expression linear in one unknown.
+
+    ``3*(13 + x) - x`` is ``([+3, -1], [+3*13])``: each term a tree of the written numbers (a lone
+    unknown's coefficient is :class:`Unity`), so that the solution's arithmetic is made of them.
+    """
+    if isinstance(node, Literal | Unity):
+        return [], [(1, node)]
+    if isinstance(node, Var):
+        return [(1, Unity(node.name))], []
+    (a_coef, a_const), (b_coef, b_const) = _linear(node.left), _linear(node.right)
+    if node.op in ("add", "subtract"):
+        sign = 1 if node.op == "add" else -1
+        return a_coef + [(sign * s, t) for s, t in b_coef], a_const + [(sign * s, t) for s, t in b_const]
+    if node.op == "multiply":
+        if a_coef and b_coef:
+            raise _NotLinearError("it multiplies the unknown by itself")
+        if a_coef:  # "x * 3": the constant factor first
+            (a_coef, a_const), (b_coef, b_const) = (b_coef, b_const), (a_coef, a_const)
+        sign, factor = _signed_sum(a_const)
+        return (
+            [(sign * s, factor if isinstance(t, Unity) else BinOp("multiply", factor, t)) for s, t in b_coef],
+            [(sign * s, BinOp("multiply", factor, t)) for s, t in b_const],
+        )
+    if b_coef:
+        raise _NotLinearError("it divides by the unknown")
+    sign, divisor = _signed_sum(b_const)
+    return (
+        [(sign * s, BinOp("divide", t, divisor)) for s, t in a_coef],
+        [(sign * s, BinOp("divide", t, divisor)) for s, t in a_const],
+    )
+
+
+def _signed_sum(terms: _Terms) -> tuple[int, Node]:
+    """``(sign, tree)`` with ``sign * tree`` the sum of the signed terms and ``tree`` positive: the
+    terms of the larger sign first, the others subtracted (``9 - 3*11`` is ``(-1, 3*11 - 9)``)."""
+    total = sum(s * _value(t) for s, t in terms)
+    if _close(total, 0.0):
+        raise _NotLinearError("a side sums to zero")
+    sign = 1 if total > 0 else -1
+    ordered = [t for s, t in terms if s == sign] + [t for s, t in terms if s != sign]
+    first = len([s for s, _ in terms if s == sign])
+    node = ordered[0]
+    for k, t in enumerate(ordered[1:], start=1):
+        node = BinOp("add" if k < first else "subtract", node, t)
+    return sign, node
+
+
+def _collect(left: Node, right: Node, name: str) -> Node:
+    """``left = right`` solved for an unknown that occurs more than once, by collecting its terms:
+    ``x + 2x + 4 = 40`` is ``(40 - 4) / (1 + 2)`` (:class:`Unity` for the lone ``x``)."""
+    (l_coef, l_const), (r_coef, r_const) = _linear(left), _linear(right)
+    coef_sign, coef = _signed_sum(l_coef + [(-s, t) for s, t in r_coef])
+    const_sign, const = _signed_sum(r_const + [(-s, t) for s, t in l_const])
+    if coef_sign != const_sign:
+        raise _NotLinearError(f"{name} would be negative")
+    return const if isinstance(coef, Unity) else BinOp("divide", const, coef)
+
+
+def isolate(left: Node, right: Node, formula: str = "") -> tuple[Node, str | None]:
+    """Solve ``left = right`` for its one unknown: (expression, unknown name).
+
+    An unknown written once is isolated by inverting operations; one written more often is solved
+    by collecting its terms (``x + 2x = 24`` gives ``24 / (1 + 2)``, the lone ``x`` counted by
+    :class:`Unity`), when the equation is linear in it and its solution positive.  An equation
+    without an unknown gives ``(the side that is not a lone number, None)``.  Two unknowns, or one
+    the equation multiplies by itself or divides by, is algebra beyond this: it refuses with
+    ``unsupported_operation``.
 
     >>> tree, name = isolate(*parse_equation("41 + X = 87"))
     >>> name, tree.op, [tree.left.text, tree.right.text]
     ('X', 'subtract', ['87', '41'])
+    >>> tree, name = isolate(*parse_equation("x + 2*x + 4 = 40"))
+    >>> name, tree.op, tree.left.op, tree.right.op, tree.value
+    ('x', 'divide', 'subtract', 'add', 12.0)
     """
     names = _count_vars(left) + _count_vars(right)
     if not names:
         if isinstance(left, Literal) and not isinstance(right, Literal):
             return right, None
         return left, None
-    if len(names) != 1:
+    if len(set(names)) != 1:
         raise ImportRefusal(
-            f"equation {formula!r} has its unknown(s) {sorted(set(names))} more than once: algebra",
+            f"equation {formula!r} has two unknowns {sorted(set(names))}: algebra",
             reason="unsupported_operation",
             detail=formula,
         )
+    if len(names) > 1:
+        try:
+            return _collect(left, right, names[0]), names[0]
+        except _NotLinearError as exc:
+            raise ImportRefusal(
+                f"equation {formula!r} has its unknown {names[0]} more than once and {exc}: algebra",
+                reason="unsupported_operation",
+                detail=formula,
+            ) from None
     if _count_vars(right):
         left, right = right, left
     while not isinstance(left, Var):
@@ -475,7 +566,9 @@ _ANNOTATION = re.compile(r"<<[^<>]*>>")
 _SCALE_WORD = re.compile(r"(?i)\b(?:thousand|million|billion)\b")
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _OPERATOR_BEFORE = re.compile(r"(?:[-+*/=(\u00d7\u00f7]|\bx)\s*\$?\s*$")
-_OPERATOR_AFTER = re.compile(r"^\s*(?:%\s*)?(?:[=)_]|(?:[-+*/\u00d7\u00f7]|x\b)\s*[$(\d.])")
+_OPERATOR_AFTER = re.compile(
+    r"^\s*(?:%\s*)?(?:[=)_]|(?:[-+*/\u00d7\u00f7]|x\b)\s*[$(\d.]|\*\s*[A-Za-z](?![A-Za-z])|[A-Za-z](?![A-Za-z])\s*[-+*/=)]|\()"
+)  # "10*x = 80", "2x + 4", "3(J - 11)": a coefficient of an algebra solution is arithmetic too
 
 
 def _in_arithmetic(text: str, start: int, end: int) -> bool:
@@ -569,6 +662,7 @@ class TraceBuilder:
         self._quoted: list[Mention] = []  # extra mentions operands point at (solution quotes, counts), by first use
         self._counted: tuple[Mention, ...] | None = None  # counted_mentions(self.text) clear of self.mentions
         self._position: int | None = None  # offset in the solution of the formula being added
+        self._own_steps_from = 0  # the steps of the formula being added start here: none of its numbers is one of them
         self._cues: dict[float, tuple[Cue, ...]] = {}  # find_cues(self.text, value), by value
         self._fraction_results: set[str] = set()  # results stated as fractions ("= 8/3"), as written
         self._fallback_reads: dict[str, tuple[Any, ...]] = {}  # the fallback rules' readings of the text, on need
@@ -611,7 +705,7 @@ class TraceBuilder:
 
     def _from_steps(self, lit: Literal) -> int | None:
         value = lit.value
-        values = self.step_values
+        values = self.step_values[: self._own_steps_from]
         for i in range(len(values) - 1, -1, -1):
             r = values[i]
             if r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value)):
@@ -1106,6 +1200,8 @@ class TraceBuilder:
             return None if top else self.ground(node, op)  # a formula that is one number adds no step
         if isinstance(node, Var):
             raise self.refusal("unsupported_operation", f"the unknown {node.name} is not isolated", formula)
+        if isinstance(node, Unity):  # the lone unknown's coefficient in an equation solved by collecting terms
+            return Operand(constant="unknown_itself", text=node.name)
         items: list[Node]
         if node.op in ("add", "subtract"):
             items = []
@@ -1162,7 +1258,7 @@ class TraceBuilder:
                 if optional:
                     return False
                 raise self.refusal("unparseable_formula", f"result {stated!r} is not a number", formula) from None
-        saved = (len(self.steps), set(self.used), len(self._quoted))
+        saved = self._saved()
         self._position = position
         try:
             tree = parse_formula(expr, merge=self.merge)
@@ -1170,12 +1266,48 @@ class TraceBuilder:
         except ImportRefusal:
             if not optional:
                 raise
-            del self.steps[saved[0] :], self.step_values[saved[0] :], self._quoted[saved[2] :]
-            self.used = saved[1]
+            self._restore(saved)
             return False
         finally:
             self._position = None
         return True
+
+    def _saved(self) -> tuple[int, set[int], int]:
+        return len(self.steps), set(self.used), len(self._quoted)
+
+    def _restore(self, saved: tuple[int, set[int], int]) -> None:
+        """Undo the steps and extra mentions added since :meth:`_saved` (a formula that did not ground)."""
+        del self.steps[saved[0] :], self.step_values[saved[0] :], self._quoted[saved[2] :]
+        self.used = saved[1]
+
+    def add_solved(self, equation: str, *, position: int | None = None) -> tuple[str, float] | None:
+        """Append the steps that solve an equation over one unknown the solution's prose writes
+        (``x + x + 4 = 120`` gives ``(120 - 4) / (1 + 1)``, see :func:`isolate`), when every number
+        in it grounds: (the unknown's name, its value).  An equation that does not ground, has no
+        unknown or two, or only restates a value (``x = 25``) adds nothing and gives None.
+
+        >>> from ssbg.corpus.mentions import extract_mentions
+        >>> text = "There were 120 guests, 4 more men than women. How many women?"
+        >>> b = TraceBuilder("a1", "example", text, extract_mentions(text))
+        >>> b.add_solved("x + x + 4 = 120"), b.add_solved("x = 58")
+        (('x', 58.0), None)
+        >>> [(s.op, [o.source for o in s.operands]) for s in b.build().steps]
+        [('subtract', ['mention', 'mention']), ('add', ['constant', 'constant']), ('divide', ['step', 'step'])]
+        """
+        saved = self._saved()
+        self._position = position
+        try:
+            tree, name = isolate(*parse_equation(equation, merge=self.merge), equation)
+            if name is None or not isinstance(tree, BinOp):
+                return None
+            value = tree.value
+            self.add_tree(tree, formula=equation.strip())
+        except (ImportRefusal, ZeroDivisionError):
+            self._restore(saved)
+            return None
+        finally:
+            self._position = None
+        return name, value
 
     def add_equation(
         self, equation: str, *, result: float | None = None, aligned: Sequence[int | None] | None = None
@@ -1202,13 +1334,20 @@ class TraceBuilder:
         return name
 
     def add_tree(self, node: Node, *, formula: str, result: float | None = None, unit: str | None = None) -> None:
-        """Append the steps of a parsed formula (its root step states ``result`` and ``unit``)."""
+        """Append the steps of a parsed formula (its root step states ``result`` and ``unit``).
+
+        A number of the formula never grounds as one of the formula's own sub-steps: in
+        ``10*2 + 20`` the ``20`` is a number written, not the ``10*2`` beside it.
+        """
+        self._own_steps_from = len(self.steps)
         try:
             self._emit(node, formula, True, result, unit)
         except ImportRefusal as exc:
             if exc.problem_id is None:
                 raise self.refusal(exc.reason, exc.message, exc.detail) from None
             raise
+        finally:
+            self._own_steps_from = len(self.steps)
 
     def build(self) -> Trace:
         """The trace; ``no_equation`` when no formula produced a step."""

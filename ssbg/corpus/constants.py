@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from ssbg.constants import IMPLICIT_CONSTANTS
 
-__all__ = ["CUE_PATTERNS", "FALLBACK_CONSTANTS", "SELF_COMPANION_CUE", "Cue", "find_cues"]
+__all__ = ["CUE_PATTERNS", "EQUATION_CONSTANTS", "FALLBACK_CONSTANTS", "SELF_COMPANION_CUE", "Cue", "find_cues"]
 
 
 def _words(*alternatives: str) -> re.Pattern[str]:
@@ -229,6 +229,10 @@ FALLBACK_CONSTANTS: frozenset[str] = frozenset(
         "two_sides",
     }
 )
+
+# Constants no words of a text cue: the form of an equation implies them (ssbg.corpus.arith.isolate,
+# a lone unknown's coefficient 1 where the equation collects terms), so find_cues never offers them.
+EQUATION_CONSTANTS: frozenset[str] = frozenset({"unknown_itself"})
 
 _BY_VALUE: Mapping[float, tuple[str, ...]] = MappingProxyType(
     {

@@ -63,6 +63,15 @@ _EXPRESSION_TOKEN = re.compile(
 # Vulgar fractions and mixed numbers the prose writes ("(\u00bd)*6", "8 x 1 1/2 = 12"): read as decimals.
 _BARE_ANNOTATION = re.compile(rf"<<\s*{_NUMBER}\s*(?:=\s*{_NUMBER}\s*)?>>")
 _ALGEBRA = re.compile(r"\b[Ll]et\s+[A-Za-z]\b|\b[A-Za-z]\s*=\s*\d|\b\d+[a-z]\b\s*[-+=]")
+# An equation the prose of an algebra solution writes over a one-letter unknown ("x+x+4 = 120",
+# "R + 2R - 7 = 98", "J + 9 = 3(J - 11)"): a run of numbers, single letters, operators and "=".
+_EQUATION_RUN = re.compile(
+    rf"(?:\$?{_NUMBER}%?|(?<![A-Za-z'\u2019])[A-Za-z](?![A-Za-z'\u2019])|[-+*/()=\u00d7\u00f7\u2212\u2013]|[ \t])+"
+)
+_TIMES_X = re.compile(r"(?<=[\d)])\s+[x\u00d7]\s+(?=[\d(])")  # "5 x 4" is a product even where x is the unknown
+_JUXTAPOSED = re.compile(r"(?<=[\d)A-Za-z])\s*(?=[A-Za-z(])")  # "2x", "3(J - 11)", "10L": a product
+_MONOMIAL = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)\*[A-Za-z]")  # "6*x", "1.25*x": a product the prose names
+_SIGNS = str.maketrans({"\u00d7": "*", "\u00f7": "/", "\u2212": "-", "\u2013": "-", "$": None, ",": None})
 _RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
 
 
@@ -161,6 +170,73 @@ def _prose_formula(m: re.Match[str], answer: str) -> str | None:
     return f"{expr}={written}{'%' if percent else ''}"
 
 
+def prose_equations(blanked: str) -> list[tuple[int, str]]:
+    """The equations over one-letter unknowns that a solution's prose writes, as (offset, ``a=b``).
+
+    A chain ``C + 2C = 3C = 24`` gives its first side with each later one, then the later sides
+    pairwise (the first pair that grounds is the one used); ``2x`` and ``3(J - 11)`` are products,
+    and a letter written in both cases in one chain is one unknown.  A product a chain names
+    (``2*3*x = 6x``, ``x + 0.25x = 1.25x``) stands for that chain's first side in later equations,
+    so that ``6x`` is read as the ``2*3*x`` the prose made it of, not as a number of its own.
+
+    >>> [e for _, e in prose_equations("In all, C + 2C = 3C = 24 cans. So 2 x 12 = ____ and x = 5.")]
+    ['C+2*C=3*C', 'C+2*C=24', '3*C=24', 'x=5']
+    >>> [e for _, e in prose_equations("Davey has 3 * 2x = 6x. So x + 6x = 28.")]
+    ['3*2*x=6*x', 'x+(3*2*x)=28']
+    """
+    out: list[tuple[int, str]] = []
+    named: dict[str, str] = {}  # "6*x" -> "(3*2*x)"
+    for run in _EQUATION_RUN.finditer(blanked):
+        text = run.group()
+        letters = {c for c in text if c.isalpha()}
+        if "=" not in text or not letters or not any(c.isdigit() for c in text):
+            continue
+        text = _JUXTAPOSED.sub("*", _TIMES_X.sub(" * ", text).translate(_SIGNS))
+        if len({c.lower() for c in letters}) == 1:  # "J + 9 = 3(j - 11)"
+            text = re.sub(r"[A-Za-z]", min(letters), text)
+        sides = ["".join(side.split()) for side in text.split("=")]
+        for product, made_of in named.items():
+            sides = [re.sub(rf"(?<![\w.]){re.escape(product)}(?![\w.])", made_of, side) for side in sides]
+        for side in sides[1:]:
+            if sides[0] and _MONOMIAL.fullmatch(side) and side not in named:
+                named[side] = f"({sides[0]})"
+        for lo, hi in [(0, k) for k in range(1, len(sides))] + [
+            (i, j) for i in range(1, len(sides)) for j in range(i + 1, len(sides))
+        ]:
+            if sides[lo] and sides[hi] and all(sides[k] for k in range(lo, hi + 1)):
+                out.append((run.start(), f"{sides[lo]}={sides[hi]}"))
+    return out
+
+
+class _ProseAlgebra:
+    """The equations an algebra solution's prose writes (:func:`prose_equations`), solved on need:
+    only where a formula has a number nothing else grounds, so other solutions read as before."""
+
+    def __init__(self, builder: TraceBuilder, blanked: str, answer: str) -> None:
+        self.present = _ALGEBRA.search(answer) is not None
+        self._builder, self._blanked = builder, blanked
+        self._equations: list[tuple[int, str]] | None = None
+        self._solved: set[str] = set()
+
+    def solve_before(self, until: int) -> bool:
+        """Add the steps of the equations before offset ``until`` not tried yet, one solution per
+        unknown (the first equation that grounds): True if any was added."""
+        if not self.present:
+            return False
+        if self._equations is None:
+            self._equations = prose_equations(self._blanked)
+        added = False
+        while self._equations and self._equations[0][0] < until:
+            position, equation = self._equations.pop(0)
+            if self._solved.intersection(c for c in equation if c.isalpha()):
+                continue
+            found = self._builder.add_solved(equation, position=position)
+            if found is not None:
+                self._solved.add(found[0])
+                added = True
+        return added
+
+
 def gsm8k_trace(
     question: str, answer: str, *, problem_id: str, where: str | None = None, pack: UnitPack | None = None
 ) -> Trace:
@@ -194,28 +270,50 @@ def gsm8k_trace(
         events.append((found.start(), found, True))
         at = found.end("expr")
     events.sort(key=lambda e: e[0])
+    algebra = _ProseAlgebra(builder, blanked, answer)
     for position, m, prose in events:
         if prose:
             formula = _prose_formula(m, answer)
             if formula is None:
                 continue
             unit = stated_unit(blanked, m.start("result"), "$" if "$" in m.group() else "", pack=p)
-            builder.add_formula(formula, unit=unit, position=position, optional=True)
+            if not builder.add_formula(formula, unit=unit, position=position, optional=True) and algebra.solve_before(
+                position
+            ):  # "7+4(9)=43" over the x = 9 of an equation written before
+                builder.add_formula(formula, unit=unit, position=position, optional=True)
         else:
             unit = stated_unit(answer, m.end(), answer[max(0, m.start() - 3) : m.start()], pack=p)
             try:
                 builder.add_formula(m.group(1), unit=unit, position=position)
             except ImportRefusal as exc:
                 # a number no rule grounds in a solution that solves an equation ("Let x be ...",
-                # "2x = 58"): the unknown's value, found by algebra; say so rather than "not found"
-                if exc.reason != "operand_not_found" or not _ALGEBRA.search(answer):
+                # "2x = 58"): the unknown's value, or a side of its equation; the prose's equations
+                # before the formula are solved (their numbers grounded like any operand) and the
+                # formula tried again; one they do not explain refuses as algebra, not "not found"
+                if exc.reason != "operand_not_found" or not algebra.present:
                     raise
+                if algebra.solve_before(position):
+                    try:
+                        builder.add_formula(m.group(1), unit=unit, position=position)
+                        continue
+                    except ImportRefusal as again:
+                        if again.reason != "operand_not_found":
+                            raise
+                        exc = again
                 raise builder.refusal(
                     "unsupported_operation",
                     f"the solution is algebra (it names an unknown): {exc.message}",
                     exc.detail,
                 ) from None
-    if not builder.steps and _ALGEBRA.search(answer):
+    # no annotation: the prose's equations are the solution only if they reach its answer
+    if (
+        not builder.steps
+        and algebra.present
+        and not (
+            algebra.solve_before(len(blanked))
+            and (gold is None or abs(builder.step_values[-1] - gold) <= 1e-9 * max(1.0, abs(gold)))
+        )
+    ):
         raise builder.refusal("unsupported_operation", "the solution is algebra (it names an unknown)", "algebra")
     return builder.build()
 
