@@ -100,9 +100,9 @@ def test_mawps_named_unknowns_floor(unknowns: UnknownAgreement) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 4 asks 90% (87.0% measured, 94 of 108): the linear equations imported since ADR 0014 bring "
-    "44 more named unknowns, four of them rental problems whose text states one daily rate and one plain price "
-    "(the firewall refuses their difference), three with units the pack lacks (line, painter) or a bare fraction",
+    reason="issue 4 asks 90% (88.9% measured, 96 of 108): the linear equations imported since ADR 0014 bring "
+    "44 more named unknowns, five of them rental problems whose text states a daily rate and a plain price or "
+    "budget (the firewall refuses their difference), one with a unit the pack lacks (painter)",
 )
 def test_mawps_named_unknowns_target(unknowns: UnknownAgreement) -> None:
     assert unknowns.share >= 0.90

@@ -56,6 +56,10 @@ def first(text: str) -> tuple[str, float, str | None, str | None, str]:
         ("The room has 144 square feet.", ("144 square feet", 144, "square feet", "square_foot", "quantity")),
         ("A 5 kg bag.", ("5 kg", 5, "kg", "kilogram", "quantity")),
         ("She jogged 0.6 of an hour.", ("0.6 of an hour", 0.6, "hour", "hour", "quantity")),
+        # a decimal part of something that is not a unit is a fraction, as 3/4 of it would be
+        ("0.75 of a line is red.", ("0.75", 0.75, None, None, "fraction")),
+        ("Everything is 0.25 off.", ("0.25", 0.25, None, None, "fraction")),
+        ("He ate .5 of the pie.", (".5", 0.5, None, None, "fraction")),
         # number words, scales, thousands separators, decimals, negatives
         ("It has twenty-five pages.", ("twenty-five pages", 25, "pages", "page", "quantity")),
         ("one hundred and twenty apples", ("one hundred and twenty apples", 120, "apples", "apple", "quantity")),

@@ -434,6 +434,8 @@ def _number_at(toks: Sequence[Token], i: int) -> _Number | None:
             value = value * _SCALES[toks[j].low]
             value = int(value) if float(value).is_integer() else value
             j += 1
+        elif currency is None and 0 < value < 1 and j < n and toks[j].low in ("of", "off"):
+            return _Number(value, start, j, "fraction")  # "0.75 of a line", "0.25 off": a part, as 3/4 of it is
         return _Number(value, start, j, "quantity", currency)
     if currency is not None or tok.kind != "word":
         return None
