@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ssbg.corpus.arith import BinOp, TraceBuilder, find_question_span, parse_formula, parse_number
@@ -213,10 +214,14 @@ class _ProseAlgebra:
     only where a formula has a number nothing else grounds, so other solutions read as before."""
 
     def __init__(self, builder: TraceBuilder, blanked: str, answer: str) -> None:
-        self.present = _ALGEBRA.search(answer) is not None
-        self._builder, self._blanked = builder, blanked
+        self._builder, self._blanked, self._answer = builder, blanked, answer
         self._equations: list[tuple[int, str]] | None = None
         self._solved: set[str] = set()
+
+    @functools.cached_property
+    def present(self) -> bool:
+        """Whether the solution names an unknown (read on need: most solutions never ask)."""
+        return _ALGEBRA.search(self._answer) is not None
 
     def solve_before(self, until: int) -> bool:
         """Add the steps of the equations before offset ``until`` not tried yet, one solution per
