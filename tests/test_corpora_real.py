@@ -100,8 +100,8 @@ def test_mawps_named_unknowns_floor(unknowns: UnknownAgreement) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 4 asks 90% (88.9% measured, 96 of 108): the linear equations imported since ADR 0014 bring "
-    "44 more named unknowns, five of them rental problems whose text states a daily rate and a plain price or "
+    reason="issue 4 asks 90% (89.2% measured, 99 of 111): the linear equations imported since ADR 0014 bring "
+    "47 more named unknowns, five of them rental problems whose text states a daily rate and a plain price or "
     "budget (the firewall refuses their difference), one with a unit the pack lacks (painter)",
 )
 def test_mawps_named_unknowns_target(unknowns: UnknownAgreement) -> None:

@@ -616,3 +616,15 @@ def test_a_possessive_group_cues_self_in_a_sum_of_persons_but_not_in_a_product()
     assert sources(b) == [["constant:self", "mention", "mention"]]
     with pytest.raises(ImportRefusal):
         builder("His friend Mateo has 3 bottles of 2 liters.").add_formula("1*2=2")
+
+
+def test_a_job_done_at_a_rate_is_one_whole_job() -> None:
+    text = "Martha can rake the leaves in 8 hours. Her brother can do the job in 2 hours. How many hours together?"
+    b = builder(text)
+    assert b.add_equation("((1.0/8.0)*hours)+((1.0/2.0)*hours)=1.0") == "hours"
+    assert [s for step in sources(b) for s in step].count("constant:whole") == 3  # 1/8 + 1/2 of the job; 1 job
+    # without a job done in a time, a 1 stays unexplained
+    with pytest.raises(ImportRefusal):
+        builder("Martha rakes for 8 hours and her brother for 2 hours.").add_equation(
+            "((1.0/8.0)*hours)+((1.0/2.0)*hours)=1.0"
+        )

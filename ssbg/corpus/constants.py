@@ -198,7 +198,9 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "whole": re.compile(
             r"%|(?<![A-Za-z])(?:percent|per cent|half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|"
             r"eighths?|ninths?|tenths?|fraction|rest|remaining|remainder|left|whole|entire)(?![A-Za-z])"
-            r"|\d+\s*/\s*\d+",
+            r"|\d+\s*/\s*\d+"
+            # a job done at a rate ("can paint the house in 4 hours"): the whole job is 1
+            r"|(?<![A-Za-z])can\s+(?:[\w'-]+\s+){1,6}?in\s+(?:\d+(?:\.\d+)?|an?|one)\s+(?:hours?|minutes?|days?)(?![A-Za-z])",
             re.IGNORECASE,
         ),
     }
