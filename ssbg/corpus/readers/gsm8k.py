@@ -54,7 +54,10 @@ _MIXED_OR_VULGAR = rf"(?:\d+ \d+/\d+(?![\d/])|[{''.join(VULGAR_FRACTIONS)}])"
 _OPERAND = rf"\$?(?:{_MIXED_OR_VULGAR}|{_NUMBER})(?:\s*%)?(?:/[A-Za-z]+{_UNIT_WORD}{{0,2}}|{_UNIT_WORD}{{0,5}})"
 _GROUP = rf"\(\s*{_OPERAND}(?:\s*{_OPERATOR}\s*{_OPERAND})*\s*\)"
 _ATOM = rf"(?:{_OPERAND}|{_GROUP})"
+# The lookahead names the characters an equation can start with (a number, "$", "(", a vulgar
+# fraction): the other positions fail at once instead of entering the expression.
 _PROSE_EQUATION = re.compile(
+    rf"(?=[\d$(.{''.join(VULGAR_FRACTIONS)}])"
     rf"(?<![\w.,$/_])(?P<expr>{_ATOM}(?:(?:\s*{_OPERATOR}\s*|(?=\())(?:{_ATOM}))+)\s*=\s*(?P<blank>_*)\s*\$?\s*"
     rf"(?P<result>\d+ \d+/\d+(?![\d/])|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER})(?![\d_]|/(?![A-Za-z]))(?P<pct>\s*%)?"
 )
