@@ -628,3 +628,24 @@ def test_a_job_done_at_a_rate_is_one_whole_job() -> None:
         builder("Martha rakes for 8 hours and her brother for 2 hours.").add_equation(
             "((1.0/8.0)*hours)+((1.0/2.0)*hours)=1.0"
         )
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.integers(1, 20), st.integers(0, 50), st.integers(1, 20), st.integers(0, 50), st.integers(1, 40), st.booleans()
+)
+def test_collecting_terms_solves_every_linear_equation_with_a_positive_solution(
+    a: int, b: int, c: int, d: int, x: int, grouped: bool
+) -> None:
+    # a*x + b + x = c*x + d + k (or c*(x + d) + k), with k chosen so that x solves it
+    right = f"{c}*(x + {d})" if grouped else f"{c}*x + {d}"
+    right_value = c * (x + d) if grouped else c * x + d
+    k = a * x + b + x - right_value
+    equation = f"{a}*x + {b} + x = {right} + {k}" if k >= 0 else f"{a}*x + {b} + x + {-k} = {right}"
+    if a + 1 == c:  # the unknown cancels: no solution to collect
+        with pytest.raises(ImportRefusal):
+            isolate(*parse_equation(equation), equation)
+        return
+    tree, name = isolate(*parse_equation(equation), equation)
+    assert name == "x"
+    assert tree.value == pytest.approx(x)  # type: ignore[union-attr]
