@@ -128,6 +128,9 @@ def _bound(fmt: str, pid: str) -> Any:
         ("gsm8k", "gsm8k_sample-1", [("divide", "admitted"), ("apply_rate", "admitted")]),
         ("gsm8k", "gsm8k_sample-8", [("apply_rate", "admitted"), ("apply_rate", "admitted")]),
         ("gsm8k", "gsm8k_sample-11", [("divide", "refused")]),
+        # algebra: s + s + 4 = 20 solved as (20 - 4) / (1 + 1), then the solution's own 16/2 and 8 + 4
+        ("gsm8k", "gsm8k_sample-16", [("subtract", "admitted"), ("add", "admitted")] + [("divide", "admitted")] * 2
+         + [("add", "admitted")]),
         ("svamp", "s-11", [("apply_rate", "admitted")]),
         ("mawps", "102", [("divide", "admitted")]),
         ("asdiv", "asdiv-s-04", [("apply_rate", "admitted")]),
