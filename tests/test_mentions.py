@@ -60,6 +60,8 @@ def first(text: str) -> tuple[str, float, str | None, str | None, str]:
         ("0.75 of a line is red.", ("0.75", 0.75, None, None, "fraction")),
         ("Everything is 0.25 off.", ("0.25", 0.25, None, None, "fraction")),
         ("He ate .5 of the pie.", (".5", 0.5, None, None, "fraction")),
+        # a bare number takes the unit its sentence leaves out
+        ("James has 7 more than 4 times the number of Oreos.", ("7", 7, "Oreos", "oreo", "quantity")),
         # number words, scales, thousands separators, decimals, negatives
         ("It has twenty-five pages.", ("twenty-five pages", 25, "pages", "page", "quantity")),
         ("one hundred and twenty apples", ("one hundred and twenty apples", 120, "apples", "apple", "quantity")),
@@ -259,3 +261,22 @@ def test_worded_mentions_are_the_worded_ones_of_each_line(text: str) -> None:
         expected.extend(m for m in extract_mentions(text, tokens=toks) if m.text[:1].isalpha())
         start += len(line) + 1
     assert worded_mentions(text) == tuple(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "units"),
+    [
+        ("There are 30 students. 12 of them are boys.", ["students", "students"]),
+        ("Sam has 10 apples. Jenny has 5 more than Sam.", ["apples", "apples"]),
+        ("Sam has $10. Jenny has 5 more than Sam.", ["$", "$"]),
+        # "them" are things, never money or a measure written as a modifier
+        ("A part costs $80. Clark buys 7 of them.", ["$", None]),
+        ("Jake buys 2-pound packages. He buys 3 of them.", ["pound", None]),
+        ("One person works 10 hours. Then 2 of them work together.", ["person", "hours", None]),
+        # only this sentence and the one before
+        ("Ann has 9 pens. Bo sings. Cy hums. Di has 2 more than Ann.", ["pens", None]),
+        ("He got 40% of the 200 votes. 5 more than that were lost.", ["%", "votes", "votes"]),
+    ],
+)
+def test_a_bare_number_takes_the_unit_its_sentence_leaves_out(text: str, units: list[str | None]) -> None:
+    assert [m.unit for m in extract_mentions(text)] == units

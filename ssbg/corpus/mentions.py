@@ -887,9 +887,57 @@ def extract_mentions(
                 clause_start=i,
                 kind_hint=number.kind,
             )
+        if unit is None and kind == "quantity" and number.kind == "quantity":
+            unit = _elided_unit(toks, k, out, p)
         out.append(_mention(text, toks, number, unit, k, kind, p))
         i = k
     return tuple(out)
+
+
+_COMPARATIVES = frozenset({"more", "less", "fewer"})
+_PERCENT_UNITS = frozenset({"%", "percent", "per cent", "pct"})
+
+
+def _elided_unit(toks: Sequence[Token], k: int, before: Sequence[Mention], pack: UnitPack) -> str | None:
+    """The unit a bare number leaves to its sentence: ``7 more than 4 times the number of Oreos``
+    (the noun the comparison names), ``12 of them`` and ``5 more than Sam`` (the unit of the nearest
+    quantity before, in this sentence or the one before; not a rate or a percentage)."""
+    n = len(toks)
+    if k + 1 >= n:
+        return None
+    first, second = toks[k].low, toks[k + 1].low
+    if first in _COMPARATIVES and second == "than":
+        for j in range(k + 2, min(n - 2, k + 12)):
+            if toks[j].text in _SENTENCE_END or toks[j].text == ",":
+                break
+            if toks[j].low in ("number", "amount") and toks[j + 1].low == "of" and toks[j + 2].kind == "word":
+                noun = toks[j + 2].text
+                if is_plural_noun(noun) or pack_lookup(pack, noun) is not None:
+                    return noun
+                break
+    elif not (first == "of" and second == "them"):
+        return None
+    partitive = first == "of"
+    ends = [t.end for t in toks[:k] if t.text in _SENTENCE_END]
+    since = ends[-2] if len(ends) >= 2 else 0
+    for m in reversed(before):
+        if m.start < since:
+            break
+        unit = m.unit
+        if unit is None or m.kind != "quantity" or " per " in unit or unit in _PERCENT_UNITS:
+            continue
+        if partitive and not _countable(unit, pack):
+            continue  # "a part for $80 ... 7 of them", "2-pound packages ... 3 of them": them are things
+        return unit
+    return None
+
+
+def _countable(unit: str, pack: UnitPack) -> bool:
+    """A plural count noun (``students``, ``boxes``), not a measure (``hours``, ``$``, ``pound``)."""
+    if not is_plural_noun(unit.rsplit(maxsplit=1)[-1]):
+        return False
+    resolved = pack_lookup(pack, unit)
+    return resolved is None or resolved.dimension is None or resolved.dimension.as_dict() == {"count": 1}
 
 
 def worded_mentions(text: str, *, pack: UnitPack | None = None) -> tuple[Mention, ...]:
