@@ -273,6 +273,7 @@ def test_worded_mentions_are_the_worded_ones_of_each_line(text: str) -> None:
         ("A part costs $80. Clark buys 7 of them.", ["$", None]),
         ("Jake buys 2-pound packages. He buys 3 of them.", ["pound", None]),
         ("One person works 10 hours. Then 2 of them work together.", ["person", "hours", None]),
+        ("They have 99 pieces of gum to share between the 3 of them.", ["pieces", None]),
         # only this sentence and the one before
         ("Ann has 9 pens. Bo sings. Cy hums. Di has 2 more than Ann.", ["pens", None]),
         ("He got 40% of the 200 votes. 5 more than that were lost.", ["%", "votes", "votes"]),

@@ -888,7 +888,7 @@ def extract_mentions(
                 kind_hint=number.kind,
             )
         if unit is None and kind == "quantity" and number.kind == "quantity":
-            unit = _elided_unit(toks, k, out, p)
+            unit = _elided_unit(toks, i, k, out, p)
         out.append(_mention(text, toks, number, unit, k, kind, p))
         i = k
     return tuple(out)
@@ -898,10 +898,11 @@ _COMPARATIVES = frozenset({"more", "less", "fewer"})
 _PERCENT_UNITS = frozenset({"%", "percent", "per cent", "pct"})
 
 
-def _elided_unit(toks: Sequence[Token], k: int, before: Sequence[Mention], pack: UnitPack) -> str | None:
-    """The unit a bare number leaves to its sentence: ``7 more than 4 times the number of Oreos``
-    (the noun the comparison names), ``12 of them`` and ``5 more than Sam`` (the unit of the nearest
-    quantity before, in this sentence or the one before; not a rate or a percentage)."""
+def _elided_unit(toks: Sequence[Token], i: int, k: int, before: Sequence[Mention], pack: UnitPack) -> str | None:
+    """The unit a bare number (tokens ``i`` to ``k``) leaves to its sentence: ``7 more than 4 times the
+    number of Oreos`` (the noun the comparison names), ``12 of them`` and ``5 more than Sam`` (the unit
+    of the nearest quantity before, in this sentence or the one before; not a rate or a percentage).
+    ``the 3 of them`` / ``all 3 of them`` are the persons of the story, not things: no unit."""
     n = len(toks)
     if k + 1 >= n:
         return None
@@ -915,7 +916,7 @@ def _elided_unit(toks: Sequence[Token], k: int, before: Sequence[Mention], pack:
                 if is_plural_noun(noun) or pack_lookup(pack, noun) is not None:
                     return noun
                 break
-    elif not (first == "of" and second == "them"):
+    elif not (first == "of" and second == "them") or (i > 0 and toks[i - 1].low in ("the", "all")):
         return None
     partitive = first == "of"
     ends = [t.end for t in toks[:k] if t.text in _SENTENCE_END]
