@@ -217,6 +217,11 @@ def _gsm8k_lines() -> list[tuple[bytes, str]]:
         (json.dumps({"question": HUGE, "answer": "x"}).encode(), "record_too_large"),
         (b'{"question": "caf\xe9 \xff", "answer": "x"}', "encoding_error"),
         (b"[1, 2, 3]", "malformed_record"),
+        # a formula (or an algebra equation) thousands of operations long: refused, not a RecursionError
+        (json.dumps({"question": "Ann has 5 pens.", "answer": "<<" + "1-1+" * 1500 + "1=1>>1"}).encode(),
+         "unparseable_formula"),
+        (json.dumps({"question": "Ann has 5 pens.", "answer": "Let x be it. x+x" + "+1" * 3000 + "=5\n<<9/2=4.5>>"}
+                    ).encode(), "unsupported_operation"),
         (good, "ok"),
     ]
 

@@ -68,6 +68,7 @@ _FORMULA_TOKEN = re.compile(
 )
 
 
+_MAX_OPERATIONS = 200  # real formulas have a few dozen at most
 _PLAIN = re.compile(r"[\d.,+\-*/() ]+")
 _PLAIN_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+|[-+*/()]")
 _MODULO = re.compile(r"\d\s*%\s*[\d(]")
@@ -213,6 +214,8 @@ def parse_formula(
             items.append(("(", "("))
         elif m.group("rp") is not None:
             items.append((")", ")"))
+    if len(items) > 2 * _MAX_OPERATIONS:  # trees are walked recursively: a corrupt record must not exhaust the stack
+        raise _unparseable(formula, f"more than {_MAX_OPERATIONS} operations")
     if len(items) == 3 and items[0][0] == "num" == items[2][0] and items[1][0] == "op":
         # the commonest formula, "48/2": one operation (with a fraction to fold, "2/3", when merge says so)
         (_, a), (_, op), (_, b) = items
