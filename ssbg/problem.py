@@ -419,6 +419,8 @@ class JsonDecoder:
             return json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
             raise _fail("malformed_json", f"not valid JSON: {exc}", path) from None
+        except RecursionError:
+            raise _fail("malformed_json", "not valid JSON: nested too deeply", path) from None
 
     def obj(self, data: object, path: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
         if not isinstance(data, dict):

@@ -433,6 +433,8 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
         row = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise _pack_error("malformed_row", f"row is not JSON: {exc.msg}", where) from None
+    except RecursionError:
+        raise _pack_error("malformed_row", "row is not JSON: nested too deeply", where) from None
     if not isinstance(row, dict):
         raise _pack_error("malformed_row", "row must be a JSON object", where, row)
     missing = sorted(set(_ROW_FIELDS) - set(row))
@@ -509,8 +511,9 @@ def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
             raise _pack_error("pack_missing", f"missing pack file {p}", str(p))
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _pack_error("manifest_invalid", f"manifest is not JSON: {exc}", f"{manifest_path}:1") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise _pack_error("manifest_invalid", f"manifest is not JSON: {why}", f"{manifest_path}:1") from None
     need = {"name": str, "version": str, "rows": int, "sha256": str}
     if not isinstance(manifest, dict) or any(not isinstance(manifest.get(k), t) for k, t in need.items()):
         raise _pack_error("manifest_invalid", f"manifest needs {sorted(need)}", f"{manifest_path}:1")

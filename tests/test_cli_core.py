@@ -62,7 +62,12 @@ def test_bind_fail_on_refusal(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "reason"),
-    [("{", "malformed_json"), ('{"entities": []}', "missing_field"), (b"\xff\xfe", "malformed_json")],
+    [
+        ("{", "malformed_json"),
+        ('{"entities": []}', "missing_field"),
+        (b"\xff\xfe", "malformed_json"),
+        ("[" * 100_000, "malformed_json"),  # nested deeper than the decoder's stack
+    ],
 )
 def test_bind_bad_input(tmp_path: Path, content: str | bytes, reason: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "p.json"

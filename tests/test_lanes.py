@@ -291,6 +291,7 @@ BAD_LINES = {
     "not json": (b"{not json", "$"),
     "not utf-8": (b'{"problem_id": "\xff"}', "$"),
     "not an object": (b"[1, 2]", "$"),
+    "nested too deeply": (b"[" * 100_000, "$"),
     "no expected": (_row_without(LANE_EXPECTED_KEY), "$.expected"),
     "no case id": (_row_without("problem_id"), "$.problem_id"),
     "no text": (_row_without("text"), "$.text"),

@@ -148,6 +148,7 @@ def _lines(pack: Path) -> list[str]:
     [
         (lambda row: "{not json", "malformed_row", 3),
         (lambda row: "[1, 2]", "malformed_row", 3),
+        (lambda row: "[" * 100_000, "malformed_row", 3),  # nested deeper than the decoder's stack
         (lambda row: json.dumps({k: v for k, v in json.loads(row).items() if k != "domain"}), "malformed_row", 3),
         (lambda row: json.dumps({**json.loads(row), "extra": 1}), "malformed_row", 3),
         (lambda row: json.dumps({**json.loads(row), "ratio": "zero"}), "malformed_row", 3),

@@ -182,7 +182,7 @@ def test_direct_construction_refuses(build: Any, reason: str) -> None:
     assert info.value.reason == reason
 
 
-@pytest.mark.parametrize("text", ["", "{", "[1,", "nul", b"\xff\xfe"])
+@pytest.mark.parametrize("text", ["", "{", "[1,", "nul", b"\xff\xfe", "[" * 100_000])
 def test_from_json_refuses_malformed_text(text: Any) -> None:
     with pytest.raises(ProblemGraphError) as info:
         MathProblemGraph.from_json(text)

@@ -217,6 +217,7 @@ def _gsm8k_lines() -> list[tuple[bytes, str]]:
         (json.dumps({"question": HUGE, "answer": "x"}).encode(), "record_too_large"),
         (b'{"question": "caf\xe9 \xff", "answer": "x"}', "encoding_error"),
         (b"[1, 2, 3]", "malformed_record"),
+        (b"[" * 100_000, "malformed_record"),  # nested deeper than the decoder's stack
         # a formula (or an algebra equation) thousands of operations long: refused, not a RecursionError
         (json.dumps({"question": "Ann has 5 pens.", "answer": "<<" + "1-1+" * 1500 + "1=1>>1"}).encode(),
          "unparseable_formula"),
@@ -252,6 +253,8 @@ def _array_corpus(fmt: str, good: dict[str, Any], text_field: str) -> tuple[byte
         (json.dumps(huge).encode(), "record_too_large"),
         (json.dumps(good).encode().replace(b"has", b"h\xffs", 1), "encoding_error"),
         (b'{"broken": tru', "malformed_record"),
+        (json.dumps(good).encode(), "ok"),
+        (b"[" * 100_000, "malformed_record"),  # nested deeper than the decoder's stack
         (json.dumps(good).encode(), "ok"),
     ]
     body = b"[\n" + b",\n".join(p for p, _ in parts) + b"\n]\n"

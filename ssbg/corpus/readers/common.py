@@ -87,6 +87,8 @@ def decode_jsonl_line(raw: RawRecord) -> RawRecord:
         return RawRecord(raw.path, raw.line, data=json.loads(text))
     except json.JSONDecodeError as exc:
         return RawRecord(raw.path, raw.line, refusal=("malformed_record", f"not JSON: {exc.msg} (column {exc.colno})"))
+    except RecursionError:  # "[[[[...": deeper than the decoder's stack
+        return RawRecord(raw.path, raw.line, refusal=("malformed_record", "not JSON: nested too deeply"))
 
 
 _NEWLINE = re.compile("\n")
@@ -121,13 +123,11 @@ def iter_json_array(path: Path) -> Iterator[RawRecord]:
         start = pos
         try:
             value, end = _DECODER.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
-            yield RawRecord(
-                path,
-                line_of(start),
-                refusal=("malformed_record", f"element is not JSON: {exc.msg} (line {exc.lineno})"),
-            )
-            resync = _NEXT_OBJECT.search(text, max(exc.pos, start + 1))
+        except (json.JSONDecodeError, RecursionError) as exc:
+            why = f"{exc.msg} (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            yield RawRecord(path, line_of(start), refusal=("malformed_record", f"element is not JSON: {why}"))
+            failed_at = exc.pos if isinstance(exc, json.JSONDecodeError) else start
+            resync = _NEXT_OBJECT.search(text, max(failed_at, start + 1))
             if resync is None:
                 return
             pos = _skip_ws(text, resync.end())
