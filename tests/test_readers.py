@@ -615,3 +615,27 @@ def test_gsm8k_converts_a_mention_by_a_constant_cued_by_both_units() -> None:
     first = trace.steps[0]
     assert (first.op, first.implicit, first.operands[1].constant) == ("multiply", True, "pints_per_gallon")
     assert trace.mentions[first.operands[0].mention].text == "Six gallons"
+
+
+def test_gsm8k_a_record_of_thousands_of_formulas_refuses_as_too_large() -> None:
+    # grounding looks back over earlier steps and the prose: past MAX_FORMULAS a record is corrupt,
+    # not a reason to spend quadratic time on it
+    from ssbg.corpus.arith import MAX_FORMULAS
+
+    question = "Ann has 1 pen and 2 cups. How many?"
+    for solution in ("<<1+2=3>>3 " * (MAX_FORMULAS + 5), "5 + 7 = 12. " * (MAX_FORMULAS + 5) + "<<1*2=2>>2"):
+        with pytest.raises(ImportRefusal) as info:
+            gsm8k_trace(question, solution + "\n#### 2", problem_id="big")
+        assert info.value.reason == "record_too_large"
+    trace = gsm8k_trace(question, "<<1+2=3>>3 " * (MAX_FORMULAS - 1) + "\n#### 3", problem_id="fits")
+    assert len(trace.steps) == MAX_FORMULAS - 1
+
+
+def test_gsm8k_prose_equations_stay_linear_on_long_runs() -> None:
+    from ssbg.corpus.readers.gsm8k import prose_equations
+
+    # one run of 2,000 "=" is no chain, and 2,000 named products are looked up, not rescanned
+    assert prose_equations("Let x be. " + "a b c d = 1 " * 2000) == []
+    many = prose_equations("Let x be. " + "".join(f"x+1 = {i}x. " for i in range(1, 2000)))
+    assert len(many) == 1999
+    assert many[1][1] == "x+1=2*x"

@@ -58,7 +58,7 @@ from ssbg.errors import ImportRefusal, ProblemGraphError
 from ssbg.trace import Mention, Operand, Step, Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["BinOp", "Literal", "TraceBuilder", "find_question_span", "parse_formula", "parse_number"]
+__all__ = ["MAX_FORMULAS", "BinOp", "Literal", "TraceBuilder", "find_question_span", "parse_formula", "parse_number"]
 
 _OPS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "\u00d7": "multiply", "\u00f7": "divide"}
 _FORMULA_TOKEN = re.compile(
@@ -69,6 +69,7 @@ _FORMULA_TOKEN = re.compile(
 
 
 _MAX_OPERATIONS = 200  # real formulas have a few dozen at most
+MAX_FORMULAS = 500  # formulas one record may try (GSM8K solutions have up to about 30)
 _PLAIN = re.compile(r"[\d.,+\-*/() ]+")
 _PLAIN_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+|[-+*/()]")
 _MODULO = re.compile(r"\d\s*%\s*[\d(]")
@@ -665,6 +666,8 @@ class TraceBuilder:
         self._quoted: list[Mention] = []  # extra mentions operands point at (solution quotes, counts), by first use
         self._counted: tuple[Mention, ...] | None = None  # counted_mentions(self.text) clear of self.mentions
         self._position: int | None = None  # offset in the solution of the formula being added
+        self._formulas = 0  # formulas tried (MAX_FORMULAS bounds a corrupt record's work)
+        self._solution_cues: dict[float, tuple[Cue, ...]] = {}  # find_cues(blanked solution, value), by value
         self._own_steps_from = 0  # the steps of the formula being added start here: none of its numbers is one of them
         self._cues: dict[float, tuple[Cue, ...]] = {}  # find_cues(self.text, value), by value
         self._fraction_results: set[str] = set()  # results stated as fractions ("= 8/3"), as written
@@ -1066,7 +1069,9 @@ class TraceBuilder:
         """
         if self.solution is None:
             return None
-        cues = find_cues(self.blanked_solution, value)
+        cues = self._solution_cues.get(value)
+        if cues is None:
+            cues = self._solution_cues[value] = find_cues(self.blanked_solution, value)
         return cues[0].constant_id if cues else None
 
     def _fraction_part(self, value: float) -> int | None:
@@ -1340,8 +1345,14 @@ class TraceBuilder:
         """Append the steps of a parsed formula (its root step states ``result`` and ``unit``).
 
         A number of the formula never grounds as one of the formula's own sub-steps: in
-        ``10*2 + 20`` the ``20`` is a number written, not the ``10*2`` beside it.
+        ``10*2 + 20`` the ``20`` is a number written, not the ``10*2`` beside it.  After
+        :data:`MAX_FORMULAS` formulas a record refuses as ``record_too_large`` (grounding looks
+        back over earlier steps and the prose, so a corrupt record of thousands would take
+        quadratic time; optional prose formulas past the bound are skipped).
         """
+        self._formulas += 1
+        if self._formulas > MAX_FORMULAS:
+            raise self.refusal("record_too_large", f"more than {MAX_FORMULAS} formulas", formula)
         self._own_steps_from = len(self.steps)
         try:
             self._emit(node, formula, True, result, unit)

@@ -94,7 +94,14 @@ def tokenize(text: str, start: int = 0, end: int | None = None, *, limit: int | 
     out: list[Token] = []
     add = out.append
     pos = start
-    for space, num, word, sym in _TOKEN.findall(text, start, len(text) if end is None else end):
+    stop_at = len(text) if end is None else end
+    # findall reads the whole span at once (fast); with a limit, read lazily: a long line stays cheap
+    found = (
+        _TOKEN.findall(text, start, stop_at)
+        if limit is None
+        else (m.groups() for m in _TOKEN.finditer(text, start, stop_at))
+    )
+    for space, num, word, sym in found:
         pos += len(space)
         if word:
             stop = pos + len(word)

@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import collections
 import functools
 import re
 
@@ -54,11 +55,16 @@ _MIXED_OR_VULGAR = rf"(?:\d+ \d+/\d+(?![\d/])|[{''.join(VULGAR_FRACTIONS)}])"
 _OPERAND = rf"\$?(?:{_MIXED_OR_VULGAR}|{_NUMBER})(?:\s*%)?(?:/[A-Za-z]+{_UNIT_WORD}{{0,2}}|{_UNIT_WORD}{{0,5}})"
 _GROUP = rf"\(\s*{_OPERAND}(?:\s*{_OPERATOR}\s*{_OPERAND})*\s*\)"
 _ATOM = rf"(?:{_OPERAND}|{_GROUP})"
+# At most this many operations in one prose equation (GSM8K writes up to about 15): each start
+# position scans at most that far, so a long run of "1 apples + 1 apples + ..." without "=" costs
+# linear time, not quadratic (a corrupt 4 MB record would take hours).
+_MAX_PROSE_OPERANDS = 40
 # The lookahead names the characters an equation can start with (a number, "$", "(", a vulgar
 # fraction): the other positions fail at once instead of entering the expression.
 _PROSE_EQUATION = re.compile(
     rf"(?=[\d$(.{''.join(VULGAR_FRACTIONS)}])"
-    rf"(?<![\w.,$/_])(?P<expr>{_ATOM}(?:(?:\s*{_OPERATOR}\s*|(?=\())(?:{_ATOM}))+)\s*=\s*(?P<blank>_*)\s*\$?\s*"
+    rf"(?<![\w.,$/_])(?P<expr>{_ATOM}(?:(?:\s*{_OPERATOR}\s*|(?=\())(?:{_ATOM})){{1,{_MAX_PROSE_OPERANDS}}})"
+    rf"\s*=\s*(?P<blank>_*)\s*\$?\s*"
     rf"(?P<result>\d+ \d+/\d+(?![\d/])|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER})(?![\d_]|/(?![A-Za-z]))(?P<pct>\s*%)?"
 )
 _EXPRESSION_TOKEN = re.compile(
@@ -74,7 +80,9 @@ _EQUATION_RUN = re.compile(
 )
 _TIMES_X = re.compile(r"(?<=[\d)])\s+[x\u00d7]\s+(?=[\d(])")  # "5 x 4" is a product even where x is the unknown
 _JUXTAPOSED = re.compile(r"(?<=[\d)A-Za-z])\s*(?=[A-Za-z(])")  # "2x", "3(J - 11)", "10L": a product
+_MAX_CHAIN = 6  # sides of one chain "a = b = c" (the prose writes up to four)
 _MONOMIAL = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)\*[A-Za-z]")  # "6*x", "1.25*x": a product the prose names
+_PRODUCT = re.compile(rf"(?<![\w.]){_MONOMIAL.pattern}(?![\w.])")  # one in a side, to stand for what it was made of
 _SIGNS = str.maketrans({"\u00d7": "*", "\u00f7": "/", "\u2212": "-", "\u2013": "-", "$": None, ",": None})
 _RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
 
@@ -199,8 +207,10 @@ def prose_equations(blanked: str) -> list[tuple[int, str]]:
         if len({c.lower() for c in letters}) == 1:  # "J + 9 = 3(j - 11)"
             text = re.sub(r"[A-Za-z]", min(letters), text)
         sides = ["".join(side.split()) for side in text.split("=")]
-        for product, made_of in named.items():
-            sides = [re.sub(rf"(?<![\w.]){re.escape(product)}(?![\w.])", made_of, side) for side in sides]
+        if len(sides) > _MAX_CHAIN:
+            continue  # "a b c d = 1 a b c d = 1 ...": not one equation's chain (and its pairs would be quadratic)
+        if named:
+            sides = [_PRODUCT.sub(lambda m: named.get(m.group(), m.group()), side) for side in sides]
         for side in sides[1:]:
             if sides[0] and _MONOMIAL.fullmatch(side) and side not in named:
                 named[side] = f"({sides[0]})"
@@ -218,7 +228,7 @@ class _ProseAlgebra:
 
     def __init__(self, builder: TraceBuilder, blanked: str, answer: str) -> None:
         self._builder, self._blanked, self._answer = builder, blanked, answer
-        self._equations: list[tuple[int, str]] | None = None
+        self._equations: collections.deque[tuple[int, str]] | None = None
         self._solved: set[str] = set()
 
     @functools.cached_property
@@ -232,10 +242,10 @@ class _ProseAlgebra:
         if not self.present:
             return False
         if self._equations is None:
-            self._equations = prose_equations(self._blanked)
+            self._equations = collections.deque(prose_equations(self._blanked))
         added = False
         while self._equations and self._equations[0][0] < until:
-            position, equation = self._equations.pop(0)
+            position, equation = self._equations.popleft()
             if self._solved.intersection(c for c in equation if c.isalpha()):
                 continue
             found = self._builder.add_solved(equation, position=position)
