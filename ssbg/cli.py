@@ -20,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ssbg import jsontext
 from ssbg.errors import SsbgError
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_REFUSED", "main"]
@@ -75,10 +76,9 @@ def load_problem_file(path: str | Path) -> object:
     except OSError as exc:
         raise ProblemGraphError(f"cannot read {p}: {exc.strerror}", reason="malformed_json", path=str(p)) from None
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise ProblemGraphError(f"{p} is not valid JSON: {why}", reason="malformed_json", path=f"{p}:1") from None
+        data = jsontext.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ProblemGraphError(f"{p} is not valid JSON: {exc}", reason="malformed_json", path=f"{p}:1") from None
     if isinstance(data, dict) and "steps" in data:
         trace_mod = importlib.import_module("ssbg.trace")
         return trace_mod.Trace.from_dict(data, path=f"{p}:$")

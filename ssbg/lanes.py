@@ -42,6 +42,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ssbg import jsontext
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import (
     ADMISSIBILITY_REASONS,
@@ -402,13 +403,11 @@ def load_lane(path: str | Path) -> tuple[LaneCase, ...]:
         if not raw.strip():
             continue
         try:
-            data = json.loads(raw.decode("utf-8"))
+            data = jsontext.loads(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
             raise _malformed(f"not UTF-8: {exc.reason} at byte {exc.start}", source, "$") from None
         except json.JSONDecodeError as exc:
             raise _malformed(f"not JSON: {exc.msg} (column {exc.colno})", source, "$") from None
-        except RecursionError:
-            raise _malformed("not JSON: nested too deeply", source, "$") from None
         case = lane_case_from_dict(data, source=source)
         if case.case_id in seen:
             raise _malformed(f"case id {case.case_id!r} repeats {seen[case.case_id]}", source, "$.problem_id")

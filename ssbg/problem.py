@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ssbg import jsontext
 from ssbg.errors import ProblemGraphError
 
 __all__ = [
@@ -416,11 +417,9 @@ class JsonDecoder:
     def loads(text: str | bytes, path: str) -> object:
         """Parse JSON text; anything that is not JSON refuses with reason ``malformed_json``."""
         try:
-            return json.loads(text)
+            return jsontext.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
             raise _fail("malformed_json", f"not valid JSON: {exc}", path) from None
-        except RecursionError:
-            raise _fail("malformed_json", "not valid JSON: nested too deeply", path) from None
 
     def obj(self, data: object, path: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
         if not isinstance(data, dict):

@@ -38,6 +38,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from ssbg import jsontext
 from ssbg.errors import PackError, UnitAlgebraError
 
 __all__ = [
@@ -430,11 +431,9 @@ def _pack_error(reason: str, message: str, path: str, detail: object = None) -> 
 
 def _parse_row(raw: str, where: str) -> UnitEntry:
     try:
-        row = json.loads(raw)
+        row = jsontext.loads(raw)
     except json.JSONDecodeError as exc:
         raise _pack_error("malformed_row", f"row is not JSON: {exc.msg}", where) from None
-    except RecursionError:
-        raise _pack_error("malformed_row", "row is not JSON: nested too deeply", where) from None
     if not isinstance(row, dict):
         raise _pack_error("malformed_row", "row must be a JSON object", where, row)
     missing = sorted(set(_ROW_FIELDS) - set(row))
@@ -510,10 +509,9 @@ def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
         if not p.is_file():
             raise _pack_error("pack_missing", f"missing pack file {p}", str(p))
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise _pack_error("manifest_invalid", f"manifest is not JSON: {why}", f"{manifest_path}:1") from None
+        manifest = jsontext.loads(manifest_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _pack_error("manifest_invalid", f"manifest is not JSON: {exc}", f"{manifest_path}:1") from None
     need = {"name": str, "version": str, "rows": int, "sha256": str}
     if not isinstance(manifest, dict) or any(not isinstance(manifest.get(k), t) for k, t in need.items()):
         raise _pack_error("manifest_invalid", f"manifest needs {sorted(need)}", f"{manifest_path}:1")

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ssbg.constants import IMPLICIT_CONSTANTS
-from ssbg.corpus.constants import FALLBACK_CONSTANTS, SELF_COMPANION_CUE, Cue, find_cues
+from ssbg.corpus.constants import FALLBACK_CONSTANTS, SELF_COMPANION_CUE, find_cues
 from ssbg.corpus.counting import compound_measures, counted_mentions, listed_items, named_items
 from ssbg.corpus.mentions import mention_at, pack_lookup, worded_mentions
 from ssbg.errors import ImportRefusal, ProblemGraphError
@@ -667,9 +667,7 @@ class TraceBuilder:
         self._counted: tuple[Mention, ...] | None = None  # counted_mentions(self.text) clear of self.mentions
         self._position: int | None = None  # offset in the solution of the formula being added
         self._formulas = 0  # formulas tried (MAX_FORMULAS bounds a corrupt record's work)
-        self._solution_cues: dict[float, tuple[Cue, ...]] = {}  # find_cues(blanked solution, value), by value
         self._own_steps_from = 0  # the steps of the formula being added start here: none of its numbers is one of them
-        self._cues: dict[float, tuple[Cue, ...]] = {}  # find_cues(self.text, value), by value
         self._fraction_results: set[str] = set()  # results stated as fractions ("= 8/3"), as written
         self._fallback_reads: dict[str, tuple[Any, ...]] = {}  # the fallback rules' readings of the text, on need
 
@@ -1069,9 +1067,7 @@ class TraceBuilder:
         """
         if self.solution is None:
             return None
-        cues = self._solution_cues.get(value)
-        if cues is None:
-            cues = self._solution_cues[value] = find_cues(self.blanked_solution, value)
+        cues = find_cues(self.blanked_solution, value)
         return cues[0].constant_id if cues else None
 
     def _fraction_part(self, value: float) -> int | None:
@@ -1149,9 +1145,7 @@ class TraceBuilder:
         if mention is not None:
             self.used.add(mention)
             return Operand(mention=mention, text=lit.text)
-        cues = self._cues.get(lit.value)
-        if cues is None:
-            cues = self._cues[lit.value] = find_cues(self.text, lit.value)
+        cues = find_cues(self.text, lit.value)
         if cues:
             preferred = _MULTIPLIERS if op == "multiply" else _DIVISORS if op == "divide" else frozenset()
             cue = next((c for c in cues if c.constant_id in preferred), cues[0])

@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -253,6 +254,7 @@ class Cue:
     end: int
 
 
+@functools.lru_cache(maxsize=1024)  # a problem asks again for each literal of that value, in each rule
 def find_cues(text: str, value: float, *, fallback: bool = False) -> tuple[Cue, ...]:
     """The constants of value ``value`` whose cue words occur in ``text``, best first.
 

@@ -708,6 +708,9 @@ def _periodic_before(toks: Sequence[Token], i: int) -> str | None:
     return None
 
 
+_PERCENT_UNITS = frozenset({"%", "percent", "per cent", "pct"})  # the units a percentage is written with
+
+
 def _container_before(toks: Sequence[Token], i: int) -> str | None:
     """The container of ``bags of 5 apples`` / ``groups of 2``: a count noun right before ``of N``."""
     if i < 2 or toks[i - 1].low != "of":
@@ -796,7 +799,7 @@ def unit_after(
     listed = _rate_after_list(toks, k, p)
     if listed is not None:
         return f"{unit} per {listed}", k, "quantity"
-    if clause_start is not None and unit not in ("%", "percent", "per cent"):
+    if clause_start is not None and unit not in _PERCENT_UNITS:
         unit_head = lemmatize(unit.split()[-1])
         at = _each_before(toks, clause_start)
         each = None if at is None else toks[at].text
@@ -902,7 +905,6 @@ def extract_mentions(
 
 
 _COMPARATIVES = frozenset({"more", "less", "fewer"})
-_PERCENT_UNITS = frozenset({"%", "percent", "per cent", "pct"})
 
 
 def _elided_unit(toks: Sequence[Token], i: int, k: int, before: Sequence[Mention], pack: UnitPack) -> str | None:

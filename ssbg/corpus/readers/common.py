@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from ssbg import jsontext
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Trace
@@ -84,17 +85,14 @@ def decode_jsonl_line(raw: RawRecord) -> RawRecord:
     except UnicodeDecodeError as exc:
         return RawRecord(raw.path, raw.line, refusal=("encoding_error", f"not UTF-8: {exc.reason} at byte {exc.start}"))
     try:
-        return RawRecord(raw.path, raw.line, data=json.loads(text))
+        return RawRecord(raw.path, raw.line, data=jsontext.loads(text))
     except json.JSONDecodeError as exc:
         return RawRecord(raw.path, raw.line, refusal=("malformed_record", f"not JSON: {exc.msg} (column {exc.colno})"))
-    except RecursionError:  # "[[[[...": deeper than the decoder's stack
-        return RawRecord(raw.path, raw.line, refusal=("malformed_record", "not JSON: nested too deeply"))
 
 
 _NEWLINE = re.compile("\n")
 _NEXT_OBJECT = re.compile(r",\s*(?=\{)")
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
-_DECODER = json.JSONDecoder()
 
 
 def iter_json_array(path: Path) -> Iterator[RawRecord]:
@@ -122,12 +120,14 @@ def iter_json_array(path: Path) -> Iterator[RawRecord]:
     while pos < len(text):
         start = pos
         try:
-            value, end = _DECODER.raw_decode(text, pos)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            why = f"{exc.msg} (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-            yield RawRecord(path, line_of(start), refusal=("malformed_record", f"element is not JSON: {why}"))
-            failed_at = exc.pos if isinstance(exc, json.JSONDecodeError) else start
-            resync = _NEXT_OBJECT.search(text, max(failed_at, start + 1))
+            value, end = jsontext.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            yield RawRecord(
+                path,
+                line_of(start),
+                refusal=("malformed_record", f"element is not JSON: {exc.msg} (line {exc.lineno})"),
+            )
+            resync = _NEXT_OBJECT.search(text, max(exc.pos, start + 1))
             if resync is None:
                 return
             pos = _skip_ws(text, resync.end())
