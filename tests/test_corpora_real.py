@@ -1,9 +1,9 @@
 """Issue 4's figures on the development corpora in ../shared/corpora (read once per module; < 60 s).
 
 Skipped with a reason when the corpora are absent, never under CI=true (see
-tests/conftest.py).  A target the honest rules do not reach is pinned as a strict
-xfail (reaching it fails loudly and the marker must go), with a floor below it that
-guards against regressions.
+tests/conftest.py).  A target the honest rules do not reach would be pinned as a
+strict xfail (reaching it fails loudly and the marker must go), with a floor below
+it that guards against regressions; today every figure is asserted at its target.
 """
 
 from __future__ import annotations
@@ -93,19 +93,9 @@ def unknowns() -> UnknownAgreement:
     return mawps_unknown_agreement(corpora_dir() / CORPUS_FILES["mawps"][0])
 
 
-def test_mawps_named_unknowns_floor(unknowns: UnknownAgreement) -> None:
+def test_mawps_named_unknowns_agree(unknowns: UnknownAgreement) -> None:
     assert unknowns.evaluable >= 100
-    assert unknowns.share >= 0.85
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 4 asks 90% (89.2% measured, 99 of 111): the linear equations imported since ADR 0014 bring "
-    "47 more named unknowns, five of them rental problems whose text states a daily rate and a plain price or "
-    "budget (the firewall refuses their difference), one with a unit the pack lacks (painter)",
-)
-def test_mawps_named_unknowns_target(unknowns: UnknownAgreement) -> None:
-    assert unknowns.share >= 0.90
+    assert unknowns.share >= 0.90  # issue 4's target (91.0% measured, 101 of 111)
 
 
 def test_gsm8k_unit_mismatch_survey(corpora: dict[str, list[CorpusRecord]]) -> None:

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ssbg.corpus.mentions import (
+    asked_unit,
     extract_mentions,
     is_plural_noun,
     lemmatize,
@@ -153,6 +154,36 @@ def test_question_unit_reads_only_the_given_span() -> None:
     text = "He has 3 apples. How many pears does he have?"
     assert question_unit(text, 17, len(text)) == "pears"
     assert question_unit(text, 0, 16) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("If 500 sheets weigh 7 pounds, how much do 2 sheets weigh?", "pounds"),
+        ("A box weighs 3 kg and a bag 2 kg. How heavy are they together?", "kg"),
+        ("She ran 3 miles on Monday and 4 miles on Tuesday. How far did she run?", "miles"),  # one lemma
+        ("She ran 3 miles and 2 kilometers. How far did she run?", None),  # two length units: which?
+        ("The tree is 12 feet tall and grows 2 feet. How tall is it now?", "feet"),
+        ("Tom is 5 years older than Ann, who is 7 years old. How old is Tom?", "years"),
+        ("A car goes 50 miles per hour. How fast is the bus if it is 10 miles per hour faster?", "miles per hour"),
+        ("He paints 2 rooms in 6 hours. How long will it take to paint 5 rooms?", "hours"),
+        ("The rope is 12 feet and he cuts 2 feet. How long is the rope now?", None),  # time or length
+        ("The race is 150 meters. How far will each of the 5 runners run?", None),  # a rate of the length
+        ("Alex had 36 ounces of beans and made 3 piles. How much does each pile weigh?", None),
+        ("He bought 3 apples. How far did he walk?", None),  # no length in the text
+    ],
+)
+def test_asked_units(text: str, unit: str | None) -> None:
+    start = text.index("How") if "How" in text else text.index("how")
+    mentions = extract_mentions(text)
+    assert asked_unit(text, mentions, start) == unit
+    assert question_unit(text, start, mentions=mentions) == unit  # nothing stated: the asked unit
+    assert question_unit(text, start) is None  # without the mentions, only what the question writes
+
+
+def test_a_stated_unit_wins_over_the_asked_one() -> None:
+    text = "She ran 3 miles. How far did she run, in kilometers?"
+    assert question_unit(text, text.index("How"), mentions=extract_mentions(text)) == "kilometers"
 
 
 @pytest.mark.parametrize(

@@ -26,9 +26,11 @@
   such a name for a unit cost (``cents per ounce``) or a yearly income alike.
 
 ssbg's answer unit (:func:`answer_dimension`) is the unit the question states
-(``How many hours ...``, ``What percentage ...``), else the admitted unit of
-the step the question target binds to: what ssbg reports, with no reading that
-only the measurement does.
+(``How many hours ...``, ``What percentage ...``) or asks by its wh-word in the
+text's one unit of that dimension (``How far`` in a text of miles; see
+:func:`~ssbg.corpus.mentions.asked_unit`), else the admitted unit of the step
+the question target binds to: what ssbg reports (the trace's ``answer_unit``),
+with no reading that only the measurement does.
 
 Examples
 --------
@@ -232,7 +234,7 @@ def gold_dimension(name: str, pack: UnitPack) -> UnitVector | None:
 
 
 def answer_dimension(trace: Trace, pack: UnitPack) -> UnitVector | str | None:
-    """ssbg's answer unit: the unit the question states, else the admitted unit of the last step.
+    """ssbg's answer unit: the unit the question states or asks, else the admitted unit of the last step.
 
     A stated pack unit gives its dimension, a stated open noun its lemma.  This
     is what ssbg itself reports (the trace's answer unit, the bound question

@@ -49,6 +49,7 @@ from ssbg.units import ResolvedUnit, UnitPack, default_pack
 __all__ = [
     "VULGAR_FRACTIONS",
     "Token",
+    "asked_unit",
     "clear_lemma_cache",
     "extract_mentions",
     "is_plural_noun",
@@ -1052,6 +1053,7 @@ def question_unit(
     *,
     pack: UnitPack | None = None,
     tokens: Sequence[Token] | None = None,
+    mentions: Sequence[Mention] | None = None,
 ) -> str | None:
     """The answer unit a question states (``How many clips ...`` -> ``clips``), or None.
 
@@ -1061,7 +1063,9 @@ def question_unit(
     (``in miles per hour``, ``in clients per hour``), and a closing ``to`` /
     ``as`` ``(a) <pack unit>`` (``Convert 0.176 to a percent.``), and ``what
     percent`` / ``what percentage`` (``percent``).  Dimension words (``money``,
-    ``time``) are not units: they give None.
+    ``time``) are not units: they give None.  With the problem's ``mentions``, a
+    question that states no unit but asks a dimension by its wh-word (``How far``)
+    takes the text's one unit of that dimension (:func:`asked_unit`).
 
     >>> question_unit("How many oranges must go in each box?")
     'oranges per box'
@@ -1074,13 +1078,32 @@ def question_unit(
     >>> question_unit("For what number of minutes will each of the plans cost the same?")
     'minutes'
     """
-    p = default_pack() if pack is None else pack
+    stated = _stated_unit(text, start, end, pack=pack, tokens=tokens)
+    if stated is not None or mentions is None:
+        return stated
+    return asked_unit(text, mentions, start, end, pack=pack, tokens=tokens)
+
+
+def _span_tokens(text: str, start: int, end: int | None, tokens: Sequence[Token] | None) -> Sequence[Token]:
+    """The tokens of ``text[start:end]``: taken from ``tokens`` when the caller has them."""
     stop = len(text) if end is None else end
     if tokens is None:
-        toks: Sequence[Token] = tokenize(text, start, stop)
-    else:
-        lo = bisect.bisect_left([t.start for t in tokens], start)
-        toks = [t for t in tokens[lo:] if t.end <= stop]
+        return tokenize(text, start, stop)
+    lo = bisect.bisect_left([t.start for t in tokens], start)
+    return [t for t in tokens[lo:] if t.end <= stop]
+
+
+def _stated_unit(
+    text: str,
+    start: int,
+    end: int | None,
+    *,
+    pack: UnitPack | None,
+    tokens: Sequence[Token] | None,
+) -> str | None:
+    """The unit ``text[start:end]`` writes out (see :func:`question_unit`)."""
+    p = default_pack() if pack is None else pack
+    toks = _span_tokens(text, start, end, tokens)
     n = len(toks)
     for i in range(n - 1):
         if toks[i].low == "how" and toks[i + 1].low in ("many", "much"):
@@ -1144,3 +1167,66 @@ def question_unit(
         if toks[i].low in ("what", "which") and toks[i + 1].low in _PERCENT_ASKED:
             return "percent"  # "What percent(age) of the students passed?"
     return None
+
+
+# A question that asks a dimension by its wh-word states no unit ("How far did she run?"): the
+# unit is the one the text uses for that dimension.  "how long" asks a time only with a verb of
+# duration ("How long will it take"); "How long is the rope?" may ask a length and is left alone.
+_LENGTH, _TIME, _MASS = {"length": 1}, {"time": 1}, {"mass": 1}
+_ASKED_DIMENSION: Mapping[str, dict[str, int]] = MappingProxyType({
+    "far": _LENGTH, "tall": _LENGTH, "high": _LENGTH, "deep": _LENGTH, "wide": _LENGTH,
+    "heavy": _MASS, "old": _TIME, "fast": {"length": 1, "time": -1},
+})  # fmt: skip
+_WEIGH = frozenset(_words("weigh weighs weighed"))
+_DURATION = frozenset(_words("take takes took taken last lasts lasted"))
+_EACH = frozenset(_words("each every apiece"))
+
+
+def asked_unit(
+    text: str,
+    mentions: Sequence[Mention],
+    start: int = 0,
+    end: int | None = None,
+    *,
+    pack: UnitPack | None = None,
+    tokens: Sequence[Token] | None = None,
+) -> str | None:
+    """The unit a question asks for by its wh-word alone, as the text writes it, or None.
+
+    ``how far / tall / high / deep / wide`` ask a length, ``how heavy`` and ``how much ... weigh``
+    a mass, ``how old`` a time (an age), ``how fast`` a speed, ``how long`` with ``take`` or
+    ``last`` a time.  The answer is in the one unit of that dimension the mentions use (compared
+    by lemma, so ``1 mile ... 3 miles`` is one unit); with none or several, None: the question
+    does not say which.  A question of ``each`` asks a rate of that dimension and is
+    left alone too.
+
+    >>> text = "If 500 sheets of paper weigh 7 pounds, how much do 2 sheets weigh?"
+    >>> asked_unit(text, extract_mentions(text), text.index("how"))
+    'pounds'
+    >>> text = "She ran 3 miles and then 2 kilometers. How far did she run?"
+    >>> asked_unit(text, extract_mentions(text), text.index("How")) is None
+    True
+    """
+    p = default_pack() if pack is None else pack
+    lows = [t.low for t in _span_tokens(text, start, end, tokens)]
+    wanted: dict[str, int] | None = None
+    for i in range(len(lows) - 1):
+        if lows[i] != "how":
+            continue
+        nxt = lows[i + 1]
+        if nxt in _ASKED_DIMENSION:
+            wanted = _ASKED_DIMENSION[nxt]
+        elif nxt == "much" and any(w in _WEIGH for w in lows[i + 2 :]):
+            wanted = _MASS
+        elif nxt == "long" and any(w in _DURATION for w in lows[i + 2 :]):
+            wanted = _TIME
+        if wanted is not None:
+            break
+    if wanted is None or any(w in _EACH for w in lows):
+        return None  # "how far will each member run", "how much does each pile weigh": a rate of the asked
+    found: dict[str, str] = {}  # lemma -> the unit as first written
+    for m in mentions:
+        resolved = None if m.unit is None else pack_lookup(p, m.unit)
+        if resolved is not None and m.unit is not None and resolved.dimension.as_dict() == wanted:
+            found.setdefault(resolved.lemma, m.unit)
+    return next(iter(found.values())) if len(found) == 1 else None

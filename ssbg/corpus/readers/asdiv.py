@@ -104,14 +104,15 @@ def asdiv_trace(
         raise _unsupported(f"formula {formula!r} uses a function, a comparison or a remainder", formula)
     text = f"{body.strip()} {question.strip()}"
     toks = tokenize(text)
+    mentions = extract_mentions(text, pack=p, tokens=toks)
     span = (len(body.strip()) + 1, len(text))
     builder = TraceBuilder(
         problem_id,
         CORPUS,
         text,
-        extract_mentions(text, pack=p, tokens=toks),
+        mentions,
         question_span=span,
-        answer_unit=question_unit(text, *span, pack=p, tokens=toks),
+        answer_unit=question_unit(text, *span, pack=p, tokens=toks, mentions=mentions),
         gold_answer_unit=gold_unit,
         answer=gold_value,
         where=where,

@@ -109,7 +109,7 @@ def cogcomp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitP
         text,
         mentions,
         question_span=span,
-        answer_unit=None if span is None else question_unit(text, *span, pack=p, tokens=toks),
+        answer_unit=None if span is None else question_unit(text, *span, pack=p, tokens=toks, mentions=mentions),
         answer=answer,
         where=where,
         pack=p,

@@ -268,14 +268,15 @@ def gsm8k_trace(
         except ValueError:
             gold = None
     toks = tokenize(question)
+    mentions = extract_mentions(question, pack=p, tokens=toks)
     span = find_question_span(question)
     builder = TraceBuilder(
         problem_id,
         CORPUS,
         question,
-        extract_mentions(question, pack=p, tokens=toks),
+        mentions,
         question_span=span,
-        answer_unit=None if span is None else question_unit(question, *span, pack=p, tokens=toks),
+        answer_unit=None if span is None else question_unit(question, *span, pack=p, tokens=toks, mentions=mentions),
         answer=gold,
         solution=answer,
         where=where,

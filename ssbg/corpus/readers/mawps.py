@@ -71,14 +71,15 @@ def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
     if not equations or not any(e.strip() for e in equations):
         raise ImportRefusal("'lEquations' is empty", reason="no_equation", detail="lEquations")
     toks = tokenize(text)
+    mentions = extract_mentions(text, pack=p, tokens=toks)
     span = find_question_span(text)
     builder = TraceBuilder(
         pid,
         CORPUS,
         text,
-        extract_mentions(text, pack=p, tokens=toks),
+        mentions,
         question_span=span,
-        answer_unit=None if span is None else question_unit(text, *span, pack=p, tokens=toks),
+        answer_unit=None if span is None else question_unit(text, *span, pack=p, tokens=toks, mentions=mentions),
         answer=_solution(data),
         where=where,
         pack=p,

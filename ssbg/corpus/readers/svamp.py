@@ -61,14 +61,15 @@ def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
         raise ImportRefusal("'Type' must be a string", reason="malformed_record", detail="Type")
     text = f"{body} {question}"
     toks = tokenize(text)
+    mentions = extract_mentions(text, pack=p, tokens=toks)
     span = (len(body) + 1, len(text))
     builder = TraceBuilder(
         pid,
         CORPUS,
         text,
-        extract_mentions(text, pack=p, tokens=toks),
+        mentions,
         question_span=span,
-        answer_unit=question_unit(text, *span, pack=p, tokens=toks),
+        answer_unit=question_unit(text, *span, pack=p, tokens=toks, mentions=mentions),
         answer=_number(data, "Answer"),
         where=where,
         pack=p,
