@@ -171,6 +171,13 @@ def test_question_unit_reads_only_the_given_span() -> None:
         ("The race is 150 meters. How far will each of the 5 runners run?", None),  # a rate of the length
         ("Alex had 36 ounces of beans and made 3 piles. How much does each pile weigh?", None),
         ("He bought 3 apples. How far did he walk?", None),  # no length in the text
+        ("Lunch was $12 and dinner $20. How much money did she spend?", "$"),
+        ("He sold a pie for 9 dollars and a cake for 4 dollars. How much money did he make?", "dollars"),
+        ("He earns 12 dollars a day for 5 days. How much does he earn?", None),  # the text has only a rate
+        ("A pen is $2 and a book 50 cents. How much did she pay?", None),  # dollars and cents
+        ("Tickets are $5 for adults. How much does a ticket for 3 adults cost?", None),  # "a": maybe a price
+        ("She saves $5 a week. How much does she save per month?", None),  # no paying word; "per" too
+        ("She has $40. How much sugar does she buy?", None),  # "how much" of something else
     ],
 )
 def test_asked_units(text: str, unit: str | None) -> None:

@@ -1172,14 +1172,17 @@ def _stated_unit(
 # A question that asks a dimension by its wh-word states no unit ("How far did she run?"): the
 # unit is the one the text uses for that dimension.  "how long" asks a time only with a verb of
 # duration ("How long will it take"); "How long is the rope?" may ask a length and is left alone.
-_LENGTH, _TIME, _MASS = {"length": 1}, {"time": 1}, {"mass": 1}
+_LENGTH, _TIME, _MASS, _MONEY = {"length": 1}, {"time": 1}, {"mass": 1}, {"money": 1}
 _ASKED_DIMENSION: Mapping[str, dict[str, int]] = MappingProxyType({
     "far": _LENGTH, "tall": _LENGTH, "high": _LENGTH, "deep": _LENGTH, "wide": _LENGTH,
     "heavy": _MASS, "old": _TIME, "fast": {"length": 1, "time": -1},
 })  # fmt: skip
 _WEIGH = frozenset(_words("weigh weighs weighed"))
 _DURATION = frozenset(_words("take takes took taken last lasts lasted"))
-_EACH = frozenset(_words("each every apiece"))
+_PAYING = frozenset(_words("""money cost costs spend spends spent pay pays paid earn earns earned worth profit
+    charge charges charged owe owes owed"""))
+_EACH = frozenset(_words("each every apiece"))  # a rate of what is asked: "how far will each member run"
+_ONE = frozenset(_words("per a an one"))  # money for one of something is a price: "how much does a ticket cost"
 
 
 def asked_unit(
@@ -1195,10 +1198,11 @@ def asked_unit(
 
     ``how far / tall / high / deep / wide`` ask a length, ``how heavy`` and ``how much ... weigh``
     a mass, ``how old`` a time (an age), ``how fast`` a speed, ``how long`` with ``take`` or
-    ``last`` a time.  The answer is in the one unit of that dimension the mentions use (compared
-    by lemma, so ``1 mile ... 3 miles`` is one unit); with none or several, None: the question
-    does not say which.  A question of ``each`` asks a rate of that dimension and is
-    left alone too.
+    ``last`` a time, ``how much`` with ``money``, ``cost``, ``spend``, ``pay``, ``earn`` ... a sum
+    of money.  The answer is in the one unit of that dimension the mentions use (compared by
+    lemma, so ``1 mile ... 3 miles`` is one unit); with none or several, None: the question does
+    not say which.  A question of ``each`` / ``every`` asks a rate of the dimension, and one of
+    money with ``per``, ``a``, ``an`` or ``one`` may ask a price: both are left alone.
 
     >>> text = "If 500 sheets of paper weigh 7 pounds, how much do 2 sheets weigh?"
     >>> asked_unit(text, extract_mentions(text), text.index("how"))
@@ -1209,21 +1213,25 @@ def asked_unit(
     """
     p = default_pack() if pack is None else pack
     lows = [t.low for t in _span_tokens(text, start, end, tokens)]
+    if any(w in _EACH for w in lows):
+        return None
     wanted: dict[str, int] | None = None
     for i in range(len(lows) - 1):
         if lows[i] != "how":
             continue
-        nxt = lows[i + 1]
+        nxt, rest = lows[i + 1], lows[i + 2 :]
         if nxt in _ASKED_DIMENSION:
             wanted = _ASKED_DIMENSION[nxt]
-        elif nxt == "much" and any(w in _WEIGH for w in lows[i + 2 :]):
+        elif nxt == "much" and any(w in _WEIGH for w in rest):
             wanted = _MASS
-        elif nxt == "long" and any(w in _DURATION for w in lows[i + 2 :]):
+        elif nxt == "much" and any(w in _PAYING for w in rest) and not any(w in _ONE for w in lows):
+            wanted = _MONEY
+        elif nxt == "long" and any(w in _DURATION for w in rest):
             wanted = _TIME
         if wanted is not None:
             break
-    if wanted is None or any(w in _EACH for w in lows):
-        return None  # "how far will each member run", "how much does each pile weigh": a rate of the asked
+    if wanted is None:
+        return None
     found: dict[str, str] = {}  # lemma -> the unit as first written
     for m in mentions:
         resolved = None if m.unit is None else pack_lookup(p, m.unit)
