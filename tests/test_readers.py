@@ -631,6 +631,16 @@ def test_gsm8k_a_record_of_thousands_of_formulas_refuses_as_too_large() -> None:
     assert len(trace.steps) == MAX_FORMULAS - 1
 
 
+def test_mawps_a_record_of_thousands_of_equations_refuses_before_reading() -> None:
+    from ssbg.corpus.arith import MAX_FORMULAS
+    from ssbg.corpus.readers.mawps import mawps_trace
+
+    record = {"iIndex": 7, "sQuestion": "Ann has 1 pen. How many?", "lEquations": ["X=1+2"] * (MAX_FORMULAS + 1)}
+    with pytest.raises(ImportRefusal) as info:
+        mawps_trace(record)
+    assert (info.value.reason, info.value.detail) == ("record_too_large", "lEquations")
+
+
 def test_gsm8k_prose_equations_stay_linear_on_long_runs() -> None:
     from ssbg.corpus.readers.gsm8k import prose_equations
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ssbg.corpus.arith import TraceBuilder, find_question_span, parse_number
+from ssbg.corpus.arith import MAX_FORMULAS, TraceBuilder, find_question_span, parse_number
 from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
 from ssbg.corpus.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.errors import ImportRefusal
@@ -70,6 +70,10 @@ def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
         raise ImportRefusal("'lEquations' must be a list of strings", reason="malformed_record", detail="lEquations")
     if not equations or not any(e.strip() for e in equations):
         raise ImportRefusal("'lEquations' is empty", reason="no_equation", detail="lEquations")
+    if len(equations) > MAX_FORMULAS:  # refused before reading its text: the builder would stop there anyway
+        raise ImportRefusal(
+            f"{len(equations)} equations, more than {MAX_FORMULAS}", reason="record_too_large", detail="lEquations"
+        )
     toks = tokenize(text)
     mentions = extract_mentions(text, pack=p, tokens=toks)
     span = find_question_span(text)
