@@ -32,7 +32,10 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import ctypes
+import functools
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -286,10 +289,37 @@ class TableAccumulator:
             store.rows.extend(rows)
             if len(store.rows) >= self._chunk_rows:
                 store.flush()
+                release_freed_memory()
 
     def result(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """The (problems, equations) frames of everything added; the accumulator is spent afterwards."""
-        return self._problems.frame(), self._equations.frame()
+        frames = self._problems.frame(), self._equations.frame()
+        release_freed_memory()
+        return frames
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim`` from the C library this process already has, or None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # musl and other C libraries have no malloc_trim
+        return None
+    return trim
+
+
+def release_freed_memory() -> None:
+    """Give the pages the C heap has freed back to the system (glibc ``malloc_trim``; elsewhere nothing).
+
+    A flushed chunk's row tuples are freed, but glibc keeps freed heap pages mapped, so
+    without this the driver's resident memory keeps the high-water mark of every chunk's
+    rows and of the temporaries that built the frames (about 20% of it at 300k problems).
+    """
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 # --------------------------------------------------------------------------- summary helpers
