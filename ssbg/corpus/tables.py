@@ -72,6 +72,7 @@ __all__ = [
     "pack_coverage_curve",
     "problems_frame",
     "refusal_reasons",
+    "release_freed_memory",
     "summarize",
     "target_refusals",
     "unknown_unit_leaderboard",
