@@ -1078,10 +1078,12 @@ def question_unit(
     >>> question_unit("For what number of minutes will each of the plans cost the same?")
     'minutes'
     """
-    stated = _stated_unit(text, start, end, pack=pack, tokens=tokens)
+    p = default_pack() if pack is None else pack
+    toks = _span_tokens(text, start, end, tokens)  # the question's tokens, sliced once for both readings
+    stated = _stated_unit(text, toks, p)
     if stated is not None or mentions is None:
         return stated
-    return asked_unit(text, mentions, start, end, pack=pack, tokens=tokens)
+    return _asked_unit(toks, mentions, p)
 
 
 def _span_tokens(text: str, start: int, end: int | None, tokens: Sequence[Token] | None) -> Sequence[Token]:
@@ -1093,17 +1095,8 @@ def _span_tokens(text: str, start: int, end: int | None, tokens: Sequence[Token]
     return [t for t in tokens[lo:] if t.end <= stop]
 
 
-def _stated_unit(
-    text: str,
-    start: int,
-    end: int | None,
-    *,
-    pack: UnitPack | None,
-    tokens: Sequence[Token] | None,
-) -> str | None:
-    """The unit ``text[start:end]`` writes out (see :func:`question_unit`)."""
-    p = default_pack() if pack is None else pack
-    toks = _span_tokens(text, start, end, tokens)
+def _stated_unit(text: str, toks: Sequence[Token], p: UnitPack) -> str | None:
+    """The unit a question (its tokens ``toks`` of ``text``) writes out (see :func:`question_unit`)."""
     n = len(toks)
     for i in range(n - 1):
         if toks[i].low == "how" and toks[i + 1].low in ("many", "much"):
@@ -1211,8 +1204,12 @@ def asked_unit(
     >>> asked_unit(text, extract_mentions(text), text.index("How")) is None
     True
     """
-    p = default_pack() if pack is None else pack
-    lows = [t.low for t in _span_tokens(text, start, end, tokens)]
+    return _asked_unit(_span_tokens(text, start, end, tokens), mentions, default_pack() if pack is None else pack)
+
+
+def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], p: UnitPack) -> str | None:
+    """:func:`asked_unit` over the question's own tokens ``toks``."""
+    lows = [t.low for t in toks]
     if any(w in _EACH for w in lows):
         return None
     wanted: dict[str, int] | None = None
@@ -1234,7 +1231,9 @@ def asked_unit(
         return None
     found: dict[str, str] = {}  # lemma -> the unit as first written
     for m in mentions:
-        resolved = None if m.unit is None else pack_lookup(p, m.unit)
-        if resolved is not None and m.unit is not None and resolved.dimension.as_dict() == wanted:
+        if m.unit is None:
+            continue
+        resolved = pack_lookup(p, m.unit)
+        if resolved is not None and resolved.dimension.as_dict() == wanted:
             found.setdefault(resolved.lemma, m.unit)
     return next(iter(found.values())) if len(found) == 1 else None
