@@ -55,6 +55,7 @@ __all__ = [
     "UnitProof",
     "check_admissibility",
     "check_operation",
+    "clear_proof_cache",
 ]
 
 REFUSED_UNIT_PROOF = "unverified"
@@ -111,6 +112,20 @@ def _refuse(
     reason: str, message: str, *, detail: str | None = None, offending_unit: str | None = None
 ) -> AdmissibilityError:
     return AdmissibilityError(f"{reason}: {message}", reason=reason, detail=detail, offending_unit=offending_unit)
+
+
+class _Refusal(NamedTuple):
+    """A refusal found by :func:`_prove` itself, as a record: :class:`EquationStamper` stores it on the
+    equation without raising and catching (the costly part of a refusal); :func:`check_admissibility`
+    raises it as the :class:`~ssbg.errors.AdmissibilityError` it describes."""
+
+    reason: str
+    message: str
+    detail: str | None = None
+    offending_unit: str | None = None
+
+    def error(self) -> AdmissibilityError:
+        return _refuse(self.reason, self.message, detail=self.detail, offending_unit=self.offending_unit)
 
 
 def _vec(op: Operand) -> UnitVector:
@@ -343,17 +358,8 @@ def _symbol_table(symbols: Mapping[str, SymbolBinding] | Iterable[SymbolBinding]
     return table
 
 
-def _unknown_unit(text: str, reason: str, pack: UnitPack) -> AdmissibilityError:
-    return _refuse(
-        "unknown_unit", f"unit {text!r} is not in pack {pack.name}", detail=f"{reason}: {text}", offending_unit=text
-    )
-
-
-def _resolve(text: str, pack: UnitPack) -> ResolvedUnit:
-    hit = pack.lookup(text)  # the pack's refusal reason, without raising and catching its UnitAlgebraError
-    if isinstance(hit, str):
-        raise _unknown_unit(text, hit, pack)
-    return hit
+def _unknown_unit(text: str, reason: str, pack: UnitPack) -> _Refusal:
+    return _Refusal("unknown_unit", f"unit {text!r} is not in pack {pack.name}", f"{reason}: {text}", text)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -408,7 +414,7 @@ def check_admissibility(
     p = default_pack() if pack is None else pack
     if not isinstance(p, UnitPack):
         raise _refuse("unknown_unit", f"'pack' must be a UnitPack (got {type(p).__name__})")
-    return _prove(
+    proved = _prove(
         equation.lhs_symbol_id,
         equation.dependencies,
         equation.operation_kind,
@@ -417,6 +423,9 @@ def check_admissibility(
         p,
         upstream_units or {},
     )
+    if isinstance(proved, _Refusal):
+        raise proved.error()
+    return proved[0]
 
 
 def _prove(
@@ -427,51 +436,80 @@ def _prove(
     table: Mapping[str, SymbolBinding],
     p: UnitPack,
     upstream: Mapping[str, UnitVector],
-) -> UnitProof:
-    """The checks of :func:`check_admissibility` on validated parts."""
-    rule = KIND_RULES.get(kind)
-    if rule is None:
-        raise _refuse(
+) -> tuple[UnitProof, str] | _Refusal:
+    """The checks of :func:`check_admissibility` on validated parts: the proof and its canonical string.
+
+    The refusals it finds itself come back as a :class:`_Refusal` record; a kind's rule raises its own.
+    """
+    if kind not in KIND_RULES:
+        return _Refusal(
             "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=kind
         )
     ordered_deps = sorted(dependencies)
     if lhs_id not in table:
-        raise _refuse("unknown_symbol", f"symbol {lhs_id!r} is not bound", detail=lhs_id)
+        return _Refusal("unknown_symbol", f"symbol {lhs_id!r} is not bound", detail=lhs_id)
     for sid in ordered_deps:
         if sid not in table:
-            raise _refuse("unknown_symbol", f"symbol {sid!r} is not bound", detail=sid)
+            return _Refusal("unknown_symbol", f"symbol {sid!r} is not bound", detail=sid)
     low, high = _ARITY[kind]
     n = len(dependencies)
     if n < low or (high is not None and n > high):
         want = f"{low}" if low == high else f"{low}..{high or 'n'}"
-        raise _refuse("operand_arity", f"{kind} takes {want} operands, got {n}", detail=str(n))
-    operands: list[Operand] = []
+        return _Refusal("operand_arity", f"{kind} takes {want} operands, got {n}", detail=str(n))
     lookup = p.lookup
+    signature: list[tuple[str, str | UnitVector | None]] = []  # (role, unit text or upstream unit) per operand
     for sid in ordered_deps:
         sym = table[sid]
         unit = sym.unit
         if unit is not None:
             hit = lookup(unit)
             if isinstance(hit, str):
-                raise _unknown_unit(unit, hit, p)
-            operands.append(_new_operand(Operand, (sid, sym.semantic_role, hit)))
+                return _unknown_unit(unit, hit, p)
+            signature.append((sym.semantic_role, unit))
         elif sid in upstream:
-            operands.append(_new_operand(Operand, (sid, sym.semantic_role, _upstream_unit(upstream[sid]))))
+            signature.append((sym.semantic_role, upstream[sid]))
         elif sym.semantic_role == "ratio":
-            operands.append(_new_operand(Operand, (sid, sym.semantic_role, None)))  # a pure number
+            signature.append((sym.semantic_role, None))  # a pure number
         else:
-            raise _refuse("unit_unbound", f"operand {sid} has no unit and no admitted upstream unit", detail=sid)
-    derived, ordered, scale, notes = rule(kind, operands, rhs)
-    lhs = table[lhs_id]
-    if lhs.unit is not None:
-        declared = _resolve(lhs.unit, p)
+            return _Refusal("unit_unbound", f"operand {sid} has no unit and no admitted upstream unit", detail=sid)
+    lhs_unit = table[lhs_id].unit
+    if kind in _ID_FREE_KINDS:
+        proved = _proof_by_units(kind, tuple(signature), lhs_unit, p)
+        if proved is not None:
+            return proved
+    # A refusal (its message names the symbols) or a division: the rule reads the operands themselves.
+    operands = [
+        _new_operand(Operand, (sid, role, _operand_unit(source, p)))
+        for sid, (role, source) in zip(ordered_deps, signature, strict=True)
+    ]
+    proof = _derive(kind, operands, rhs, lhs_id, lhs_unit, p)
+    return proof if isinstance(proof, _Refusal) else (proof, proof.to_canonical_string())
+
+
+def _operand_unit(source: str | UnitVector | None, p: UnitPack) -> ResolvedUnit | None:
+    """An operand's resolved unit from its signature entry: a unit text the pack knows, an upstream unit, or None."""
+    if source is None:
+        return None
+    if type(source) is UnitVector:
+        return _upstream_unit(source)
+    return p.resolve(source)  # type: ignore[arg-type]  # a text, checked against the pack by _prove
+
+
+def _derive(
+    kind: str, operands: Sequence[Operand], rhs: str, lhs_id: str, lhs_unit: str | None, p: UnitPack
+) -> UnitProof | _Refusal:
+    """Apply the kind's rule (which raises its refusals) and check the unit the lhs declares."""
+    derived, ordered, scale, notes = KIND_RULES[kind](kind, operands, rhs)
+    if lhs_unit is not None:
+        declared = p.lookup(lhs_unit)
+        if isinstance(declared, str):
+            return _unknown_unit(lhs_unit, declared, p)
         if declared.dimension != derived:
-            raise _refuse(
+            return _Refusal(
                 "unit_mismatch",
-                f"{kind} derives {_name(derived)} but lhs {lhs.symbol_id} declares "
-                f"{lhs.unit!r} ({_name(declared.dimension)})",
-                detail=f"lhs {lhs.symbol_id}",
-                offending_unit=lhs.unit,
+                f"{kind} derives {_name(derived)} but lhs {lhs_id} declares {lhs_unit!r} ({_name(declared.dimension)})",
+                detail=f"lhs {lhs_id}",
+                offending_unit=lhs_unit,
             )
         note = (
             _note(scale, declared)
@@ -483,6 +521,37 @@ def _prove(
     return UnitProof(kind, derived, ordered, notes)
 
 
+_ID_FREE_KINDS: frozenset[str] = frozenset(KIND_RULES) - {"divide"}
+"""Kinds whose rule, when it admits, reads only the operands' roles and units in order (``divide`` also
+reads their ids and the rhs, to tell the dividend from the divisor)."""
+
+
+@functools.lru_cache(maxsize=8192)
+def _proof_by_units(
+    kind: str, signature: tuple[tuple[str, str | UnitVector | None], ...], lhs_unit: str | None, p: UnitPack
+) -> tuple[UnitProof, str] | None:
+    """The proof and its canonical string for an equation of a kind in :data:`_ID_FREE_KINDS`, from its
+    operands' (role, unit) in sorted-id order and the unit its lhs declares; None when it refuses (the
+    caller then refuses naming the symbols).  Memoized: a pure function of immutable values;
+    :func:`clear_proof_cache` forgets it.
+    """
+    operands = [
+        _new_operand(Operand, (f"operand_{i}", role, _operand_unit(source, p)))
+        for i, (role, source) in enumerate(signature)
+    ]
+    try:
+        proof = _derive(kind, operands, "", "lhs", lhs_unit, p)
+    except AdmissibilityError:
+        return None
+    return None if isinstance(proof, _Refusal) else (proof, proof.to_canonical_string())
+
+
+def clear_proof_cache() -> None:
+    """Forget the memoized proofs and upstream units (tests use this; the pack memoizes unit lookups)."""
+    _proof_by_units.cache_clear()
+    _upstream_unit.cache_clear()
+
+
 class EquationStamper:
     """Checks equations in order and stamps them admitted or refused (never raises).
 
@@ -491,7 +560,6 @@ class EquationStamper:
     refused equation is refused as ``unit_unbound`` with ``propagated_from``
     naming the root-cause equation's lhs.
     """
-
 
     def __init__(self, symbols: Mapping[str, SymbolBinding], pack: UnitPack | None = None) -> None:
         self.symbols = symbols
@@ -528,26 +596,32 @@ class EquationStamper:
                 root,
             )
         try:
-            proof = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted)
-        except AdmissibilityError as exc:
-            root_of[lhs] = lhs
-            return BoundEquation(
-                lhs,
-                rhs,
-                deps,
-                kind,
-                REFUSED_UNIT_PROOF,
-                "refused",
-                span,
-                exc.reason,
-                exc.detail or exc.message,
-                exc.offending_unit,
-                None,
-            )
+            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted)
+        except AdmissibilityError as exc:  # a rule's refusal
+            return self._refused(lhs, rhs, deps, kind, span, exc.reason, exc.detail or exc.message, exc.offending_unit)
+        if isinstance(proved, _Refusal):  # the detail, else the message its AdmissibilityError would carry
+            detail = proved.detail or f"{proved.reason}: {proved.message}"
+            return self._refused(lhs, rhs, deps, kind, span, proved.reason, detail, proved.offending_unit)
+        proof, text = proved
         self.admitted[lhs] = proof.lhs_unit
         self.proofs[lhs] = proof
+        return BoundEquation(lhs, rhs, deps, kind, text, "admitted", span, None, None, None, None)
+
+    def _refused(
+        self,
+        lhs: str,
+        rhs: str,
+        deps: frozenset[str],
+        kind: str,
+        span: SourceSpanLink,
+        reason: str,
+        detail: str,
+        offending_unit: str | None,
+    ) -> BoundEquation:
+        """A root-cause refusal: recorded as its own root, stamped on the equation."""
+        self.root_of[lhs] = lhs
         return BoundEquation(
-            lhs, rhs, deps, kind, proof.to_canonical_string(), "admitted", span, None, None, None, None
+            lhs, rhs, deps, kind, REFUSED_UNIT_PROOF, "refused", span, reason, detail, offending_unit, None
         )
 
 

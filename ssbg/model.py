@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import keyword
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -74,6 +75,9 @@ def _optional_str(value: object, path: str) -> None:
 def is_symbol_id(value: object) -> bool:
     """True when ``value`` is a usable symbol id: a non-keyword Python identifier."""
     return isinstance(value, str) and _is_identifier(value)
+
+
+_is_str: Callable[[object], bool] = str.__instancecheck__  # isinstance(value, str), as a C callable for map()
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -294,7 +298,8 @@ class BoundEquation:
             and type(self.rhs_canonical) is str
             and self.rhs_canonical
             and type(self.dependencies) is frozenset
-            and all(type(d) is str and _is_identifier(d) for d in self.dependencies)
+            and all(map(_is_str, self.dependencies))  # two C loops, no generator frame; str first,
+            and all(map(_is_identifier, self.dependencies))  # as _is_identifier calls str methods
             and type(self.operation_kind) is str
             and self.operation_kind
             and type(self.unit_proof) is str
@@ -531,7 +536,7 @@ def _find_cycle(equations: tuple[BoundEquation, ...]) -> list[str] | None:
 def _in_dependency_order(equations: tuple[BoundEquation, ...]) -> bool:
     """True when every lhs is distinct and no equation depends on its own lhs or a later one:
     then every edge points to an earlier equation and there is no cycle (the order binders emit)."""
-    later = {eq.lhs_symbol_id for eq in equations}
+    later = set(map(_LHS_SYMBOL_ID, equations))
     if len(later) != len(equations):
         return False
     for eq in equations:
@@ -577,14 +582,13 @@ class SemanticSymbolicBindingGraph:
     provenance: str
 
     def __post_init__(self) -> None:
-        for name, cls in _GRAPH_MEMBERS:
+        for name, cls, is_member in _GRAPH_MEMBERS:
             value = getattr(self, name)
             if not isinstance(value, tuple):
                 raise _refusal("invalid_field", f"'{name}' must be a tuple (got {type(value).__name__})", path=name)
-            if set(map(type, value)) - {cls}:  # one pass in C for the common case; the loop names the item
+            if not all(map(is_member, value)):  # one pass in C for the common case; the loop names the item
                 for i, item in enumerate(value):
-                    if type(item) is not cls:
-                        _instance(item, cls, f"{name}[{i}]")
+                    _instance(item, cls, f"{name}[{i}]")
         _nonempty_str(self.provenance, "provenance")
         known = set(map(_SYMBOL_ID, self.symbols))
         if len(known) != len(self.symbols):
@@ -598,20 +602,17 @@ class SemanticSymbolicBindingGraph:
                         detail=symbol.symbol_id,
                     )
                 seen.add(symbol.symbol_id)
-        referenced = set(map(_SYMBOL_ID, self.facts))
-        for eq in self.equations:
-            referenced.add(eq.lhs_symbol_id)
-            referenced.update(eq.dependencies)
-            if eq.propagated_from is not None:
-                referenced.add(eq.propagated_from)
-        for unknown in self.unknowns:
-            referenced.add(unknown.symbol_id)
-            if unknown.resolved_by is not None:
-                referenced.add(unknown.resolved_by)
-        referenced.update(c.symbol_id for c in self.constraints)
+        equations, unknowns = self.equations, self.unknowns
+        # Every reference, gathered by C-level maps; None (no propagated_from or resolved_by) is dropped.
+        referenced: set[str | None] = set(map(_SYMBOL_ID, self.facts))
+        referenced.update(
+            map(_LHS_SYMBOL_ID, equations), map(_PROPAGATED_FROM, equations), *map(_DEPENDENCIES, equations)
+        )
+        referenced.update(map(_SYMBOL_ID, unknowns), map(_RESOLVED_BY, unknowns), map(_SYMBOL_ID, self.constraints))
+        referenced.discard(None)
         if not referenced <= known:
             self._explain_reference(known)
-        cycle = _find_cycle(self.equations)
+        cycle = _find_cycle(equations)
         if cycle is not None:
             raise _refusal(
                 "circular_dependency",
@@ -691,11 +692,19 @@ class SemanticSymbolicBindingGraph:
 
 
 _SYMBOL_ID = attrgetter("symbol_id")
+_LHS_SYMBOL_ID = attrgetter("lhs_symbol_id")
+_DEPENDENCIES = attrgetter("dependencies")
+_PROPAGATED_FROM = attrgetter("propagated_from")
+_RESOLVED_BY = attrgetter("resolved_by")
 
-_GRAPH_MEMBERS: tuple[tuple[str, type], ...] = (
-    ("symbols", SymbolBinding),
-    ("facts", BoundFact),
-    ("equations", BoundEquation),
-    ("unknowns", BoundUnknown),
-    ("constraints", BoundConstraint),
+# (field, member class, isinstance(item, class) as a C callable for map()).
+_GRAPH_MEMBERS: tuple[tuple[str, type, Callable[[object], bool]], ...] = tuple(
+    (name, cls, cls.__instancecheck__)
+    for name, cls in (
+        ("symbols", SymbolBinding),
+        ("facts", BoundFact),
+        ("equations", BoundEquation),
+        ("unknowns", BoundUnknown),
+        ("constraints", BoundConstraint),
+    )
 )

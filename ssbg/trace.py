@@ -48,7 +48,7 @@ import dataclasses
 import functools
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -292,6 +292,18 @@ class Step:
     implicit: bool = False
 
     def __post_init__(self) -> None:
+        op, operands, result, unit, formula = self.op, self.operands, self.result, self.unit, self.formula
+        if (  # the common, valid step checked in one expression; the checks below name what is wrong
+            op in STEP_OPS
+            and type(operands) is tuple
+            and all(map(_is_operand, operands))
+            and (len(operands) == 2 or (len(operands) > 2 and op != "divide"))
+            and (result is None or type(result) is int or (type(result) is float and math.isfinite(result)))
+            and (unit is None or (type(unit) is str and unit and not unit.isspace()))
+            and (formula is None or (type(formula) is str and formula and not formula.isspace()))
+            and type(self.implicit) is bool
+        ):
+            return
         if self.op not in STEP_OPS:
             raise _fail("unknown_operation", f"'op' must be one of {sorted(STEP_OPS)} (got {self.op!r})", "op")
         if type(self.operands) is not tuple and not isinstance(self.operands, tuple):
@@ -323,6 +335,10 @@ class Step:
         return out
 
 
+# isinstance(value, Operand), as a C callable for map()
+_is_operand: Callable[[object], bool] = Operand.__instancecheck__
+
+
 @dataclass(frozen=True, slots=True)
 class Trace:
     """A problem's text, its quantity mentions and the steps of a solution over them.
@@ -346,16 +362,29 @@ class Trace:
     solution: str | None = None
 
     def __post_init__(self) -> None:
-        _check_text(self.problem_id, "$.problem_id")
-        _check_text(self.corpus, "$.corpus")
-        _check_text(self.text, "$.text")
+        problem_id, corpus, text = self.problem_id, self.corpus, self.text
+        if not (  # the common case in one expression; _check_text names what is wrong
+            type(problem_id) is str
+            and problem_id
+            and not problem_id.isspace()
+            and type(corpus) is str
+            and corpus
+            and not corpus.isspace()
+            and type(text) is str
+            and text
+            and not text.isspace()
+        ):
+            _check_text(self.problem_id, "$.problem_id")
+            _check_text(self.corpus, "$.corpus")
+            _check_text(self.text, "$.text")
         for name in ("mentions", "steps"):
             if not isinstance(getattr(self, name), tuple):
                 raise _fail("wrong_type", f"'{name}' must be a tuple", f"$.{name}")
         if not self.steps:
             raise _fail("invalid_value", "a trace needs at least one step", "$.steps")
         size = len(self.text)
-        _check_text(self.solution, "$.solution", optional=True)
+        if self.solution is not None:  # optional fields are checked only when present (a call saved per None)
+            _check_text(self.solution, "$.solution")
         previous_end = {"text": 0, "solution": 0}
         # Paths are formatted only when a check fails (these loops run for every imported problem).
         for i, m in enumerate(self.mentions):
@@ -402,8 +431,10 @@ class Trace:
             end = _check_index(qs[1], "$.question_span[1]")
             if not start < end <= size:
                 raise _fail("invalid_value", f"question span {list(qs)} is not inside the text", "$.question_span")
-        _check_text(self.answer_unit, "$.answer_unit", optional=True)
-        _check_text(self.gold_answer_unit, "$.gold_answer_unit", optional=True)
+        if self.answer_unit is not None:
+            _check_text(self.answer_unit, "$.answer_unit")
+        if self.gold_answer_unit is not None:
+            _check_text(self.gold_answer_unit, "$.gold_answer_unit")
         if self.answer is not None:
             _check_number(self.answer, "$.answer")
 
@@ -535,10 +566,24 @@ def _slug(text: str) -> str:
 
 
 def clear_trace_cache() -> None:
-    """Forget the memoized slugs and upstream units of :func:`bind_trace` (tests use this; the pack
-    memoizes unit resolutions, :func:`~ssbg.units.clear_pack_cache` forgets them)."""
+    """Forget the memoized slugs, serial numbers, step labels and upstream units of :func:`bind_trace`
+    (tests use this; the pack memoizes unit resolutions, :func:`~ssbg.units.clear_pack_cache` forgets them)."""
     _slug.cache_clear()
+    _serial.cache_clear()
+    _step_labels.cache_clear()
     _from_vector.cache_clear()
+
+
+@functools.lru_cache(maxsize=1024)
+def _serial(index: int) -> str:
+    """The ``_<nnn>`` suffix that numbers a symbol id (memoized: formatting is the costly part)."""
+    return f"_{index:03d}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _step_labels(i: int) -> tuple[str, str, str]:
+    """Step ``i``'s symbol id, its span's source suffix and its symbol's name (memoized: the same for every trace)."""
+    return f"step_{i:03d}", f":steps[{i}]", f"result of step {i}"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -646,7 +691,7 @@ class _TraceBinder:
             key = ("q_" if in_text else "s_") + slug
             index = slugs.get(key, 0)
             slugs[key] = index + 1
-            sid = f"{key}_{index:03d}"
+            sid = key + _serial(index)
             span = SourceSpanLink(source if in_text else f"{source}:solution", m.start, m.end, m.text)
             symbols[sid] = SymbolBinding(sid, m.text, role, span, INTRODUCED_BY, None, unit)
             value = m.value
@@ -727,27 +772,26 @@ class _TraceBinder:
         ids: list[str] = []
         seen: list[str] = []  # operand symbols before aliasing, to count repeats
         for o in step.operands:
-            if o.mention is not None:
-                bound = mentions[o.mention]
-            elif o.step is not None:
-                bound = steps[o.step]
+            if (index := o.mention) is not None:
+                bound = mentions[index]
+            elif (index := o.step) is not None:
+                bound = steps[index]
             else:
                 bound = self.constant(o, additive=op in _ADDITIVE)
-            if bound.symbol_id in seen:
-                count = seen.count(bound.symbol_id)
-                seen.append(bound.symbol_id)
-                bound = self.alias(bound, count)
-            else:
-                seen.append(bound.symbol_id)
+            original = bound.symbol_id
+            if original in seen:
+                bound = self.alias(bound, seen.count(original))
+            seen.append(original)
             operands.append(bound)
             ids.append(bound.symbol_id)
         kind = self.kind_for(op, operands) if op == "multiply" else op
-        sid = f"step_{i:03d}"
+        sid, where, name = _step_labels(i)
         rhs = _OP_JOIN[op].join(ids)
         text = step.formula or rhs
-        span = SourceSpanLink(f"{self.source}:steps[{i}]", 0, len(text), text)
+        span = SourceSpanLink(self.source + where, 0, len(text), text)
         unit_text = step.unit
-        name = f"result of step {i} ({unit_text})" if unit_text else f"result of step {i}"
+        if unit_text:
+            name = f"{name} ({unit_text})"
         symbols[sid] = SymbolBinding(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, None, unit_text)
         self.equations.append(stamper.stamp(sid, rhs, ids, kind, span))
         admitted = stamper.admitted.get(sid)

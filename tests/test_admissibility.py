@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from typing import Any
+from unittest import mock
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from ssbg.admissibility import (
     KIND_RULES,
@@ -12,8 +15,10 @@ from ssbg.admissibility import (
     REFUSED_UNIT_PROOF,
     EquationStamper,
     UnitProof,
+    _proof_by_units,
     check_admissibility,
     check_operation,
+    clear_proof_cache,
 )
 from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError
 from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
@@ -265,3 +270,46 @@ class TestStamper:
     def test_stamper_never_raises_on_unknown_kinds(self) -> None:
         out = self.stamper.stamp("r1", "b", ("b",), "levitate", SPAN)
         assert out.refusal_reason == "unknown_operation"
+
+
+
+_UNITS = (None, "feet", "dollars", "dollars per hour", "hours", "minutes", "apples", "%", "parsecs")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kind=st.sampled_from(sorted(KIND_RULES)),
+    operands=st.lists(
+        st.tuples(st.sampled_from(_UNITS), st.sampled_from(("quantity", "rate", "ratio"))), min_size=1, max_size=3
+    ),
+    lhs_unit=st.sampled_from(_UNITS),
+)
+@example(kind="multiply", operands=[("feet", "quantity"), ("dollars", "quantity")], lhs_unit=None)
+@example(kind="apply_rate", operands=[("hours", "quantity"), ("dollars per hour", "rate")], lhs_unit="dollars")
+@example(kind="subtract", operands=[("feet", "quantity"), ("dollars", "quantity")], lhs_unit="feet")
+def test_memoized_proofs_never_change_a_verdict(
+    kind: str, operands: list[tuple[str | None, str]], lhs_unit: str | None
+) -> None:
+    """An equation stamped through the proof memo (primed by the same units and roles under other ids)
+    gets the proof, status and refusal fields that the kind's rule gives it with the memo switched off."""
+
+    def verdict(ids: list[str]) -> tuple[str, str, str | None, str | None, str | None]:
+        symbols = {sid: sym(sid, unit, role) for sid, (unit, role) in zip(ids, operands, strict=True)}
+        symbols["out"] = sym("out", lhs_unit)
+        rhs = " / ".join(ids) if kind == "divide" else " + ".join(ids)
+        eq = EquationStamper(symbols).stamp("out", rhs, ids, kind, SPAN)
+        return eq.unit_proof, eq.admissibility_status, eq.refusal_reason, eq.refusal_detail, eq.offending_unit
+
+    ids = [f"s{i}" for i in range(len(operands))]
+    with mock.patch("ssbg.admissibility._proof_by_units", return_value=None):
+        direct = verdict(ids)
+    verdict([f"t{i}" for i in range(len(operands))])  # primes the memo
+    assert verdict(ids) == direct
+
+
+def test_clear_proof_cache_empties_the_memo() -> None:
+    symbols = {"a": sym("a", "feet"), "b": sym("b", "feet"), "out": sym("out")}
+    EquationStamper(symbols).stamp("out", "a + b", ("a", "b"), "add", SPAN)
+    assert _proof_by_units.cache_info().currsize > 0
+    clear_proof_cache()
+    assert _proof_by_units.cache_info().currsize == 0
