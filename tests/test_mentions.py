@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -240,6 +242,31 @@ def test_tokens_keep_offsets() -> None:
 
 def test_tokenize_reads_a_window_with_a_limit() -> None:
     assert [t.text for t in tokenize("one two three four", 4, limit=2)] == ["two", "three"]
+
+
+# The token grammar written once more as a plain scan, whitespace skipped by finditer: the oracle
+# for tokenize's shortcuts (plain words, a word before one mark, digits read without the regex).
+_ORACLE = re.compile(
+    r"(\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"  # a number
+    r"|([A-Za-z]+(?:[-'\u2019][A-Za-z]+)*)"  # a word
+    r"|(\S)"  # any other character but whitespace: a symbol
+)
+_TEXT_PIECES = st.sampled_from(
+    ["apples", "May.", "clips,", "1,000.50", "12", ".5", "$", "don't", "well-known", "3rd", "\u00bd", "\u0661\u0662",
+     "x_", "!", "\u00b2", "caf\u00e9", "\u00a0", " ", "\n", "\t", "\x1c", "a", "I."]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(_TEXT_PIECES, max_size=12), cut=st.integers(0, 200), limit=st.none() | st.integers(1, 6))
+def test_tokenize_agrees_with_a_plain_scan(pieces: list[str], cut: int, limit: int | None) -> None:
+    text = "".join(pieces)
+    start = min(cut, len(text))
+    expected = [
+        (("num", "word", "sym")[m.lastindex - 1], m.group(), m.start(), m.end())  # type: ignore[operator]
+        for m in _ORACLE.finditer(text, start)
+    ][:limit]
+    assert [(t.kind, t.text, t.start, t.end) for t in tokenize(text, start, limit=limit)] == expected
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -35,10 +35,11 @@ Examples
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import functools
+import itertools
+import operator
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -63,13 +64,13 @@ __all__ = [
     "worded_mentions",
 ]
 
-# One match per token, with the whitespace before it: every character that is not whitespace
-# starts a token, so the offsets follow from the lengths (``findall`` makes no match objects).
+# The tokens of a whitespace-separated chunk of the text (no token spans whitespace): every
+# character of a chunk starts a token, so the offsets follow from the lengths (``findall`` makes no
+# match objects).
 _TOKEN = re.compile(
-    r"(\s*)"  # the whitespace before the token
-    r"(?:(\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"  # numbers: 1,000.5  12  .5
+    r"(\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"  # numbers: 1,000.5  12  .5
     r"|([A-Za-z]+(?:[-'\u2019][A-Za-z]+)*)"  # words, with inner hyphens and apostrophes
-    r"|([^\sA-Za-z\d]))"  # one symbol
+    r"|([^\sA-Za-z\d])"  # one symbol
 )
 
 
@@ -94,28 +95,40 @@ def tokenize(text: str, start: int = 0, end: int | None = None, *, limit: int | 
     new = tuple.__new__  # NamedTuple's own constructor is a Python function: too slow for every token
     out: list[Token] = []
     add = out.append
-    pos = start
     stop_at = len(text) if end is None else end
-    # findall reads the whole span at once (fast); with a limit, read lazily: a long line stays cheap
-    found = (
-        _TOKEN.findall(text, start, stop_at)
-        if limit is None
-        else (m.groups() for m in _TOKEN.finditer(text, start, stop_at))
-    )
-    for space, num, word, sym in found:
-        pos += len(space)
-        if word:
-            stop = pos + len(word)
-            add(new(Token, ("word", word, pos, stop, word.lower())))
-        elif num:
-            stop = pos + len(num)
-            add(new(Token, ("num", num, pos, stop, num)))  # digits, "," and "." have no case
+    span = text if start == 0 and stop_at == len(text) else text[start:stop_at]
+    # str.split and the token regex agree on whitespace (both read str.isspace).  Nine chunks in ten
+    # are a plain word, a word before one punctuation mark or digits: those are read without the regex.
+    # With a limit, a long line stays cheap: ``limit`` chunks hold at least ``limit`` tokens.
+    chunks = span.split() if limit is None else span.split(None, limit)[:limit]
+    find = text.find
+    pos = start
+    for chunk in chunks:
+        pos = find(chunk, pos)  # only whitespace lies between the previous chunk and this one
+        stop = pos + len(chunk)
+        if chunk.isascii() and chunk.isalpha():
+            add(new(Token, ("word", chunk, pos, stop, chunk.lower())))
+        elif chunk.isascii() and chunk[:-1].isalpha() and not chunk[-1].isalnum():  # "clips." "May,"
+            word, mark = chunk[:-1], chunk[-1]
+            add(new(Token, ("word", word, pos, stop - 1, word.lower())))
+            add(new(Token, ("sym", mark, stop - 1, stop, mark)))  # ASCII punctuation has no case
+        elif chunk.isdecimal():  # what the regex's \d reads
+            add(new(Token, ("num", chunk, pos, stop, chunk)))
         else:
-            stop = pos + 1
-            add(new(Token, ("sym", sym, pos, stop, sym.lower())))
+            for num, word, sym in _TOKEN.findall(text, pos, stop):
+                if word:
+                    end_at = pos + len(word)
+                    add(new(Token, ("word", word, pos, end_at, word.lower())))
+                elif num:
+                    end_at = pos + len(num)
+                    add(new(Token, ("num", num, pos, end_at, num)))  # digits, "," and "." have no case
+                else:
+                    end_at = pos + 1
+                    add(new(Token, ("sym", sym, pos, end_at, sym.lower())))
+                pos = end_at
         pos = stop
-        if limit is not None and len(out) >= limit:
-            break
+    if limit is not None:
+        del out[limit:]
     return tuple(out)
 
 
@@ -262,15 +275,15 @@ def lemmatize(word: str) -> str:
 
 
 def clear_lemma_cache() -> None:
-    """Forget memoized lemmas and pack lookups (tests use this)."""
+    """Forget memoized lemmas, pack lookups, number values and token classifications (tests use this)."""
     _singular.cache_clear()
-    pack_lookup.cache_clear()
-    _may_be_unit.cache_clear()
+    _PACK_TEXTS.clear()
     _unit_heads.cache_clear()
-    _unit_lemma.cache_clear()
+    _STARTS_NUMBER.clear()
+    _num_value.cache_clear()
+    _look_back_cues.cache_clear()
 
 
-@functools.lru_cache(maxsize=65536)
 def pack_lookup(pack: UnitPack, text: str) -> ResolvedUnit | None:
     """``pack.resolve(text)``, or None when the pack does not resolve it (memoized).
 
@@ -278,8 +291,7 @@ def pack_lookup(pack: UnitPack, text: str) -> ResolvedUnit | None:
     >>> pack_lookup(default_pack(), "hours").lemma, pack_lookup(default_pack(), "apples")
     ('hour', None)
     """
-    hit = pack.lookup(text)
-    return hit if isinstance(hit, ResolvedUnit) else None
+    return _pack_texts(pack).lookup(text)
 
 
 def unit_lemma(unit: str, pack: UnitPack | None = None) -> str:
@@ -288,12 +300,49 @@ def unit_lemma(unit: str, pack: UnitPack | None = None) -> str:
     >>> unit_lemma("$ per hour"), unit_lemma("eggs per box"), unit_lemma("salty cookies")
     ('dollar_per_hour', 'egg_per_box', 'salty_cookie')
     """
-    return _unit_lemma(default_pack() if pack is None else pack, unit)
+    return _pack_texts(default_pack() if pack is None else pack).unit_lemma(unit)
 
 
-@functools.lru_cache(maxsize=65536)
-def _unit_lemma(p: UnitPack, unit: str) -> str:
-    hit = pack_lookup(p, unit)
+@dataclass(frozen=True, slots=True)
+class _PackTexts:
+    """The memoized reads of one pack, each keyed by a text alone (see :func:`_pack_texts`)."""
+
+    pack: UnitPack
+    lookup: Callable[[str], ResolvedUnit | None]  # what :func:`pack_lookup` returns
+    may_be_unit: Callable[[str], bool]  # whether a lower-cased word may start a unit of the pack
+    unit_lemma: Callable[[str], str]  # what :func:`unit_lemma` returns
+
+
+# id(pack) -> the memoized reads of that pack.  Each entry holds its pack, so no other object can
+# take the id while the entry lives: keyed by identity, a lookup needs no hash of the pack.
+_PACK_TEXTS: dict[int, _PackTexts] = {}
+_MAX_PACKS = 8
+
+
+def _pack_texts(pack: UnitPack) -> _PackTexts:
+    """The memoized reads of ``pack``: fetched once per call of a reader, then looked up by text.
+
+    A memo keyed by ``(pack, text)`` would hash the pack on every lookup, and ``UnitPack.__hash__``
+    runs in Python: it costs more than the lookup.  :func:`clear_lemma_cache` forgets them.
+    """
+    texts = _PACK_TEXTS.get(id(pack))
+    if texts is None:
+        if len(_PACK_TEXTS) >= _MAX_PACKS:
+            _PACK_TEXTS.clear()
+        lookup = functools.lru_cache(maxsize=65536)(functools.partial(_resolve, pack))
+        may_be_unit = functools.lru_cache(maxsize=65536)(functools.partial(_may_be_unit, _unit_heads(pack)))
+        lemma = functools.lru_cache(maxsize=65536)(functools.partial(_unit_lemma, lookup))
+        texts = _PACK_TEXTS[id(pack)] = _PackTexts(pack, lookup, may_be_unit, lemma)
+    return texts
+
+
+def _resolve(pack: UnitPack, text: str) -> ResolvedUnit | None:
+    hit = pack.lookup(text)
+    return hit if isinstance(hit, ResolvedUnit) else None
+
+
+def _unit_lemma(lookup: Callable[[str], ResolvedUnit | None], unit: str) -> str:
+    hit = lookup(unit)
     if hit is not None:
         return hit.lemma
     parts = [part.strip() for part in unit.split(" per ")]
@@ -302,7 +351,7 @@ def _unit_lemma(p: UnitPack, unit: str) -> str:
         words = part.split()
         if not words:
             continue
-        known = pack_lookup(p, part)
+        known = lookup(part)
         if known is not None:
             out.append(known.lemma)
             continue
@@ -314,8 +363,9 @@ def _unit_lemma(p: UnitPack, unit: str) -> str:
 # ----------------------------------------------------------------- scanning
 
 
-@dataclass(frozen=True, slots=True)
-class _Number:
+class _Number(NamedTuple):
+    """A number read at a token (a NamedTuple: built for every candidate, cheaper than a frozen dataclass)."""
+
     value: float | int
     start: int  # char offset of the first token (currency symbol included)
     next: int  # index of the token after the number
@@ -323,7 +373,9 @@ class _Number:
     currency: str | None = None
 
 
+@functools.lru_cache(maxsize=65536)
 def _num_value(text: str) -> float | int:
+    """The value of a number token (``1,000`` is 1000, ``2.0`` stays a float; memoized)."""
     clean = text.replace(",", "")
     value = float(clean)
     return int(value) if "." not in clean and value.is_integer() else value
@@ -479,9 +531,7 @@ def _unit_heads(pack: UnitPack) -> frozenset[str]:
     return frozenset(heads)
 
 
-@functools.lru_cache(maxsize=65536)
-def _may_be_unit(pack: UnitPack, low: str) -> bool:
-    heads = _unit_heads(pack)
+def _may_be_unit(heads: frozenset[str], low: str) -> bool:
     if low in heads:
         return True
     return any(low[: -len(suffix)] + repl in heads for suffix, repl in _PLURAL_ENDINGS if low.endswith(suffix))
@@ -491,10 +541,12 @@ _PLURAL_ENDINGS = (("ies", "y"), ("es", ""), ("s", ""))
 _STOPS = _SENTENCE_END | {","}
 
 
-def _pack_unit(toks: Sequence[Token], j: int, text: str, pack: UnitPack, *, glued: bool) -> tuple[str, int] | None:
+def _pack_unit(
+    toks: Sequence[Token], j: int, text: str, look: _PackTexts, *, glued: bool
+) -> tuple[str, int] | None:
     """The longest pack unit of 1-3 tokens starting at ``j``: (text as written, next index)."""
     n = len(toks)
-    if j >= n or not _may_be_unit(pack, toks[j].low):
+    if j >= n or not look.may_be_unit(toks[j].low):
         return None
     stop = min(n, j + 3)  # a unit never spans a sentence end or a comma
     for k in range(j, stop):
@@ -512,7 +564,7 @@ def _pack_unit(toks: Sequence[Token], j: int, text: str, pack: UnitPack, *, glue
             continue  # single letters ("m", "s", "g") only glued to the number
         if width == 1 and first.low in _FUNCTION_WORDS:
             continue
-        hit = pack_lookup(pack, written)
+        hit = look.lookup(written)
         if (hit is not None and hit.via != "depluralized") or (hit is not None and width == 1):
             return written, j + width
     return None
@@ -571,7 +623,7 @@ def _noun_at(toks: Sequence[Token], j: int) -> int | None:
     return None
 
 
-def _rate_suffix(toks: Sequence[Token], k: int, pack: UnitPack) -> tuple[str, int] | None:
+def _rate_suffix(toks: Sequence[Token], k: int, look: _PackTexts) -> tuple[str, int] | None:
     """The ``Y`` of a rate written after a unit, and the index after it.
 
     ``per Y``, ``an hour`` (a pack unit), ``each``, ``each Y``, ``in each Y``,
@@ -588,7 +640,7 @@ def _rate_suffix(toks: Sequence[Token], k: int, pack: UnitPack) -> tuple[str, in
     if low == "of" and nxt is not None and nxt.kind == "word" and nxt.low not in _FUNCTION_WORDS:
         for j in (k + 2, k + 3):  # "2 cups of vegetables per day", "3 bags of apples each"
             if j < n and toks[j].kind == "word" and toks[j].low in ("per", "each", "every", "a", "an"):
-                return _rate_suffix(toks, j, pack)
+                return _rate_suffix(toks, j, look)
             if j >= n or toks[j].kind != "word" or toks[j].low in _FUNCTION_WORDS:
                 break
         return None
@@ -597,7 +649,7 @@ def _rate_suffix(toks: Sequence[Token], k: int, pack: UnitPack) -> tuple[str, in
         return None if head is None else (toks[head].text, head + 1)
     if low in _A and nxt is not None and nxt.kind == "word":
         after = toks[k + 2].low if k + 2 < n else ""
-        if pack_lookup(pack, nxt.text) is not None and after != "of" and nxt.low not in _FUNCTION_WORDS:
+        if look.lookup(nxt.text) is not None and after != "of" and nxt.low not in _FUNCTION_WORDS:
             return nxt.text, k + 2  # "$12 an hour", "$5 a pound"
         if nxt.low in ("piece", "person", "head"):
             return ("item" if nxt.low == "piece" else nxt.text), k + 2
@@ -618,7 +670,7 @@ def _rate_suffix(toks: Sequence[Token], k: int, pack: UnitPack) -> tuple[str, in
     return None
 
 
-def _rate_after_list(toks: Sequence[Token], k: int, pack: UnitPack) -> str | None:
+def _rate_after_list(toks: Sequence[Token], k: int, look: _PackTexts) -> str | None:
     """The rate that closes a list: the ``at each table`` of ``7 women and 3 men at each table``."""
     n = len(toks)
     if k + 1 >= n or toks[k].low not in ("and", ",") or toks[k + 1].kind != "num":
@@ -626,7 +678,7 @@ def _rate_after_list(toks: Sequence[Token], k: int, pack: UnitPack) -> str | Non
     for j in range(k + 2, min(n, k + 6)):
         if toks[j].kind != "word":
             return None
-        rate = _rate_suffix(toks, j, pack)
+        rate = _rate_suffix(toks, j, look)
         if rate is not None:
             return rate[0]
     return None
@@ -668,7 +720,7 @@ _PERIODIC = {
 _PRICE_VERBS = frozenset(_words("cost costs is was are were for at sells sell priced"))
 
 
-def _price_before(toks: Sequence[Token], i: int, pack: UnitPack) -> str | None:
+def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None:
     """The ``Y`` of a price: ``Cappuccinos cost $2``, ``a pair of shoes which costs $50``,
     ``the cost of a kilogram is $2``: ``a Y`` before the verb when Y is a pack unit or follows
     ``cost of``/``price of``, else a plural subject; no number between."""
@@ -680,7 +732,7 @@ def _price_before(toks: Sequence[Token], i: int, pack: UnitPack) -> str | None:
         if tok.kind == "num" or tok.text in _SENTENCE_END or tok.low in _SMALL:
             break
         if tok.low in _A and j + 1 < k and toks[j + 1].kind == "word" and toks[j + 1].low not in _FUNCTION_WORDS:
-            unit_noun = pack_lookup(pack, toks[j + 1].text) is not None
+            unit_noun = look.lookup(toks[j + 1].text) is not None
             priced = j >= 2 and toks[j - 1].low == "of" and toks[j - 2].low in ("cost", "price")
             # "a pair of shoes costs $50", "the price of a ticket is $5" (but "a trumpet for $149" is one purchase)
             return toks[j + 1].text if unit_noun or priced else None
@@ -742,7 +794,22 @@ def unit_after(
     ``multiplier`` for ``N times as ...``.  ``clause_start`` (the number's first
     token index) enables the ``each Y`` look-back.
     """
-    p = default_pack() if pack is None else pack
+    look = _pack_texts(default_pack() if pack is None else pack)
+    return _unit_after(toks, j, text, value, look, currency, number_end, clause_start, kind_hint)
+
+
+def _unit_after(
+    toks: Sequence[Token],
+    j: int,
+    text: str,
+    value: float | int,
+    look: _PackTexts,
+    currency: str | None,
+    number_end: int | None,
+    clause_start: int | None,
+    kind_hint: str,
+) -> tuple[str | None, int, str]:
+    """:func:`unit_after` over the pack's memoized reads."""
     n = len(toks)
     unit: str | None = currency
     k = j
@@ -762,7 +829,7 @@ def unit_after(
         elif tok.text == "-" and glued and k + 1 < n and toks[k + 1].kind == "word" and _adjacent(tok, toks[k + 1]):
             unit, k = toks[k + 1].text.split("-")[0], k + 2
         else:
-            packed = _pack_unit(toks, k, text, p, glued=glued)
+            packed = _pack_unit(toks, k, text, look, glued=glued)
             if packed is not None:
                 unit, k = packed
             else:
@@ -774,7 +841,7 @@ def unit_after(
                     if toks[k + 1].low == "them":
                         start = -1
                 if start >= 0:
-                    packed = _pack_unit(toks, start, text, p, glued=False) if start != k else None
+                    packed = _pack_unit(toks, start, text, look, glued=False) if start != k else None
                     if packed is not None:
                         unit, k = packed
                     else:
@@ -788,36 +855,64 @@ def unit_after(
         # The numerator noun is not written: "groups of 2", "5 in each cage" are items per Y.
         if container is not None:
             return f"items per {container}", j, "quantity"
-        rate = _rate_suffix(toks, j, p)
+        rate = _rate_suffix(toks, j, look)
         if rate is not None and toks[j].low not in _A:
             return f"items per {rate[0]}", rate[1], "quantity"
         return None, j, "quantity"
     if container is not None and lemmatize(container) != lemmatize(unit.split()[-1]) and " per " not in unit:
         return f"{unit} per {container}", k, "quantity"  # "cases of 12 boxes": 12 boxes per case
-    rate = _rate_suffix(toks, k, p)
+    rate = _rate_suffix(toks, k, look)
     if rate is not None:
         return f"{unit} per {rate[0]}", rate[1], "quantity"
-    listed = _rate_after_list(toks, k, p)
+    listed = _rate_after_list(toks, k, look)
     if listed is not None:
         return f"{unit} per {listed}", k, "quantity"
     if clause_start is not None and unit not in _PERCENT_UNITS:
-        unit_head = lemmatize(unit.split()[-1])
-        at = _each_before(toks, clause_start)
+        cues = _look_back_cues(text)  # most texts have no cue word: their tokens are not scanned back
+        at = _each_before(toks, clause_start) if cues.each else None
         each = None if at is None else toks[at].text
-        if at is not None and lemmatize(toks[at].text) == unit_head and at + 1 < clause_start:
+        if at is not None and at + 1 < clause_start and lemmatize(toks[at].text) == _head_lemma(unit):
             after = toks[at + 1]  # "Each book shelf had 15 books": the compound's head
             each = after.text if after.kind == "word" and after.low not in _FUNCTION_WORDS else None
-        each = each or _periodic_before(toks, clause_start)
+        if each is None and cues.periodic:
+            each = _periodic_before(toks, clause_start)
         if each is None and currency is not None:
-            each = _price_before(toks, clause_start, p)
-        if each is not None and lemmatize(each) != unit_head:
+            each = _price_before(toks, clause_start, look)
+        if each is not None and lemmatize(each) != _head_lemma(unit):
             return f"{unit} per {each}", k, "quantity"
     return unit, k, "quantity"
+
+
+def _head_lemma(unit: str) -> str:
+    """The lemma of a unit's last word (``book`` for ``story books``)."""
+    return lemmatize(unit.rsplit(maxsplit=1)[-1])
+
+
+class _Cues(NamedTuple):
+    each: bool  # the text may write "each" or "every"
+    periodic: bool  # the text may write "daily", "hourly", ...
+
+
+_EACH_CUES = ("each", "every")
+
+
+@functools.lru_cache(maxsize=16)
+def _look_back_cues(text: str) -> _Cues:
+    """Which look-back rules may apply in ``text`` (memoized: every number of a text asks).
+
+    A token's lower-cased text is a substring of the lower-cased text, so a cue word missing from the
+    latter is in no token: :func:`_each_before` and :func:`_periodic_before` need not scan for it.
+    """
+    low = text.lower()
+    return _Cues(any(map(low.__contains__, _EACH_CUES)), any(map(low.__contains__, _PERIODIC)))
 
 
 _NUMBER_WORDS = frozenset({*_SMALL, *_TENS, *_DENOMINATORS})
 _AFTER_A = frozenset({*_SCALES, *_DENOMINATORS, "dozen", "pair", "couple"})
 _NUMBER_OR_A = _NUMBER_WORDS | _A
+_TOKEN_LOW = operator.itemgetter(Token._fields.index("low"))  # read from C, like attrgetter but cheaper
+_TOKEN_START = operator.attrgetter("start")
+_TOKEN_END = operator.attrgetter("end")
 
 
 def _negative(toks: Sequence[Token], i: int) -> bool:
@@ -830,22 +925,46 @@ def _negative(toks: Sequence[Token], i: int) -> bool:
     return (before.end < toks[i - 1].start and before.kind != "num") or before.text in ("(", ",", "=")
 
 
+def _may_start_number(low: str) -> bool:
+    """Whether a token, lower-cased, may start a number: digits (``12``, ``.5``), a currency symbol, a
+    number word (``twenty``, ``twenty-five``, ``two-thirds``) or ``a`` / ``an`` (a number only before a
+    scale word or a denominator: :func:`_candidates` reads the next token)."""
+    first = low[:1]
+    if first.isdecimal() or (first == "." and len(low) > 1):  # a number token; a lone "." is a symbol
+        return True
+    return low in _CURRENCY_SYMBOLS or low.partition("-")[0] in _NUMBER_OR_A
+
+
+class _TextMemo(dict[str, bool]):
+    """A memo of a predicate on texts.  A plain ``dict`` underneath, so that ``map`` reads it from C
+    with no Python call on a hit (cheaper than an ``lru_cache``); emptied past ``maxsize`` entries."""
+
+    def __init__(self, predicate: Callable[[str], bool], maxsize: int = 65536) -> None:
+        super().__init__()
+        self.predicate = predicate
+        self.maxsize = maxsize
+
+    def __missing__(self, text: str) -> bool:
+        if len(self) >= self.maxsize:
+            self.clear()
+        value = self[text] = self.predicate(text)
+        return value
+
+
+_STARTS_NUMBER = _TextMemo(_may_start_number)
+
+
 def _candidates(toks: Sequence[Token]) -> list[int]:
-    """Indices of the tokens a number may start at (digits, currency, number words, ``a`` + scale)."""
-    out = []
+    """Indices of the tokens a number may start at (digits, currency, number words, ``a`` + scale).
+
+    Each distinct token text is classified once (memoized); the scan over the tokens stays in C.
+    """
     last = len(toks) - 1
-    for i, (kind, text, _start, _end, low) in enumerate(toks):
-        if kind == "word":  # the common kind first; a word is never a currency symbol
-            if low in _NUMBER_WORDS:
-                out.append(i)
-            elif low in _A:
-                if i < last and toks[i + 1].low.partition("-")[0] in _AFTER_A:
-                    out.append(i)
-            elif "-" in low and low.partition("-")[0] in _NUMBER_OR_A:
-                out.append(i)
-        elif kind == "num" or text in _CURRENCY_SYMBOLS:
-            out.append(i)
-    return out
+    return [
+        i
+        for i in itertools.compress(range(len(toks)), map(_STARTS_NUMBER.__getitem__, map(_TOKEN_LOW, toks)))
+        if toks[i].low not in _A or (i < last and toks[i + 1].low.partition("-")[0] in _AFTER_A)
+    ]
 
 
 def extract_mentions(
@@ -862,7 +981,7 @@ def extract_mentions(
     tokens
         ``tokenize(text)``, when the caller has it already.
     """
-    p = default_pack() if pack is None else pack
+    look = _pack_texts(default_pack() if pack is None else pack)
     toks = tokenize(text) if tokens is None else tokens
     out: list[Mention] = []
     n = len(toks)
@@ -875,7 +994,7 @@ def extract_mentions(
         if number is None:
             continue
         if _negative(toks, i) and (not out or out[-1].end <= toks[i - 1].start):
-            number = dataclasses.replace(number, value=-number.value, start=toks[i - 1].start)
+            number = number._replace(value=-number.value, start=toks[i - 1].start)
         last = toks[number.next - 1]
         if (
             number.currency is None
@@ -887,20 +1006,12 @@ def extract_mentions(
             k = number.next + 1
             kind = "quantity"
         else:
-            unit, k, kind = unit_after(
-                toks,
-                number.next,
-                text,
-                number.value,
-                currency=number.currency,
-                number_end=last.end,
-                pack=p,
-                clause_start=i,
-                kind_hint=number.kind,
+            unit, k, kind = _unit_after(
+                toks, number.next, text, number.value, look, number.currency, last.end, i, number.kind
             )
         if unit is None and kind == "quantity" and number.kind == "quantity":
-            unit = _elided_unit(toks, i, k, out, p)
-        out.append(_mention(text, toks, number, unit, k, kind, p))
+            unit = _elided_unit(toks, i, k, out, look)
+        out.append(_mention(text, toks, number, unit, k, kind, look))
         i = k
     return tuple(out)
 
@@ -908,7 +1019,9 @@ def extract_mentions(
 _COMPARATIVES = frozenset({"more", "less", "fewer"})
 
 
-def _elided_unit(toks: Sequence[Token], i: int, k: int, before: Sequence[Mention], pack: UnitPack) -> str | None:
+def _elided_unit(
+    toks: Sequence[Token], i: int, k: int, before: Sequence[Mention], look: _PackTexts
+) -> str | None:
     """The unit a bare number (tokens ``i`` to ``k``) leaves to its sentence: ``7 more than 4 times the
     number of Oreos`` (the noun the comparison names), ``12 of them`` and ``5 more than Sam`` (the unit
     of the nearest quantity before, in this sentence or the one before; not a rate or a percentage).
@@ -923,7 +1036,7 @@ def _elided_unit(toks: Sequence[Token], i: int, k: int, before: Sequence[Mention
                 break
             if toks[j].low in ("number", "amount") and toks[j + 1].low == "of" and toks[j + 2].kind == "word":
                 noun = toks[j + 2].text
-                if is_plural_noun(noun) or pack_lookup(pack, noun) is not None:
+                if is_plural_noun(noun) or look.lookup(noun) is not None:
                     return noun
                 break
     elif not (first == "of" and second == "them") or (i > 0 and toks[i - 1].low in ("the", "all")):
@@ -937,17 +1050,17 @@ def _elided_unit(toks: Sequence[Token], i: int, k: int, before: Sequence[Mention
         unit = m.unit
         if unit is None or m.kind != "quantity" or " per " in unit or unit in _PERCENT_UNITS:
             continue
-        if partitive and not _countable(unit, pack):
+        if partitive and not _countable(unit, look):
             continue  # "a part for $80 ... 7 of them", "2-pound packages ... 3 of them": them are things
         return unit
     return None
 
 
-def _countable(unit: str, pack: UnitPack) -> bool:
+def _countable(unit: str, look: _PackTexts) -> bool:
     """A plural count noun (``students``, ``boxes``), not a measure (``hours``, ``$``, ``pound``)."""
     if not is_plural_noun(unit.rsplit(maxsplit=1)[-1]):
         return False
-    resolved = pack_lookup(pack, unit)
+    resolved = look.lookup(unit)
     return resolved is None or resolved.dimension is None or resolved.dimension.as_dict() == {"count": 1}
 
 
@@ -999,14 +1112,14 @@ def _mention(
     unit: str | None,
     k: int,
     kind: str,
-    pack: UnitPack,
+    look: _PackTexts,
     source: str = "text",
 ) -> Mention:
     """The mention from a number token run to its unit (``toks[k - 1]`` is the last token)."""
     if kind == "quantity" and number.kind == "fraction" and unit is None:
         kind = "fraction"
     end = toks[k - 1].end
-    lemma = _unit_lemma(pack, unit) if unit is not None else None
+    lemma = look.unit_lemma(unit) if unit is not None else None
     return Mention(number.start, end, text[number.start : end], number.value, unit, lemma, kind, source)
 
 
@@ -1018,7 +1131,7 @@ def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: s
     >>> mention_at("so everyone has 2 legs.", 16)
     Mention(start=16, end=22, text='2 legs', value=2, unit='legs', lemma='leg', kind='quantity', source='text')
     """
-    p = default_pack() if pack is None else pack
+    look = _pack_texts(default_pack() if pack is None else pack)
     toks = tokenize(text, start, min(len(text), start + 120), limit=14)
     if not toks or toks[0].start != start:
         return None
@@ -1026,17 +1139,10 @@ def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: s
     if number is None:
         return None
     last = toks[number.next - 1]
-    unit, k, kind = unit_after(
-        toks,
-        number.next,
-        text,
-        number.value,
-        currency=number.currency,
-        number_end=last.end,
-        pack=p,
-        kind_hint=number.kind,
+    unit, k, kind = _unit_after(
+        toks, number.next, text, number.value, look, number.currency, last.end, None, number.kind
     )
-    return _mention(text, toks, number, unit, k, kind, p, source)
+    return _mention(text, toks, number, unit, k, kind, look, source)
 
 
 _PERCENT_ASKED = frozenset({"percent", "percentage"})
@@ -1078,12 +1184,12 @@ def question_unit(
     >>> question_unit("For what number of minutes will each of the plans cost the same?")
     'minutes'
     """
-    p = default_pack() if pack is None else pack
+    look = _pack_texts(default_pack() if pack is None else pack)
     toks = _span_tokens(text, start, end, tokens)  # the question's tokens, sliced once for both readings
-    stated = _stated_unit(text, toks, p)
+    stated = _stated_unit(text, toks, look)
     if stated is not None or mentions is None:
         return stated
-    return _asked_unit(toks, mentions, p)
+    return _asked_unit(toks, mentions, look)
 
 
 def _span_tokens(text: str, start: int, end: int | None, tokens: Sequence[Token] | None) -> Sequence[Token]:
@@ -1091,11 +1197,11 @@ def _span_tokens(text: str, start: int, end: int | None, tokens: Sequence[Token]
     stop = len(text) if end is None else end
     if tokens is None:
         return tokenize(text, start, stop)
-    lo = bisect.bisect_left([t.start for t in tokens], start)
-    return [t for t in tokens[lo:] if t.end <= stop]
+    lo = bisect.bisect_left(tokens, start, key=_TOKEN_START)  # the offsets grow: two searches, no scan
+    return tokens[lo : bisect.bisect_right(tokens, stop, lo, key=_TOKEN_END)]
 
 
-def _stated_unit(text: str, toks: Sequence[Token], p: UnitPack) -> str | None:
+def _stated_unit(text: str, toks: Sequence[Token], look: _PackTexts) -> str | None:
     """The unit a question (its tokens ``toks`` of ``text``) writes out (see :func:`question_unit`)."""
     n = len(toks)
     for i in range(n - 1):
@@ -1109,7 +1215,7 @@ def _stated_unit(text: str, toks: Sequence[Token], p: UnitPack) -> str | None:
         if many:
             if j + 1 < n and toks[j].low in _AUXILIARIES and is_plural_noun(toks[j + 1].text):
                 j += 1  # "how many are cats?"
-            packed = _pack_unit(toks, j, text, p, glued=False)
+            packed = _pack_unit(toks, j, text, look, glued=False)
             if packed is not None:
                 unit, k = packed
             else:
@@ -1120,7 +1226,7 @@ def _stated_unit(text: str, toks: Sequence[Token], p: UnitPack) -> str | None:
         else:
             while j < n and toks[j].low in _MODIFIERS:
                 j += 1
-            packed = _pack_unit(toks, j, text, p, glued=False)
+            packed = _pack_unit(toks, j, text, look, glued=False)
             if packed is None:
                 continue
             unit, k = packed
@@ -1131,7 +1237,7 @@ def _stated_unit(text: str, toks: Sequence[Token], p: UnitPack) -> str | None:
                 break  # "pounds of hamburger that costs 1.60 dollars per pound", "if each pig needs 3 gallons"
             if toks[m].low == "each" and m + 1 < n and toks[m + 1].low == "of":
                 continue  # "will each of you have saved": each person, not a rate
-            rate = _rate_suffix(toks, m, p)
+            rate = _rate_suffix(toks, m, look)
             if rate is not None and (toks[m].low not in _A or m == k):
                 return f"{unit} per {rate[0]}"
         return unit
@@ -1140,7 +1246,7 @@ def _stated_unit(text: str, toks: Sequence[Token], p: UnitPack) -> str | None:
         if low not in ("in", "to", "as") or (low == "to" and not any(t.low in _CONVERTING for t in toks[:i])):
             continue  # "to <unit>" only in a conversion ("Convert 0.176 to a percent."), not "add to a cup"
         j = i + 2 if low != "in" and toks[i + 1].low in _A else i + 1
-        packed = _pack_unit(toks, j, text, p, glued=False)
+        packed = _pack_unit(toks, j, text, look, glued=False)
         aside = low == "in" and i > 0 and toks[i - 1].text == ","
         open_noun = packed is None and aside and j + 1 < n and toks[j + 1].low == "per"
         if open_noun and is_plural_noun(toks[j].text) and lemmatize(toks[j].text) not in _NOT_UNITS:
@@ -1148,7 +1254,7 @@ def _stated_unit(text: str, toks: Sequence[Token], p: UnitPack) -> str | None:
         if packed is None:
             continue
         unit, k = packed
-        rate = _rate_suffix(toks, k, p) if k < n and toks[k].low == "per" else None
+        rate = _rate_suffix(toks, k, look) if k < n and toks[k].low == "per" else None
         if rate is not None:
             unit, k = f"{unit} per {rate[0]}", rate[1]
         elif open_noun:
@@ -1204,10 +1310,11 @@ def asked_unit(
     >>> asked_unit(text, extract_mentions(text), text.index("How")) is None
     True
     """
-    return _asked_unit(_span_tokens(text, start, end, tokens), mentions, default_pack() if pack is None else pack)
+    look = _pack_texts(default_pack() if pack is None else pack)
+    return _asked_unit(_span_tokens(text, start, end, tokens), mentions, look)
 
 
-def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], p: UnitPack) -> str | None:
+def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackTexts) -> str | None:
     """:func:`asked_unit` over the question's own tokens ``toks``."""
     lows = [t.low for t in toks]
     if any(w in _EACH for w in lows):
@@ -1233,7 +1340,7 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], p: UnitPack)
     for m in mentions:
         if m.unit is None:
             continue
-        resolved = pack_lookup(p, m.unit)
+        resolved = look.lookup(m.unit)
         if resolved is not None and resolved.dimension.as_dict() == wanted:
             found.setdefault(resolved.lemma, m.unit)
     return next(iter(found.values())) if len(found) == 1 else None
