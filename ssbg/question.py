@@ -22,7 +22,7 @@ Examples
 
 from __future__ import annotations
 
-from ssbg.errors import QUESTION_TARGET_REASONS, UnitAlgebraError
+from ssbg.errors import QUESTION_TARGET_REASONS
 from ssbg.model import STATE_INDEX_TERMINAL, BoundUnknown, SourceSpanLink
 from ssbg.units import UnitPack, UnitVector, default_pack
 
@@ -118,9 +118,8 @@ def reconcile_target(
     fields["resolved_by"] = resolved_by
     expected_vec: UnitVector | None = None
     if expected_unit is not None:
-        try:
-            expected_vec = p.resolve(expected_unit).dimension
-        except UnitAlgebraError:
+        hit = p.lookup(expected_unit)  # what resolve gives, without raising and catching for an unknown unit
+        if isinstance(hit, str):
             return _refused(
                 symbol_id,
                 question_span,
@@ -129,6 +128,7 @@ def reconcile_target(
                 f"{expected_unit!r} is not in pack {p.name}",
                 **fields,
             )
+        expected_vec = hit.dimension
     if refused_upstream or admitted_unit is None:
         return _refused(
             symbol_id, question_span, expected_unit, "unresolved_upstream", f"{resolved_by} was refused", **fields
