@@ -45,9 +45,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ssbg.constants import IMPLICIT_CONSTANTS
@@ -71,7 +71,14 @@ _FORMULA_TOKEN = re.compile(
 _MAX_OPERATIONS = 200  # real formulas have a few dozen at most
 MAX_FORMULAS = 500  # formulas one record may try (GSM8K solutions have up to about 30)
 _PLAIN = re.compile(r"[\d.,+\-*/() ]+")
-_PLAIN_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+|[-+*/()]")
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+"  # "1,000.5", "24.", ".5"
+_PLAIN_TOKEN = re.compile(rf"{_NUMBER}|[-+*/()]")
+# The commonest formula, one operation on two plain numbers ("48/2", "1,200 - 300"), read in one match.
+# Its numbers are _NUMBER's, the plain form tried first (quicker, and the same reading: a plain number
+# that stops before ",000" leaves no match but the grouped one); none of the refused operators ("//",
+# "^", "**", "%") can occur in it.
+_PLAIN_FIRST = r"\d+\.?\d*|\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\.\d+"
+_BINARY = re.compile(rf"({_PLAIN_FIRST}) *([-+*/]) *({_PLAIN_FIRST})")
 _MODULO = re.compile(r"\d\s*%\s*[\d(]")
 
 
@@ -108,9 +115,9 @@ class Unity(NamedTuple):
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class BinOp:
-    """``left op right`` with ``op`` in add/subtract/multiply/divide."""
+class BinOp(NamedTuple):
+    """``left op right`` with ``op`` in add/subtract/multiply/divide (a tuple, as the other nodes:
+    a formula's tree is built for every formula read, and a tuple is built at half a dataclass's cost)."""
 
     op: str
     left: Literal | Var | Unity | BinOp
@@ -165,11 +172,14 @@ def parse_formula(
     ...
     ssbg.errors.ImportRefusal: cannot parse formula '2 +': expected a number or '('
     """
+    text = formula.strip()
+    binary = _BINARY.fullmatch(text)
+    if binary is not None:
+        return _binary(binary[1], binary[2], binary[3], merge)
     items: list[tuple[str, str | Literal | Var]] = []
     pos = 0
     numbers = 0
-    text = formula.strip()
-    if "//" in text or "^" in text or "**" in text or _MODULO.search(text):
+    if "//" in text or "^" in text or "**" in text or ("%" in text and _MODULO.search(text)):
         raise ImportRefusal(
             f"formula {formula!r} uses floor division, a remainder or a power",
             reason="unsupported_operation",
@@ -230,6 +240,16 @@ def parse_formula(
     if parser.i != len(items):
         raise _unparseable(formula, "trailing input")
     return node
+
+
+def _binary(a_text: str, symbol: str, b_text: str, merge: Callable[[Literal, Literal], Literal | None] | None) -> Node:
+    """The tree of the commonest formula, one operation on two plain numbers (``48/2``): what the
+    general path of :func:`parse_formula` gives for it, a fraction folded when ``merge`` says so."""
+    a = Literal(a_text, float(a_text.replace(",", "")), None, 0)
+    b = Literal(b_text, float(b_text.replace(",", "")), None, 1)
+    op = _OPS[symbol]
+    merged = merge(a, b) if merge is not None and op == "divide" else None
+    return merged if merged is not None else BinOp(op, a, b)
 
 
 def _merge_fractions(
@@ -319,6 +339,12 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
+def _value_key(value: float) -> float:
+    """The key a mention is found under by value: ``round(value, 9)``; a whole number is its own key
+    (rounding returns it unchanged, at many times the cost of the test)."""
+    return value if value.is_integer() else round(value, 9)
+
+
 def _decimals(text: str) -> int:
     _, dot, frac = text.rstrip("%").partition(".")
     return len(frac) if dot else 0
@@ -335,6 +361,12 @@ def _fraction_parts(value: float) -> tuple[int, int] | None:
 
 
 _INVERSE = {"add": "subtract", "subtract": "add", "multiply": "divide", "divide": "multiply"}
+_APPLY: dict[str, Callable[[float, float], float]] = {
+    "add": operator.add,
+    "subtract": operator.sub,
+    "multiply": operator.mul,
+    "divide": operator.truediv,
+}
 
 
 def _count_vars(node: Node) -> list[str]:
@@ -533,8 +565,21 @@ _COMPANION_LEMMAS = frozenset(
 )
 _WRITTEN_FRACTION = re.compile(r"\d\s*/\s*\d")  # "2/5 times", "1/2 cup": a fraction the text writes
 
-_TERMINATOR = re.compile(r"[.!?]+(?=\s|$)")
 _ASKS = re.compile(r"(?i)(how|what|find|calculate|determine|compute|convert|express|give)\b")
+
+
+def _sentence_start(text: str, end: int) -> int:
+    """Where the sentence that ends at ``end`` starts: after the last run of ``.``, ``!`` or ``?`` before
+    it that a space (or the end of the text) follows, else at 0.  Searched backwards with ``str.rfind``:
+    a question is most often the last sentence, and a scan of the whole text would cost more."""
+    hi = end - 1  # a terminator at hi - 1 or before ends a sentence before ``end``
+    while True:
+        k = max(text.rfind(".", 0, hi), text.rfind("!", 0, hi), text.rfind("?", 0, hi))
+        if k < 0:
+            return 0
+        if text[k + 1].isspace():
+            return k + 1
+        hi = k  # "$3.50": not followed by a space, so the sentence goes on
 
 
 def find_question_span(text: str) -> tuple[int, int] | None:
@@ -546,23 +591,18 @@ def find_question_span(text: str) -> tuple[int, int] | None:
     >>> t[slice(*find_question_span(t))]
     'How many does she have?'
     """
-    sentences: list[tuple[int, int]] = []
-    start = 0
-    for m in _TERMINATOR.finditer(text):
-        sentences.append((start, m.end()))
-        start = m.end()
-    if text[start:].strip():
-        sentences.append((start, len(text.rstrip())))
     asked: tuple[int, int] | None = None
-    for first, end in reversed(sentences):
+    end = len(text.rstrip())
+    while end > 0:  # the sentences from the last one back
+        first = _sentence_start(text, end)
         chunk = text[first:end]
         begin = first + len(chunk) - len(chunk.lstrip())
-        if begin >= end:
-            continue
-        if text[begin:end].endswith("?"):
-            return begin, end
-        if asked is None and _ASKS.match(text, begin):
-            asked = (begin, end)
+        if begin < end:
+            if text[end - 1] == "?":
+                return begin, end
+            if asked is None and _ASKS.match(text, begin):
+                asked = (begin, end)
+        end = first
     return asked
 
 
@@ -649,22 +689,15 @@ class TraceBuilder:
         self.step_values: list[float] = []
         self.used: set[int] = set()
         self._aligned_by_position: Sequence[int | None] | None = None
-        self._scaled = tuple(self._scaled_value(m) for m in self.mentions)
+        self._extracted = self.mentions  # as given (a rule may later widen or narrow one of self.mentions)
         self._by_value: dict[float, list[int]] = {}
-        self._by_scaled: dict[float, list[int]] = {}
         for i, m in enumerate(self.mentions):
-            self._by_value.setdefault(round(float(m.value), 9), []).append(i)
-            scale = _SCALE_WORD.search(m.text)
-            if scale is not None:  # "129.9 million voters" also stands for 129.9
-                self._by_scaled.setdefault(round(float(m.value) / _SCALES[scale.group().lower()], 9), []).append(i)
-            scaled = self._scaled[i]
-            if scaled is not None:
-                self._by_scaled.setdefault(round(scaled, 9), []).append(i)
+            self._by_value.setdefault(_value_key(float(m.value)), []).append(i)
         self._prose: tuple[tuple[int, float], ...] | None = None  # numbers of the solution prose, on first need
         self._blanked: str | None = None  # the solution with annotations blanked: see blanked_solution
         self._prose_words: tuple[tuple[int, float], ...] | None = None
         self._quoted: list[Mention] = []  # extra mentions operands point at (solution quotes, counts), by first use
-        self._counted: tuple[Mention, ...] | None = None  # counted_mentions(self.text) clear of self.mentions
+        self._counted_clear_of: tuple[tuple[int, int], ...] | None = None  # spans counted mentions keep clear of
         self._position: int | None = None  # offset in the solution of the formula being added
         self._formulas = 0  # formulas tried (MAX_FORMULAS bounds a corrupt record's work)
         self._own_steps_from = 0  # the steps of the formula being added start here: none of its numbers is one of them
@@ -680,6 +713,24 @@ class TraceBuilder:
         )
 
     # ------------------------------------------------------------ grounding
+
+    @functools.cached_property
+    def _scaled(self) -> tuple[float | None, ...]:
+        """Each given mention's value in its unit's scale (:meth:`_scaled_value`), read on first need."""
+        return tuple(self._scaled_value(m) for m in self._extracted)
+
+    @functools.cached_property
+    def _by_scaled(self) -> dict[float, list[int]]:
+        """The given mentions by their scaled values (``20%`` under 0.2, ``129.9 million`` under 129.9)."""
+        by_scaled: dict[float, list[int]] = {}
+        for i, m in enumerate(self._extracted):
+            scale = _SCALE_WORD.search(m.text)
+            if scale is not None:  # "129.9 million voters" also stands for 129.9
+                by_scaled.setdefault(_value_key(float(m.value) / _SCALES[scale.group().lower()]), []).append(i)
+            scaled = self._scaled[i]
+            if scaled is not None:
+                by_scaled.setdefault(_value_key(scaled), []).append(i)
+        return by_scaled
 
     def _scaled_value(self, m: Mention) -> float | None:
         """A mention's value in its unit's scale, for dimensionless and count units (``20%`` -> 0.2)."""
@@ -697,37 +748,46 @@ class TraceBuilder:
         value = a.value / b.value
         if f"{a.text}/{b.text}" in self._fraction_results:
             return Literal(f"{a.text}/{b.text}", value)  # "8/3", an earlier result written as a fraction
+        percent = b.value == 100  # "20/100" for a mention of 20%
+        scales = self._scaled if percent else ()
         for i, m in enumerate(self.mentions):
-            scaled = self._scaled[i]
             if m.kind == "fraction" and 0 < float(m.value) < 1 and _close(1 - float(m.value), value):
                 return Literal(f"{a.text}/{b.text}", value)  # "2/3" for the rest of "a third"
-            if ((m.kind == "fraction" or _WRITTEN_FRACTION.search(m.text)) and _close(float(m.value), value)) or (
-                scaled is not None and b.value == 100 and _close(scaled, value) and _close(float(m.value), a.value)
+            if (_close(float(m.value), value) and (m.kind == "fraction" or _WRITTEN_FRACTION.search(m.text))) or (
+                percent
+                and (scaled := scales[i]) is not None
+                and _close(scaled, value)
+                and _close(float(m.value), a.value)
             ):
                 return Literal(f"{a.text}/{b.text}", value)
         return None
 
     def _from_steps(self, lit: Literal) -> int | None:
+        """The most recent earlier step (not one of the formula's own) whose result ``lit`` states."""
         value = lit.value
-        values = self.step_values[: self._own_steps_from]
-        for i in range(len(values) - 1, -1, -1):
+        values = self.step_values
+        last = self._own_steps_from - 1
+        for i in range(last, -1, -1):
             r = values[i]
             if r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value)):
                 return i
-        if lit.text.endswith("%"):  # "60%" is a result stated as 60 percent ("40% + 20% = 60%")
-            for i in range(len(values) - 1, -1, -1):
+        if last < 0:
+            return None
+        text = lit.text
+        if text.endswith("%"):  # "60%" is a result stated as 60 percent ("40% + 20% = 60%")
+            for i in range(last, -1, -1):
                 if self.steps[i].unit == "%" and _close(values[i], value * 100):
                     return i
-        places = _decimals(lit.text)
+        places = _decimals(text) if "." in text else 0
         if places:  # "3.33" also stands for a result 3.3333 it rounds
             tolerance = 0.5 * 10 ** (-places) + 1e-9
-            for i in range(len(values) - 1, -1, -1):
+            for i in range(last, -1, -1):
                 if abs(values[i] - value) <= tolerance:
                     return i
         return None
 
     def _from_mentions(self, value: float, *, scaled: bool) -> int | None:
-        key = round(value, 9)
+        key = _value_key(value)
         exact = self._by_scaled.get(key) if scaled else self._by_value.get(key)
         if not exact:
             return None
@@ -1022,15 +1082,21 @@ class TraceBuilder:
         ``Monday, Wednesday and Friday`` for 3, ``Travis and his brother`` for 2.  A ``1`` read from
         ``a``/``an`` counts only when the solution's line of the formula names its noun ("His ferret will
         need 1 * 4" for "a ferret")."""
-        if self._counted is None:
-            taken = [(m.start, m.end) for m in self.mentions]
-            self._counted = tuple(
+        if self._counted_clear_of is None:  # the text mentions as they are at the first need
+            self._counted_clear_of = tuple((m.start, m.end) for m in self.mentions)
+        taken = self._counted_clear_of
+        # the article readings give only 1 and 0: for another value they are left unread
+        articles = _close(value, 1) or _close(value, 0)
+        counted = self._reading(
+            "counted" if articles else "counted_without_articles",
+            lambda: tuple(
                 c
-                for c in counted_mentions(self.text, pack=self.pack)
+                for c in counted_mentions(self.text, pack=self.pack, articles=articles)
                 if not any(a < c.end and c.start < b for a, b in taken)
-            )
+            ),
+        )
         line: str | None = None
-        for c in self._counted:
+        for c in counted:
             if not _close(float(c.value), value):
                 continue
             if value in (0, 1):
@@ -1154,6 +1220,11 @@ class TraceBuilder:
         if mention is not None:
             self.used.add(mention)
             return Operand(mention=mention, text=lit.text)
+        return self._ground_late(lit, op)
+
+    def _ground_late(self, lit: Literal, op: str | None) -> Operand:
+        """Ground a literal by the rules after the cheap ones (kept apart from :meth:`ground`, whose
+        common paths then create none of these closures)."""
         value = lit.value
         # The rules after the cheap ones, in the order of the module docstring: each gives the
         # operand's constant id, step or mention index (named by its kind), an operand, or None.
@@ -1195,35 +1266,49 @@ class TraceBuilder:
         self.step_values.append(value)
         return len(self.steps) - 1
 
-    def _emit(
-        self, node: Node, formula: str, top: bool, result: float | None, unit: str | None, op: str | None = None
-    ) -> Operand | None:
-        if isinstance(node, Literal):
-            return None if top else self.ground(node, op)  # a formula that is one number adds no step
-        if isinstance(node, Var):
-            raise self.refusal("unsupported_operation", f"the unknown {node.name} is not isolated", formula)
-        if isinstance(node, Unity):  # the lone unknown's coefficient in an equation solved by collecting terms
-            return Operand(constant="unknown_itself", text=node.name)
+    def _emit(self, node: BinOp, formula: str, top: bool, result: float | None, unit: str | None) -> tuple[int, float]:
+        """Append the step of ``node`` (after the implicit steps of its sub-expressions): its index and value.
+
+        A chain of one additive operator is one step (``a - b - c``); every other operator is a step of
+        its own.  The value is computed from the operands' values as they are emitted, in the order
+        :attr:`BinOp.value` computes it, so each sub-tree is evaluated once.
+        """
+        op = node.op
         items: list[Node]
-        if node.op in ("add", "subtract"):
+        if op in ("add", "subtract"):
             items = []
             cur: Node = node
-            while isinstance(cur, BinOp) and cur.op == node.op:
-                items.insert(0, cur.right)
+            while isinstance(cur, BinOp) and cur.op == op:
+                items.append(cur.right)
                 cur = cur.left
-            items.insert(0, cur)
+            items.append(cur)
+            items.reverse()
         else:
             items = [node.left, node.right]
-        operands = tuple(
-            operand for item in items if (operand := self._emit(item, formula, False, None, None, node.op)) is not None
-        )
+        operands: list[Operand] = []
+        values: list[float] = []
+        for item in items:
+            if isinstance(item, Literal):
+                operands.append(self.ground(item, op))
+                values.append(item.value)
+            elif isinstance(item, BinOp):
+                index, value = self._emit(item, formula, False, None, None)
+                operands.append(Operand(step=index))
+                values.append(value)
+            elif isinstance(item, Unity):  # the lone unknown's coefficient in an equation solved by collecting terms
+                operands.append(Operand(constant="unknown_itself", text=item.name))
+                values.append(1.0)
+            else:
+                raise self.refusal("unsupported_operation", f"the unknown {item.name} is not isolated", formula)
+        apply = _APPLY[op]
+        value = values[0]
         try:
-            value = node.value
+            for right in values[1:]:
+                value = apply(value, right)
         except ZeroDivisionError:
             raise self.refusal("unparseable_formula", f"division by zero in {formula!r}", detail=formula) from None
         stated = result if top and result is not None else value
-        step = Step(node.op, operands, stated, unit if top else None, formula, not top)
-        return Operand(step=self._push(step, stated))
+        return self._push(Step(op, tuple(operands), stated, unit if top else None, formula, not top), stated), value
 
     def add_formula(
         self,
@@ -1249,24 +1334,25 @@ class TraceBuilder:
         if not eq:
             expr, stated = formula, ""
         result: float | None = None
-        fraction = _FRACTION_RESULT.fullmatch(stated.strip())
+        written = stated.strip()
+        fraction = _FRACTION_RESULT.fullmatch(written) if "/" in written else None
         if fraction is not None:  # "= 2/3": a result the prose writes as a fraction, later written so again
             result = int(fraction.group(1)) / int(fraction.group(2))
             self._fraction_results.add(fraction.group())
-        elif stated.strip():
+        elif written:
             try:
-                result = parse_number(stated.strip().rstrip("%"))
+                result = parse_number(written.rstrip("%"))
             except ValueError:
                 if optional:
                     return False
                 raise self.refusal("unparseable_formula", f"result {stated!r} is not a number", formula) from None
-        saved = self._saved()
+        saved = self._saved() if optional else None
         self._position = position
         try:
             tree = parse_formula(expr, merge=self.merge)
             self.add_tree(tree, formula=formula.strip(), result=result, unit=unit)
         except ImportRefusal:
-            if not optional:
+            if saved is None:
                 raise
             self._restore(saved)
             return False
@@ -1349,7 +1435,10 @@ class TraceBuilder:
             raise self.refusal("record_too_large", f"more than {MAX_FORMULAS} formulas", formula)
         self._own_steps_from = len(self.steps)
         try:
-            self._emit(node, formula, True, result, unit)
+            if isinstance(node, BinOp):  # a formula that is one number adds no step
+                self._emit(node, formula, True, result, unit)
+            elif isinstance(node, Var):
+                raise self.refusal("unsupported_operation", f"the unknown {node.name} is not isolated", formula)
         except ImportRefusal as exc:
             if exc.problem_id is None:
                 raise self.refusal(exc.reason, exc.message, exc.detail) from None

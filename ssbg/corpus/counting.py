@@ -163,12 +163,17 @@ def _word_quantity(text: str, start: int, value: int, pack: UnitPack) -> Mention
     return Mention(start, end, text[start:end], value, unit, unit_lemma(unit, pack), "quantity")
 
 
-def _articles(text: str, pack: UnitPack) -> list[Mention]:
-    out = [q for m in _ARTICLE.finditer(text) if (q := _word_quantity(text, m.start(), 1, pack)) is not None]
-    out.extend(  # "\u00bc of them": a fraction written as one character
+def _fractions(text: str) -> list[Mention]:
+    """``\u00bc of them``: fractions written as one character."""
+    return [
         Mention(m.start(), m.end(), m.group(), _vulgar_value(m.group()), None, None, "fraction")
         for m in _VULGAR.finditer(text)
-    )
+    ]
+
+
+def _articles(text: str, pack: UnitPack) -> list[Mention]:
+    """The quantities of 1 and 0 a word before a unit states (``a ferret``, ``no stripes``, ``next year``)."""
+    out = [q for m in _ARTICLE.finditer(text) if (q := _word_quantity(text, m.start(), 1, pack)) is not None]
     out.extend(  # "six hats with no stripes": 0 stripes
         q for m in _NONE.finditer(text) if (q := _word_quantity(text, m.start(), 0, pack)) is not None
     )
@@ -309,12 +314,20 @@ def compound_measures(text: str, *, pack: UnitPack | None = None) -> tuple[Menti
     return tuple(out)
 
 
-def counted_mentions(text: str, *, pack: UnitPack | None = None) -> tuple[Mention, ...]:
+def counted_mentions(text: str, *, pack: UnitPack | None = None, articles: bool = True) -> tuple[Mention, ...]:
     """Every quantity ``text`` states by a list or an article, sorted by offset (they may overlap).
+
+    ``articles=False`` leaves out the quantities of 1 and 0 a word before a unit states (``a ferret``,
+    ``no stripes``, ``next year``): the costliest reading (a unit read after every article), of no use
+    to a caller looking for another value.
 
     >>> [(m.text, m.value) for m in counted_mentions("She has a husband. Her brother and sister came.")]
     [('a husband', 1), ('Her brother and sister', 2)]
+    >>> [(m.text, m.value) for m in counted_mentions("She has a husband. Her brother and sister came.", articles=False)]
+    [('Her brother and sister', 2)]
     """
     p = default_pack() if pack is None else pack
-    found = [*_calendar(text), *_persons(text), *_articles(text, p)]
+    found = [*_calendar(text), *_persons(text), *_fractions(text)]
+    if articles:
+        found.extend(_articles(text, p))
     return tuple(sorted(found, key=lambda m: (m.start, m.end)))
