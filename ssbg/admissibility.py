@@ -490,9 +490,9 @@ def _operand_unit(source: str | UnitVector | None, p: UnitPack) -> ResolvedUnit 
     """An operand's resolved unit from its signature entry: a unit text the pack knows, an upstream unit, or None."""
     if source is None:
         return None
-    if type(source) is UnitVector:
-        return _upstream_unit(source)
-    return p.resolve(source)  # type: ignore[arg-type]  # a text, checked against the pack by _prove
+    if isinstance(source, str):
+        return p.resolve(source)  # a text _prove found in the pack
+    return _upstream_unit(source)
 
 
 def _derive(

@@ -45,10 +45,11 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ssbg.trace import Mention
-from ssbg.units import ResolvedUnit, UnitPack, default_pack
+from ssbg.units import ResolvedUnit, UnitPack, UnitVector, default_pack
 
 __all__ = [
     "VULGAR_FRACTIONS",
+    "ProblemText",
     "Token",
     "asked_unit",
     "clear_lemma_cache",
@@ -58,6 +59,7 @@ __all__ = [
     "mention_at",
     "pack_lookup",
     "question_unit",
+    "read_problem_text",
     "tokenize",
     "unit_after",
     "unit_lemma",
@@ -1056,12 +1058,15 @@ def _elided_unit(
     return None
 
 
+_COUNT = UnitVector(count=1)
+
+
 def _countable(unit: str, look: _PackTexts) -> bool:
     """A plural count noun (``students``, ``boxes``), not a measure (``hours``, ``$``, ``pound``)."""
     if not is_plural_noun(unit.rsplit(maxsplit=1)[-1]):
         return False
     resolved = look.lookup(unit)
-    return resolved is None or resolved.dimension is None or resolved.dimension.as_dict() == {"count": 1}
+    return resolved is None or resolved.dimension == _COUNT
 
 
 def worded_mentions(text: str, *, pack: UnitPack | None = None) -> tuple[Mention, ...]:
@@ -1192,6 +1197,31 @@ def question_unit(
     return _asked_unit(toks, mentions, look)
 
 
+class ProblemText(NamedTuple):
+    """What a reader takes from a problem's text: its mentions and its question's answer unit."""
+
+    mentions: tuple[Mention, ...]
+    answer_unit: str | None
+
+
+def read_problem_text(
+    text: str, question_span: tuple[int, int] | None, *, pack: UnitPack | None = None
+) -> ProblemText:
+    """The mentions of ``text`` and the unit its question (``question_span``) states or asks, from one
+    tokenization: what every corpus reader reads before grounding a solution.
+
+    >>> text = "Sam ran 3 miles. How far did he run?"
+    >>> read_problem_text(text, (17, len(text)))
+    ProblemText(mentions=(Mention(start=8, end=15, text='3 miles', value=3, unit='miles', lemma='mile', \
+kind='quantity', source='text'),), answer_unit='miles')
+    """
+    toks = tokenize(text)
+    mentions = extract_mentions(text, pack=pack, tokens=toks)
+    if question_span is None:
+        return ProblemText(mentions, None)
+    return ProblemText(mentions, question_unit(text, *question_span, pack=pack, tokens=toks, mentions=mentions))
+
+
 def _span_tokens(text: str, start: int, end: int | None, tokens: Sequence[Token] | None) -> Sequence[Token]:
     """The tokens of ``text[start:end]``: taken from ``tokens`` when the caller has them."""
     stop = len(text) if end is None else end
@@ -1271,10 +1301,10 @@ def _stated_unit(text: str, toks: Sequence[Token], look: _PackTexts) -> str | No
 # A question that asks a dimension by its wh-word states no unit ("How far did she run?"): the
 # unit is the one the text uses for that dimension.  "how long" asks a time only with a verb of
 # duration ("How long will it take"); "How long is the rope?" may ask a length and is left alone.
-_LENGTH, _TIME, _MASS, _MONEY = {"length": 1}, {"time": 1}, {"mass": 1}, {"money": 1}
-_ASKED_DIMENSION: Mapping[str, dict[str, int]] = MappingProxyType({
+_LENGTH, _TIME, _MASS, _MONEY = UnitVector(length=1), UnitVector(time=1), UnitVector(mass=1), UnitVector(money=1)
+_ASKED_DIMENSION: Mapping[str, UnitVector] = MappingProxyType({
     "far": _LENGTH, "tall": _LENGTH, "high": _LENGTH, "deep": _LENGTH, "wide": _LENGTH,
-    "heavy": _MASS, "old": _TIME, "fast": {"length": 1, "time": -1},
+    "heavy": _MASS, "old": _TIME, "fast": UnitVector(length=1, time=-1),
 })  # fmt: skip
 _WEIGH = frozenset(_words("weigh weighs weighed"))
 _DURATION = frozenset(_words("take takes took taken last lasts lasted"))
@@ -1319,7 +1349,7 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackT
     lows = [t.low for t in toks]
     if any(w in _EACH for w in lows):
         return None
-    wanted: dict[str, int] | None = None
+    wanted: UnitVector | None = None
     for i in range(len(lows) - 1):
         if lows[i] != "how":
             continue
@@ -1341,6 +1371,6 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackT
         if m.unit is None:
             continue
         resolved = look.lookup(m.unit)
-        if resolved is not None and resolved.dimension.as_dict() == wanted:
+        if resolved is not None and resolved.dimension == wanted:
             found.setdefault(resolved.lemma, m.unit)
     return next(iter(found.values())) if len(found) == 1 else None

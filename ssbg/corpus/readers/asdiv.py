@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ssbg.corpus.arith import TraceBuilder, parse_formula, parse_number
-from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
+from ssbg.corpus.mentions import read_problem_text
 from ssbg.corpus.readers.common import MAX_RECORD_BYTES, RawRecord, StagedReader, refused_record
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
@@ -103,16 +103,15 @@ def asdiv_trace(
     if _FUNCTION.search(formula):
         raise _unsupported(f"formula {formula!r} uses a function, a comparison or a remainder", formula)
     text = f"{body.strip()} {question.strip()}"
-    toks = tokenize(text)
-    mentions = extract_mentions(text, pack=p, tokens=toks)
     span = (len(body.strip()) + 1, len(text))
+    mentions, answer_unit = read_problem_text(text, span, pack=p)
     builder = TraceBuilder(
         problem_id,
         CORPUS,
         text,
         mentions,
         question_span=span,
-        answer_unit=question_unit(text, *span, pack=p, tokens=toks, mentions=mentions),
+        answer_unit=answer_unit,
         gold_answer_unit=gold_unit,
         answer=gold_value,
         where=where,

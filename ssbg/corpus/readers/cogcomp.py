@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ssbg.corpus.arith import TraceBuilder, find_question_span, parse_number
-from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
+from ssbg.corpus.mentions import read_problem_text
 from ssbg.corpus.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Mention, Trace
@@ -100,16 +100,15 @@ def cogcomp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitP
             answer = parse_number(str(solutions[0]))
         except ValueError:
             answer = None
-    toks = tokenize(text)
-    mentions = extract_mentions(text, pack=p, tokens=toks)
     span = find_question_span(text)
+    mentions, answer_unit = read_problem_text(text, span, pack=p)
     builder = TraceBuilder(
         str(pid),
         CORPUS,
         text,
         mentions,
         question_span=span,
-        answer_unit=None if span is None else question_unit(text, *span, pack=p, tokens=toks, mentions=mentions),
+        answer_unit=answer_unit,
         answer=answer,
         where=where,
         pack=p,

@@ -23,7 +23,7 @@ import functools
 import re
 
 from ssbg.corpus.arith import BinOp, TraceBuilder, find_question_span, parse_formula, parse_number
-from ssbg.corpus.mentions import VULGAR_FRACTIONS, extract_mentions, question_unit, tokenize, unit_after
+from ssbg.corpus.mentions import VULGAR_FRACTIONS, read_problem_text, tokenize, unit_after
 from ssbg.corpus.readers.common import (
     RawRecord,
     StagedReader,
@@ -267,16 +267,15 @@ def gsm8k_trace(
             gold = parse_number(final.group(1))
         except ValueError:
             gold = None
-    toks = tokenize(question)
-    mentions = extract_mentions(question, pack=p, tokens=toks)
     span = find_question_span(question)
+    mentions, answer_unit = read_problem_text(question, span, pack=p)
     builder = TraceBuilder(
         problem_id,
         CORPUS,
         question,
         mentions,
         question_span=span,
-        answer_unit=None if span is None else question_unit(question, *span, pack=p, tokens=toks, mentions=mentions),
+        answer_unit=answer_unit,
         answer=gold,
         solution=answer,
         where=where,

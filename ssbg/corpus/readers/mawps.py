@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ssbg.corpus.arith import MAX_FORMULAS, TraceBuilder, find_question_span, parse_number
-from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
+from ssbg.corpus.mentions import read_problem_text
 from ssbg.corpus.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Trace
@@ -74,16 +74,15 @@ def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
         raise ImportRefusal(
             f"{len(equations)} equations, more than {MAX_FORMULAS}", reason="record_too_large", detail="lEquations"
         )
-    toks = tokenize(text)
-    mentions = extract_mentions(text, pack=p, tokens=toks)
     span = find_question_span(text)
+    mentions, answer_unit = read_problem_text(text, span, pack=p)
     builder = TraceBuilder(
         pid,
         CORPUS,
         text,
         mentions,
         question_span=span,
-        answer_unit=None if span is None else question_unit(text, *span, pack=p, tokens=toks, mentions=mentions),
+        answer_unit=answer_unit,
         answer=_solution(data),
         where=where,
         pack=p,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ssbg.corpus.arith import TraceBuilder
-from ssbg.corpus.mentions import extract_mentions, question_unit, tokenize
+from ssbg.corpus.mentions import read_problem_text
 from ssbg.corpus.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.errors import ImportRefusal
 from ssbg.trace import Trace
@@ -60,16 +60,15 @@ def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
     if kind is not None and not isinstance(kind, str):
         raise ImportRefusal("'Type' must be a string", reason="malformed_record", detail="Type")
     text = f"{body} {question}"
-    toks = tokenize(text)
-    mentions = extract_mentions(text, pack=p, tokens=toks)
     span = (len(body) + 1, len(text))
+    mentions, answer_unit = read_problem_text(text, span, pack=p)
     builder = TraceBuilder(
         pid,
         CORPUS,
         text,
         mentions,
         question_span=span,
-        answer_unit=question_unit(text, *span, pack=p, tokens=toks, mentions=mentions),
+        answer_unit=answer_unit,
         answer=_number(data, "Answer"),
         where=where,
         pack=p,
