@@ -52,7 +52,10 @@ pytest: system-deps $(STAMP)
 
 test: lint typecheck pytest
 
+# valgrind counts instructions for bench_instructions.py (ADR 0015): the figure the load does not move.
 bench: system-deps $(STAMP)
+	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -q && \
+	  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q valgrind; }
 	$(PY) benchmarks/run_all.py
 
 lab: system-deps $(STAMP)

@@ -1,0 +1,135 @@
+"""Instructions per unseen GSM8K problem (valgrind callgrind): an import figure that does not move with the load.
+
+Wall-clock rates on a shared machine move by up to 2x in a day, so ADR 0015 counts
+instructions.  Each count is one Python process under callgrind that reads the first
+``n`` (or ``2n``) problems of GSM8K train; subtracting the two counts removes the
+start-up (interpreter, imports, the inflect engine), and what is left is the cost of
+problems ``n``..``2n`` read after problems ``0``..``n``: lemma caches warm, caches keyed
+by a problem's own text cold, as in one pass of ``bench_import.py`` over 7,473
+problems.  The same pair is counted once more without ``bind_trace``, which splits the
+cost into reading (decode, mentions, grounding, the validated trace) and binding
+(graph, admissibility, question target).  Counts are deterministic for one build of
+Python at ``PYTHONHASHSEED=0``.
+
+The same problems are then timed natively, which gives the rate this machine runs this
+work at now (``r`` instructions per second) and so the count 2,000 problems/s allows:
+at most ``r / 2000`` per problem.
+Run: ``python benchmarks/bench_instructions.py [--problems N] [--corpus PATH]``
+(needs ``valgrind``: ``apt-get install valgrind``; skipped without it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / "gsm8k" / "train.jsonl"
+ROOT = Path(__file__).resolve().parents[1]
+
+# What one counted process runs: argv is (corpus, problems, bind 0/1).
+CHILD = """
+import itertools, sys
+from pathlib import Path
+from ssbg.corpus.mentions import lemmatize
+from ssbg.corpus.readers.gsm8k import read_gsm8k
+from ssbg.trace import bind_trace
+lemmatize("apples")
+path, count, bind = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
+for record in itertools.islice(read_gsm8k(path), count):
+    if bind and record.payload is not None:
+        bind_trace(record.payload)
+"""
+# The same work timed natively: argv is (corpus, n); prints the process time of problems n..2n.
+TIMED = """
+import itertools, sys, time
+from pathlib import Path
+from ssbg.corpus.mentions import lemmatize
+from ssbg.corpus.readers.gsm8k import read_gsm8k
+from ssbg.trace import bind_trace
+lemmatize("apples")
+records, count = read_gsm8k(Path(sys.argv[1])), int(sys.argv[2])
+for record in itertools.islice(records, count):
+    if record.payload is not None:
+        bind_trace(record.payload)
+start = time.process_time()
+for record in itertools.islice(records, count):
+    if record.payload is not None:
+        bind_trace(record.payload)
+print(time.process_time() - start)
+"""
+_COLLECTED = re.compile(r"Collected : (\d+)")
+
+
+def count_instructions(valgrind: str, program: str, *argv: str) -> int:
+    """Instructions callgrind counts for one ``python -c program *argv`` process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            [valgrind, "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
+             sys.executable, "-c", program, *argv],
+            capture_output=True, text=True, check=False, cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+    found = _COLLECTED.search(out.stderr)
+    if out.returncode != 0 or found is None:
+        raise SystemExit(f"bench_instructions: callgrind run failed (exit {out.returncode}):\n{out.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def native_seconds(corpus: Path, problems: int) -> float:
+    """Process time of problems ``n``..``2n`` read and bound natively after problems ``0``..``n`` (best of three
+    processes: the machine's load moves)."""
+    best = float("inf")
+    for _ in range(3):
+        out = subprocess.run(
+            [sys.executable, "-c", TIMED, str(corpus), str(problems)], capture_output=True, text=True,
+            check=False, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        if out.returncode != 0:
+            raise SystemExit(f"bench_instructions: timed run failed (exit {out.returncode}):\n{out.stderr[-2000:]}")
+        best = min(best, float(out.stdout))
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--corpus", type=Path, default=CORPUS.resolve())
+    parser.add_argument("--problems", type=int, default=400, help="n: problems n..2n are counted (default 400)")
+    args = parser.parse_args()
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        print("bench_instructions: valgrind not found (apt-get install valgrind); skipped")
+        return
+    if not args.corpus.is_file():
+        print(f"bench_instructions: no corpus at {args.corpus}; skipped")
+        return
+    n = max(1, args.problems)
+    corpus = str(args.corpus)
+    runs = [(CHILD, corpus, str(n), "1"), (CHILD, corpus, str(2 * n), "1"), (CHILD, corpus, str(n), "0"),
+            (CHILD, corpus, str(2 * n), "0")]  # fmt: skip
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each run is its own process: two at a time on two cores
+        counts = list(pool.map(lambda run: count_instructions(valgrind, *run), runs))
+    total = (counts[1] - counts[0]) / n
+    reading = (counts[3] - counts[2]) / n
+    seconds = native_seconds(args.corpus, n)  # the same problems, not under valgrind
+    rate = total * n / seconds  # instructions per second this machine runs this work at, now
+    print(f"instructions per unseen problem over {args.corpus.name}, problems {n}..{2 * n} after 0..{n}")
+    print(f"(valgrind callgrind, PYTHONHASHSEED=0, Python {sys.version.split()[0]})")
+    print(f"{'read (decode, mentions, grounding, trace)':>45} {reading / 1e6:8.2f} M")
+    print(f"{'bind (graph, admissibility, target)':>45} {(total - reading) / 1e6:8.2f} M")
+    print(f"{'total':>45} {total / 1e6:8.2f} M")
+    print(
+        f"this machine now: the same {n} problems take {seconds:.2f} s natively, best of 3"
+        f" ({n / seconds:,.0f} problems/s, {rate / 1e9:.2f} G instructions/s);"
+        f" at that rate 2,000 problems/s needs at most {rate / 2000 / 1e6:.2f} M instructions per problem"
+    )
+
+
+if __name__ == "__main__":
+    main()
