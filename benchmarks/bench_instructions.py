@@ -35,27 +35,25 @@ from pathlib import Path
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / "gsm8k" / "train.jsonl"
 ROOT = Path(__file__).resolve().parents[1]
 
-# What one counted process runs: argv is (corpus, problems, bind 0/1).
-CHILD = """
+# Every child process starts alike: the readers imported, the inflect engine built.
+PREAMBLE = """
 import itertools, sys
 from pathlib import Path
 from ssbg.corpus.mentions import lemmatize
 from ssbg.corpus.readers.gsm8k import read_gsm8k
 from ssbg.trace import bind_trace
 lemmatize("apples")
+"""
+# What one counted process runs: argv is (corpus, problems, bind 0/1).
+CHILD = PREAMBLE + """
 path, count, bind = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
 for record in itertools.islice(read_gsm8k(path), count):
     if bind and record.payload is not None:
         bind_trace(record.payload)
 """
 # The same work timed natively: argv is (corpus, n); prints the process time of problems n..2n.
-TIMED = """
-import itertools, sys, time
-from pathlib import Path
-from ssbg.corpus.mentions import lemmatize
-from ssbg.corpus.readers.gsm8k import read_gsm8k
-from ssbg.trace import bind_trace
-lemmatize("apples")
+TIMED = PREAMBLE + """
+import time
 records, count = read_gsm8k(Path(sys.argv[1])), int(sys.argv[2])
 for record in itertools.islice(records, count):
     if record.payload is not None:
@@ -69,14 +67,10 @@ print(time.process_time() - start)
 # What any reader pays under ADR 0013 whatever its rules: decoding the JSON lines of problems
 # n..2n and building their validated values (Mention, Operand, Step, Trace) from fields already
 # read.  argv is (corpus, n, part): part "none" only prepares, "decode" and "build" do that part.
-FLOOR = """
-import dataclasses, itertools, sys
-from pathlib import Path
-from ssbg.corpus.mentions import lemmatize
-from ssbg.corpus.readers.gsm8k import read_gsm8k
+FLOOR = PREAMBLE + """
+import dataclasses
 from ssbg.jsontext import loads
 from ssbg.trace import Mention, Operand, Step, Trace
-lemmatize("apples")
 path, count, part = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 lines = path.read_bytes().splitlines()[count : 2 * count]
 records = itertools.islice(read_gsm8k(path), 2 * count)
