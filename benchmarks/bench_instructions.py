@@ -96,6 +96,8 @@ elif part == "build":
         trace[MENTIONS], trace[STEPS] = tuple(Mention(*m) for m in mentions), tuple(built_steps)
         Trace(*trace)
 """
+# Every child runs this checkout's ssbg with one hash seed (the counts are then deterministic).
+CHILD_ENV = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)}
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
@@ -106,7 +108,7 @@ def count_instructions(valgrind: str, program: str, *argv: str) -> int:
             [valgrind, "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
              sys.executable, "-c", program, *argv],
             capture_output=True, text=True, check=False, cwd=ROOT,
-            env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)},
+            env=CHILD_ENV,
         )  # fmt: skip
     found = _COLLECTED.search(out.stderr)
     if out.returncode != 0 or found is None:
@@ -121,7 +123,7 @@ def native_seconds(corpus: Path, problems: int) -> float:
     for _ in range(3):
         out = subprocess.run(
             [sys.executable, "-c", TIMED, str(corpus), str(problems)], capture_output=True, text=True,
-            check=False, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)},
+            check=False, cwd=ROOT, env=CHILD_ENV,
         )  # fmt: skip
         if out.returncode != 0:
             raise SystemExit(f"bench_instructions: timed run failed (exit {out.returncode}):\n{out.stderr[-2000:]}")

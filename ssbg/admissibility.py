@@ -111,7 +111,7 @@ class Operand(NamedTuple):
 def _refuse(
     reason: str, message: str, *, detail: str | None = None, offending_unit: str | None = None
 ) -> AdmissibilityError:
-    return AdmissibilityError(f"{reason}: {message}", reason=reason, detail=detail, offending_unit=offending_unit)
+    return _Refusal(reason, message, detail, offending_unit).error()
 
 
 class _Refusal(NamedTuple):
@@ -124,8 +124,13 @@ class _Refusal(NamedTuple):
     detail: str | None = None
     offending_unit: str | None = None
 
+    @property
+    def text(self) -> str:
+        """The message of the :class:`~ssbg.errors.AdmissibilityError` it describes (``reason: message``)."""
+        return f"{self.reason}: {self.message}"
+
     def error(self) -> AdmissibilityError:
-        return _refuse(self.reason, self.message, detail=self.detail, offending_unit=self.offending_unit)
+        return AdmissibilityError(self.text, reason=self.reason, detail=self.detail, offending_unit=self.offending_unit)
 
 
 def _vec(op: Operand) -> UnitVector:
@@ -600,7 +605,7 @@ class EquationStamper:
         except AdmissibilityError as exc:  # a rule's refusal
             return self._refused(lhs, rhs, deps, kind, span, exc.reason, exc.detail or exc.message, exc.offending_unit)
         if isinstance(proved, _Refusal):  # the detail, else the message its AdmissibilityError would carry
-            detail = proved.detail or f"{proved.reason}: {proved.message}"
+            detail = proved.detail or proved.text
             return self._refused(lhs, rhs, deps, kind, span, proved.reason, detail, proved.offending_unit)
         proof, text = proved
         self.admitted[lhs] = proof.lhs_unit
