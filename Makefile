@@ -12,7 +12,7 @@ OUT    ?= out
 SUDO    = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CORPORA ?= ../shared/corpora
 
-.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora
+.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint
 
 # Debian packages: graphviz (dot) for diagrams, chromium for the browser test and screenshots.
 system-deps:
@@ -57,6 +57,10 @@ bench: system-deps $(STAMP)
 	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -q && \
 	  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q valgrind; }
 	$(PY) benchmarks/run_all.py
+
+# Digests of every corpus trace, bound graph and report CSV: a refactoring shows the same ones before and after.
+fingerprint: $(STAMP)
+	$(PY) benchmarks/fingerprint.py --corpora $(CORPORA)
 
 lab: system-deps $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks

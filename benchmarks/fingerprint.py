@@ -1,0 +1,103 @@
+"""Fingerprint every output a refactoring must not move (``make fingerprint``).
+
+Two digests:
+
+- **corpora**: for every record of GSM8K train, SVAMP, MAWPS and CogComp (in
+  ``../shared/corpora``), its id and either its import refusal (reason, detail) or
+  its trace as canonical JSON plus the canonical string of its bound graph;
+- **report**: the bytes of every CSV table ``ssbg report data`` writes.
+
+A change that claims "outputs byte-identical" shows the same two digests before
+and after.  Per-corpus digests say where a difference is.
+
+Usage: ``python benchmarks/fingerprint.py [--corpora ../shared/corpora] [--pack NAME]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS_FILES = {
+    "gsm8k": "gsm8k/train.jsonl",
+    "svamp": "svamp/SVAMP.json",
+    "mawps": "mawps/mwptoolkit/mawps_source.json",
+    "cogcomp": "cogcomp_arithmetic/data/questions.json",
+}
+
+
+def _readers() -> dict[str, object]:
+    """The reader table, from wherever this checkout keeps it."""
+    for module in ("ssbg.reading.readers", "ssbg.corpus.readers"):
+        try:
+            return dict(importlib.import_module(module).READERS)
+        except ImportError:
+            continue
+    raise SystemExit("no reader table found (ssbg.reading.readers or ssbg.corpus.readers)")
+
+
+def corpus_digest(name: str, path: Path, pack: object) -> tuple[str, int]:
+    """sha256 over every record of one corpus, in file order, and the record count."""
+    from ssbg.trace import Trace, bind_trace
+
+    digest = hashlib.sha256()
+    count = 0
+    reader = _readers()[name]
+    for record in reader(path):  # type: ignore[operator]
+        count += 1
+        digest.update(f"{record.problem_id}\n".encode())
+        if record.refusal is not None:
+            digest.update(f"refused {record.refusal.reason} {record.refusal.detail}\n".encode())
+            continue
+        payload = record.payload
+        assert isinstance(payload, Trace)  # noqa: S101 - a fingerprint of corpus traces
+        digest.update(payload.to_json().encode())
+        digest.update(bind_trace(payload, pack=pack).to_canonical_string().encode())
+    return digest.hexdigest()[:16], count
+
+
+def report_digest() -> str:
+    """sha256 over the CSV tables of ``ssbg report data`` (file names and bytes, sorted)."""
+    digest = hashlib.sha256()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        subprocess.run(
+            [sys.executable, "-m", "ssbg.cli", "report", "data", "-o", str(out / "r.html"), "--csv-dir",
+             str(out / "tables"), "--jobs", "1", "--no-progress"],
+            cwd=ROOT, check=True, capture_output=True,
+        )
+        for csv in sorted((out / "tables").glob("*.csv")):
+            digest.update(csv.name.encode() + b"\n" + csv.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
+    parser.add_argument("--pack", default=None, help="a pack name or folder (default: the core default)")
+    args = parser.parse_args()
+    from ssbg.units import default_pack, load_pack
+
+    pack = load_pack(args.pack) if args.pack else default_pack()
+    total = hashlib.sha256()
+    for name, relative in CORPUS_FILES.items():
+        path = args.corpora / relative
+        if not path.exists():
+            print(f"{name:8s} absent ({path})")
+            continue
+        digest, count = corpus_digest(name, path, pack)
+        total.update(digest.encode())
+        print(f"{name:8s} {count:6,d} records  {digest}")
+    print(f"corpora  {total.hexdigest()[:16]}")
+    print(f"report   {report_digest()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
