@@ -52,13 +52,12 @@ from ssbg.errors import (
     SsbgError,
 )
 from ssbg.model import QUESTION_FORMS, STATE_INDEX_INITIAL, STATE_INDEX_TERMINAL, SemanticSymbolicBindingGraph
-from ssbg.problem import MathProblemGraph
+from ssbg.problem import LANE_EXPECTED_KEY, MathProblemGraph
 from ssbg.units import UnitPack
 
 __all__ = [
     "EXPECTED_EQUATION_STATUSES",
     "EXPECTED_TARGET_STATUSES",
-    "LANE_EXPECTED_KEY",
     "LANE_SUFFIX",
     "PROPAGATED_ONLY_REASONS",
     "UNREACHABLE_ADMISSIBILITY_REASONS",
@@ -106,8 +105,6 @@ UNREACHABLE_TARGET_REASONS: Mapping[str, str] = MappingProxyType(
 # Reasons a well-formed problem produces only as a propagated refusal (never as a root cause).
 PROPAGATED_ONLY_REASONS: frozenset[str] = frozenset({"unit_unbound"})
 
-# The one key a lane line adds to a MathProblemGraph dict (the ssbg JSONL corpus reader drops it).
-LANE_EXPECTED_KEY = "expected"
 _COUNT_FIELDS = ("symbols", "facts", "equations", "unknowns")
 _EXPECTED_REQUIRED = (*_COUNT_FIELDS, "equation_statuses", "question_form", "target_status", "target_reason",
                       "state_index")

@@ -34,6 +34,7 @@ from ssbg.errors import ProblemGraphError
 __all__ = [
     "COMPARISON_DIRECTIONS",
     "FRACTION_REFERENTS",
+    "LANE_EXPECTED_KEY",
     "OPERAND_TYPES",
     "Comparison",
     "FractionPortion",
@@ -52,6 +53,10 @@ __all__ = [
 FRACTION_REFERENTS: frozenset[str] = frozenset({"that", "it", "them", "rest", "the_rest"})
 COMPARISON_DIRECTIONS: frozenset[str] = frozenset({"more", "fewer", "times", "fraction"})
 _ADDITIVE_DIRECTIONS = frozenset({"more", "fewer"})
+
+LANE_EXPECTED_KEY = "expected"
+"""The one key a lane line (:mod:`ssbg.lanes`) carries beside its ``MathProblemGraph`` dict: the
+expected shape of its binding.  It is not a field of the problem: the ssbg JSONL corpus reader drops it."""
 
 Number = int | float
 

@@ -14,7 +14,6 @@ from ssbg.adapter import bind_math_problem_graph
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import ADMISSIBILITY_REASONS, QUESTION_TARGET_REASONS, LaneError
 from ssbg.lanes import (
-    LANE_EXPECTED_KEY,
     PROPAGATED_ONLY_REASONS,
     UNREACHABLE_ADMISSIBILITY_REASONS,
     UNREACHABLE_TARGET_REASONS,
@@ -30,7 +29,7 @@ from ssbg.lanes import (
     register,
 )
 from ssbg.model import QUESTION_FORMS
-from ssbg.problem import MathProblemGraph
+from ssbg.problem import LANE_EXPECTED_KEY, MathProblemGraph
 from tests.strategies import problem_graphs
 
 LANES = Path(__file__).resolve().parents[1] / "data" / "lanes"

@@ -7,8 +7,7 @@ import importlib
 from ssbg.corpus.readers.common import MAX_RECORD_BYTES, RawRecord, StagedReader, decode_jsonl_line, scan_jsonl
 from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal, SsbgError
-from ssbg.lanes import LANE_EXPECTED_KEY
-from ssbg.problem import MathProblemGraph
+from ssbg.problem import LANE_EXPECTED_KEY, MathProblemGraph
 from ssbg.units import UnitPack
 
 __all__ = ["CORPUS", "MAX_LINE_BYTES", "build_ssbg_record", "read_ssbg_jsonl"]
