@@ -2,7 +2,7 @@
 
 Each problem goes through the whole corpus path: the JSONL line is decoded,
 mentions are extracted from the question, every calculator annotation is
-parsed and grounded into a trace (ssbg.corpus.readers.gsm8k), and the trace is
+parsed and grounded into a trace (ssbg.reading.readers.gsm8k), and the trace is
 bound with every equation checked by admissibility and the question target
 reconciled (ssbg.trace.bind_trace).  Refused records count as problems too.
 
@@ -23,7 +23,7 @@ CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / "gs
 
 def one_pass(path: Path) -> tuple[int, int, int, float, float]:
     """(problems, imported, equations, seconds reading, seconds binding) of one pass."""
-    from ssbg.corpus.readers.gsm8k import read_gsm8k
+    from ssbg.reading.readers.gsm8k import read_gsm8k
     from ssbg.trace import bind_trace
 
     problems = imported = equations = 0
@@ -60,7 +60,7 @@ def main() -> None:
         print(f"bench_import: no corpus at {args.corpus}; skipped")
         return
     start = time.process_time()
-    from ssbg.corpus.mentions import lemmatize
+    from ssbg.reading.mentions import lemmatize
 
     lemmatize("apples")  # imports inflect and builds its engine
     setup = time.process_time() - start

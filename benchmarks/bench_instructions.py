@@ -39,8 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PREAMBLE = """
 import itertools, sys
 from pathlib import Path
-from ssbg.corpus.mentions import lemmatize
-from ssbg.corpus.readers.gsm8k import read_gsm8k
+from ssbg.reading.mentions import lemmatize
+from ssbg.reading.readers.gsm8k import read_gsm8k
 from ssbg.trace import bind_trace
 lemmatize("apples")
 """

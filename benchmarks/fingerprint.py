@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib
 import subprocess
 import sys
 import tempfile
@@ -33,13 +32,10 @@ CORPUS_FILES = {
 
 
 def _readers() -> dict[str, object]:
-    """The reader table, from wherever this checkout keeps it."""
-    for module in ("ssbg.reading.readers", "ssbg.corpus.readers"):
-        try:
-            return dict(importlib.import_module(module).READERS)
-        except ImportError:
-            continue
-    raise SystemExit("no reader table found (ssbg.reading.readers or ssbg.corpus.readers)")
+    """The reader table (format name -> reader)."""
+    from ssbg.reading.readers import READERS
+
+    return dict(READERS)
 
 
 def corpus_digest(name: str, path: Path, pack: object) -> tuple[str, int]:

@@ -10,7 +10,7 @@ multiplier such as ``2`` for "twice" has no unit at all (``None``): it binds as 
 dimensionless ``ratio``.
 
 This is core data; finding the words that cue a constant in a text is the
-corpus edge's job (:mod:`ssbg.corpus.constants`).
+corpus edge's job (:mod:`ssbg.reading.cues`).
 
 Examples
 --------

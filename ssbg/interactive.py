@@ -31,9 +31,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ssbg.admissibility import OPERATION_KINDS, REFUSED_UNIT_PROOF, UnitProof, check_operation
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import AdmissibilityError, PackError, SsbgError, UnitAlgebraError
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.reading.records import CorpusRecord
 from ssbg.units import ResolvedUnit, UnitPack, default_pack, load_pack, normalize_unit_text, resolve_unit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -888,7 +888,7 @@ def _text_html(record: CorpusRecord | None, graph: SemanticSymbolicBindingGraph 
     MathProblemGraph's symbols carry no offsets into its text, so its text is
     shown escaped, with only the facts whose spans do point into it marked.
     """
-    from ssbg.corpus.textview import render_text
+    from ssbg.reading.textview import render_text
     from ssbg.trace import Trace
 
     if record is None:

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets
 
 from ssbg.admissibility import OPERATION_KINDS
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import AdmissibilityError, PackError
 from ssbg.interactive import (
     OPERAND_SLOTS,
@@ -42,6 +41,7 @@ from ssbg.interactive import (
     problem_choices,
     problem_detail,
 )
+from ssbg.reading.records import CorpusRecord
 from ssbg.units import UnitPack
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -24,9 +24,9 @@ from ssbg.corpus.batch import (
     unit_key,
     unknown_unit_parts,
 )
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
 from ssbg.problem import MathProblemGraph
+from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace
 from ssbg.units import default_pack
 from tests.strategies import problem_graphs

@@ -21,9 +21,9 @@ from ssbg.corpus.gold import (
     operand_sources,
     unit_mismatch_survey,
 )
-from ssbg.corpus.readers import READERS
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import IMPORT_REASONS
+from ssbg.reading.readers import READERS
+from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace, bind_trace
 from tests.conftest import corpora_dir
 

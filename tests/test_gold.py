@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ssbg.corpus.gold import answer_dimension, gold_dimension, mawps_unknown_agreement
-from ssbg.corpus.readers.mawps import mawps_trace
+from ssbg.reading.readers.mawps import mawps_trace
 from ssbg.units import default_pack
 
 

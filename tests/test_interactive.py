@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ssbg.admissibility import OPERATION_KINDS, REFUSED_UNIT_PROOF, check_operation
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ADMISSIBILITY_REASONS, PACK_REASONS, AdmissibilityError, ImportRefusal, UnitAlgebraError
 from ssbg.interactive import (
     BROWSER_FILTERS,
@@ -34,6 +33,7 @@ from ssbg.interactive import (
     suggest_units,
     unit_tokens,
 )
+from ssbg.reading.records import CorpusRecord
 from ssbg.units import default_pack, resolve_unit
 
 REPO = Path(__file__).resolve().parents[1]

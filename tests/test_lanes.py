@@ -369,7 +369,7 @@ def test_lane_error_from_a_dict_names_the_given_source() -> None:
 
 @pytest.mark.parametrize("lane", LANE_FILES, ids=lambda p: p.name)
 def test_a_lane_reads_as_ssbg_jsonl_with_its_case_ids(lane: Path) -> None:
-    from ssbg.corpus.readers.ssbg_jsonl import read_ssbg_jsonl
+    from ssbg.reading.readers.ssbg_jsonl import read_ssbg_jsonl
 
     records = list(read_ssbg_jsonl(lane))
     assert [r.refusal for r in records] == [None] * len(records)

@@ -1,4 +1,4 @@
-"""Rule-based mention extraction (ssbg.corpus.mentions): numbers, units, rates, lemmas, question units."""
+"""Rule-based mention extraction (ssbg.reading.mentions): numbers, units, rates, lemmas, question units."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ssbg.corpus.mentions import (
+from ssbg.reading.mentions import (
     asked_unit,
     extract_mentions,
     is_plural_noun,
@@ -317,7 +317,7 @@ def test_mentions_are_sorted_disjoint_and_quote_the_text(words: list[str]) -> No
     "48/2 = 24\n24 + 48 = 72\n#### 72",
 ])
 def test_worded_mentions_are_the_worded_ones_of_each_line(text: str) -> None:
-    from ssbg.corpus.mentions import tokenize, worded_mentions
+    from ssbg.reading.mentions import tokenize, worded_mentions
 
     expected = []
     start = 0

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from ssbg.corpus.readers import READERS, guess_format, parse_corpus_spec, read_corpus
-from ssbg.corpus.readers.common import MAX_RECORD_BYTES, iter_json_array
-from ssbg.corpus.readers.gsm8k import gsm8k_trace
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import IMPORT_REASONS, ImportRefusal
+from ssbg.reading.readers import READERS, guess_format, parse_corpus_spec, read_corpus
+from ssbg.reading.readers.common import MAX_RECORD_BYTES, iter_json_array
+from ssbg.reading.readers.gsm8k import gsm8k_trace
+from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace, bind_trace
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
@@ -429,7 +429,7 @@ def _fingerprint(r: CorpusRecord) -> tuple[Any, ...]:
 
 @pytest.mark.parametrize("name", [*sorted(SAMPLE_FILES.values()), "../lanes"])
 def test_scanning_then_building_reads_what_the_reader_reads(name: str) -> None:
-    from ssbg.corpus.readers import PendingRecord, scan_corpus
+    from ssbg.reading.readers import PendingRecord, scan_corpus
 
     spec = SAMPLES / name
     items = list(scan_corpus(spec))
@@ -442,7 +442,7 @@ def test_scanning_then_building_reads_what_the_reader_reads(name: str) -> None:
 def test_a_pending_record_pickles_as_its_raw_line_and_builds_the_same(tmp_path: Path) -> None:
     import pickle
 
-    from ssbg.corpus.readers import PendingRecord, scan_corpus
+    from ssbg.reading.readers import PendingRecord, scan_corpus
 
     path = tmp_path / "gsm8k_bad.jsonl"
     good = SAMPLES.joinpath("gsm8k_sample.jsonl").read_bytes().splitlines()[0]
@@ -462,8 +462,8 @@ def test_a_pending_record_pickles_as_its_raw_line_and_builds_the_same(tmp_path: 
 def test_a_plain_reader_still_reads_and_a_pending_record_of_an_unknown_format_refuses(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ssbg.corpus.readers import PendingRecord, register_reader, scan_corpus
-    from ssbg.corpus.readers.common import RawRecord
+    from ssbg.reading.readers import PendingRecord, register_reader, scan_corpus
+    from ssbg.reading.readers.common import RawRecord
 
     def read_lines(path: Path) -> Any:
         for n, line in enumerate(path.read_text().splitlines(), start=1):
@@ -620,7 +620,7 @@ def test_gsm8k_converts_a_mention_by_a_constant_cued_by_both_units() -> None:
 def test_gsm8k_a_record_of_thousands_of_formulas_refuses_as_too_large() -> None:
     # grounding looks back over earlier steps and the prose: past MAX_FORMULAS a record is corrupt,
     # not a reason to spend quadratic time on it
-    from ssbg.corpus.arith import MAX_FORMULAS
+    from ssbg.reading.grounding import MAX_FORMULAS
 
     question = "Ann has 1 pen and 2 cups. How many?"
     for solution in ("<<1+2=3>>3 " * (MAX_FORMULAS + 5), "5 + 7 = 12. " * (MAX_FORMULAS + 5) + "<<1*2=2>>2"):
@@ -632,8 +632,8 @@ def test_gsm8k_a_record_of_thousands_of_formulas_refuses_as_too_large() -> None:
 
 
 def test_mawps_a_record_of_thousands_of_equations_refuses_before_reading() -> None:
-    from ssbg.corpus.arith import MAX_FORMULAS
-    from ssbg.corpus.readers.mawps import mawps_trace
+    from ssbg.reading.grounding import MAX_FORMULAS
+    from ssbg.reading.readers.mawps import mawps_trace
 
     record = {"iIndex": 7, "sQuestion": "Ann has 1 pen. How many?", "lEquations": ["X=1+2"] * (MAX_FORMULAS + 1)}
     with pytest.raises(ImportRefusal) as info:
@@ -642,7 +642,7 @@ def test_mawps_a_record_of_thousands_of_equations_refuses_before_reading() -> No
 
 
 def test_gsm8k_prose_equations_stay_linear_on_long_runs() -> None:
-    from ssbg.corpus.readers.gsm8k import prose_equations
+    from ssbg.reading.readers.gsm8k import prose_equations
 
     # one run of 2,000 "=" is no chain, and 2,000 named products are looked up, not rescanned
     assert prose_equations("Let x be. " + "a b c d = 1 " * 2000) == []

@@ -1,4 +1,4 @@
-"""Formulas into steps (ssbg.corpus.arith): parsing, solving for one unknown, grounding every operand."""
+"""Formulas into steps (ssbg.reading.grounding): parsing, solving for one unknown, grounding every operand."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ssbg.corpus.arith import (
+from ssbg.errors import ImportRefusal
+from ssbg.reading.grounding import (
     BinOp,
     Literal,
     TraceBuilder,
@@ -16,8 +17,7 @@ from ssbg.corpus.arith import (
     parse_formula,
     parse_number,
 )
-from ssbg.corpus.mentions import extract_mentions
-from ssbg.errors import ImportRefusal
+from ssbg.reading.mentions import extract_mentions
 
 
 def builder(text: str, solution: str | None = None) -> TraceBuilder:

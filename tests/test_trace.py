@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from ssbg.admissibility import check_operation
 from ssbg.constants import IMPLICIT_CONSTANTS, constants_with_value
-from ssbg.corpus.constants import CUE_PATTERNS, EQUATION_CONSTANTS, find_cues
 from ssbg.errors import ProblemGraphError
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.reading.cues import CUE_PATTERNS, EQUATION_CONSTANTS, find_cues
 from ssbg.trace import MENTION_KINDS, MENTION_SOURCES, OPERAND_SOURCES, STEP_OPS, Trace, bind_trace, step_units
 from ssbg.units import UnitVector, default_pack
 

@@ -1,4 +1,4 @@
-"""The highlighted-text view of a trace (ssbg.corpus.textview)."""
+"""The highlighted-text view of a trace (ssbg.reading.textview)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ssbg.corpus.readers import read_corpus
-from ssbg.corpus.records import CorpusRecord
-from ssbg.corpus.textview import CATEGORY_COLORS, TextView, render_spans, render_text, text_spans, unit_category
 from ssbg.errors import ImportRefusal, ProblemGraphError
+from ssbg.reading.readers import read_corpus
+from ssbg.reading.records import CorpusRecord
+from ssbg.reading.textview import CATEGORY_COLORS, TextView, render_spans, render_text, text_spans, unit_category
 from ssbg.trace import Trace, bind_trace
 from ssbg.units import default_pack
 

@@ -1,7 +1,7 @@
 """Batch binding of corpora: import -> bind -> admissibility -> question target.
 
 One per-problem function, :func:`analyse_record`, turns a
-:class:`~ssbg.corpus.records.CorpusRecord` into plain row tuples (one problem
+:class:`~ssbg.reading.records.CorpusRecord` into plain row tuples (one problem
 row, one row per equation) in the column orders :data:`PROBLEM_COLUMNS` and
 :data:`EQUATION_COLUMNS`.  :func:`analyse_records` applies it to a batch and
 keeps a few drill-down problems per refusal reason.  :func:`run_batch`
@@ -23,7 +23,7 @@ imported inside the functions that need them, so worker processes stay light.
 
 Examples
 --------
->>> from ssbg.corpus.records import CorpusRecord
+>>> from ssbg.reading.records import CorpusRecord
 >>> from ssbg.problem import MathProblemGraph
 >>> g = MathProblemGraph.from_dict({
 ...     "problem_id": "p1", "entities": ["Ann"],
@@ -49,16 +49,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ssbg.adapter import bind_math_problem_graph, holding_key
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal, SsbgError, UnitAlgebraError
 from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
 from ssbg.problem import MathProblemGraph
+from ssbg.reading.records import CorpusRecord
 from ssbg.units import UnitPack, default_pack, load_pack, normalize_unit_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ssbg.corpus.readers import PendingRecord
+    from ssbg.reading.readers import PendingRecord
 
 __all__ = [
     "ANSWER_UNIT_AGREEMENTS",
@@ -543,7 +543,7 @@ def analyse_records(
     ``samples_per_reason`` problems of: the batch keeps none of them, since the
     run would drop them (their graphs are the costliest part of a chunk to
     send back).  A record still
-    to be read (a :class:`~ssbg.corpus.readers.PendingRecord`) is read here,
+    to be read (a :class:`~ssbg.reading.readers.PendingRecord`) is read here,
     with that pack, so the costly reading stage runs where the batch runs.
 
     Examples
@@ -581,7 +581,7 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
     ImportRefusal
         ``malformed_record`` for a spec naming nothing that exists.
     """
-    from ssbg.corpus.readers import READERS, guess_format, parse_corpus_spec
+    from ssbg.reading.readers import READERS, guess_format, parse_corpus_spec
 
     out: list[str] = []
     for spec in specs:
@@ -611,7 +611,7 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
 
 def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> Iterator[CorpusRecord]:
     """Stream the records of every spec in order (``limit`` applies per spec)."""
-    from ssbg.corpus.readers import read_corpus
+    from ssbg.reading.readers import read_corpus
 
     for spec in expand_specs(specs):
         yield from read_corpus(spec, limit=limit)
@@ -619,7 +619,7 @@ def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> It
 
 def _scan(specs: Iterable[str], limit: int | None) -> Iterator[CorpusRecord | PendingRecord]:
     """The cheap reading stage of every (expanded) spec, in order; batches finish reading where they run."""
-    from ssbg.corpus.readers import scan_corpus
+    from ssbg.reading.readers import scan_corpus
 
     for spec in specs:
         yield from scan_corpus(spec, limit=limit)

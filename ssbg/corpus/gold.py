@@ -28,7 +28,7 @@
 ssbg's answer unit (:func:`answer_dimension`) is the unit the question states
 (``How many hours ...``, ``What percentage ...``) or asks by its wh-word in the
 text's one unit of that dimension (``How far`` in a text of miles; see
-:func:`~ssbg.corpus.mentions.asked_unit`), else the admitted unit of the step
+:func:`~ssbg.reading.mentions.asked_unit`), else the admitted unit of the step
 the question target binds to: what ssbg reports (the trace's ``answer_unit``),
 with no reading that only the measurement does.
 
@@ -48,10 +48,10 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ssbg.constants import IMPLICIT_CONSTANTS
-from ssbg.corpus.mentions import lemmatize, pack_lookup
-from ssbg.corpus.readers.cogcomp import gold_rate_flags, pair_quantities, read_cogcomp
-from ssbg.corpus.readers.common import iter_json_array
-from ssbg.corpus.readers.mawps import read_mawps
+from ssbg.reading.mentions import lemmatize, pack_lookup
+from ssbg.reading.readers.cogcomp import gold_rate_flags, pair_quantities, read_cogcomp
+from ssbg.reading.readers.common import iter_json_array
+from ssbg.reading.readers.mawps import read_mawps
 from ssbg.trace import Operand, Trace, bind_trace, step_units
 from ssbg.units import UnitPack, UnitVector, default_pack
 
@@ -424,7 +424,7 @@ def import_table(corpora: Path) -> list[ImportRow]:
 
     The refusal counts and the imported count add up to the problems.
     """
-    from ssbg.corpus.readers import READERS
+    from ssbg.reading.readers import READERS
 
     rows: list[ImportRow] = []
     for name, (relative, target) in CORPUS_FILES.items():
@@ -456,7 +456,7 @@ def measure(corpora: Path | str) -> str:
 
     ``python -c "from ssbg.corpus.gold import measure; print(measure('../shared/corpora'))"``
     """
-    from ssbg.corpus.readers.gsm8k import read_gsm8k
+    from ssbg.reading.readers.gsm8k import read_gsm8k
 
     root = Path(corpora)
     lines = ["| corpus | problems | imported | share | target | refusals by reason |", "|---|---:|---:|---:|---:|---|"]

@@ -145,7 +145,7 @@ def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str
 
     A fact's span is marked only when it really points into ``text`` (its
     offsets cover the same characters).  Drill-downs of traces use
-    ``ssbg.corpus.textview.render_text`` instead.
+    ``ssbg.reading.textview.render_text`` instead.
 
     Examples
     --------
@@ -174,13 +174,13 @@ def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str
 
 
 def _textview(d: Drilldown) -> str:
-    """The highlighted text: ``ssbg.corpus.textview`` for a trace, else :func:`highlight_text`."""
+    """The highlighted text: ``ssbg.reading.textview`` for a trace, else :func:`highlight_text`."""
     from ssbg.errors import SsbgError
 
     text = d.text or ""
     try:
         trace_mod = importlib.import_module("ssbg.trace")
-        textview = importlib.import_module("ssbg.corpus.textview")
+        textview = importlib.import_module("ssbg.reading.textview")
     except ImportError:  # pragma: no cover - both ship with ssbg
         return highlight_text(text, d.graph)
     if isinstance(d.payload, trace_mod.Trace):

@@ -45,7 +45,7 @@ _AROUND = r"(?:perimeter|fenc\w*|around|border)"
 
 # A group named with a possessive ("her 2 siblings", "with 4 friends", "Ben has two brothers") leaves out
 # its owner: the words cue ``self`` for the owner, but only in a sum of persons or as the "+ 1" of n + 1
-# (ssbg.corpus.arith), since "his friend" alone says nothing about a 1 in a product.
+# (ssbg.reading.grounding), since "his friend" alone says nothing about a 1 in a product.
 SELF_COMPANION_CUE: re.Pattern[str] = re.compile(
     r"(?i)(?<![a-z])(?:(?:his|her|their|my)\s+(?:[\w-]+\s+){0,2}|with\s+(?:[\w-]+\s+){1,2}"
     rf"|(?:has|have|had)\s+(?:[\w-]+\s+){{0,2}}){_COMPANIONS}(?![a-z])"
@@ -208,7 +208,7 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
 )
 
 
-# Constants tried only when no other rule grounds a number (ssbg.corpus.arith): their cue words
+# Constants tried only when no other rule grounds a number (ssbg.reading.grounding): their cue words
 # are common enough that they must not pre-empt a mention, a step or a cue of the main table.
 FALLBACK_CONSTANTS: frozenset[str] = frozenset(
     {
@@ -233,7 +233,7 @@ FALLBACK_CONSTANTS: frozenset[str] = frozenset(
     }
 )
 
-# Constants no words of a text cue: the form of an equation implies them (ssbg.corpus.arith.isolate,
+# Constants no words of a text cue: the form of an equation implies them (ssbg.reading.grounding.isolate,
 # a lone unknown's coefficient 1 where the equation collects terms), so find_cues never offers them.
 EQUATION_CONSTANTS: frozenset[str] = frozenset({"unknown_itself"})
 

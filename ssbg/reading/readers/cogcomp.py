@@ -23,10 +23,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ssbg.corpus.arith import TraceBuilder, find_question_span, parse_number
-from ssbg.corpus.mentions import read_problem_text
-from ssbg.corpus.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.errors import ImportRefusal
+from ssbg.reading.grounding import TraceBuilder, find_question_span, parse_number
+from ssbg.reading.mentions import read_problem_text
+from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.trace import Mention, Trace
 from ssbg.units import UnitPack, default_pack
 
@@ -52,7 +52,7 @@ def _numbers(data: dict[str, Any], name: str, *, integers: bool) -> list[float]:
 def pair_quantities(quants: Sequence[float], mentions: Sequence[Mention]) -> list[int | None]:
     """For each gold quantity (in text order), the index of the mention holding it (None when none does).
 
-    >>> from ssbg.corpus.mentions import extract_mentions
+    >>> from ssbg.reading.mentions import extract_mentions
     >>> pair_quantities([3.0, 2.0], extract_mentions("There are 3.0 eggs in each of 2.0 boxes."))
     [0, 1]
     """

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ssbg import jsontext
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
+from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 

@@ -18,7 +18,7 @@ of its own; sub-expressions become implicit steps) and grounds each number:
 6. a number the solution's prose states outside its annotations (see
    :class:`TraceBuilder`);
 7. a quantity the text states by a list or an article (``Monday to Thursday``
-   for 4 days, ``a ferret`` for 1, :mod:`ssbg.corpus.counting`); the rest of a
+   for 4 days, ``a ferret`` for 1, :mod:`ssbg.reading.counting`); the rest of a
    fraction (``1 - 1/3``); a mention converted by a cued constant (``two weeks``
    x 7 days per week); ``k + 1`` parts of "k times as many"; a fallback
    constant (``every other``, ``parents``, ``self``, ``March`` 31 days, pints per gallon);
@@ -32,7 +32,7 @@ A number none of these explains refuses the record with
 
 Examples
 --------
->>> from ssbg.corpus.mentions import extract_mentions
+>>> from ssbg.reading.mentions import extract_mentions
 >>> text = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
 >>> b = TraceBuilder("w1", "example", text, extract_mentions(text))
 >>> b.add_formula("12/60=0.2", unit="$ per minute"), b.add_formula("0.2*50=10", unit="$")
@@ -51,10 +51,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ssbg.constants import IMPLICIT_CONSTANTS
-from ssbg.corpus.constants import FALLBACK_CONSTANTS, SELF_COMPANION_CUE, find_cues
-from ssbg.corpus.counting import compound_measures, counted_mentions, listed_items, named_items
-from ssbg.corpus.mentions import mention_at, pack_lookup, worded_mentions
 from ssbg.errors import ImportRefusal, ProblemGraphError
+from ssbg.reading.counting import compound_measures, counted_mentions, listed_items, named_items
+from ssbg.reading.cues import FALLBACK_CONSTANTS, SELF_COMPANION_CUE, find_cues
+from ssbg.reading.mentions import mention_at, pack_lookup, worded_mentions
 from ssbg.trace import Mention, Operand, Step, Trace
 from ssbg.units import UnitPack, default_pack
 
@@ -894,7 +894,7 @@ class TraceBuilder:
 
     def _compound(self, value: float) -> Operand | None:
         """A measure a number word writes as a modifier (``a fifty-dollar bill`` for 50, ``6 thirty-minute
-        programs`` for 30; :func:`~ssbg.corpus.counting.compound_measures`).  Inside a text mention
+        programs`` for 30; :func:`~ssbg.reading.counting.compound_measures`).  Inside a text mention
         (``one fifty-dollar bill``) the mention is narrowed to the words before it (``one``), which keep
         their value and unit; ``half`` before ``an hour`` widens to ``half an hour``, converted to minutes
         by ``minutes_per_hour`` for 30."""
@@ -1078,7 +1078,7 @@ class TraceBuilder:
         return len(self.mentions) + len(self._quoted) - 1
 
     def _from_counts(self, value: float) -> int | None:
-        """A quantity the text states by a list or an article (:func:`~ssbg.corpus.counting.counted_mentions`):
+        """A quantity the text states by a list or an article (:func:`~ssbg.reading.counting.counted_mentions`):
         ``Monday, Wednesday and Friday`` for 3, ``Travis and his brother`` for 2.  A ``1`` read from
         ``a``/``an`` counts only when the solution's line of the formula names its noun ("His ferret will
         need 1 * 4" for "a ferret")."""
@@ -1374,7 +1374,7 @@ class TraceBuilder:
         in it grounds: (the unknown's name, its value).  An equation that does not ground, has no
         unknown or two, or only restates a value (``x = 25``) adds nothing and gives None.
 
-        >>> from ssbg.corpus.mentions import extract_mentions
+        >>> from ssbg.reading.mentions import extract_mentions
         >>> text = "There were 120 guests, 4 more men than women. How many women?"
         >>> b = TraceBuilder("a1", "example", text, extract_mentions(text))
         >>> b.add_solved("x + x + 4 = 120"), b.add_solved("x = 58")

@@ -1,4 +1,4 @@
-"""Corpus readers: each streams :class:`~ssbg.corpus.records.CorpusRecord` values.
+"""Corpus readers: each streams :class:`~ssbg.reading.records.CorpusRecord` values.
 
 :func:`read_corpus` takes a corpus spec, ``FORMAT=PATH`` or a bare ``PATH`` whose
 format is guessed from its name, and dispatches through :data:`READERS`
@@ -18,15 +18,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ssbg.corpus.readers.asdiv import read_asdiv
-from ssbg.corpus.readers.cogcomp import read_cogcomp
-from ssbg.corpus.readers.common import RawRecord, StagedReader
-from ssbg.corpus.readers.gsm8k import read_gsm8k
-from ssbg.corpus.readers.mawps import read_mawps
-from ssbg.corpus.readers.ssbg_jsonl import read_ssbg_jsonl
-from ssbg.corpus.readers.svamp import read_svamp
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
+from ssbg.reading.readers.asdiv import read_asdiv
+from ssbg.reading.readers.cogcomp import read_cogcomp
+from ssbg.reading.readers.common import RawRecord, StagedReader
+from ssbg.reading.readers.gsm8k import read_gsm8k
+from ssbg.reading.readers.mawps import read_mawps
+from ssbg.reading.readers.ssbg_jsonl import read_ssbg_jsonl
+from ssbg.reading.readers.svamp import read_svamp
+from ssbg.reading.records import CorpusRecord
 from ssbg.units import UnitPack, default_pack
 
 __all__ = [
@@ -57,7 +57,7 @@ def register_reader(name: str, reader: Reader) -> None:
     """Add a format to :data:`READERS` (readers of this package register at import).
 
     A plain reader (a function of a path) reads in the process that streams the
-    corpus; a :class:`~ssbg.corpus.readers.common.StagedReader` lets batch
+    corpus; a :class:`~ssbg.reading.readers.common.StagedReader` lets batch
     engines run its costly stage in their workers.
     """
     READERS[name] = reader
@@ -135,7 +135,7 @@ def _corpus_files(spec: str | Path) -> Iterator[tuple[str, Path]]:
 def scan_corpus(spec: str | Path, *, limit: int | None = None) -> Iterator[CorpusRecord | PendingRecord]:
     """Stream a corpus's records in order, leaving the costly reading stage to the consumer.
 
-    A format with a :class:`~ssbg.corpus.readers.common.StagedReader` yields
+    A format with a :class:`~ssbg.reading.readers.common.StagedReader` yields
     :class:`PendingRecord` values (build them with ``.build(pack)``, anywhere);
     a plain reader's records come out read.  ``limit`` as in :func:`read_corpus`.
     """

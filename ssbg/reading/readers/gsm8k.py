@@ -22,9 +22,10 @@ import collections
 import functools
 import re
 
-from ssbg.corpus.arith import BinOp, TraceBuilder, find_question_span, parse_formula, parse_number
-from ssbg.corpus.mentions import VULGAR_FRACTIONS, read_problem_text, tokenize, unit_after
-from ssbg.corpus.readers.common import (
+from ssbg.errors import ImportRefusal
+from ssbg.reading.grounding import BinOp, TraceBuilder, find_question_span, parse_formula, parse_number
+from ssbg.reading.mentions import VULGAR_FRACTIONS, read_problem_text, tokenize, unit_after
+from ssbg.reading.readers.common import (
     RawRecord,
     StagedReader,
     decode_jsonl_line,
@@ -32,8 +33,7 @@ from ssbg.corpus.readers.common import (
     scan_jsonl,
     text_field,
 )
-from ssbg.corpus.records import CorpusRecord
-from ssbg.errors import ImportRefusal
+from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
@@ -337,7 +337,7 @@ def gsm8k_trace(
 
 
 def build_gsm8k_record(raw: RawRecord, pack: UnitPack) -> CorpusRecord:
-    """One GSM8K line (bytes read by :func:`~ssbg.corpus.readers.common.scan_jsonl`) into a trace or a refusal."""
+    """One GSM8K line (bytes read by :func:`~ssbg.reading.readers.common.scan_jsonl`) into a trace or a refusal."""
     pid = f"{raw.path.stem}-{raw.line}"
     decoded = decode_jsonl_line(raw)
     if decoded.refusal is not None:

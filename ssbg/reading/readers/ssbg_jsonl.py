@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import importlib
 
-from ssbg.corpus.readers.common import MAX_RECORD_BYTES, RawRecord, StagedReader, decode_jsonl_line, scan_jsonl
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal, SsbgError
 from ssbg.problem import LANE_EXPECTED_KEY, MathProblemGraph
+from ssbg.reading.readers.common import MAX_RECORD_BYTES, RawRecord, StagedReader, decode_jsonl_line, scan_jsonl
+from ssbg.reading.records import CorpusRecord
 from ssbg.units import UnitPack
 
 __all__ = ["CORPUS", "MAX_LINE_BYTES", "build_ssbg_record", "read_ssbg_jsonl"]
@@ -21,7 +21,7 @@ def _refusal(reason: str, message: str, where: str, problem_id: str, detail: str
 
 
 def build_ssbg_record(raw: RawRecord, pack: UnitPack | None = None) -> CorpusRecord:
-    """One line of ssbg JSONL (the bytes :func:`~ssbg.corpus.readers.common.scan_jsonl` read) into a record.
+    """One line of ssbg JSONL (the bytes :func:`~ssbg.reading.readers.common.scan_jsonl` read) into a record.
 
     A non-UTF-8 or oversized line refuses alone (``encoding_error`` /
     ``record_too_large``); a top-level ``expected`` key (an expected-shape lane

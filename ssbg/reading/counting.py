@@ -9,14 +9,14 @@ imply (``days``, ``months``, ``people``, the noun), so that it takes part in
 dimensional analysis like any written number.
 
 The rules are closed lists, tried only for a number the importer cannot ground
-otherwise (see :class:`ssbg.corpus.arith.TraceBuilder`):
+otherwise (see :class:`ssbg.reading.grounding.TraceBuilder`):
 
 - a list of weekday or month names joined by commas and ``and``/``or``, or a
   range ``X to|through|until|- Y`` (inclusive, wrapping after Sunday/December);
 - a list of persons: capitalized names or kin words (``his brother``, ``her
   mom``), at least two, joined by commas and ``and``;
 - ``a``/``an``/``one``/``single`` + the unit after it (read by
-  :func:`~ssbg.corpus.mentions.unit_after`), and ``next``/``last``/``previous`` +
+  :func:`~ssbg.reading.mentions.unit_after`), and ``next``/``last``/``previous`` +
   a calendar unit; ``no`` + the unit after it (0), and ``¼`` (a fraction).
 
 Three more readings serve the importer's last rules: :func:`named_items` (the persons
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from ssbg.corpus.mentions import VULGAR_FRACTIONS, tokenize, unit_after, unit_lemma
+from ssbg.reading.mentions import VULGAR_FRACTIONS, tokenize, unit_after, unit_lemma
 from ssbg.trace import Mention
 from ssbg.units import UnitPack, default_pack
 

@@ -41,11 +41,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
-from ssbg.corpus.arith import TraceBuilder, parse_formula, parse_number
-from ssbg.corpus.mentions import read_problem_text
-from ssbg.corpus.readers.common import MAX_RECORD_BYTES, RawRecord, StagedReader, refused_record
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ImportRefusal
+from ssbg.reading.grounding import TraceBuilder, parse_formula, parse_number
+from ssbg.reading.mentions import read_problem_text
+from ssbg.reading.readers.common import MAX_RECORD_BYTES, RawRecord, StagedReader, refused_record
+from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ssbg.corpus.records import CorpusRecord
 from ssbg.errors import ProblemGraphError
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace, bind_trace
 from ssbg.units import UnitPack, default_pack
 
@@ -257,7 +257,7 @@ def render_text(
     ------
     ProblemGraphError
         ``wrong_type`` for anything but a :class:`~ssbg.trace.Trace` or a
-        :class:`~ssbg.corpus.records.CorpusRecord`; ``missing_field`` for a
+        :class:`~ssbg.reading.records.CorpusRecord`; ``missing_field`` for a
         refused record without text.
     """
     if isinstance(item, CorpusRecord):
