@@ -1,7 +1,7 @@
 """Corpus report benchmarks: GSM8K end to end, and streaming a generated corpus at growing sizes.
 
 1. The report over GSM8K train (7,473 problems) with 2 jobs: wall time of
-   :func:`ssbg.corpus.report.write_report` (read, bind, check, tables, plots,
+   :func:`ssbg.stats.report.write_report` (read, bind, check, tables, plots,
    drill-down diagrams, CSV/Parquet, HTML), and of its read-bind-check part.
    Target: <= 10 s.  Skipped when the development corpora are absent.
 2. Streaming a generated JSONL of MathProblemGraphs (written to a temporary
@@ -98,7 +98,7 @@ def generate_jsonl(path: Path, n: int, seed: int = 20240601) -> None:
 
 _CHILD = r"""
 import json, multiprocessing, resource, sys, threading, time
-import ssbg.corpus.report as report
+import ssbg.stats.report as report
 spec, out, jobs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 peaks = {}
 done = threading.Event()

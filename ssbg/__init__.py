@@ -13,7 +13,7 @@ Layering rule: **the core never imports the edges.**
   :mod:`ssbg.units`, :mod:`ssbg.admissibility`, :mod:`ssbg.question`,
   :mod:`ssbg.problem`, :mod:`ssbg.adapter`, :mod:`ssbg.trace`.
 - edges (import optional dependencies inside the functions that need them):
-  :mod:`ssbg.lanes`, :mod:`ssbg.views`, :mod:`ssbg.corpus`, :mod:`ssbg.widgets`,
+  :mod:`ssbg.lanes`, :mod:`ssbg.views`, :mod:`ssbg.stats`, :mod:`ssbg.widgets`,
   :mod:`ssbg.cli`.
 
 ``import ssbg`` imports the core only; it stays cheap.

@@ -30,7 +30,7 @@ EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 
 # Edge modules that contribute subcommands through register(subparsers).
-_EDGE_COMMANDS: tuple[str, ...] = ("ssbg.lanes", "ssbg.views.cli", "ssbg.corpus.cli")
+_EDGE_COMMANDS: tuple[str, ...] = ("ssbg.lanes", "ssbg.views.cli", "ssbg.stats.cli")
 
 
 def _error(exc: SsbgError) -> int:

@@ -548,7 +548,7 @@ def _result_html(result: PlaygroundResult) -> str:
 
 BROWSER_REASONS: frozenset[str] = frozenset(
     {
-        "missing_column",  # a table lacks a documented column of ssbg.corpus.batch
+        "missing_column",  # a table lacks a documented column of ssbg.stats.batch
         "invalid_filter",  # a filter value that is not text
     }
 )
@@ -588,7 +588,7 @@ def _require_columns(frame: pd.DataFrame, columns: Sequence[str], what: str) -> 
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise BrowserError(
-            f"the {what} table lacks column(s) {missing} (see ssbg.corpus.batch)",
+            f"the {what} table lacks column(s) {missing} (see ssbg.stats.batch)",
             reason="missing_column",
             path=what,
             detail=",".join(missing),
@@ -647,7 +647,7 @@ def filter_equations(
     Parameters
     ----------
     equations
-        An equation table with the columns of ``ssbg.corpus.batch.EQUATION_COLUMNS``.
+        An equation table with the columns of ``ssbg.stats.batch.EQUATION_COLUMNS``.
     corpus, reason, kind
         Exact values of the ``corpus``, ``reason`` and ``kind`` columns.
     unit
@@ -770,9 +770,9 @@ def index_records(
     ------
     ImportRefusal
         ``malformed_record`` for a spec that names no corpus (from
-        :func:`ssbg.corpus.batch.iter_records`).
+        :func:`ssbg.stats.batch.iter_records`).
     """
-    from ssbg.corpus.batch import iter_records
+    from ssbg.stats.batch import iter_records
 
     wanted = None if keys is None else set(keys)
     found: dict[tuple[str, str], CorpusRecord] = {}
@@ -851,7 +851,7 @@ def _problem_row(problems: pd.DataFrame | None, corpus: str, problem_id: str) ->
 
 
 def _bind(record: CorpusRecord | None, pack: UnitPack | None, notes: list[str]) -> SemanticSymbolicBindingGraph | None:
-    from ssbg.corpus.batch import bind_payload
+    from ssbg.stats.batch import bind_payload
 
     if record is None:
         notes.append("no corpus record for this problem: pass its records to see its text and diagram")
@@ -897,7 +897,7 @@ def _text_html(record: CorpusRecord | None, graph: SemanticSymbolicBindingGraph 
         return render_text(record, graph=graph, pack=pack).html
     if not record.text:
         return ""
-    from ssbg.corpus.report import highlight_text
+    from ssbg.stats.report import highlight_text
 
     return highlight_text(record.text, graph)
 

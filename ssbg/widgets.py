@@ -203,7 +203,7 @@ class CorpusBrowser:
     Parameters
     ----------
     equations
-        The equation table (``ssbg.corpus.batch.run_batch(...).equations``).
+        The equation table (``ssbg.stats.batch.run_batch(...).equations``).
     problems
         The problem table (its row adds outcome, question form and answer units).
     records

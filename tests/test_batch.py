@@ -10,7 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ssbg.corpus.batch import (
+from ssbg.errors import ImportRefusal
+from ssbg.problem import MathProblemGraph
+from ssbg.reading.records import CorpusRecord
+from ssbg.stats.batch import (
     ANSWER_UNIT_AGREEMENTS,
     EQUATION_COLUMNS,
     PROBLEM_COLUMNS,
@@ -24,9 +27,6 @@ from ssbg.corpus.batch import (
     unit_key,
     unknown_unit_parts,
 )
-from ssbg.errors import ImportRefusal
-from ssbg.problem import MathProblemGraph
-from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace
 from ssbg.units import default_pack
 from tests.strategies import problem_graphs
@@ -102,8 +102,8 @@ OUTCOME_CASES: dict[str, CorpusRecord] = {
 @pytest.mark.parametrize("outcome", PROBLEM_OUTCOMES)
 def test_every_outcome_is_reachable(outcome: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if outcome == "bind_failed":  # a well-formed graph never fails to bind: make binding raise a typed error
-        from ssbg.corpus import batch
         from ssbg.errors import BindingGraphError
+        from ssbg.stats import batch
 
         def explode(payload: object, *, pack: object = None) -> object:
             raise BindingGraphError("cycle", reason="circular_dependency")
@@ -114,8 +114,8 @@ def test_every_outcome_is_reachable(outcome: str, monkeypatch: pytest.MonkeyPatc
 
 
 def test_bind_failure_names_the_error_type_and_reason(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ssbg.corpus import batch
     from ssbg.errors import BindingGraphError
+    from ssbg.stats import batch
 
     def explode(payload: object, *, pack: object = None) -> object:
         raise BindingGraphError("cycle", reason="circular_dependency")

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from ssbg.corpus.gold import (
+from ssbg.errors import IMPORT_REASONS
+from ssbg.reading.readers import READERS
+from ssbg.reading.records import CorpusRecord
+from ssbg.stats.gold import (
     CORPUS_FILES,
     RateAgreement,
     UnknownAgreement,
@@ -21,9 +24,6 @@ from ssbg.corpus.gold import (
     operand_sources,
     unit_mismatch_survey,
 )
-from ssbg.errors import IMPORT_REASONS
-from ssbg.reading.readers import READERS
-from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace, bind_trace
 from tests.conftest import corpora_dir
 

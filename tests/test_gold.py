@@ -1,4 +1,4 @@
-"""Rules of ssbg.corpus.gold on hand-written names, questions and records (no corpus needed)."""
+"""Rules of ssbg.stats.gold on hand-written names, questions and records (no corpus needed)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ssbg.corpus.gold import answer_dimension, gold_dimension, mawps_unknown_agreement
 from ssbg.reading.readers.mawps import mawps_trace
+from ssbg.stats.gold import answer_dimension, gold_dimension, mawps_unknown_agreement
 from ssbg.units import default_pack
 
 

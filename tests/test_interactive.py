@@ -311,7 +311,7 @@ LANES = REPO / "data" / "lanes"
 
 @pytest.fixture(scope="module")
 def lane_tables() -> Any:
-    from ssbg.corpus.batch import run_batch
+    from ssbg.stats.batch import run_batch
 
     return run_batch([LANES], progress=False)
 
@@ -467,7 +467,7 @@ def test_every_table_problem_has_a_record(lane_tables: Any, lane_records: Any) -
 
 
 def test_index_records_stops_reading_once_every_key_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ssbg.corpus import batch
+    from ssbg.stats import batch
 
     read: list[str] = []
     records = [CorpusRecord("c", p, f"c.jsonl:{i}", payload=object()) for i, p in enumerate(["a", "b", "c"], 1)]

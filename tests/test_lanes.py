@@ -416,7 +416,7 @@ def test_lane_command_raises_the_typed_error_on_a_malformed_lane(tmp_path: Path)
 def test_ssbg_main_maps_lane_results_to_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # ssbg.cli.build_parser imports every edge's register(); skip until they all exist.
     pytest.importorskip("ssbg.views.cli")
-    pytest.importorskip("ssbg.corpus.cli")
+    pytest.importorskip("ssbg.stats.cli")
     from ssbg.cli import main
 
     row = _good_row("drifted")

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from ssbg.cli import main
-from ssbg.corpus.batch import run_batch
-from ssbg.corpus.report import ReportResult, cell_text, highlight_text, write_report
-from ssbg.corpus.tables import SUMMARY_TABLES
+from ssbg.stats.batch import run_batch
+from ssbg.stats.report import ReportResult, cell_text, highlight_text, write_report
+from ssbg.stats.tables import SUMMARY_TABLES
 from tests.conftest import corpora_dir
 from tests.test_batch import mixed_corpus, problem, write_jsonl
 
@@ -162,7 +162,7 @@ def test_html_with_diagrams_is_the_same_from_one_or_two_workers(tmp_path: Path) 
 
 
 def test_concurrent_diagrams_equal_sequential_ones() -> None:
-    from ssbg.corpus.report import _diagram, _Diagrams
+    from ssbg.stats.report import _diagram, _Diagrams
 
     drills = [d for d in run_batch([REPO / "data" / "lanes"], progress=False).drilldowns if d.graph is not None]
     assert len(drills) >= 3
@@ -170,8 +170,8 @@ def test_concurrent_diagrams_equal_sequential_ones() -> None:
 
 
 def test_figures_drawn_aside_equal_those_drawn_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ssbg.corpus import report
-    from ssbg.corpus.tables import summarize
+    from ssbg.stats import report
+    from ssbg.stats.tables import summarize
 
     batch = run_batch([REPO / "data" / "lanes"], progress=False)
     s = summarize(batch.problems, batch.equations)
@@ -188,7 +188,7 @@ def test_figures_drawn_aside_equal_those_drawn_here(monkeypatch: pytest.MonkeyPa
 
 
 def test_a_failed_report_stops_its_figures_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ssbg.corpus import report
+    from ssbg.stats import report
 
     children: list[Any] = []
     made = report._FiguresAside.__init__

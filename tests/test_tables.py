@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ssbg.corpus.batch import EQUATION_COLUMNS, PROBLEM_COLUMNS, BatchChunk, run_batch
-from ssbg.corpus.tables import (
+from ssbg.stats.batch import EQUATION_COLUMNS, PROBLEM_COLUMNS, BatchChunk, run_batch
+from ssbg.stats.tables import (
     ALL_CORPORA,
     EQUATION_DTYPES,
     PROBLEM_DTYPES,
@@ -258,7 +258,7 @@ def test_freed_heap_pages_go_back_to_the_system_on_glibc() -> None:
     # chunk (903 MiB measured, 1,023 MiB without); on glibc Linux, where CI runs, the call must be live
     import platform
 
-    from ssbg.corpus.tables import _malloc_trim, release_freed_memory
+    from ssbg.stats.tables import _malloc_trim, release_freed_memory
 
     if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
         assert _malloc_trim() is not None

@@ -178,7 +178,7 @@ def test_the_playground_displays_as_its_box() -> None:
 
 @pytest.fixture(scope="module")
 def lanes() -> Any:
-    from ssbg.corpus.batch import run_batch
+    from ssbg.stats.batch import run_batch
 
     return run_batch([REPO / "data" / "lanes"], progress=False)
 

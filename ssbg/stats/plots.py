@@ -1,6 +1,6 @@
 """Plots of a corpus run (matplotlib), as deterministic inline SVG.
 
-Each function takes a summary frame from :mod:`ssbg.corpus.tables` and returns
+Each function takes a summary frame from :mod:`ssbg.stats.tables` and returns
 an :class:`SvgFigure`: the SVG text, displayed inline by Jupyter and embedded
 as-is in the HTML report.  Figures are drawn on a bare
 ``matplotlib.figure.Figure`` (no pyplot state), with text kept as text, no
@@ -8,7 +8,7 @@ date stamp and a fixed id salt, so the same frame gives the same bytes.
 
 Examples
 --------
->>> from ssbg.corpus.tables import equations_frame, pack_coverage_curve
+>>> from ssbg.stats.tables import equations_frame, pack_coverage_curve
 >>> fig = plot_coverage_curve(pack_coverage_curve(equations_frame([])))
 >>> fig.svg.startswith("<?xml")
 True
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ssbg.admissibility import OPERATION_KINDS
-from ssbg.corpus.tables import ALL_CORPORA
+from ssbg.stats.tables import ALL_CORPORA
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

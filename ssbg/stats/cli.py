@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ssbg.corpus.batch import ENGINES
+from ssbg.stats.batch import ENGINES
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ssbg.corpus.tables import CorpusSummary
+    from ssbg.stats.tables import CorpusSummary
 
 __all__ = ["format_refusal_table", "register"]
 
@@ -42,7 +42,7 @@ def format_refusal_table(summary: CorpusSummary) -> str:
 
     Examples
     --------
-    >>> from ssbg.corpus.tables import equations_frame, problems_frame, summarize
+    >>> from ssbg.stats.tables import equations_frame, problems_frame, summarize
     >>> print(format_refusal_table(summarize(problems_frame([]), equations_frame([]))))
     No records.
     """
@@ -57,7 +57,7 @@ def format_refusal_table(summary: CorpusSummary) -> str:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from ssbg.corpus.report import write_report
+    from ssbg.stats.report import write_report
 
     result = write_report(
         args.specs,

@@ -1,8 +1,8 @@
 """The corpus refusal report: one self-contained HTML file plus the tables as CSV/Parquet.
 
-:func:`write_report` runs :func:`~ssbg.corpus.batch.run_batch` over corpus
-specs, computes the summaries of :mod:`ssbg.corpus.tables`, draws the plots of
-:mod:`ssbg.corpus.plots`, and writes
+:func:`write_report` runs :func:`~ssbg.stats.batch.run_batch` over corpus
+specs, computes the summaries of :mod:`ssbg.stats.tables`, draws the plots of
+:mod:`ssbg.stats.plots`, and writes
 
 - ``report.html``: key figures, every summary table, the plots as inline SVG
   and a few drill-down problems per top refusal reason (highlighted text and
@@ -43,15 +43,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssbg.corpus.batch import (
+from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.stats.batch import (
     ENGINES,
     BatchResult,
     Drilldown,
     run_batch,
 )
-from ssbg.corpus.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
-from ssbg.corpus.tables import ALL_CORPORA, CorpusSummary, iter_csv_tables, summarize
-from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.stats.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
+from ssbg.stats.tables import ALL_CORPORA, CorpusSummary, iter_csv_tables, summarize
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -481,7 +481,7 @@ def render_report_html(
 
     Examples
     --------
-    >>> from ssbg.corpus.batch import run_batch
+    >>> from ssbg.stats.batch import run_batch
     >>> page = render_report_html(run_batch([], progress=False))
     >>> page.startswith("<!DOCTYPE html>") and "<script" not in page
     True
@@ -683,7 +683,7 @@ def write_report(
     csv_dir
         Where the tables go (default: ``<report name>_tables`` beside the report).
     jobs, engine, pack, limit, progress
-        As for :func:`~ssbg.corpus.batch.run_batch`.
+        As for :func:`~ssbg.stats.batch.run_batch`.
     title
         The page title.
     diagrams

@@ -454,7 +454,7 @@ def operand_sources(traces: Iterable[Trace]) -> dict[str, int]:
 def measure(corpora: Path | str) -> str:
     """Every figure of issue 4 over the development corpora, as a markdown report.
 
-    ``python -c "from ssbg.corpus.gold import measure; print(measure('../shared/corpora'))"``
+    ``python -c "from ssbg.stats.gold import measure; print(measure('../shared/corpora'))"``
     """
     from ssbg.reading.readers.gsm8k import read_gsm8k
 

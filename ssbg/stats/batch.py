@@ -709,7 +709,7 @@ class BatchResult:
 
     ``problems`` and ``equations`` are pandas DataFrames with the columns of
     :data:`PROBLEM_COLUMNS` and :data:`EQUATION_COLUMNS` and the dtypes of
-    :mod:`ssbg.corpus.tables`.
+    :mod:`ssbg.stats.tables`.
     """
 
     problems: pd.DataFrame
@@ -790,7 +790,7 @@ def run_batch(
     >>> r.problems["outcome"].tolist()
     ['admitted', 'import_refused']
     """
-    from ssbg.corpus.tables import TableAccumulator
+    from ssbg.stats.tables import TableAccumulator
 
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"'jobs' must be an int >= 1 (got {jobs!r})")
