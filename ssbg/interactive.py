@@ -548,7 +548,7 @@ def _result_html(result: PlaygroundResult) -> str:
 
 BROWSER_REASONS: frozenset[str] = frozenset(
     {
-        "missing_column",  # a table lacks a documented column of ssbg.stats.batch
+        "missing_column",  # a table lacks a documented column of ssbg.stats.rows
         "invalid_filter",  # a filter value that is not text
     }
 )
@@ -588,7 +588,7 @@ def _require_columns(frame: pd.DataFrame, columns: Sequence[str], what: str) -> 
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise BrowserError(
-            f"the {what} table lacks column(s) {missing} (see ssbg.stats.batch)",
+            f"the {what} table lacks column(s) {missing} (see ssbg.stats.rows)",
             reason="missing_column",
             path=what,
             detail=",".join(missing),
@@ -647,7 +647,7 @@ def filter_equations(
     Parameters
     ----------
     equations
-        An equation table with the columns of ``ssbg.stats.batch.EQUATION_COLUMNS``.
+        An equation table with the columns of ``ssbg.stats.rows.EQUATION_COLUMNS``.
     corpus, reason, kind
         Exact values of the ``corpus``, ``reason`` and ``kind`` columns.
     unit

@@ -14,19 +14,15 @@ from ssbg.errors import ImportRefusal
 from ssbg.problem import MathProblemGraph
 from ssbg.reading.records import CorpusRecord
 from ssbg.stats.batch import (
-    ANSWER_UNIT_AGREEMENTS,
-    EQUATION_COLUMNS,
-    PROBLEM_COLUMNS,
-    PROBLEM_OUTCOMES,
     analyse_record,
     analyse_records,
     answer_unit_agreement,
     bind_payload,
     expand_specs,
     run_batch,
-    unit_key,
     unknown_unit_parts,
 )
+from ssbg.stats.rows import ANSWER_UNIT_AGREEMENTS, EQUATION_COLUMNS, PROBLEM_COLUMNS, PROBLEM_OUTCOMES, unit_key
 from ssbg.trace import Trace
 from ssbg.units import default_pack
 from tests.strategies import problem_graphs

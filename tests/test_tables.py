@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ssbg.stats.batch import EQUATION_COLUMNS, PROBLEM_COLUMNS, BatchChunk, run_batch
+from ssbg.stats.batch import run_batch
+from ssbg.stats.rows import EQUATION_COLUMNS, PROBLEM_COLUMNS, BatchChunk
 from ssbg.stats.tables import (
     ALL_CORPORA,
     EQUATION_DTYPES,

@@ -2,11 +2,10 @@
 
 One per-problem function, :func:`analyse_record`, turns a
 :class:`~ssbg.reading.records.CorpusRecord` into plain row tuples (one problem
-row, one row per equation) in the column orders :data:`PROBLEM_COLUMNS` and
-:data:`EQUATION_COLUMNS`.  :func:`analyse_records` applies it to a batch and
-keeps a few drill-down problems per refusal reason.  :func:`run_batch`
-streams corpus specs through it on one of three paths that give the same
-tables, row for row:
+row, one row per equation) in the column orders of :mod:`ssbg.stats.rows`.
+:func:`analyse_records` applies it to a batch and keeps a few drill-down
+problems per refusal reason.  :func:`run_batch` streams corpus specs through it
+on one of three paths that give the same tables, row for row:
 
 - ``jobs=1``: in this process;
 - ``jobs=N``: a pool of N worker processes fed batches in order, with a
@@ -15,16 +14,18 @@ tables, row for row:
   partitions, window by window.
 
 Memory stays bounded: records are read lazily, rows are turned into compact
-pandas chunks (categorical columns) every :data:`CHUNK_ROWS` rows, and only a
-handful of bound graphs are kept for the drill-downs.
+pandas chunks (categorical columns) every :data:`~ssbg.stats.rows.CHUNK_ROWS` rows
+(:class:`~ssbg.stats.tables.TableAccumulator`), and only a handful of bound graphs
+are kept for the drill-downs.
 
-This module imports only the core at import time; pandas, tqdm and dask are
-imported inside the functions that need them, so worker processes stay light.
+This module imports no optional dependency at import time; pandas, tqdm and dask
+are imported inside the functions that need them, so worker processes stay light.
 
 Examples
 --------
->>> from ssbg.reading.records import CorpusRecord
 >>> from ssbg.problem import MathProblemGraph
+>>> from ssbg.reading.records import CorpusRecord
+>>> from ssbg.stats.rows import EQUATION_COLUMNS, PROBLEM_COLUMNS
 >>> g = MathProblemGraph.from_dict({
 ...     "problem_id": "p1", "entities": ["Ann"],
 ...     "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "apples"}}],
@@ -53,6 +54,8 @@ from ssbg.errors import ImportRefusal, SsbgError, UnitAlgebraError
 from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
 from ssbg.problem import MathProblemGraph
 from ssbg.reading.records import CorpusRecord
+from ssbg.stats.rows import PROBLEM_COLUMNS, BatchChunk, Drilldown
+from ssbg.stats.tables import TableAccumulator
 from ssbg.units import UnitPack, default_pack, load_pack, normalize_unit_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -61,16 +64,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ssbg.reading.readers import PendingRecord
 
 __all__ = [
-    "ANSWER_UNIT_AGREEMENTS",
-    "CHUNK_ROWS",
     "ENGINES",
-    "EQUATION_COLUMNS",
-    "PROBLEM_COLUMNS",
-    "PROBLEM_OUTCOMES",
-    "UNREADABLE_IMPORT_REASONS",
-    "BatchChunk",
     "BatchResult",
-    "Drilldown",
     "ProblemAnalysis",
     "analyse_record",
     "analyse_records",
@@ -79,117 +74,17 @@ __all__ = [
     "expand_specs",
     "iter_records",
     "run_batch",
-    "unit_key",
     "unknown_unit_parts",
 ]
 
 ENGINES: tuple[str, ...] = ("local", "dask")
 
-# What became of a problem, worst first.
-PROBLEM_OUTCOMES: tuple[str, ...] = (
-    "import_refused",  # the record could not be read (typed ImportRefusal)
-    "bind_failed",  # binding raised a typed SsbgError
-    "equation_refused",  # at least one equation refused
-    "target_refused",  # every equation admitted, the question target refused
-    "admitted",  # every equation admitted and the target bound
-)
-
-ANSWER_UNIT_AGREEMENTS: tuple[str, ...] = (
-    "agree",  # same unit (same pack lemma, or the same open noun)
-    "same_dimension",  # commensurable units of different names (dollars vs cents)
-    "disagree",
-    "no_prediction",  # the binding names no answer unit
-    "no_gold",  # the corpus states no answer unit
-)
-
-# Import refusals that mean the line itself is unreadable ("bad lines" in the report).
-UNREADABLE_IMPORT_REASONS: frozenset[str] = frozenset({"malformed_record", "encoding_error", "record_too_large"})
-
-DRILLDOWN_KINDS: tuple[str, ...] = ("equation", "target", "import")
-
-PROBLEM_COLUMNS: tuple[str, ...] = (
-    "corpus",
-    "problem_id",
-    "source",
-    "outcome",
-    "import_status",
-    "import_reason",
-    "import_detail",
-    "import_path",
-    "import_message",
-    "bind_error",
-    "n_symbols",
-    "n_facts",
-    "n_equations",
-    "n_admitted",
-    "n_refused",
-    "n_root_cause",
-    "n_propagated",
-    "n_unknowns",
-    "question_form",
-    "state_index",
-    "target_status",
-    "target_reason",
-    "expected_unit",
-    "predicted_answer_unit",
-    "gold_answer_unit",
-    "answer_unit_agreement",
-)
-
-EQUATION_COLUMNS: tuple[str, ...] = (
-    "corpus",
-    "problem_id",
-    "index",
-    "lhs",
-    "kind",
-    "status",
-    "reason",
-    "root_cause",
-    "propagated_from",
-    "lhs_unit",
-    "operand_units",
-    "offending_unit",
-    "unknown_units",
-    "blocking_units",
-    "pack_fixable",
-    "unit_proof",
-    "span_text",
-    "span_start",
-    "span_end",
-)
-
-CHUNK_ROWS = 20_000
 DEFAULT_BATCH_SIZE = 128
 DEFAULT_SAMPLES_PER_REASON = 3
 _UNIT_SEPARATOR = ";"
 
 
 # --------------------------------------------------------------------------- the per-problem function
-
-
-@dataclass(frozen=True, slots=True)
-class Drilldown:
-    """One problem kept for the report's drill-downs.
-
-    ``kind`` is ``equation``, ``target`` or ``import`` (what was refused) and
-    ``reason`` the refusal reason; ``graph`` is the bound graph (``None`` for an
-    import refusal) and ``payload`` what it was bound from (a trace or a
-    ``MathProblemGraph``), for the highlighted text view.
-    """
-
-    corpus: str
-    problem_id: str
-    source: str
-    kind: str
-    reason: str
-    text: str | None
-    detail: str | None
-    graph: SemanticSymbolicBindingGraph | None
-    payload: object = None
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.corpus, self.kind, self.reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +143,7 @@ def unknown_unit_parts(unit: str | None, pack: UnitPack) -> tuple[str, ...]:
 
     A composite ``X_per_Y`` contributes each side the pack does not resolve;
     the parts are kept as written (normalized), so that the leaderboard can
-    show them; :func:`unit_key` groups ``apples`` with ``apple``.
+    show them; :func:`~ssbg.stats.rows.unit_key` groups ``apples`` with ``apple``.
 
     Examples
     --------
@@ -281,21 +176,6 @@ def _unknown_parts(unit: str, pack: UnitPack) -> tuple[str, ...]:
     if not parts:  # every side resolves, the whole does not (e.g. nested too deep)
         parts.add(normalize_unit_text(unit))
     return tuple(sorted(parts))
-
-
-def unit_key(part: str, pack: UnitPack | None = None) -> str:
-    """The leaderboard key of an unknown unit part: its naive singular.
-
-    The same key the adapter threads holdings by
-    (:func:`ssbg.adapter.holding_key`), so ``apples`` and ``apple`` are one unit a
-    pack author would add.
-
-    Examples
-    --------
-    >>> unit_key("apples")
-    'apple'
-    """
-    return holding_key(part, default_pack() if pack is None else pack)
 
 
 def _equation_units(
@@ -343,7 +223,7 @@ def _blocking(
 def answer_unit_agreement(predicted: str | None, gold: str | None, pack: UnitPack | None = None) -> str:
     """Compare a predicted answer unit with the corpus's gold unit.
 
-    Returns one of :data:`ANSWER_UNIT_AGREEMENTS`.
+    Returns one of :data:`~ssbg.stats.rows.ANSWER_UNIT_AGREEMENTS`.
 
     Examples
     --------
@@ -398,8 +278,8 @@ def analyse_record(record: CorpusRecord, *, pack: UnitPack | None = None) -> Pro
 
     Never raises on a record: an import refusal, or a typed error raised while
     binding, becomes the problem's outcome (``import_refused`` /
-    ``bind_failed``).  Rows follow :data:`PROBLEM_COLUMNS` and
-    :data:`EQUATION_COLUMNS`; missing values are ``None``.
+    ``bind_failed``).  Rows follow :data:`~ssbg.stats.rows.PROBLEM_COLUMNS` and
+    :data:`~ssbg.stats.rows.EQUATION_COLUMNS`; missing values are ``None``.
     """
     p = default_pack() if pack is None else pack
     if record.refusal is not None:
@@ -499,15 +379,6 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
 
 
 # --------------------------------------------------------------------------- batches
-
-
-@dataclass(frozen=True, slots=True)
-class BatchChunk:
-    """Rows of a batch of records, and its first drill-downs per (corpus, kind, reason)."""
-
-    problems: tuple[tuple[Any, ...], ...]
-    equations: tuple[tuple[Any, ...], ...]
-    drilldowns: tuple[Drilldown, ...]
 
 
 def _keep_first(
@@ -708,7 +579,7 @@ class BatchResult:
     """The tables of a batch run and the problems kept for drill-downs.
 
     ``problems`` and ``equations`` are pandas DataFrames with the columns of
-    :data:`PROBLEM_COLUMNS` and :data:`EQUATION_COLUMNS` and the dtypes of
+    :data:`~ssbg.stats.rows.PROBLEM_COLUMNS` and :data:`~ssbg.stats.rows.EQUATION_COLUMNS` and the dtypes of
     :mod:`ssbg.stats.tables`.
     """
 
@@ -790,8 +661,6 @@ def run_batch(
     >>> r.problems["outcome"].tolist()
     ['admitted', 'import_refused']
     """
-    from ssbg.stats.tables import TableAccumulator
-
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"'jobs' must be an int >= 1 (got {jobs!r})")
     if not isinstance(batch_size, int) or batch_size < 1:

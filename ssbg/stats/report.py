@@ -44,13 +44,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssbg.model import SemanticSymbolicBindingGraph
-from ssbg.stats.batch import (
-    ENGINES,
-    BatchResult,
-    Drilldown,
-    run_batch,
-)
+from ssbg.stats.batch import ENGINES, BatchResult, run_batch
 from ssbg.stats.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
+from ssbg.stats.rows import Drilldown
 from ssbg.stats.tables import ALL_CORPORA, CorpusSummary, iter_csv_tables, summarize
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -2,8 +2,8 @@
 
 Two tidy tables come out of :func:`ssbg.stats.batch.run_batch`: one row per
 equation and one row per problem (columns in
-:data:`~ssbg.stats.batch.EQUATION_COLUMNS` and
-:data:`~ssbg.stats.batch.PROBLEM_COLUMNS`, dtypes in :data:`EQUATION_DTYPES`
+:data:`~ssbg.stats.rows.EQUATION_COLUMNS` and
+:data:`~ssbg.stats.rows.PROBLEM_COLUMNS`, dtypes in :data:`EQUATION_DTYPES`
 and :data:`PROBLEM_DTYPES`: categoricals for every low-cardinality column,
 closed vocabularies in their defined order).  The summary helpers read only
 these tables' columns (never message text) and return new tidy frames sorted
@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import ADMISSIBILITY_REASONS, IMPORT_REASONS, QUESTION_TARGET_REASONS
 from ssbg.model import QUESTION_FORMS, TARGET_STATUSES
-from ssbg.stats.batch import (
+from ssbg.stats.rows import (
     ANSWER_UNIT_AGREEMENTS,
     CHUNK_ROWS,
     EQUATION_COLUMNS,
@@ -176,12 +176,12 @@ def _frame(rows: Sequence[tuple[Any, ...]], dtypes: Mapping[str, DtypeSpec]) -> 
 
 
 def equations_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
-    """The equation table from row tuples in :data:`~ssbg.stats.batch.EQUATION_COLUMNS` order."""
+    """The equation table from row tuples in :data:`~ssbg.stats.rows.EQUATION_COLUMNS` order."""
     return _frame(rows, EQUATION_DTYPES)
 
 
 def problems_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
-    """The problem table from row tuples in :data:`~ssbg.stats.batch.PROBLEM_COLUMNS` order."""
+    """The problem table from row tuples in :data:`~ssbg.stats.rows.PROBLEM_COLUMNS` order."""
     return _frame(rows, PROBLEM_DTYPES)
 
 
@@ -267,7 +267,7 @@ def _join_strings(pieces: list[Any]) -> pd.Series:
 class TableAccumulator:
     """Collects row tuples chunk by chunk into compact columns (bounded working memory).
 
-    Rows are held as Python tuples only until :data:`~ssbg.stats.batch.CHUNK_ROWS`
+    Rows are held as Python tuples only until :data:`~ssbg.stats.rows.CHUNK_ROWS`
     of them have arrived; then each column becomes category codes against one
     vocabulary per column, a numpy array or a string array.  The frames equal
     :func:`problems_frame` / :func:`equations_frame` of all the rows.
@@ -683,7 +683,7 @@ def _leaderboard(
 def unknown_unit_leaderboard(equations: pd.DataFrame, *, examples: int = 3, top: int | None = None) -> pd.DataFrame:
     """Units outside the pack, ranked by the root-cause refusals they cause.
 
-    Unit parts are grouped by :func:`~ssbg.stats.batch.unit_key` (``apples``
+    Unit parts are grouped by :func:`~ssbg.stats.rows.unit_key` (``apples``
     with ``apple``); ``unit`` is the group's most frequent surface and
     ``surfaces`` all of them.  ``root_refusals`` counts root-cause refusals that
     need the unit, ``refusals_blocked`` every refusal (root or propagated) that
