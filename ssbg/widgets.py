@@ -1,7 +1,8 @@
 """ipywidgets front ends: the admissibility playground and the corpus browser.
 
 The only ssbg module that imports ipywidgets.  Each widget is thin: it reads
-its controls, calls a plain function of :mod:`ssbg.interactive` and shows the
+its controls, calls a plain function of :mod:`ssbg.playground` or
+:mod:`ssbg.browser` and shows the
 returned HTML.  Nothing here decides anything, so tests of the logic never
 need a widget, and tests of a widget only check the wiring.
 
@@ -27,19 +28,15 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets
 
 from ssbg.admissibility import OPERATION_KINDS
+from ssbg.browser import ProblemDetail, filter_equations, filter_options, problem_choices, problem_detail
 from ssbg.errors import AdmissibilityError, PackError
-from ssbg.interactive import (
+from ssbg.playground import (
     OPERAND_SLOTS,
     PlaygroundResult,
-    ProblemDetail,
     complete_unit,
     evaluate,
-    filter_equations,
-    filter_options,
     load_playground_pack,
     operand_roles,
-    problem_choices,
-    problem_detail,
 )
 from ssbg.reading.records import CorpusRecord
 from ssbg.units import UnitPack
@@ -66,7 +63,7 @@ class AdmissibilityPlayground:
     kind
         The initial operation kind (one of ``OPERATION_KINDS``).
     units
-        The initial operand unit texts (at most :data:`~ssbg.interactive.OPERAND_SLOTS`).
+        The initial operand unit texts (at most :data:`~ssbg.playground.OPERAND_SLOTS`).
     lhs_unit
         An initial declared lhs unit (blank: none).
     pack
@@ -80,7 +77,7 @@ class AdmissibilityPlayground:
     box
         The widget to display.
     result
-        The :class:`~ssbg.interactive.PlaygroundResult` currently shown.
+        The :class:`~ssbg.playground.PlaygroundResult` currently shown.
 
     Raises
     ------
@@ -208,7 +205,7 @@ class CorpusBrowser:
         The problem table (its row adds outcome, question form and answer units).
     records
         Corpus records by ``(corpus, problem_id)``
-        (:func:`~ssbg.interactive.index_records`): the picked problem's text is
+        (:func:`~ssbg.browser.index_records`): the picked problem's text is
         highlighted and its graph drawn.
     pack
         The pack the tables were built with (``en_units_v1`` when None).
@@ -223,7 +220,7 @@ class CorpusBrowser:
     filtered
         The equation rows passing the filters.
     shown
-        The :class:`~ssbg.interactive.ProblemDetail` on display (None when no problem matches).
+        The :class:`~ssbg.browser.ProblemDetail` on display (None when no problem matches).
     box
         The widget to display.
 

@@ -196,7 +196,7 @@ def _digest(path: Path) -> str:
 
 def _first_problem_with(reason: str) -> str:
     """What the notebook's corpus browser must show once its reason filter is set (computed here, apart)."""
-    from ssbg.interactive import filter_equations, problem_choices
+    from ssbg.browser import filter_equations, problem_choices
     from ssbg.stats.batch import run_batch
 
     equations = run_batch([REPO / "data" / "lanes"], progress=False).equations  # the notebook's DATA

@@ -10,17 +10,11 @@ import pytest
 import traitlets
 
 from ssbg.admissibility import OPERATION_KINDS
+from ssbg.browser import BrowserError, filter_equations, filter_options, index_records, problem_choices
 from ssbg.errors import AdmissibilityError
-from ssbg.interactive import (
-    OPERAND_SLOTS,
-    BrowserError,
-    filter_equations,
-    filter_options,
-    index_records,
-    problem_choices,
-)
+from ssbg.playground import OPERAND_SLOTS
 from ssbg.widgets import AdmissibilityPlayground, CorpusBrowser
-from tests.test_interactive import HOSTILE_TEXTS, REFUSAL_CASES
+from tests.test_playground import HOSTILE_TEXTS, REFUSAL_CASES
 
 REPO = Path(__file__).resolve().parents[1]
 
