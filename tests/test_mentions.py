@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from ssbg.reading.mentions import (
     asked_unit,
     extract_mentions,
+    find_question_span,
     is_plural_noun,
     lemmatize,
     mention_at,
@@ -346,3 +347,18 @@ def test_worded_mentions_are_the_worded_ones_of_each_line(text: str) -> None:
 )
 def test_a_bare_number_takes_the_unit_its_sentence_leaves_out(text: str, units: list[str | None]) -> None:
     assert [m.unit for m in extract_mentions(text)] == units
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("Ann has 3.5 apples. How many does she have?", "How many does she have?"),
+        ("Ann paid $3.50. Find the change", "Find the change"),
+        ("It is 0.176 of the whole. Convert 0.176 to a percent.", "Convert 0.176 to a percent."),
+        ("A can sells for 84 cents. Give the unit cost in cents per ounce.", "Give the unit cost in cents per ounce."),
+        ("No question here.", None),
+    ],
+)
+def test_question_span(text: str, question: str | None) -> None:
+    span = find_question_span(text)
+    assert (None if span is None else text[span[0] : span[1]]) == question

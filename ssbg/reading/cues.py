@@ -233,7 +233,7 @@ FALLBACK_CONSTANTS: frozenset[str] = frozenset(
     }
 )
 
-# Constants no words of a text cue: the form of an equation implies them (ssbg.reading.grounding.isolate,
+# Constants no words of a text cue: the form of an equation implies them (ssbg.reading.formula.isolate,
 # a lone unknown's coefficient 1 where the equation collects terms), so find_cues never offers them.
 EQUATION_CONSTANTS: frozenset[str] = frozenset({"unknown_itself"})
 

@@ -54,6 +54,7 @@ __all__ = [
     "asked_unit",
     "clear_lemma_cache",
     "extract_mentions",
+    "find_question_span",
     "is_plural_noun",
     "lemmatize",
     "mention_at",
@@ -1196,6 +1197,47 @@ def question_unit(
     if stated is not None or mentions is None:
         return stated
     return _asked_unit(toks, mentions, look)
+
+
+_ASKS = re.compile(r"(?i)(how|what|find|calculate|determine|compute|convert|express|give)\b")
+
+
+def _sentence_start(text: str, end: int) -> int:
+    """Where the sentence that ends at ``end`` starts: after the last run of ``.``, ``!`` or ``?`` before
+    it that a space (or the end of the text) follows, else at 0.  Searched backwards with ``str.rfind``:
+    a question is most often the last sentence, and a scan of the whole text would cost more."""
+    hi = end - 1  # a terminator at hi - 1 or before ends a sentence before ``end``
+    while True:
+        k = max(text.rfind(".", 0, hi), text.rfind("!", 0, hi), text.rfind("?", 0, hi))
+        if k < 0:
+            return 0
+        if text[k + 1].isspace():
+            return k + 1
+        hi = k  # "$3.50": not followed by a space, so the sentence goes on
+
+
+def find_question_span(text: str) -> tuple[int, int] | None:
+    """The span of a text's question: its last sentence ending in ``?`` (or starting with How/What/Find).
+
+    A full stop inside a number (``$3.50``) ends no sentence.
+
+    >>> t = "Ann has 3.5 apples. How many does she have?"
+    >>> t[slice(*find_question_span(t))]
+    'How many does she have?'
+    """
+    asked: tuple[int, int] | None = None
+    end = len(text.rstrip())
+    while end > 0:  # the sentences from the last one back
+        first = _sentence_start(text, end)
+        chunk = text[first:end]
+        begin = first + len(chunk) - len(chunk.lstrip())
+        if begin < end:
+            if text[end - 1] == "?":
+                return begin, end
+            if asked is None and _ASKS.match(text, begin):
+                asked = (begin, end)
+        end = first
+    return asked
 
 
 class ProblemText(NamedTuple):

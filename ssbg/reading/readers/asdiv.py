@@ -42,7 +42,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ssbg.errors import ImportRefusal
-from ssbg.reading.grounding import TraceBuilder, parse_formula, parse_number
+from ssbg.reading.formula import parse_formula, parse_number
+from ssbg.reading.grounding import TraceBuilder
 from ssbg.reading.mentions import read_problem_text
 from ssbg.reading.readers.common import MAX_RECORD_BYTES, RawRecord, StagedReader, refused_record
 from ssbg.reading.records import CorpusRecord

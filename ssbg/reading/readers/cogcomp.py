@@ -24,8 +24,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ssbg.errors import ImportRefusal
-from ssbg.reading.grounding import TraceBuilder, find_question_span, parse_number
-from ssbg.reading.mentions import read_problem_text
+from ssbg.reading.formula import parse_number
+from ssbg.reading.grounding import TraceBuilder
+from ssbg.reading.mentions import find_question_span, read_problem_text
 from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.trace import Mention, Trace
 from ssbg.units import UnitPack, default_pack

@@ -23,8 +23,9 @@ import functools
 import re
 
 from ssbg.errors import ImportRefusal
-from ssbg.reading.grounding import BinOp, TraceBuilder, find_question_span, parse_formula, parse_number
-from ssbg.reading.mentions import VULGAR_FRACTIONS, read_problem_text, tokenize, unit_after
+from ssbg.reading.formula import BinOp, parse_formula, parse_number
+from ssbg.reading.grounding import TraceBuilder
+from ssbg.reading.mentions import VULGAR_FRACTIONS, find_question_span, read_problem_text, tokenize, unit_after
 from ssbg.reading.readers.common import (
     RawRecord,
     StagedReader,

@@ -22,8 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from ssbg.errors import ImportRefusal
-from ssbg.reading.grounding import MAX_FORMULAS, TraceBuilder, find_question_span, parse_number
-from ssbg.reading.mentions import read_problem_text
+from ssbg.reading.formula import parse_number
+from ssbg.reading.grounding import MAX_FORMULAS, TraceBuilder
+from ssbg.reading.mentions import find_question_span, read_problem_text
 from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
