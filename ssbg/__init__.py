@@ -6,15 +6,28 @@ ssbg builds these graphs, proves or refuses every equation by dimensional
 analysis over a closed unit vocabulary, draws them, and turns corpora into
 refusal statistics.
 
-Layering rule: **the core never imports the edges.**
+Layering rule: **the core never imports the edges**, and the edges import one
+another in one direction only.
 
 - core (pure, no I/O at call time, no pandas/networkx/graphviz/ipywidgets):
-  :mod:`ssbg.errors`, :mod:`ssbg.model`, :mod:`ssbg.allocation`,
-  :mod:`ssbg.units`, :mod:`ssbg.admissibility`, :mod:`ssbg.question`,
-  :mod:`ssbg.problem`, :mod:`ssbg.adapter`, :mod:`ssbg.trace`.
+  :mod:`ssbg.errors`, :mod:`ssbg.jsontext`, :mod:`ssbg.model`,
+  :mod:`ssbg.allocation`, :mod:`ssbg.units`, :mod:`ssbg.admissibility`,
+  :mod:`ssbg.question`, :mod:`ssbg.problem`, :mod:`ssbg.adapter`,
+  :mod:`ssbg.trace`, :mod:`ssbg.constants`.  It imports only the core.
 - edges (import optional dependencies inside the functions that need them):
-  :mod:`ssbg.lanes`, :mod:`ssbg.views`, :mod:`ssbg.stats`, :mod:`ssbg.widgets`,
-  :mod:`ssbg.cli`.
+
+  - :mod:`ssbg.reading` (a problem's text and solution into a trace: readers,
+    mentions, formulas, grounding, the text view) imports only the core;
+  - :mod:`ssbg.views` (networkx, Graphviz, notebook display) imports neither
+    reading nor stats;
+  - :mod:`ssbg.stats` (batch binding, tables, plots, the report, gold
+    agreement) imports only the core, reading and views;
+  - :mod:`ssbg.lanes`, :mod:`ssbg.playground`, :mod:`ssbg.browser`,
+    :mod:`ssbg.widgets` (the only ipywidgets importer) and :mod:`ssbg.cli`.
+
+- No import circle anywhere, counting imports inside functions too.
+
+Tests read every import of every module with ``ast`` and check these rules.
 
 ``import ssbg`` imports the core only; it stays cheap.
 

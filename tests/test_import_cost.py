@@ -25,58 +25,6 @@ def test_core_modules_do_not_import_edges() -> None:
     assert out == ""
 
 
-CORE = (
-    "errors",
-    "model",
-    "allocation",
-    "units",
-    "admissibility",
-    "question",
-    "problem",
-    "adapter",
-    "trace",
-    "constants",
-)
-EDGE_PREFIXES = (
-    "ssbg.views",
-    "ssbg.stats",
-    "ssbg.reading",
-    "ssbg.widgets",
-    "ssbg.cli",
-    "ssbg.lanes",
-    "ssbg.playground",
-    "ssbg.browser",
-    "pandas",
-    "networkx",
-    "graphviz",
-    "ipywidgets",
-    "matplotlib",
-    "dask",
-    "tqdm",
-    "inflect",
-)
-
-
-def test_core_sources_import_no_edge_module() -> None:
-    import ast
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1] / "ssbg"
-    offenders = []
-    for name in CORE:
-        path = root / f"{name}.py"
-        if not path.exists():
-            continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            modules = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            )
-            offenders += [f"{name}: {m}" for m in modules if m.startswith(EDGE_PREFIXES)]
-    assert offenders == []
-
-
 _LEMMA_WORDS = (
     "apples people children boxes dollars cookies mice geese women feet teeth oxen buses classes pennies "
     "knives leaves halves series species tennis gas lenses wolves heroes radios cacti fungi data criteria"

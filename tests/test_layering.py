@@ -1,0 +1,167 @@
+"""The layering rule of ``ssbg/__init__.py`` and no import circle, read from the sources with ``ast``.
+
+Every import counts: module-level, inside a function, under ``TYPE_CHECKING``, and
+``importlib.import_module("ssbg....")`` with a literal name.  ``from ssbg.x import y`` is an import
+of the module ``ssbg.x.y`` when there is one, else of ``ssbg.x``.  The implicit import of a parent
+package (``ssbg.views`` before ``ssbg.views.dot``) is not an edge: a package that imports its own
+submodules would otherwise always be a circle.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "ssbg"
+
+CORE = frozenset(
+    {
+        "ssbg",
+        "ssbg.errors",
+        "ssbg.jsontext",
+        "ssbg.model",
+        "ssbg.allocation",
+        "ssbg.units",
+        "ssbg.admissibility",
+        "ssbg.question",
+        "ssbg.problem",
+        "ssbg.adapter",
+        "ssbg.trace",
+        "ssbg.constants",
+    }
+)
+PACKAGES = ("reading", "stats", "views")  # edge packages; every other module outside the core is an edge of its own
+HEAVY = ("pandas", "networkx", "graphviz", "ipywidgets", "matplotlib", "dask", "tqdm", "inflect", "numpy")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES: Mapping[str, Path] = {_module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def _ssbg_module(name: str) -> str:
+    """The ssbg module a dotted name imports (``ssbg.x.y`` -> ``ssbg.x`` when ``y`` is not a module)."""
+    while name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name
+
+
+@cache
+def imports(module: str) -> frozenset[str]:
+    """Every module ``module`` imports: ssbg modules by their module name, others by their top-level name."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in MODULES else node.module
+                     for a in node.names]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            names = [node.args[0].value]
+        for name in names:
+            found.add(_ssbg_module(name) if name == "ssbg" or name.startswith("ssbg.") else name.partition(".")[0])
+    found.discard(module)
+    return frozenset(found)
+
+
+def layer(module: str) -> str:
+    """``core``, an edge package's name, or the module itself for a one-module edge (``ssbg.cli``)."""
+    if module in CORE:
+        return "core"
+    for package in PACKAGES:
+        if module == f"ssbg.{package}" or module.startswith(f"ssbg.{package}."):
+            return package
+    return module
+
+
+def find_cycle(graph: Mapping[str, frozenset[str]]) -> list[str] | None:
+    """The first import circle of ``graph`` (module -> modules it imports), as ``[a, b, ..., a]``."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for other in sorted(graph.get(module, ())):
+            if state.get(other) == 1:
+                return [*path[path.index(other) :], other]
+            if other not in state and (cycle := visit(other)) is not None:
+                return cycle
+        path.pop()
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state and (cycle := visit(module)) is not None:
+            return cycle
+    return None
+
+
+def ssbg_graph() -> dict[str, frozenset[str]]:
+    return {m: frozenset(i for i in imports(m) if i in MODULES) for m in MODULES}
+
+
+def test_no_import_circle_in_ssbg() -> None:
+    cycle = find_cycle(ssbg_graph())
+    assert cycle is None, "import circle: " + " -> ".join(cycle or ())
+
+
+def test_the_cycle_finder_names_the_circle() -> None:
+    graph = {"a": frozenset({"b"}), "b": frozenset({"c"}), "c": frozenset({"a"}), "d": frozenset({"a"})}
+    assert find_cycle(graph) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": frozenset({"b"}), "b": frozenset()}) is None
+
+
+def test_the_walk_sees_function_local_and_type_checking_imports() -> None:
+    # run_batch's readers are imported inside functions; PendingRecord only under TYPE_CHECKING
+    assert "ssbg.reading.readers" in imports("ssbg.stats.batch")
+    assert "ssbg.stats.batch" in imports("ssbg.browser")  # imported inside index_records
+    assert "ssbg.trace" in imports("ssbg.reading.readers.ssbg_jsonl")  # importlib.import_module("ssbg.trace")
+
+
+@pytest.mark.parametrize(
+    ("importer", "allowed"),
+    [
+        pytest.param("core", {"core"}, id="the core imports no edge"),
+        pytest.param("reading", {"core", "reading"}, id="reading imports only the core"),
+        pytest.param("stats", {"core", "reading", "views", "stats"}, id="stats imports only core, reading, views"),
+    ],
+)
+def test_a_layer_imports_only_what_the_layering_rule_allows(importer: str, allowed: set[str]) -> None:
+    mine = [m for m in MODULES if layer(m) == importer]
+    offenders = sorted(f"{m} imports {i}" for m in mine for i in imports(m) if i in MODULES and layer(i) not in allowed)
+    assert offenders == []
+
+
+def test_the_views_import_neither_reading_nor_stats() -> None:
+    views = [m for m in MODULES if layer(m) == "views"]
+    offenders = sorted(f"{m} imports {i}" for m in views for i in imports(m) if layer(i) in ("reading", "stats"))
+    assert offenders == []
+
+
+def test_core_sources_import_no_heavy_dependency() -> None:
+    offenders = sorted(f"{m} imports {i}" for m in CORE for i in imports(m) if i in HEAVY)
+    assert offenders == []
+
+
+def test_widgets_is_the_only_module_that_imports_ipywidgets() -> None:
+    assert [m for m in MODULES if "ipywidgets" in imports(m)] == ["ssbg.widgets"]
+
+
+def test_every_core_module_exists() -> None:
+    assert sorted(CORE - set(MODULES)) == []
