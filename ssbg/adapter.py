@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from ssbg.admissibility import EquationStamper
 from ssbg.allocation import slugify
@@ -238,20 +241,6 @@ def _initial_symbols(b: _Builder) -> None:
         b.write(entity, existing.unit, total, None, None)
 
 
-_RESULT_ROLE = {
-    "add": "total",
-    "subtract": "difference",
-    "transfer": "quantity",
-    "multiply": "quantity",
-    "divide": "quantity",
-    "apply_rate": "total",
-    "compare_additive": "quantity",
-    "compare_multiplicative": "quantity",
-    "unit_partition": "count",
-    "fraction_portion": "quantity",
-}
-
-
 def _describe(op: Operation) -> str:
     o = op.operand
     if isinstance(o, Quantity):
@@ -267,109 +256,162 @@ def _describe(op: Operation) -> str:
     return f"{op.actor} has {amount} {o.direction} than {o.reference_actor}"
 
 
+class _Step(NamedTuple):
+    """What an operation's kind makes of it: the result's right-hand side, the symbols it reads, and
+    the unit of the holding it writes (None: it writes none)."""
+
+    rhs: str
+    deps: list[str]
+    write_unit: str | None
+
+
+class _At(NamedTuple):
+    """Where an operation stands: its index ``i``, its JSON path and the text that describes it."""
+
+    i: int
+    path: str
+    text: str
+
+
+def _deps(*symbols: str | None) -> list[str]:
+    return [s for s in symbols if s is not None]
+
+
+def _holding_id(h: _Holding | None) -> str | None:
+    return None if h is None else h.symbol_id
+
+
+def _additive_step(b: _Builder, op: Operation, o: Quantity, at: _At) -> _Step:
+    """add / subtract / transfer: the actor's holding of the operand's measure plus or minus it."""
+    suffix = {"add": "addend", "subtract": "subtrahend", "transfer": "amount"}[op.kind]
+    lit = b.literal(at.i, suffix, o.value, o.unit, "quantity", at.path, at.text)
+    state = _holding_id(b.holding(op.actor, o.unit))
+    return _Step(f"{state or '0'} {'+' if op.kind == 'add' else '-'} {lit}", _deps(state, lit), o.unit)
+
+
+def _scaling_step(b: _Builder, op: Operation, o: Quantity, at: _At) -> _Step:
+    """multiply / divide: the actor's latest holding scaled; dividing by a measure makes a per-unit holding."""
+    multiply = op.kind == "multiply"
+    lit = b.literal(at.i, "multiplicand" if multiply else "divisor", o.value, o.unit, "quantity", at.path, at.text)
+    latest = b.latest_holding(op.actor)
+    state = _holding_id(latest)
+    write_unit = None if latest is None else latest.unit
+    if not multiply and latest is not None and _has_dimension(o.unit, b.pack):
+        # "60 dollars among 4 people", "120 miles in 2 hours": a new per-unit holding.
+        write_unit = _per(latest.unit, o.unit, b.pack)
+    return _Step(f"{state or '1'} {'*' if multiply else '/'} {lit}", _deps(state, lit), write_unit)
+
+
+def _rate_step(b: _Builder, op: Operation, o: Rate, at: _At) -> _Step:
+    """apply_rate: the rate times the actor's holding of its denominator."""
+    lit = b.literal(at.i, "rate", o.value, _per(o.numerator_unit, o.denominator_unit, b.pack), "rate", at.path,
+                    at.text)
+    state = _holding_id(b.holding(op.actor, o.denominator_unit))
+    return _Step(f"{lit} * {state or '?'}", _deps(state, lit), o.numerator_unit)
+
+
+def _partition_step(b: _Builder, op: Operation, o: PartitionChunk, at: _At) -> _Step:
+    """unit_partition: the actor's holding divided into chunks of the operand's size."""
+    lit = b.literal(at.i, "chunk", o.value, _per(o.unit, o.result_unit, b.pack), "rate", at.path, at.text)
+    state = _holding_id(b.holding(op.actor, o.unit))
+    return _Step(f"{state or '?'} / {lit}", _deps(state, lit), o.result_unit)
+
+
+def _fraction_step(b: _Builder, op: Operation, o: FractionPortion, at: _At) -> _Step:
+    """fraction_portion: a fraction of the actor's latest holding."""
+    lit = b.literal(at.i, "fraction", o.numerator / o.denominator, None, "ratio", at.path, at.text)
+    latest = b.latest_holding(op.actor)
+    state = _holding_id(latest)
+    return _Step(f"{lit} * {state or '?'}", _deps(state, lit), None if latest is None else latest.unit)
+
+
+def _additive_comparison_step(b: _Builder, op: Operation, o: Comparison, at: _At) -> _Step:
+    """compare_additive: the reference's holding of the delta's measure plus or minus the delta."""
+    delta = o.delta
+    if delta is None:  # pragma: no cover - Operation validated an additive comparison's delta
+        raise ProblemGraphError("an additive comparison needs a delta", reason="missing_field", path=at.path)
+    lit = b.literal(at.i, "delta", delta.value, delta.unit, "difference", at.path, at.text)
+    state = _holding_id(b.holding(o.reference_actor, delta.unit))
+    return _Step(f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}", _deps(state, lit), delta.unit)
+
+
+def _multiplicative_comparison_step(b: _Builder, op: Operation, o: Comparison, at: _At) -> _Step:
+    """compare_multiplicative: a factor times the reference's latest holding."""
+    lit = b.literal(at.i, "factor", o.factor or 0.0, None, "ratio", at.path, at.text)
+    ref = b.latest_holding(o.reference_actor)
+    state = _holding_id(ref)
+    return _Step(f"{lit} * {state or '?'}", _deps(state, lit), None if ref is None else ref.unit)
+
+
+# kind -> (what the kind makes of the operation, the role of its result).  Operation has checked that
+# the operand is the kind's type (problem.OPERAND_TYPES), so each rule receives the operand it reads.
+_OPERATION_RULES: Mapping[str, tuple[Callable[[_Builder, Operation, Any, _At], _Step], str]] = MappingProxyType(
+    {
+        "add": (_additive_step, "total"),
+        "subtract": (_additive_step, "difference"),
+        "transfer": (_additive_step, "quantity"),
+        "multiply": (_scaling_step, "quantity"),
+        "divide": (_scaling_step, "quantity"),
+        "apply_rate": (_rate_step, "total"),
+        "compare_additive": (_additive_comparison_step, "quantity"),
+        "compare_multiplicative": (_multiplicative_comparison_step, "quantity"),
+        "unit_partition": (_partition_step, "count"),
+        "fraction_portion": (_fraction_step, "quantity"),
+    }
+)
+
+
 def _operation(b: _Builder, i: int, op: Operation) -> None:
     stamper = b.checker()
     path = f"$.operations[{i}]"
     text = _describe(op)
     span = b.span(path, text)
-    kind = op.kind
-    actor = op.actor
+    kind, actor = op.kind, op.actor
+    if kind not in _OPERATION_RULES:  # pragma: no cover - Operation validated the kind
+        raise ProblemGraphError(f"unknown operation kind {kind!r}", reason="unknown_operation", path=f"{path}.kind")
+    rule, role = _OPERATION_RULES[kind]
+    step = rule(b, op, op.operand, _At(i, path, text))
     result = f"op_{i:03d}_result"
-    o = op.operand
-    deps: list[str] = []
-    rhs: str
-    write_unit: str | None
-
-    def current(entity: str, unit: str) -> str | None:
-        h = b.holding(entity, unit)
-        return None if h is None else h.symbol_id
-
-    if isinstance(o, Quantity) and kind in ("add", "subtract", "transfer"):
-        suffix = {"add": "addend", "subtract": "subtrahend", "transfer": "amount"}[kind]
-        lit = b.literal(i, suffix, o.value, o.unit, "quantity", path, text)
-        state = current(actor, o.unit)
-        deps = [d for d in (state, lit) if d is not None]
-        rhs = f"{state or '0'} {'+' if kind == 'add' else '-'} {lit}"
-        write_unit = o.unit
-    elif isinstance(o, Quantity):  # multiply / divide scale the actor's latest holding
-        suffix = "multiplicand" if kind == "multiply" else "divisor"
-        lit = b.literal(i, suffix, o.value, o.unit, "quantity", path, text)
-        latest = b.latest_holding(actor)
-        state = None if latest is None else latest.symbol_id
-        deps = [d for d in (state, lit) if d is not None]
-        rhs = f"{state or '1'} {'*' if kind == 'multiply' else '/'} {lit}"
-        write_unit = None if latest is None else latest.unit
-        if kind == "divide" and latest is not None and _has_dimension(o.unit, b.pack):
-            # "60 dollars among 4 people", "120 miles in 2 hours": a new per-unit holding.
-            write_unit = _per(latest.unit, o.unit, b.pack)
-    elif isinstance(o, Rate):
-        lit = b.literal(i, "rate", o.value, _per(o.numerator_unit, o.denominator_unit, b.pack), "rate", path, text)
-        state = current(actor, o.denominator_unit)
-        deps = [d for d in (state, lit) if d is not None]
-        rhs = f"{lit} * {state or '?'}"
-        write_unit = o.numerator_unit
-    elif isinstance(o, PartitionChunk):
-        lit = b.literal(i, "chunk", o.value, _per(o.unit, o.result_unit, b.pack), "rate", path, text)
-        state = current(actor, o.unit)
-        deps = [d for d in (state, lit) if d is not None]
-        rhs = f"{state or '?'} / {lit}"
-        write_unit = o.result_unit
-    elif isinstance(o, FractionPortion):
-        lit = b.literal(i, "fraction", o.numerator / o.denominator, None, "ratio", path, text)
-        latest = b.latest_holding(actor)
-        state = None if latest is None else latest.symbol_id
-        deps = [d for d in (state, lit) if d is not None]
-        rhs = f"{lit} * {state or '?'}"
-        write_unit = None if latest is None else latest.unit
-    else:  # Comparison
-        if not isinstance(o, Comparison):  # pragma: no cover - Operation validated the operand type
-            raise ProblemGraphError("unexpected operand", reason="operand_kind_mismatch", path=f"{path}.operand")
-        if o.delta is not None:
-            lit = b.literal(i, "delta", o.delta.value, o.delta.unit, "difference", path, text)
-            state = current(o.reference_actor, o.delta.unit)
-            deps = [d for d in (state, lit) if d is not None]
-            rhs = f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}"
-            write_unit = o.delta.unit
-        else:
-            lit = b.literal(i, "factor", o.factor or 0.0, None, "ratio", path, text)
-            ref = b.latest_holding(o.reference_actor)
-            state = None if ref is None else ref.symbol_id
-            deps = [d for d in (state, lit) if d is not None]
-            rhs = f"{lit} * {state or '?'}"
-            write_unit = None if ref is None else ref.unit
-
     b.add_symbol(
         SymbolBinding(
             result,
-            f"{actor}'s {write_unit or 'holding'} after operation {i}",
-            _RESULT_ROLE[kind],
+            f"{actor}'s {step.write_unit or 'holding'} after operation {i}",
+            role,
             span,
             INTRODUCED_BY,
             entity=actor,
-            unit=write_unit,
+            unit=step.write_unit,
         )
     )
-    b.equations.append(stamper.stamp(result, rhs, deps, kind, span))
-    if write_unit is not None:
-        b.write(actor, write_unit, result, kind, i)
-    if kind == "transfer" and isinstance(o, Quantity) and op.target is not None:
-        received = f"op_{i:03d}_received"
-        target_state = current(op.target, o.unit)
-        lit = f"op_{i:03d}__amount"
-        b.add_symbol(
-            SymbolBinding(
-                received,
-                f"{op.target}'s {o.unit} after operation {i}",
-                "total",
-                span,
-                INTRODUCED_BY,
-                entity=op.target,
-                unit=o.unit,
-            )
+    b.equations.append(stamper.stamp(result, step.rhs, step.deps, kind, span))
+    if step.write_unit is not None:
+        b.write(actor, step.write_unit, result, kind, i)
+    if kind == "transfer":
+        _received(b, i, op, span)
+
+
+def _received(b: _Builder, i: int, op: Operation, span: SourceSpanLink) -> None:
+    """The second equation of a transfer: the target's holding plus the amount."""
+    o, target = op.operand, op.target
+    if not isinstance(o, Quantity) or target is None:  # pragma: no cover - Operation validated a transfer
+        raise ProblemGraphError("a transfer needs a quantity and a target", reason="missing_field", path="target")
+    received = f"op_{i:03d}_received"
+    target_state = _holding_id(b.holding(target, o.unit))
+    lit = f"op_{i:03d}__amount"
+    b.add_symbol(
+        SymbolBinding(
+            received,
+            f"{target}'s {o.unit} after operation {i}",
+            "total",
+            span,
+            INTRODUCED_BY,
+            entity=target,
+            unit=o.unit,
         )
-        tdeps = [d for d in (target_state, lit) if d is not None]
-        b.equations.append(stamper.stamp(received, f"{target_state or '0'} + {lit}", tdeps, kind, span))
-        b.write(op.target, o.unit, received, "add", i)
+    )
+    deps = _deps(target_state, lit)
+    b.equations.append(b.checker().stamp(received, f"{target_state or '0'} + {lit}", deps, op.kind, span))
+    b.write(target, o.unit, received, "add", i)
 
 
 def _unknown(b: _Builder) -> BoundUnknown:

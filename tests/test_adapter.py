@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from ssbg.adapter import bind_math_problem_graph, holding_key
+from ssbg.adapter import _OPERATION_RULES, bind_math_problem_graph, holding_key
 from ssbg.admissibility import OPERATION_KINDS, REFUSED_UNIT_PROOF
 from ssbg.errors import ProblemGraphError
 from ssbg.model import SemanticSymbolicBindingGraph
@@ -350,3 +350,8 @@ def test_two_initial_possessions_of_one_measure_are_summed() -> None:
     assert total.unit_proof == "add: [time,time] -> time; convert minute->hour x1/60"
     assert bg.unknowns[0].resolved_by == total.lhs_symbol_id
     assert len(bg.facts) == 2
+
+
+def test_every_operation_kind_has_a_binding_rule() -> None:
+    # the adapter dispatches on the kind through one table, as admissibility does (STYLE rule 5)
+    assert set(_OPERATION_RULES) == set(OPERATION_KINDS)
