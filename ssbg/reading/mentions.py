@@ -454,54 +454,82 @@ def _adjacent(a: Token, b: Token) -> bool:
 def _number_at(toks: Sequence[Token], i: int) -> _Number | None:
     """Read a number (with currency symbol, fraction, scale word) starting at token ``i``."""
     tok = toks[i]
-    n = len(toks)
-    currency = None
-    start = tok.start
-    j = i
-    if tok.text in _CURRENCY_SYMBOLS and j + 1 < n and toks[j + 1].kind == "num":
-        currency = tok.text
-        j += 1
-        tok = toks[j]
+    if tok.text in _CURRENCY_SYMBOLS and i + 1 < len(toks) and toks[i + 1].kind == "num":
+        return _digits_at(toks, i + 1, tok.start, tok.text)
     if tok.kind == "num":
-        # mixed number "1 1/2" or fraction "3/4"
-        if (
-            j + 3 < n
-            and toks[j + 1].kind == "num"
-            and toks[j + 2].text == "/"
-            and toks[j + 3].kind == "num"
-            and "." not in toks[j + 1].text
-            and "." not in toks[j + 3].text
-            and _num_value(toks[j + 3].text) != 0
-            and currency is None
-            and _adjacent(toks[j + 1], toks[j + 2])
-            and _adjacent(toks[j + 2], toks[j + 3])
-        ):
-            whole = _num_value(tok.text)
-            mixed = whole + _num_value(toks[j + 1].text) / _num_value(toks[j + 3].text)
-            return _Number(mixed, start, j + 4, "fraction", currency)
-        if (
-            j + 2 < n
-            and toks[j + 1].text == "/"
-            and toks[j + 2].kind == "num"
-            and currency is None
-            and _adjacent(tok, toks[j + 1])
-            and _adjacent(toks[j + 1], toks[j + 2])
-            and _num_value(toks[j + 2].text) != 0
-        ):
-            return _Number(_num_value(tok.text) / _num_value(toks[j + 2].text), start, j + 3, "fraction")
-        value: float | int = _num_value(tok.text)
-        j += 1
-        if (j < n and toks[j].low in _SCALES and toks[j].low != "hundred") or (
-            j < n and toks[j].low == "hundred" and j + 1 < n and toks[j + 1].low != "and"
-        ):
-            value = value * _SCALES[toks[j].low]
-            value = int(value) if float(value).is_integer() else value
-            j += 1
-        elif currency is None and 0 < value < 1 and j < n and toks[j].low in ("of", "off"):
-            return _Number(value, start, j, "fraction")  # "0.75 of a line", "0.25 off": a part, as 3/4 of it is
-        return _Number(value, start, j, "quantity", currency)
-    if currency is not None or tok.kind != "word":
+        return _digits_at(toks, i, tok.start, None)
+    if tok.kind != "word":
         return None
+    return _words_at(toks, i)
+
+
+def _digits_at(toks: Sequence[Token], j: int, start: int, currency: str | None) -> _Number | None:
+    """A number written in digits at token ``j`` (``start``: where its mention starts, at a currency
+    symbol if it has one): a mixed number or a fraction, else a number with its scale word."""
+    if currency is None:
+        written = _mixed_number(toks, j, start)
+        if written is None:
+            written = _digit_fraction(toks, j, start)
+        if written is not None:
+            return written
+    return _scaled_number(toks, j, start, currency)
+
+
+def _mixed_number(toks: Sequence[Token], j: int, start: int) -> _Number | None:
+    """``1 1/2``: a whole number and a fraction written beside it."""
+    n = len(toks)
+    if not (
+        j + 3 < n
+        and toks[j + 1].kind == "num"
+        and toks[j + 2].text == "/"
+        and toks[j + 3].kind == "num"
+        and "." not in toks[j + 1].text
+        and "." not in toks[j + 3].text
+        and _num_value(toks[j + 3].text) != 0
+        and _adjacent(toks[j + 1], toks[j + 2])
+        and _adjacent(toks[j + 2], toks[j + 3])
+    ):
+        return None
+    mixed = _num_value(toks[j].text) + _num_value(toks[j + 1].text) / _num_value(toks[j + 3].text)
+    return _Number(mixed, start, j + 4, "fraction", None)
+
+
+def _digit_fraction(toks: Sequence[Token], j: int, start: int) -> _Number | None:
+    """``3/4``: a fraction written in digits, no space around the slash."""
+    n = len(toks)
+    if not (
+        j + 2 < n
+        and toks[j + 1].text == "/"
+        and toks[j + 2].kind == "num"
+        and _adjacent(toks[j], toks[j + 1])
+        and _adjacent(toks[j + 1], toks[j + 2])
+        and _num_value(toks[j + 2].text) != 0
+    ):
+        return None
+    return _Number(_num_value(toks[j].text) / _num_value(toks[j + 2].text), start, j + 3, "fraction")
+
+
+def _scaled_number(toks: Sequence[Token], j: int, start: int, currency: str | None) -> _Number:
+    """A number in digits with its scale word (``1.5 million``; ``hundred`` not before ``and``), or a
+    decimal below 1 before ``of``/``off`` read as a part (``0.75 of a line``)."""
+    n = len(toks)
+    value: float | int = _num_value(toks[j].text)
+    j += 1
+    scale = toks[j].low if j < n else ""
+    if (scale in _SCALES and scale != "hundred") or (scale == "hundred" and j + 1 < n and toks[j + 1].low != "and"):
+        value = value * _SCALES[scale]
+        value = int(value) if float(value).is_integer() else value
+        j += 1
+    elif currency is None and 0 < value < 1 and scale in ("of", "off"):
+        return _Number(value, start, j, "fraction")  # "0.75 of a line", "0.25 off": a part, as 3/4 of it is
+    return _Number(value, start, j, "quantity", currency)
+
+
+def _words_at(toks: Sequence[Token], j: int) -> _Number | None:
+    """A number written in words at token ``j``: a fraction word (``two-thirds``, ``half``), a number
+    word (``twenty-five``, ``a hundred``), or ``a dozen`` / ``a pair`` / ``a couple of``."""
+    n = len(toks)
+    start = toks[j].start
     fraction = _fraction_word(toks, j)
     if fraction is not None:
         return _Number(fraction[0], start, fraction[1], "fraction")
@@ -511,7 +539,7 @@ def _number_at(toks: Sequence[Token], i: int) -> _Number | None:
         if k < n and toks[k].low in _DENOMINATORS and toks[k - 1].low in _SMALL and value < 20:
             return None  # "three fourths" is read by _fraction_word; never reached
         return _Number(value, start, k, "quantity")
-    if tok.low in _A and j + 1 < n and toks[j + 1].low in ("dozen", "pair", "couple"):
+    if toks[j].low in _A and j + 1 < n and toks[j + 1].low in ("dozen", "pair", "couple"):
         if toks[j + 1].low == "couple":
             return _Number(2, start, j + 2, "quantity") if j + 2 < n and toks[j + 2].low == "of" else None
         return _Number(1, start, j + 1, "quantity")
