@@ -654,51 +654,107 @@ def _noun_at(toks: Sequence[Token], j: int) -> int | None:
     return None
 
 
-def _rate_suffix(toks: Sequence[Token], k: int, look: _PackTexts) -> tuple[str, int] | None:
+_Rate = tuple[str, int] | None  # the Y of a rate as written, and the index after it
+
+
+def _rate_suffix(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
     """The ``Y`` of a rate written after a unit, and the index after it.
 
-    ``per Y``, ``an hour`` (a pack unit), ``each``, ``each Y``, ``in each Y``,
-    ``to install each Y``.
+    ``/Y``, ``per Y``, ``an hour`` (a pack unit), ``each``, ``each Y``, ``in each Y``,
+    ``to install each Y``, ``N cups of vegetables per day``: the word at ``k`` picks the
+    reading (:data:`_RATE_WORDS`), whose answer is final.
     """
     n = len(toks)
     if k + 1 < n and toks[k].text == "/" and toks[k + 1].kind == "word" and toks[k].end == toks[k + 1].start:
         return toks[k + 1].text, k + 2  # "80 miles/hour", "$2/cappuccino"
     if k >= n or toks[k].kind != "word":
         return None
+    reading = _RATE_WORDS.get(toks[k].low)
+    return None if reading is None else reading(toks, k, look)
+
+
+def _noun_rate(toks: Sequence[Token], j: int) -> _Rate:
+    """The rate whose ``Y`` is the content word at ``j`` (after modifiers)."""
+    head = _noun_at(toks, j)
+    return None if head is None else (toks[head].text, head + 1)
+
+
+def _rate_of(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
+    """``2 cups of vegetables per day``, ``3 bags of apples each``: a rate after the noun ``of`` names."""
+    n = len(toks)
+    if k + 1 >= n or toks[k + 1].kind != "word" or toks[k + 1].low in _FUNCTION_WORDS:
+        return None
+    for j in (k + 2, k + 3):
+        if j < n and toks[j].kind == "word" and toks[j].low in ("per", "each", "every", "a", "an"):
+            return _rate_suffix(toks, j, look)
+        if j >= n or toks[j].kind != "word" or toks[j].low in _FUNCTION_WORDS:
+            break
+    return None
+
+
+def _rate_per(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
+    """``per hour``, ``per a day``, ``per each box``."""
+    if k + 1 >= len(toks):
+        return None
+    return _noun_rate(toks, k + 2 if toks[k + 1].low in _A or toks[k + 1].low == "each" else k + 1)
+
+
+def _rate_a(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
+    """``$12 an hour``, ``$5 a pound`` (a pack unit not followed by ``of``), ``a piece``, ``a person``."""
+    n = len(toks)
+    nxt = toks[k + 1] if k + 1 < n else None
+    if nxt is None or nxt.kind != "word":
+        return None
+    after = toks[k + 2].low if k + 2 < n else ""
+    if look.lookup(nxt.text) is not None and after != "of" and nxt.low not in _FUNCTION_WORDS:
+        return nxt.text, k + 2
+    if nxt.low in ("piece", "person", "head"):
+        return ("item" if nxt.low == "piece" else nxt.text), k + 2
+    return None
+
+
+def _rate_each(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
+    """``$2 each.`` (``apiece``): a price of one item; ``each Y`` / ``every Y``: a rate per ``Y``."""
+    n = len(toks)
     low = toks[k].low
     nxt = toks[k + 1] if k + 1 < n else None
-    head: int | None
-    if low == "of" and nxt is not None and nxt.kind == "word" and nxt.low not in _FUNCTION_WORDS:
-        for j in (k + 2, k + 3):  # "2 cups of vegetables per day", "3 bags of apples each"
-            if j < n and toks[j].kind == "word" and toks[j].low in ("per", "each", "every", "a", "an"):
-                return _rate_suffix(toks, j, look)
-            if j >= n or toks[j].kind != "word" or toks[j].low in _FUNCTION_WORDS:
-                break
-        return None
-    if low == "per" and nxt is not None:
-        head = _noun_at(toks, k + 2 if nxt.low in _A or nxt.low == "each" else k + 1)
-        return None if head is None else (toks[head].text, head + 1)
-    if low in _A and nxt is not None and nxt.kind == "word":
-        after = toks[k + 2].low if k + 2 < n else ""
-        if look.lookup(nxt.text) is not None and after != "of" and nxt.low not in _FUNCTION_WORDS:
-            return nxt.text, k + 2  # "$12 an hour", "$5 a pound"
-        if nxt.low in ("piece", "person", "head"):
-            return ("item" if nxt.low == "piece" else nxt.text), k + 2
-        return None
-    if low in ("each", "apiece") and (
-        nxt is None or nxt.kind != "word" or (nxt.low in _FUNCTION_WORDS and nxt.low != "time")
-    ):
-        return "item", k + 1  # "$2 each."
-    if low in ("each", "every") and nxt is not None:
-        head = _noun_at(toks, k + 1)
-        return None if head is None else (toks[head].text, head + 1)
-    if low in _RATE_PREPOSITIONS and nxt is not None and nxt.low in ("each", "every", "per"):
-        head = _noun_at(toks, k + 2)
-        return None if head is None else (toks[head].text, head + 1)
-    if low == "to" and k + 2 < n and toks[k + 1].kind == "word" and toks[k + 2].low in ("each", "every"):
-        head = _noun_at(toks, k + 3)  # "4 hours to install each window"
-        return None if head is None else (toks[head].text, head + 1)
+    alone = nxt is None or nxt.kind != "word" or (nxt.low in _FUNCTION_WORDS and nxt.low != "time")
+    if low != "every" and alone:
+        return "item", k + 1
+    if low != "apiece" and nxt is not None:
+        return _noun_rate(toks, k + 1)
     return None
+
+
+def _rate_in_each(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
+    """``in each Y``, ``for every Y``, ``at per Y``: a preposition before the rate word."""
+    n = len(toks)
+    if k + 1 < n and toks[k + 1].low in ("each", "every", "per"):
+        return _noun_rate(toks, k + 2)
+    return None
+
+
+def _rate_to(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
+    """``to each Y`` (a preposition), or ``4 hours to install each window``: a verb between."""
+    n = len(toks)
+    if k + 1 < n and toks[k + 1].low in ("each", "every", "per"):
+        return _noun_rate(toks, k + 2)
+    if k + 2 < n and toks[k + 1].kind == "word" and toks[k + 2].low in ("each", "every"):
+        return _noun_rate(toks, k + 3)
+    return None
+
+
+# The word after a unit -> how a rate reads from it.
+_RATE_WORDS: Mapping[str, Callable[[Sequence[Token], int, _PackTexts], _Rate]] = MappingProxyType(
+    {
+        "of": _rate_of,
+        "per": _rate_per,
+        **dict.fromkeys(_A, _rate_a),
+        **dict.fromkeys(("each", "apiece", "every"), _rate_each),
+        **dict.fromkeys(_RATE_PREPOSITIONS - {"to"}, _rate_in_each),
+        "to": _rate_to,
+    }
+)
 
 
 def _rate_after_list(toks: Sequence[Token], k: int, look: _PackTexts) -> str | None:
