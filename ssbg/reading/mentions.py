@@ -896,78 +896,134 @@ def _unit_after(
     clause_start: int | None,
     kind_hint: str,
 ) -> tuple[str | None, int, str]:
-    """:func:`unit_after` over the pack's memoized reads."""
-    n = len(toks)
-    unit: str | None = currency
-    k = j
-    glued = number_end is not None and j < n and toks[j].start == number_end
-    if unit is None and k < n:
-        tok = toks[k]
-        if tok.text == "%":
-            unit, k = "%", k + 1
-        elif tok.low in ("percent", "pct"):
-            unit, k = tok.text, k + 1
-        elif tok.low == "per" and k + 1 < n and toks[k + 1].low == "cent":
-            unit, k = "per cent", k + 2
-        elif tok.low == "times":
-            if k + 1 < n and toks[k + 1].low in _MULTIPLIER_FOLLOWERS:
-                return None, k + 1, "multiplier"
-            unit, k = tok.text, k + 1
-        elif tok.text == "-" and glued and k + 1 < n and toks[k + 1].kind == "word" and _adjacent(tok, toks[k + 1]):
-            unit, k = toks[k + 1].text.split("-")[0], k + 2
-        else:
-            packed = _pack_unit(toks, k, text, look, glued=glued)
-            if packed is not None:
-                unit, k = packed
-            else:
-                start = k
-                if tok.low == "of" and k + 2 < n and toks[k + 1].low in _A:
-                    start = k + 2  # "0.6 of an hour", "3/4 of a pound": a part of one unit
-                elif tok.low == "of" and k + 1 < n and kind_hint != "fraction":
-                    start = k + 2 if toks[k + 1].low in _DETERMINERS and toks[k + 1].low != "them" else k + 1
-                    if toks[k + 1].low == "them":
-                        start = -1
-                if start >= 0:
-                    packed = _pack_unit(toks, start, text, look, glued=False) if start != k else None
-                    if packed is not None:
-                        unit, k = packed
-                    else:
-                        head = _noun_run(toks, start, value, plural_only=kind_hint == "fraction")
-                        if head is not None:
-                            unit, k = toks[head[0]].text, head[1]
+    """:func:`unit_after` over the pack's memoized reads: the unit written after the number, then
+    what makes it a rate (:func:`_rate_of_unit`), or for a number without one the rate it counts items by."""
+    if currency is None:
+        glued = number_end is not None and j < len(toks) and toks[j].start == number_end
+        written = _written_unit(toks, j, text, value, look, glued, kind_hint)
+        if written.kind == "multiplier":
+            return None, written.next, "multiplier"
+    else:
+        written = _Unit(currency, j)
     container = _container_before(toks, clause_start) if clause_start is not None else None
-    if unit is None:
-        if kind_hint == "fraction":
-            return None, j, "quantity"
-        # The numerator noun is not written: "groups of 2", "5 in each cage" are items per Y.
-        if container is not None:
-            return f"items per {container}", j, "quantity"
-        rate = _rate_suffix(toks, j, look)
-        if rate is not None and toks[j].low not in _A:
-            return f"items per {rate[0]}", rate[1], "quantity"
+    if written.unit is None:
+        return _items_rate(toks, j, look, container, kind_hint)
+    return _rate_of_unit(toks, written.unit, written.next, text, look, currency, container, clause_start)
+
+
+def _written_unit(
+    toks: Sequence[Token], k: int, text: str, value: float | int, look: _PackTexts, glued: bool, kind_hint: str
+) -> _Unit:
+    """The unit words right after a number at token ``k``, in this order: a percent sign or word, ``N
+    times`` (a multiplier before ``as``/``more``...), a hyphenated unit (``120-page``), the longest pack
+    unit, else the noun after it (:func:`_noun_unit`).  ``_Unit(None, k)`` when there is none."""
+    n = len(toks)
+    if k >= n:
+        return _Unit(None, k)
+    tok = toks[k]
+    marked = _percent_or_times(toks, k)
+    if marked is not None:
+        return marked
+    if tok.text == "-" and glued and k + 1 < n and toks[k + 1].kind == "word" and _adjacent(tok, toks[k + 1]):
+        return _Unit(toks[k + 1].text.split("-")[0], k + 2)
+    packed = _pack_unit(toks, k, text, look, glued=glued)
+    if packed is not None:
+        return _Unit(*packed)
+    return _noun_unit(toks, k, text, value, look, kind_hint)
+
+
+def _percent_or_times(toks: Sequence[Token], k: int) -> _Unit | None:
+    """``%``, ``percent``, ``pct``, ``per cent``; ``times`` (a pure multiplier in ``N times as many``)."""
+    n = len(toks)
+    tok = toks[k]
+    if tok.text == "%":
+        return _Unit("%", k + 1)
+    if tok.low in ("percent", "pct"):
+        return _Unit(tok.text, k + 1)
+    if tok.low == "per" and k + 1 < n and toks[k + 1].low == "cent":
+        return _Unit("per cent", k + 2)
+    if tok.low == "times":
+        if k + 1 < n and toks[k + 1].low in _MULTIPLIER_FOLLOWERS:
+            return _Unit(None, k + 1, "multiplier")
+        return _Unit(tok.text, k + 1)
+    return None
+
+
+def _noun_unit(
+    toks: Sequence[Token], k: int, text: str, value: float | int, look: _PackTexts, kind_hint: str
+) -> _Unit:
+    """The noun a number counts, after ``of`` when one follows (``0.6 of an hour``: a part of one unit;
+    ``12 of the cookies``; never ``of them``): a pack unit there, else the head of the noun run."""
+    n = len(toks)
+    start = k
+    if toks[k].low == "of" and k + 2 < n and toks[k + 1].low in _A:
+        start = k + 2  # "0.6 of an hour", "3/4 of a pound": a part of one unit
+    elif toks[k].low == "of" and k + 1 < n and kind_hint != "fraction":
+        if toks[k + 1].low == "them":
+            return _Unit(None, k)
+        start = k + 2 if toks[k + 1].low in _DETERMINERS else k + 1
+    packed = _pack_unit(toks, start, text, look, glued=False) if start != k else None
+    if packed is not None:
+        return _Unit(*packed)
+    head = _noun_run(toks, start, value, plural_only=kind_hint == "fraction")
+    return _Unit(None, k) if head is None else _Unit(toks[head[0]].text, head[1])
+
+
+def _items_rate(
+    toks: Sequence[Token], j: int, look: _PackTexts, container: str | None, kind_hint: str
+) -> tuple[str | None, int, str]:
+    """A number without a unit: ``groups of 2`` and ``5 in each cage`` count items per ``Y``."""
+    if kind_hint == "fraction":
         return None, j, "quantity"
-    if container is not None and lemmatize(container) != lemmatize(unit.split()[-1]) and " per " not in unit:
+    if container is not None:
+        return f"items per {container}", j, "quantity"
+    rate = _rate_suffix(toks, j, look)
+    if rate is not None and toks[j].low not in _A:
+        return f"items per {rate[0]}", rate[1], "quantity"
+    return None, j, "quantity"
+
+
+def _rate_of_unit(
+    toks: Sequence[Token],
+    unit: str,
+    k: int,
+    text: str,
+    look: _PackTexts,
+    currency: str | None,
+    container: str | None,
+    clause_start: int | None,
+) -> tuple[str, int, str]:
+    """A unit read at ``k`` made a rate, in this order: by a container before the number (``cases of 12
+    boxes``), a rate after it (:func:`_rate_suffix`), a rate closing its list, a rate earlier in its
+    clause (:func:`_clause_rate`); else the unit as it is."""
+    if container is not None and lemmatize(container) != _head_lemma(unit) and " per " not in unit:
         return f"{unit} per {container}", k, "quantity"  # "cases of 12 boxes": 12 boxes per case
     rate = _rate_suffix(toks, k, look)
     if rate is not None:
         return f"{unit} per {rate[0]}", rate[1], "quantity"
-    listed = _rate_after_list(toks, k, look)
-    if listed is not None:
-        return f"{unit} per {listed}", k, "quantity"
-    if clause_start is not None and unit not in _PERCENT_UNITS:
-        cues = _look_back_cues(text)  # most texts have no cue word: their tokens are not scanned back
-        at = _each_before(toks, clause_start) if cues.each else None
-        each = None if at is None else toks[at].text
-        if at is not None and at + 1 < clause_start and lemmatize(toks[at].text) == _head_lemma(unit):
-            after = toks[at + 1]  # "Each book shelf had 15 books": the compound's head
-            each = after.text if after.kind == "word" and after.low not in _FUNCTION_WORDS else None
-        if each is None and cues.periodic:
-            each = _periodic_before(toks, clause_start)
-        if each is None and currency is not None:
-            each = _price_before(toks, clause_start, look)
-        if each is not None and lemmatize(each) != _head_lemma(unit):
-            return f"{unit} per {each}", k, "quantity"
-    return unit, k, "quantity"
+    per = _rate_after_list(toks, k, look)
+    if per is None and clause_start is not None and unit not in _PERCENT_UNITS:
+        per = _clause_rate(toks, text, unit, look, currency, clause_start)
+    return (unit, k, "quantity") if per is None else (f"{unit} per {per}", k, "quantity")
+
+
+def _clause_rate(
+    toks: Sequence[Token], text: str, unit: str, look: _PackTexts, currency: str | None, clause_start: int
+) -> str | None:
+    """The ``Y`` a clause sets before its number: an earlier ``each Y`` (``Each book shelf had 15 books``:
+    the compound's head), a rate word (``a daily budget of``), or for money a price (``Cappuccinos cost``);
+    never the unit itself."""
+    cues = _look_back_cues(text)  # most texts have no cue word: their tokens are not scanned back
+    at = _each_before(toks, clause_start) if cues.each else None
+    each = None if at is None else toks[at].text
+    if at is not None and at + 1 < clause_start and lemmatize(toks[at].text) == _head_lemma(unit):
+        after = toks[at + 1]  # "Each book shelf had 15 books": the compound's head
+        each = after.text if after.kind == "word" and after.low not in _FUNCTION_WORDS else None
+    if each is None and cues.periodic:
+        each = _periodic_before(toks, clause_start)
+    if each is None and currency is not None:
+        each = _price_before(toks, clause_start, look)
+    return each if each is not None and lemmatize(each) != _head_lemma(unit) else None
 
 
 def _head_lemma(unit: str) -> str:
