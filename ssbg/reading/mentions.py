@@ -1415,70 +1415,121 @@ def _span_tokens(text: str, start: int, end: int | None, tokens: Sequence[Token]
 
 
 def _stated_unit(text: str, toks: Sequence[Token], look: _PackTexts) -> str | None:
-    """The unit a question (its tokens ``toks`` of ``text``) writes out (see :func:`question_unit`)."""
-    n = len(toks)
-    for i in range(n - 1):
-        if toks[i].low == "how" and toks[i + 1].low in ("many", "much"):
-            many, j = toks[i + 1].low == "many", i + 2
-        elif toks[i].low == "what" and i + 2 < n and toks[i + 1].low == "number" and toks[i + 2].low == "of":
-            many, j = True, i + 3  # "For what number of minutes ...": how many minutes
-        else:
-            continue
-        unit: str | None = None
-        if many:
-            if j + 1 < n and toks[j].low in _AUXILIARIES and is_plural_noun(toks[j + 1].text):
-                j += 1  # "how many are cats?"
-            packed = _pack_unit(toks, j, text, look, glued=False)
-            if packed is not None:
-                unit, k = packed
-            else:
-                head = _noun_run(toks, j, 2)
-                if head is None:
-                    continue
-                unit, k = toks[head[0]].text, head[1]
-        else:
-            while j < n and toks[j].low in _MODIFIERS:
-                j += 1
-            packed = _pack_unit(toks, j, text, look, glued=False)
-            if packed is None:
-                continue
-            unit, k = packed
-        if unit.lower() in ("times", "time"):
-            return None
-        for m in range(k, n):
-            if toks[m].low in _CLAUSE_OPENERS:
-                break  # "pounds of hamburger that costs 1.60 dollars per pound", "if each pig needs 3 gallons"
-            if toks[m].low == "each" and m + 1 < n and toks[m + 1].low == "of":
-                continue  # "will each of you have saved": each person, not a rate
-            rate = _rate_suffix(toks, m, look)
-            if rate is not None and (toks[m].low not in _A or m == k):
-                return f"{unit} per {rate[0]}"
-        return unit
-    for i in range(n - 2):
-        low = toks[i].low
-        if low not in ("in", "to", "as") or (low == "to" and not any(t.low in _CONVERTING for t in toks[:i])):
-            continue  # "to <unit>" only in a conversion ("Convert 0.176 to a percent."), not "add to a cup"
-        j = i + 2 if low != "in" and toks[i + 1].low in _A else i + 1
-        packed = _pack_unit(toks, j, text, look, glued=False)
-        aside = low == "in" and i > 0 and toks[i - 1].text == ","
-        open_noun = packed is None and aside and j + 1 < n and toks[j + 1].low == "per"
-        if open_noun and is_plural_noun(toks[j].text) and lemmatize(toks[j].text) not in _NOT_UNITS:
-            packed = toks[j].text, j + 1  # ", in clients per hour": an open noun, only as a rate set off by a comma
-        if packed is None:
-            continue
-        unit, k = packed
-        rate = _rate_suffix(toks, k, look) if k < n and toks[k].low == "per" else None
-        if rate is not None:
-            unit, k = f"{unit} per {rate[0]}", rate[1]
-        elif open_noun:
-            continue
-        closes = k == n - 1 and toks[k].text in ("?", ".")
-        if closes or (aside and k < n and toks[k].text in (",", "?", ".")):
-            return unit
-    for i in range(n - 1):
-        if toks[i].low in ("what", "which") and toks[i + 1].low in _PERCENT_ASKED:
-            return "percent"  # "What percent(age) of the students passed?"
+    """The unit a question (its tokens ``toks`` of ``text``) writes out (see :func:`question_unit`):
+    the first of :data:`_STATED_READINGS` that reads one.  A reading's ``""`` is final: the question
+    states that it asks no unit (``how many times``)."""
+    for reading in _STATED_READINGS:
+        unit = reading(text, toks, look)
+        if unit is not None:
+            return unit or None
     return None
+
+
+def _how_many_unit(text: str, toks: Sequence[Token], look: _PackTexts) -> str | None:
+    """``How many apples``, ``how much money``, ``for what number of minutes``, with the rate that
+    follows in the question (``how many miles per hour``)."""
+    for i in range(len(toks) - 1):
+        asked = _how_many_at(toks, i)
+        if asked is None:
+            continue
+        written = _asked_noun(text, toks, *asked, look)
+        if written is None:
+            continue
+        unit, k = written
+        if unit.lower() in ("times", "time"):
+            return ""
+        return _with_question_rate(toks, unit, k, look)
+    return None
+
+
+def _how_many_at(toks: Sequence[Token], i: int) -> tuple[bool, int] | None:
+    """``how many`` / ``how much`` (or ``what number of``, a how-many) at ``i``: (many, the index after)."""
+    if toks[i].low == "how" and toks[i + 1].low in ("many", "much"):
+        return toks[i + 1].low == "many", i + 2
+    if toks[i].low == "what" and i + 2 < len(toks) and toks[i + 1].low == "number" and toks[i + 2].low == "of":
+        return True, i + 3  # "For what number of minutes ...": how many minutes
+    return None
+
+
+def _asked_noun(text: str, toks: Sequence[Token], many: bool, j: int, look: _PackTexts) -> tuple[str, int] | None:
+    """The unit after ``how many`` (a pack unit, else a plural noun run; ``how many are cats``) or after
+    ``how much`` (a pack unit after modifiers), and the index after it."""
+    n = len(toks)
+    if not many:
+        while j < n and toks[j].low in _MODIFIERS:
+            j += 1
+        return _pack_unit(toks, j, text, look, glued=False)
+    if j + 1 < n and toks[j].low in _AUXILIARIES and is_plural_noun(toks[j + 1].text):
+        j += 1  # "how many are cats?"
+    packed = _pack_unit(toks, j, text, look, glued=False)
+    if packed is not None:
+        return packed
+    head = _noun_run(toks, j, 2)
+    return None if head is None else (toks[head[0]].text, head[1])
+
+
+def _with_question_rate(toks: Sequence[Token], unit: str, k: int, look: _PackTexts) -> str:
+    """``unit`` with the rate the rest of its clause writes (``miles per hour``), else ``unit``."""
+    n = len(toks)
+    for m in range(k, n):
+        if toks[m].low in _CLAUSE_OPENERS:
+            break  # "pounds of hamburger that costs 1.60 dollars per pound", "if each pig needs 3 gallons"
+        if toks[m].low == "each" and m + 1 < n and toks[m + 1].low == "of":
+            continue  # "will each of you have saved": each person, not a rate
+        rate = _rate_suffix(toks, m, look)
+        if rate is not None and (toks[m].low not in _A or m == k):
+            return f"{unit} per {rate[0]}"
+    return unit
+
+
+def _closing_unit(text: str, toks: Sequence[Token], look: _PackTexts) -> str | None:
+    """A unit that closes the question after ``in`` / ``as`` (``How far is it in miles?``), or after
+    ``to`` in a conversion (``Convert 0.176 to a percent.``); ``, in clients per hour,`` set off by commas."""
+    for i in range(len(toks) - 2):
+        unit = _closing_unit_at(text, toks, i, look)
+        if unit is not None:
+            return unit
+    return None
+
+
+def _closing_unit_at(text: str, toks: Sequence[Token], i: int, look: _PackTexts) -> str | None:
+    """:func:`_closing_unit` at the ``in`` / ``to`` / ``as`` of token ``i``."""
+    n = len(toks)
+    low = toks[i].low
+    if low not in ("in", "to", "as") or (low == "to" and not any(t.low in _CONVERTING for t in toks[:i])):
+        return None  # "to <unit>" only in a conversion ("Convert 0.176 to a percent."), not "add to a cup"
+    j = i + 2 if low != "in" and toks[i + 1].low in _A else i + 1
+    packed = _pack_unit(toks, j, text, look, glued=False)
+    aside = low == "in" and i > 0 and toks[i - 1].text == ","
+    open_noun = packed is None and aside and j + 1 < n and toks[j + 1].low == "per"
+    if open_noun and is_plural_noun(toks[j].text) and lemmatize(toks[j].text) not in _NOT_UNITS:
+        packed = toks[j].text, j + 1  # ", in clients per hour": an open noun, only as a rate set off by a comma
+    if packed is None:
+        return None
+    unit, k = packed
+    rate = _rate_suffix(toks, k, look) if k < n and toks[k].low == "per" else None
+    if rate is not None:
+        unit, k = f"{unit} per {rate[0]}", rate[1]
+    elif open_noun:
+        return None
+    closes = k == n - 1 and toks[k].text in ("?", ".")
+    return unit if closes or (aside and k < n and toks[k].text in (",", "?", ".")) else None
+
+
+def _percent_asked(text: str, toks: Sequence[Token], look: _PackTexts) -> str | None:
+    """``What percent(age) of the students passed?``"""
+    for i in range(len(toks) - 1):
+        if toks[i].low in ("what", "which") and toks[i + 1].low in _PERCENT_ASKED:
+            return "percent"
+    return None
+
+
+# The readings of a unit a question writes out, in the order they are tried.
+_STATED_READINGS: tuple[Callable[[str, Sequence[Token], _PackTexts], str | None], ...] = (
+    _how_many_unit,
+    _closing_unit,
+    _percent_asked,
+)
 
 
 # A question that asks a dimension by its wh-word states no unit ("How far did she run?"): the
