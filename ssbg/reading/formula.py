@@ -154,27 +154,58 @@ def parse_formula(
     binary = _BINARY.fullmatch(text)
     if binary is not None:
         return _binary(binary[1], binary[2], binary[3], merge)
-    items: list[tuple[str, str | Literal | Var]] = []
-    pos = 0
-    numbers = 0
     if "//" in text or "^" in text or "**" in text or ("%" in text and _MODULO.search(text)):
         raise ImportRefusal(
             f"formula {formula!r} uses floor division, a remainder or a power",
             reason="unsupported_operation",
             detail=formula,
         )
-    if _PLAIN.fullmatch(text):  # the common case: digits, operators, parentheses only
-        pieces = _PLAIN_TOKEN.findall(text)
-        if sum(map(len, pieces)) == len(text) - text.count(" "):
-            for piece in pieces:
-                if piece in _OPS:
-                    items.append(("op", _OPS[piece]))
-                elif piece in "()":
-                    items.append((piece, piece))
-                else:
-                    items.append(("num", Literal(piece, float(piece.replace(",", "")), None, numbers)))
-                    numbers += 1
-            pos = len(text)
+    items = _plain_items(text)
+    if items is None:
+        items = _items(text, formula, variables=variables)
+    if len(items) > 2 * _MAX_OPERATIONS:  # trees are walked recursively: a corrupt record must not exhaust the stack
+        raise _unparseable(formula, f"more than {_MAX_OPERATIONS} operations")
+    single = _one_operation(items, merge)
+    if single is not None:
+        return single
+    if merge is not None:
+        items = _merge_fractions(items, merge)
+    parser = _Parser(items, formula)
+    node = parser.expression()
+    if parser.i != len(items):
+        raise _unparseable(formula, "trailing input")
+    return node
+
+
+_Item = tuple[str, str | Literal | Var]  # ("num", a number or an unknown), ("op", a kind), ("(", "("), (")", ")")
+
+
+def _plain_items(text: str) -> list[_Item] | None:
+    """The items of the common formula, digits, operators and parentheses only, read in one
+    ``findall``; None for any other formula (or when the pieces do not cover it)."""
+    if not _PLAIN.fullmatch(text):
+        return None
+    pieces = _PLAIN_TOKEN.findall(text)
+    if sum(map(len, pieces)) != len(text) - text.count(" "):
+        return None
+    items: list[_Item] = []
+    numbers = 0
+    for piece in pieces:
+        if piece in _OPS:
+            items.append(("op", _OPS[piece]))
+        elif piece in "()":
+            items.append((piece, piece))
+        else:
+            items.append(("num", Literal(piece, float(piece.replace(",", "")), None, numbers)))
+            numbers += 1
+    return items
+
+
+def _items(text: str, formula: str, *, variables: bool) -> list[_Item]:
+    """The items of any formula, token by token: numbers (``20%``, ``60(min/hour)``), unknowns (only
+    with ``variables``: else the formula is algebra), operators and parentheses."""
+    items: list[_Item] = []
+    pos = numbers = 0
     while pos < len(text):
         m = _FORMULA_TOKEN.match(text, pos)
         if m is None or m.end() == pos:
@@ -199,25 +230,20 @@ def parse_formula(
             items.append(("num", Var(m.group("var"))))
         elif m.group("op") is not None:
             items.append(("op", _OPS[m.group("op")]))
-        elif m.group("lp") is not None:
-            items.append(("(", "("))
-        elif m.group("rp") is not None:
-            items.append((")", ")"))
-    if len(items) > 2 * _MAX_OPERATIONS:  # trees are walked recursively: a corrupt record must not exhaust the stack
-        raise _unparseable(formula, f"more than {_MAX_OPERATIONS} operations")
-    if len(items) == 3 and items[0][0] == "num" == items[2][0] and items[1][0] == "op":
-        # the commonest formula, "48/2": one operation (with a fraction to fold, "2/3", when merge says so)
-        (_, a), (_, op), (_, b) = items
-        if isinstance(a, Literal) and isinstance(b, Literal) and isinstance(op, str):
-            merged = merge(a, b) if merge is not None and op == "divide" else None
-            return merged if merged is not None else BinOp(op, a, b)
-    if merge is not None:
-        items = _merge_fractions(items, merge)
-    parser = _Parser(items, formula)
-    node = parser.expression()
-    if parser.i != len(items):
-        raise _unparseable(formula, "trailing input")
-    return node
+        else:
+            items.append(("(", "(") if m.group("lp") is not None else (")", ")"))
+    return items
+
+
+def _one_operation(items: list[_Item], merge: Callable[[Literal, Literal], Literal | None] | None) -> Node | None:
+    """The commonest formula, ``48/2``: one operation (a fraction to fold, ``2/3``, when ``merge`` says so)."""
+    if len(items) != 3 or not (items[0][0] == "num" == items[2][0] and items[1][0] == "op"):
+        return None
+    (_, a), (_, op), (_, b) = items
+    if isinstance(a, Literal) and isinstance(b, Literal) and isinstance(op, str):
+        merged = merge(a, b) if merge is not None and op == "divide" else None
+        return merged if merged is not None else BinOp(op, a, b)
+    return None
 
 
 def _binary(a_text: str, symbol: str, b_text: str, merge: Callable[[Literal, Literal], Literal | None] | None) -> Node:
@@ -231,9 +257,9 @@ def _binary(a_text: str, symbol: str, b_text: str, merge: Callable[[Literal, Lit
 
 
 def _merge_fractions(
-    items: list[tuple[str, str | Literal | Var]], merge: Callable[[Literal, Literal], Literal | None]
-) -> list[tuple[str, str | Literal | Var]]:
-    out: list[tuple[str, str | Literal | Var]] = []
+    items: list[_Item], merge: Callable[[Literal, Literal], Literal | None]
+) -> list[_Item]:
+    out: list[_Item] = []
     i = 0
     while i < len(items):
         kind, item = items[i]
@@ -259,13 +285,13 @@ def _merge_fractions(
 class _Parser:
     """Recursive descent: expression := term (+|- term)*; term := factor (*|/ factor)*."""
 
-    def __init__(self, items: list[tuple[str, str | Literal | Var]], formula: str) -> None:
+    def __init__(self, items: list[_Item], formula: str) -> None:
         self.items = items
         self.formula = formula
         self.i = 0
         self.depth = 0
 
-    def peek(self) -> tuple[str, str | Literal | Var] | None:
+    def peek(self) -> _Item | None:
         return self.items[self.i] if self.i < len(self.items) else None
 
     def expression(self) -> Node:
