@@ -71,6 +71,7 @@ _PROSE_EQUATION = re.compile(
 _EXPRESSION_TOKEN = re.compile(
     rf"{_MIXED_OR_VULGAR}|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER}%?|/[A-Za-z]+|[-+*/()\u00d7\u2013\u00f7]|[xX](?![A-Za-z])|[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?"
 )
+_WRITTEN_FRACTION = re.compile(r"\d+/\d+")  # "3/4" in prose arithmetic: one number
 # Vulgar fractions and mixed numbers the prose writes ("(\u00bd)*6", "8 x 1 1/2 = 12"): read as decimals.
 _BARE_ANNOTATION = re.compile(rf"<<\s*{_NUMBER}\s*(?:=\s*{_NUMBER}\s*)?>>")
 _ALGEBRA = re.compile(r"\b[Ll]et\s+[A-Za-z]\b|\b[A-Za-z]\s*=\s*\d|\b\d+[a-z]\b\s*[-+=]")
@@ -131,56 +132,78 @@ def _prose_formula(m: re.Match[str], answer: str) -> str | None:
     or the prose's arithmetic is wrong (``2*8 = 24``: a slip, not a step)."""
     if m.group("blank") and not _BARE_ANNOTATION.fullmatch(answer, m.start("blank"), m.end("blank")):
         return None  # "3 x 4 = <<3*4=12>>12": the annotation is the step
-    pieces: list[str] = []
-    for piece in _EXPRESSION_TOKEN.findall(m.group("expr")):
-        if piece in ("x", "X", "\u00d7"):
-            pieces.append("*")
-        elif piece in ("\u2013", "\u00f7"):
-            pieces.append("-" if piece == "\u2013" else "/")  # an en dash, a division sign
-        elif piece[0].isalpha() or (piece[0] == "/" and len(piece) > 1):
-            continue  # a unit word: "800 calories/rabbit", "$1.85/bottle"
-        elif re.fullmatch(r"\d+/\d+", piece):
-            if pieces and pieces[-1] not in "+-*/(":
-                return None
-            pieces.append(f"({piece})")  # a written fraction is one number: "60 / 3/4" is 60 / (3/4)
-        elif piece in VULGAR_FRACTIONS or " " in piece:
-            if pieces and pieces[-1] not in "+-*/(":
-                return None
-            mixed = _mixed_value(piece)
-            if mixed is None:
-                return None
-            pieces.append(mixed)
-        else:
-            if piece == "(" and pieces and pieces[-1] not in "+-*/(":
-                pieces.append("*")  # "55(.20)": juxtaposition multiplies
-            pieces.append(piece)
-    expr = "".join(pieces)
-    plain = re.sub(r"[xX\u00d7]", "*", m.group("expr").replace("$", ""))
-    if plain.replace(" ", "") == expr:
-        expr = plain.strip()  # nothing dropped: keep the prose's own spacing
+    expr = _prose_expression(m.group("expr"))
+    if expr is None:
+        return None
     try:
         tree = parse_formula(expr)
         value = tree.value if isinstance(tree, BinOp) else None
-        written = m.group("result")
-        if " " in written:  # "= 1 1/2 square feet"
-            mixed = _mixed_value(written)
-            if mixed is None:
-                return None
-            written = mixed
-        num, slash, den = written.partition("/")
-        result = int(num) / int(den) if slash else parse_number(written)  # "= 2/3" (a fraction result)
+        stated = _stated_result(m.group("result"))
     except (ImportRefusal, ValueError, ZeroDivisionError):
         return None
-    if value is None:
+    if stated is None or value is None:
         return None
+    written, result = stated
     percent = bool(m.group("pct")) and "%" in expr  # "40% + 20% = 60%": percentages compute as fractions
-    places = (9 if "/" in written else len(written.partition(".")[2])) + (2 if percent else 0)
-    scale = 100 if percent else 1
-    if abs(value - result / scale) > max(
-        1e-9 * max(1.0, abs(result / scale)), 0.5 * 10 ** (-places) + 1e-9 if places else 1e-9
-    ):
+    if not _agrees(value, result, written, percent):
         return None
     return f"{expr}={written}{'%' if percent else ''}"
+
+
+def _prose_expression(prose: str) -> str | None:
+    """The formula prose arithmetic writes (:func:`_formula_piece` for each token), with the prose's own
+    spacing when nothing was dropped; None when a token makes it no formula to read."""
+    pieces: list[str] = []
+    for piece in _EXPRESSION_TOKEN.findall(prose):
+        if not _formula_piece(pieces, piece):
+            return None
+    expr = "".join(pieces)
+    plain = re.sub(r"[xX\u00d7]", "*", prose.replace("$", ""))
+    return plain.strip() if plain.replace(" ", "") == expr else expr  # nothing dropped: keep the spacing
+
+
+def _formula_piece(pieces: list[str], piece: str) -> bool:
+    """Append what one token of prose arithmetic is in a formula; False when it cannot be one."""
+    if piece in ("x", "X", "\u00d7"):
+        pieces.append("*")
+    elif piece in ("\u2013", "\u00f7"):
+        pieces.append("-" if piece == "\u2013" else "/")  # an en dash, a division sign
+    elif piece[0].isalpha() or (piece[0] == "/" and len(piece) > 1):
+        pass  # a unit word: "800 calories/rabbit", "$1.85/bottle"
+    elif _WRITTEN_FRACTION.fullmatch(piece) or piece in VULGAR_FRACTIONS or " " in piece:
+        if pieces and pieces[-1] not in "+-*/(":
+            return False
+        # a written fraction is one number ("60 / 3/4" is 60 / (3/4)); a mixed number or "½" its value
+        number = f"({piece})" if _WRITTEN_FRACTION.fullmatch(piece) else _mixed_value(piece)
+        if number is None:
+            return False
+        pieces.append(number)
+    else:
+        if piece == "(" and pieces and pieces[-1] not in "+-*/(":
+            pieces.append("*")  # "55(.20)": juxtaposition multiplies
+        pieces.append(piece)
+    return True
+
+
+def _stated_result(written: str) -> tuple[str, float] | None:
+    """The result a prose equation states, as it will be written in the formula and as a value:
+    ``= 1 1/2 square feet`` as 1.5, ``= 2/3`` as a fraction (ValueError when it is no number)."""
+    if " " in written:  # "= 1 1/2 square feet"
+        mixed = _mixed_value(written)
+        if mixed is None:
+            return None
+        written = mixed
+    num, slash, den = written.partition("/")
+    return written, int(num) / int(den) if slash else parse_number(written)
+
+
+def _agrees(value: float, result: float, written: str, percent: bool) -> bool:
+    """The formula's value is the stated result, to the places it is written with."""
+    places = (9 if "/" in written else len(written.partition(".")[2])) + (2 if percent else 0)
+    scale = 100 if percent else 1
+    return abs(value - result / scale) <= max(
+        1e-9 * max(1.0, abs(result / scale)), 0.5 * 10 ** (-places) + 1e-9 if places else 1e-9
+    )
 
 
 def prose_equations(blanked: str) -> list[tuple[int, str]]:
