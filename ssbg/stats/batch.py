@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ssbg.adapter import bind_math_problem_graph, holding_key
 from ssbg.errors import ImportRefusal, SsbgError, UnitAlgebraError
-from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
+from ssbg.model import BoundEquation, BoundUnknown, SemanticSymbolicBindingGraph, SymbolBinding
 from ssbg.problem import MathProblemGraph
 from ssbg.reading.records import CorpusRecord
 from ssbg.stats.rows import PROBLEM_COLUMNS, BatchChunk, Drilldown
@@ -313,6 +313,31 @@ def _text(record: CorpusRecord) -> str | None:
 
 def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> ProblemAnalysis:
     symbols = {s.symbol_id: s for s in graph.symbols}
+    eq_rows, counts = _equation_rows(record, graph, symbols, pack)
+    admitted, refused, root, propagated, first_root = counts
+    unknown_target = graph.unknowns[0] if graph.unknowns else None
+    gold = _gold_unit(record)
+    predicted = _predicted_unit(unknown_target, symbols)
+    target_refused = unknown_target is not None and unknown_target.target_status == "refused"
+    outcome = "equation_refused" if refused else "target_refused" if target_refused else "admitted"
+    problem = (
+        record.corpus, record.problem_id, record.source, outcome, "imported", None, None, None, None, None,
+        len(graph.symbols), len(graph.facts), len(graph.equations), admitted, refused, root, propagated,
+        len(graph.unknowns),
+        *_target_columns(unknown_target),
+        predicted, gold, answer_unit_agreement(predicted, gold, pack),
+    )
+    drills = _drilldowns(record, graph, first_root, unknown_target if target_refused else None)
+    return ProblemAnalysis(problem, eq_rows, graph, drills)
+
+
+_Counts = tuple[int, int, int, int, BoundEquation | None]  # admitted, refused, root causes, propagated, first root
+
+
+def _equation_rows(
+    record: CorpusRecord, graph: SemanticSymbolicBindingGraph, symbols: Mapping[str, SymbolBinding], pack: UnitPack
+) -> tuple[tuple[tuple[Any, ...], ...], _Counts]:
+    """One row per equation (:data:`~ssbg.stats.rows.EQUATION_COLUMNS`) and the problem's counts."""
     units = {eq.lhs_symbol_id: _equation_units(eq, symbols, pack) for eq in graph.equations}
     blocking = _blocking(graph, {lhs: u[2] for lhs, u in units.items()})
     eq_rows: list[tuple[Any, ...]] = []
@@ -340,42 +365,43 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
             is_refused and fixable,
             eq.unit_proof, span.text, span.start, span.end,
         ))
-    unknown_target = graph.unknowns[0] if graph.unknowns else None
-    gold = _gold_unit(record)
+    return tuple(eq_rows), (admitted, refused, root, propagated, first_root)
+
+
+def _predicted_unit(target: BoundUnknown | None, symbols: Mapping[str, SymbolBinding]) -> str | None:
+    """The unit the binding gives the answer: the resolving symbol's declared unit, else the unit
+    the question asks for."""
+    if target is None:
+        return None
+    resolver = symbols.get(target.resolved_by) if target.resolved_by else None
+    return resolver.unit if resolver is not None and resolver.unit else target.expected_unit
+
+
+def _target_columns(target: BoundUnknown | None) -> tuple[Any, ...]:
+    """question_form, state_index, target_status, target_reason, expected_unit of the question target."""
+    if target is None:
+        return (None,) * 5
+    return (target.question_form, target.state_index, target.target_status, target.target_refusal_reason,
+            target.expected_unit)
+
+
+def _drilldowns(
+    record: CorpusRecord,
+    graph: SemanticSymbolicBindingGraph,
+    first_root: BoundEquation | None,
+    refused_target: BoundUnknown | None,
+) -> tuple[Drilldown, ...]:
+    """The problem as a drill-down of its first root-cause refusal and of its refused question target."""
     text = _text(record)
-    # The unit the binding gives the answer: the resolving symbol's declared
-    # unit, else the unit the question asks for.
-    predicted: str | None = None
-    if unknown_target is not None:
-        resolver = symbols.get(unknown_target.resolved_by) if unknown_target.resolved_by else None
-        predicted = resolver.unit if resolver is not None and resolver.unit else unknown_target.expected_unit
-    target_refused = unknown_target is not None and unknown_target.target_status == "refused"
-    if refused:
-        outcome = "equation_refused"
-    elif target_refused:
-        outcome = "target_refused"
-    else:
-        outcome = "admitted"
-    problem = (
-        record.corpus, record.problem_id, record.source, outcome, "imported", None, None, None, None, None,
-        len(graph.symbols), len(graph.facts), len(graph.equations), admitted, refused, root, propagated,
-        len(graph.unknowns),
-        unknown_target.question_form if unknown_target else None,
-        unknown_target.state_index if unknown_target else None,
-        unknown_target.target_status if unknown_target else None,
-        unknown_target.target_refusal_reason if unknown_target else None,
-        unknown_target.expected_unit if unknown_target else None,
-        predicted, gold, answer_unit_agreement(predicted, gold, pack),
-    )
     drills: list[Drilldown] = []
     if first_root is not None and first_root.refusal_reason is not None:
         drills.append(Drilldown(record.corpus, record.problem_id, record.source, "equation",
                                 first_root.refusal_reason, text, first_root.refusal_detail, graph, record.payload))
-    if target_refused and unknown_target is not None and unknown_target.target_refusal_reason is not None:
+    if refused_target is not None and refused_target.target_refusal_reason is not None:
         drills.append(Drilldown(record.corpus, record.problem_id, record.source, "target",
-                                unknown_target.target_refusal_reason, text,
-                                unknown_target.target_refusal_detail, graph, record.payload))
-    return ProblemAnalysis(problem, tuple(eq_rows), graph, tuple(drills))
+                                refused_target.target_refusal_reason, text,
+                                refused_target.target_refusal_detail, graph, record.payload))
+    return tuple(drills)
 
 
 # --------------------------------------------------------------------------- batches
