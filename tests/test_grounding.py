@@ -6,15 +6,16 @@ import pytest
 
 from ssbg.errors import ImportRefusal
 from ssbg.reading.formula import parse_formula
-from ssbg.reading.grounding import TraceBuilder
+from ssbg.reading.grounding import GROUNDING_RULES, GroundingState, StepBuilder, ground
 from ssbg.reading.mentions import extract_mentions
+from ssbg.units import default_pack
 
 
-def builder(text: str, solution: str | None = None) -> TraceBuilder:
-    return TraceBuilder("p", "test", text, extract_mentions(text), solution=solution)
+def builder(text: str, solution: str | None = None) -> StepBuilder:
+    return StepBuilder("p", "test", text, extract_mentions(text), solution=solution)
 
 
-def sources(b: TraceBuilder) -> list[list[str]]:
+def sources(b: StepBuilder) -> list[list[str]]:
     return [[o.source if o.constant is None else f"constant:{o.constant}" for o in s.operands] for s in b.steps]
 
 
@@ -267,7 +268,7 @@ def test_fallback_constants_do_not_preempt_a_text_mention() -> None:
 # ------------------------------------------------ fallback grounding rules (ADR 0004, after the fallback constants)
 
 
-def mention_texts(b: TraceBuilder) -> list[str]:
+def mention_texts(b: StepBuilder) -> list[str]:
     return [m.text for m in b.build().mentions]
 
 
@@ -453,3 +454,30 @@ def test_a_job_done_at_a_rate_is_one_whole_job() -> None:
         builder("Martha rakes for 8 hours and her brother for 2 hours.").add_equation(
             "((1.0/8.0)*hours)+((1.0/2.0)*hours)=1.0"
         )
+
+
+# ------------------------------------------------------------------ the rule table
+
+
+def test_every_grounding_rule_is_named_once_and_shows_one_example() -> None:
+    names = [name for name, _ in GROUNDING_RULES]
+    assert len(set(names)) == len(names)
+    docs = [rule.__doc__ or "" for _, rule in GROUNDING_RULES]
+    assert [name for name, doc in zip(names, docs, strict=True) if not doc or "\n" in doc] == []
+
+
+def test_the_engine_takes_the_first_rule_that_answers() -> None:
+    # 2 is both a text mention and the cued constant "half": the text mention comes first in the table
+    text = "Ann has 2 cats and half as many dogs as Bo, who has 8."
+    state = GroundingState(text, extract_mentions(text), default_pack())
+    operand = ground(state, parse_formula("8/2").right, "divide")  # type: ignore[union-attr]
+    assert (operand.source, operand.mention) == ("mention", 0)
+    order = [name for name, _ in GROUNDING_RULES]
+    assert order.index("text_mention") < order.index("cued_constant")
+
+
+def test_no_rule_answering_refuses_as_operand_not_found() -> None:
+    state = GroundingState("Ann has 3 cats.", extract_mentions("Ann has 3 cats."), default_pack())
+    with pytest.raises(ImportRefusal) as info:
+        ground(state, parse_formula("3*7").right)  # type: ignore[union-attr]
+    assert (info.value.reason, info.value.detail) == ("operand_not_found", "7")

@@ -9,7 +9,7 @@ imply (``days``, ``months``, ``people``, the noun), so that it takes part in
 dimensional analysis like any written number.
 
 The rules are closed lists, tried only for a number the importer cannot ground
-otherwise (see :class:`ssbg.reading.grounding.TraceBuilder`):
+otherwise (see :class:`ssbg.reading.grounding.StepBuilder`):
 
 - a list of weekday or month names joined by commas and ``and``/``or``, or a
   range ``X to|through|until|- Y`` (inclusive, wrapping after Sunday/December);

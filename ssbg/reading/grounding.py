@@ -1,43 +1,52 @@
 """Grounding: what each number of a solution's formulas stands for, and the trace steps they make (edge).
 
 :func:`~ssbg.reading.formula.parse_formula` reads a corpus formula into a tree;
-:class:`TraceBuilder` flattens trees into :class:`~ssbg.trace.Step` values
-(a chain of one operator is one step, ``a - b - c``; every other operator a step
-of its own; sub-expressions become implicit steps) and grounds each number:
+:class:`StepBuilder` flattens trees into :class:`~ssbg.trace.Step` values (a
+chain of one operator is one step, ``a - b - c``; every other operator a step of
+its own; sub-expressions become implicit steps) and grounds each number with
+:func:`ground`, which walks one ordered table of named rules,
+:data:`GROUNDING_RULES`, and takes the first rule's answer:
 
-1. an earlier step's result (the most recent equal one; a literal written with
+1. a gold alignment, where the corpus gives one;
+2. an earlier step's result (the most recent equal one; a literal written with
    decimals also matches a result it rounds), never one of the formula's own sub-steps;
-2. a mention in the text with that value (an unused one first);
-3. an implicit constant whose cue words occur in the text (``60`` with "hour");
+3. a mention in the text with that value (an unused one first);
+4. an implicit constant whose cue words occur in the text (``60`` with "hour");
    then a mention whose unit scales to the value (``20%`` for ``0.2``, ``half a
    dozen`` for ``6``);
-4. the complement of a percentage mention (``.8`` or ``80`` for ``20%``), as an
-   implicit step ``100% - 20%`` (or ``100% + 20%`` where the text speaks of an increase);
-5. the numerator or denominator of a fraction mention (the ``3`` of ``1/3``);
-6. a number the solution's prose states outside its annotations (see
-   :class:`TraceBuilder`);
-7. a quantity the text states by a list or an article (``Monday to Thursday``
+5. a constant the solution's prose cues; the complement of a percentage mention
+   (``.8`` or ``80`` for ``20%``), as an implicit step ``100% - 20%`` (or ``100% + 20%``
+   where the text speaks of an increase);
+6. the numerator or denominator of a fraction mention (the ``3`` of ``1/3``);
+7. a number the solution's prose states outside its annotations;
+8. a quantity the text states by a list or an article (``Monday to Thursday``
    for 4 days, ``a ferret`` for 1, :mod:`ssbg.reading.counting`); the rest of a
    fraction (``1 - 1/3``); a mention converted by a cued constant (``two weeks``
    x 7 days per week); ``k + 1`` parts of "k times as many"; a fallback
    constant (``every other``, ``parents``, ``self``, ``March`` 31 days, pints per gallon);
-8. last: the persons or weekdays the text names, summed as the divisor of an average or
+9. last: the persons or weekdays the text names, summed as the divisor of an average or
    share, or a listed count (``third and fourth``); ``n + 1`` with ``self``; ``two and a
    half``; ``every 6 months`` as 12 / 6 a year; a number-word measure (``a fifty-dollar
    bill``, ``half an hour``); ``1 hour 30 minutes``.
 
-A number none of these explains refuses the record with
-:class:`~ssbg.errors.ImportRefusal` reason ``operand_not_found``; nothing is guessed.
+A rule is a function of the problem's :class:`GroundingState` (the text, its
+mentions, the steps so far, the mentions used), the literal and the operation it
+is an operand of; it gives an :class:`~ssbg.trace.Operand` or None, and may add
+implicit steps or extra mentions to the state.  A number no rule explains
+refuses the record with :class:`~ssbg.errors.ImportRefusal` reason
+``operand_not_found``; nothing is guessed.
 
 Examples
 --------
 >>> from ssbg.reading.mentions import extract_mentions
 >>> text = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
->>> b = TraceBuilder("w1", "example", text, extract_mentions(text))
+>>> b = StepBuilder("w1", "example", text, extract_mentions(text))
 >>> b.add_formula("12/60=0.2", unit="$ per minute"), b.add_formula("0.2*50=10", unit="$")
 (True, True)
 >>> [(s.op, [o.source for o in s.operands]) for s in b.build().steps]
 [('divide', ['mention', 'constant']), ('multiply', ['step', 'mention'])]
+>>> [name for name, _ in GROUNDING_RULES][:4]
+['gold_alignment', 'earlier_step', 'text_mention', 'cued_constant']
 """
 
 from __future__ import annotations
@@ -69,7 +78,7 @@ from ssbg.reading.mentions import mention_at, pack_lookup, worded_mentions
 from ssbg.trace import Mention, Operand, Step, Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["MAX_FORMULAS", "TraceBuilder"]
+__all__ = ["GROUNDING_RULES", "MAX_FORMULAS", "GroundingRule", "GroundingState", "StepBuilder", "ground"]
 
 MAX_FORMULAS = 500  # formulas one record may try (GSM8K solutions have up to about 30)
 
@@ -94,6 +103,7 @@ def _fraction_parts(value: float) -> tuple[int, int] | None:
             return round(num) + whole * den, den
     return None
 
+
 _APPLY: dict[str, Callable[[float, float], float]] = {
     "add": operator.add,
     "subtract": operator.sub,
@@ -109,6 +119,8 @@ _INCREASE = re.compile(
     r"(?i)(?<![a-z])(?:more|increas\w*|rais\w*|rise[sn]?|rose|higher|bump\w*|mark(?:s|ed)?[- ]?up|interest|tax|"
     r"tips?|grow\w*|grew|gain\w*|profit\w*|return\w*|larger|bigger|longer|taller|extra|premium|inflation|up)(?![a-z])"
 )
+
+
 # Conversion constants "x_per_y" as (id, value, x, y): "2 weeks" x 7 days_per_week is 14 days.
 def _conversion_table(*, fallback: bool) -> tuple[tuple[str, float, str, str], ...]:
     """(constant id, factor, numerator unit, denominator unit) of the ``X_per_Y`` constants: the ordinary
@@ -125,7 +137,7 @@ def _conversion_table(*, fallback: bool) -> tuple[tuple[str, float, str, str], .
 
 
 _CONVERSIONS = _conversion_table(fallback=False)
-# tried by _converted only after every ordinary conversion
+# tried by the cued conversion rule only after every ordinary conversion
 _CUED_CONVERSIONS = _conversion_table(fallback=True)
 # Words of a total shared by parts ("twice as many ... in total", "combined", "share").
 _SHARED = re.compile(r"(?i)(?<![a-z])(?:total|combined?|together|altogether|sum|in all|shared?|split|between)(?![a-z])")
@@ -192,12 +204,645 @@ def _scale_factor(pack: UnitPack, unit: str) -> float | None:
     return float(resolved.ratio)
 
 
-class TraceBuilder:
+class GroundingState:
+    """What the grounding rules of one problem read and extend.
+
+    The problem's text, its mentions (a rule may widen or narrow one: ``half`` read
+    as ``half an hour``), the pack and the worked solution; the steps so far and
+    their values; the mentions used; the extra mentions operands point at
+    (solution quotes, counted text mentions), by first use; where the formula
+    being added stands.  Readings of the text the later rules need are made once,
+    on first need.
+    """
+
+    def __init__(self, text: str, mentions: Sequence[Mention], pack: UnitPack, solution: str | None = None) -> None:
+        self.text = text
+        self.mentions = tuple(mentions)
+        self.pack = pack
+        self.solution = solution
+        self.steps: list[Step] = []
+        self.step_values: list[float] = []
+        self.used: set[int] = set()
+        self.quoted: list[Mention] = []  # extra mentions operands point at (solution quotes, counts), by first use
+        self.position: int | None = None  # offset in the solution of the formula being added
+        self.own_steps_from = 0  # the steps of the formula being added start here: none of its numbers is one of them
+        self.aligned: Sequence[int | None] | None = None  # gold alignments of the equation being added, by position
+        self.prose: tuple[tuple[int, float], ...] | None = None  # numbers of the solution prose, on first need
+        self.prose_words: tuple[tuple[int, float], ...] | None = None
+        self.counted_clear_of: tuple[tuple[int, int], ...] | None = None  # spans counted mentions keep clear of
+        self._extracted = self.mentions  # as given (a rule may later widen or narrow one of self.mentions)
+        self._by_value: dict[float, list[int]] = {}
+        for i, m in enumerate(self.mentions):
+            self._by_value.setdefault(_value_key(float(m.value)), []).append(i)
+        self._blanked: str | None = None  # the solution with annotations blanked: see blanked_solution
+        self._readings: dict[str, tuple[Any, ...]] = {}  # the later rules' readings of the text, on need
+
+    @functools.cached_property
+    def scaled(self) -> tuple[float | None, ...]:
+        """Each given mention's value in its unit's scale (:meth:`scaled_value`), read on first need."""
+        return tuple(self.scaled_value(m) for m in self._extracted)
+
+    @functools.cached_property
+    def by_scaled(self) -> dict[float, list[int]]:
+        """The given mentions by their scaled values (``20%`` under 0.2, ``129.9 million`` under 129.9)."""
+        by_scaled: dict[float, list[int]] = {}
+        for i, m in enumerate(self._extracted):
+            scale = _SCALE_WORD.search(m.text)
+            if scale is not None:  # "129.9 million voters" also stands for 129.9
+                by_scaled.setdefault(_value_key(float(m.value) / _SCALES[scale.group().lower()]), []).append(i)
+            scaled = self.scaled[i]
+            if scaled is not None:
+                by_scaled.setdefault(_value_key(scaled), []).append(i)
+        return by_scaled
+
+    def scaled_value(self, m: Mention) -> float | None:
+        """A mention's value in its unit's scale, for dimensionless and count units (``20%`` -> 0.2)."""
+        if m.unit is None:
+            return None
+        if _PERCENT_RATE.match(m.unit):  # "50% every year": a percentage per period scales as a percentage
+            return float(m.value) / 100
+        factor = _scale_factor(self.pack, m.unit)
+        return None if factor is None else float(m.value) * factor
+
+    def mention_with_value(self, value: float, *, scaled: bool) -> int | None:
+        """A given mention of that value (by its scaled value when ``scaled``): an unused one first."""
+        key = _value_key(value)
+        exact = self.by_scaled.get(key) if scaled else self._by_value.get(key)
+        if not exact:
+            return None
+        for i in exact:
+            if i not in self.used:
+                return i
+        return exact[0]
+
+    def push(self, step: Step, value: float) -> int:
+        """Append a step and its value: its index."""
+        self.steps.append(step)
+        self.step_values.append(value)
+        return len(self.steps) - 1
+
+    def extra_mention(self, mention: Mention) -> int | None:
+        """The operand index of an extra mention (a solution quote or a counted text mention), added on
+        first use; None when it overlaps another extra text mention."""
+        for k, other in enumerate(self.quoted):
+            if other.source == mention.source and other.start == mention.start and other.end == mention.end:
+                return len(self.mentions) + k
+            if other.source == mention.source == "text" and other.start < mention.end and mention.start < other.end:
+                return None
+        self.quoted.append(mention)
+        return len(self.mentions) + len(self.quoted) - 1
+
+    def reading(self, key: str, read: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+        """A reading of the text a later rule needs (``read()``), computed once per problem."""
+        found = self._readings.get(key)
+        if found is None:
+            found = self._readings[key] = read()
+        return found
+
+    @property
+    def blanked_solution(self) -> str:
+        """The solution with its annotations blanked (:func:`blank_annotations`, computed once); ``""`` without one."""
+        if self._blanked is None:
+            self._blanked = "" if self.solution is None else blank_annotations(self.solution)
+        return self._blanked
+
+    def solution_line(self) -> str:
+        """The line of the solution holding the formula being added (annotations blanked), or ``""``."""
+        if self.solution is None or self.position is None:
+            return ""
+        blanked = self.blanked_solution
+        start = blanked.rfind("\n", 0, self.position) + 1
+        end = blanked.find("\n", self.position)
+        return blanked[start : end if end >= 0 else len(blanked)]
+
+
+# ============================================================================ the rules
+#
+# Each rule: (state, literal, the operation the literal is an operand of) -> an operand, or None.  The
+# docstring is one example; comments say more.  The order is GROUNDING_RULES's, at the end.
+
+GroundingRule = Callable[[GroundingState, Literal, str | None], Operand | None]
+
+
+def _gold_alignment(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'X=(27.0*16.0)' aligned to the text by the corpus: 27.0 is the mention its position names."""
+    by_position = g.aligned
+    if by_position is None:
+        return None
+    if not 0 <= lit.position < len(by_position):
+        raise ImportRefusal(f"no gold alignment for {lit.text}", reason="operand_not_found", detail=lit.text)
+    gold = by_position[lit.position]
+    if gold is None:
+        return None
+    g.used.add(gold)
+    return Operand(mention=gold, text=lit.text)
+
+
+def _earlier_step(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'24/4' after '48/2=24': 24 is the result of the earlier step."""
+    i = _stated_step(g, lit)
+    return None if i is None else Operand(step=i, text=lit.text)
+
+
+def _stated_step(g: GroundingState, lit: Literal) -> int | None:
+    """The most recent earlier step (not one of the formula's own) whose result ``lit`` states: its
+    value, ``60%`` for a result of 60 percent, or ``3.33`` for a result it rounds."""
+    value = lit.value
+    values = g.step_values
+    last = g.own_steps_from - 1
+    for i in range(last, -1, -1):
+        r = values[i]
+        if r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value)):
+            return i
+    if last < 0:
+        return None
+    text = lit.text
+    if text.endswith("%"):  # "60%" is a result stated as 60 percent ("40% + 20% = 60%")
+        for i in range(last, -1, -1):
+            if g.steps[i].unit == "%" and close(values[i], value * 100):
+                return i
+    places = _decimals(text) if "." in text else 0
+    if places:  # "3.33" also stands for a result 3.3333 it rounds
+        tolerance = 0.5 * 10 ** (-places) + 1e-9
+        for i in range(last, -1, -1):
+            if abs(values[i] - value) <= tolerance:
+                return i
+    return None
+
+
+def _text_mention(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'48/2' where the text says '48 apples': 48 is that mention (an unused one first)."""
+    i = g.mention_with_value(lit.value, scaled=False)
+    if i is None:
+        return None
+    g.used.add(i)
+    return Operand(mention=i, text=lit.text)
+
+
+def _cued_constant(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'48/2' after 'half as many': 2 is the constant half."""
+    # Among cued constants of equal value a multiply prefers a multiplier (twice), a divide a divisor (half).
+    cues = find_cues(g.text, lit.value)
+    if not cues:
+        return None
+    preferred = _MULTIPLIERS if op == "multiply" else _DIVISORS if op == "divide" else frozenset()
+    cue = next((c for c in cues if c.constant_id in preferred), cues[0])
+    return Operand(constant=cue.constant_id, cue=(cue.start, cue.end), text=lit.text)
+
+
+def _scaled_mention(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'0.2*50' where the text says '20%': 0.2 is the 20% (``half a dozen`` for 6, ``1.5 million`` for 1.5)."""
+    i = g.mention_with_value(lit.value, scaled=True)
+    if i is None:
+        return None
+    g.used.add(i)
+    return Operand(mention=i, text=lit.text)
+
+
+def _solution_cue(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'3*2' where the solution says 'He does this twice a day': 2 is the constant twice (no cue span)."""
+    # The cue is not in the problem text, so the operand has no cue span.
+    if g.solution is None:
+        return None
+    cues = find_cues(g.blanked_solution, lit.value)
+    return Operand(constant=cues[0].constant_id, text=lit.text) if cues else None
+
+
+def _percent_complement(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'.8*50' with '20% off': 0.8 is the implicit step 100% - 20%."""
+    # Or 100% + p for a text that speaks of an increase ("1.2" or "120" for "a 20% raise").
+    value = lit.value
+    rising: bool | None = None
+    for i, m in enumerate(g.mentions):
+        scaled = g.scaled[i]
+        is_percent = m.unit is not None and scaled is not None and close(scaled * 100, float(m.value))
+        if not is_percent:
+            continue
+        p = float(m.value)
+        if close(100 - p, value) or close(1 - p / 100, value):
+            kind, rest = "subtract", 100 - p
+        elif close(100 + p, value) or close(1 + p / 100, value):
+            if rising is None:
+                rising = _INCREASE.search(g.text) is not None
+            if not rising:
+                continue
+            kind, rest = "add", 100 + p
+        else:
+            continue
+        cue = find_cues(g.text, 100)
+        whole = Operand(constant="percent", cue=(cue[0].start, cue[0].end) if cue else None)
+        step = g.push(Step(kind, (whole, Operand(mention=i)), rest, None, None, True), rest)
+        return Operand(step=step, text=lit.text)
+    return None
+
+
+def _fraction_part(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'60/3' with 'one-third of them': 3 is the denominator of the fraction mention."""
+    # Also the 5 of "20%" (1/5), or a part of a mixed number ("4 1/2 pound steaks": 4 steaks of 1/2 pound).
+    value = lit.value
+    if value <= 0:
+        return None
+    for i, m in enumerate(g.mentions):
+        scaled = g.scaled[i]
+        if (m.kind == "fraction" and m.unit is None) or _MIXED.match(m.text):
+            fraction = float(m.value)
+            if _MIXED.match(m.text) and (value == int(fraction) or close(value, fraction - int(fraction))):
+                return Operand(mention=i, text=lit.text)  # "4 1/2 pound steaks" read as 4 steaks of 1/2 pound
+        elif scaled is not None and m.unit is not None and close(scaled * 100, float(m.value)) and scaled < 1:
+            fraction = scaled  # "20% off" divides by 5: 20% is 1/5
+        else:
+            continue
+        parts = _fraction_parts(fraction)
+        if parts is not None and value.is_integer() and value in parts:
+            return Operand(mention=i, text=lit.text)
+    return None
+
+
+def _solution_number(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'2*3' where the solution says 'each has 2 legs': 2 is that number of the prose."""
+    # Outside the annotations and outside arithmetic (a restated formula grounds nothing), nearest
+    # before the formula; digits first, then number words ("two, 21 and 42").
+    value = lit.value
+    if g.solution is None:
+        return None
+    blanked = g.blanked_solution
+    if g.prose is None:
+        g.prose = tuple(
+            (m.start("cur") if m.group("cur") else m.start("num"), parse_number(m.group("num")))
+            for m in _PROSE_NUMBER.finditer(blanked)
+            if not _in_arithmetic(blanked, m.start(), m.end())
+        )
+    hits = [start for start, v in g.prose if close(v, value)]
+    if not hits:
+        if g.prose_words is None:  # "two, 21 and 42": numbers the prose writes in words (read on need)
+            g.prose_words = tuple(
+                (m.start, float(m.value))
+                for m in worded_mentions(blanked, pack=g.pack)
+                if not _in_arithmetic(blanked, m.start, m.end)
+            )
+        hits = [start for start, v in g.prose_words if close(v, value)]
+    if not hits:
+        return None
+    where = g.position if g.position is not None else len(g.solution)
+    before = [start for start in hits if start < where]
+    chosen = before[-1] if before else hits[0]
+    for k, quoted in enumerate(g.quoted):
+        if quoted.start == chosen and quoted.source == "solution":
+            return Operand(mention=len(g.mentions) + k, text=lit.text)
+    mention = mention_at(blanked, chosen, pack=g.pack, source="solution")
+    if mention is None or not close(float(mention.value), value):
+        return None
+    index = g.extra_mention(mention)
+    return None if index is None else Operand(mention=index, text=lit.text)
+
+
+def _counted_mention(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'3*8' with 'Monday, Wednesday and Friday': 3 days the text lists (counting.counted_mentions)."""
+    # "Travis and his brother" for 2.  A 1 read from "a"/"an" counts only when the solution's line of the
+    # formula names its noun ("His ferret will need 1 * 4" for "a ferret").
+    value = lit.value
+    if g.counted_clear_of is None:  # the text mentions as they are at the first need
+        g.counted_clear_of = tuple((m.start, m.end) for m in g.mentions)
+    taken = g.counted_clear_of
+    # the article readings give only 1 and 0: for another value they are left unread
+    articles = close(value, 1) or close(value, 0)
+    counted = g.reading(
+        "counted" if articles else "counted_without_articles",
+        lambda: tuple(
+            c
+            for c in counted_mentions(g.text, pack=g.pack, articles=articles)
+            if not any(a < c.end and c.start < b for a, b in taken)
+        ),
+    )
+    line: str | None = None
+    for c in counted:
+        if not close(float(c.value), value):
+            continue
+        if value in (0, 1):
+            if line is None:
+                line = g.solution_line()
+            noun = (c.lemma or "").rpartition("_")[2]
+            if not noun or not re.search(rf"(?i)(?<![A-Za-z]){re.escape(noun)}", line):
+                continue
+        index = g.extra_mention(c)
+        if index is not None:
+            return Operand(mention=index, text=lit.text)
+    return None
+
+
+def _fraction_complement(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'2/3*60' with 'a third ... the rest': 2/3 is the implicit step 1 - 1/3."""
+    # Only where the text has words of a whole or a rest (the whole constant's cue).
+    value = lit.value
+    for i, m in enumerate(g.mentions):
+        if m.kind == "fraction" and 0 < float(m.value) < 1 and close(1 - float(m.value), value):
+            cue = find_cues(g.text, 1)
+            whole = next((c for c in cue if c.constant_id == "whole"), None)
+            if whole is None:
+                return None
+            rest = 1 - float(m.value)
+            operands = (Operand(constant="whole", cue=(whole.start, whole.end)), Operand(mention=i))
+            return Operand(step=g.push(Step("subtract", operands, rest, None, None, True), rest), text=lit.text)
+    return None
+
+
+def _cued_conversion(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'14*3' with 'two weeks' and 'days': 14 is the implicit step 2 x 7 (days_per_week)."""
+    # A mention converted by a cued conversion constant into a unit the text or the formula's line
+    # names ("25 cents" / 100 for 0.25 where it says "dollar" or "$"); the fallback conversions last.
+    value = lit.value
+    where = ""
+    for conversions, fallback in ((_CONVERSIONS, False), (_CUED_CONVERSIONS, True)):
+        for i, m in enumerate(g.mentions):
+            if m.lemma is None or m.kind != "quantity":
+                continue
+            head = m.lemma.partition("_per_")[0]
+            a = float(m.value)
+            for cid, factor, num, den in conversions:
+                if head == den and close(a * factor, value):
+                    kind, target = "multiply", num
+                elif head == num and close(a / factor, value):
+                    kind, target = "divide", den
+                else:
+                    continue
+                if not where:
+                    where = g.text + "\n" + g.solution_line()
+                said = _PLURALS.get(target) or rf"{re.escape(target)}(?:e?s)?"
+                if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
+                    continue
+                cues = find_cues(g.text, factor, fallback=fallback)
+                cue = next((c for c in cues if c.constant_id == cid), None)
+                if cue is None:
+                    continue
+                operands = (Operand(mention=i), Operand(constant=cid, cue=(cue.start, cue.end)))
+                return Operand(step=g.push(Step(kind, operands, value, None, None, True), value), text=lit.text)
+    return None
+
+
+def _parts_of_a_multiple(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'180/3' with 'twice as many ... 180 in total': 3 is the implicit step 2 + 1 (parts of the whole)."""
+    value = lit.value
+    if value < 2 or not value.is_integer() or not _SHARED.search(g.text):
+        return None
+    k = value - 1
+    multiplier: Operand | None = None
+    for i, m in enumerate(g.mentions):
+        if m.kind == "multiplier" and close(float(m.value), k):
+            multiplier = Operand(mention=i)
+            break
+    else:
+        cue = next((c for c in find_cues(g.text, k) if c.constant_id in _MULTIPLIERS), None)
+        if cue is not None:
+            multiplier = Operand(constant=cue.constant_id, cue=(cue.start, cue.end))
+    if multiplier is None:
+        return None
+    step = g.push(Step("add", (multiplier, Operand(constant="one_part")), value, None, None, True), value)
+    return Operand(step=step, text=lit.text)
+
+
+def _self_cue(g: GroundingState, *, companions: bool) -> tuple[int, int] | None:
+    """The span of the words that cue ``self``: its own cue words, or (``companions``) a group named
+    with a possessive (``her 2 siblings``)."""
+    cue = next((c for c in find_cues(g.text, 1, fallback=True) if c.constant_id == "self"), None)
+    if cue is not None:
+        return cue.start, cue.end
+    hit = SELF_COMPANION_CUE.search(g.text) if companions else None
+    return None if hit is None else (hit.start(), hit.end())
+
+
+def _fallback_constant(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'30/2' with 'every other day': 2 is the fallback constant every_other."""
+    # Or self for a 1 in a sum of persons whose owner a possessive group leaves out ("Kath takes her
+    # 2 siblings"); fallback cue words are too common to compete with the rules before.
+    value = lit.value
+    late = find_cues(g.text, value, fallback=True)
+    if late:
+        return Operand(constant=late[0].constant_id, cue=(late[0].start, late[0].end), text=lit.text)
+    if value == 1 and op == "add":
+        span = _self_cue(g, companions=True)
+        if span is not None:
+            return Operand(constant="self", cue=span, text=lit.text)
+    return None
+
+
+def _named_total(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'18/3' with 'Mark, Peter and John share equally': 3 is the implicit sum 1 + 1 + 1 of the persons."""
+    # Each person (or weekday: "12 miles on Monday, 18 on Tuesday, 21 on Wednesday" averages over 3)
+    # once, as a divisor, where the text speaks of an average or an equal share; before that a count
+    # listed as one mention ("knives, forks, and spoons").
+    value = lit.value
+    if value < 2 or not value.is_integer() or not _AVERAGE.search(g.text):
+        return None
+    taken = [(m.start, m.end) for m in g.mentions]
+    # "knives, forks, and spoons": a count as one mention
+    for listed in g.reading("listed", lambda: listed_items(g.text)):
+        if close(float(listed.value), value) and not any(a < listed.end and listed.start < b for a, b in taken):
+            index = g.extra_mention(listed)
+            if index is not None:
+                return Operand(mention=index, text=lit.text)
+    if op != "divide":
+        return None
+    for group in g.reading("named", lambda: named_items(g.text)):
+        items = [c for c in group if not any(a < c.end and c.start < b for a, b in taken)]
+        if len(items) != value or len(items) != len(group):
+            continue
+        if any(
+            q.source == "text" and q.start < c.end and c.start < q.end and (q.start, q.end) != (c.start, c.end)
+            for q in g.quoted
+            for c in items
+        ):
+            continue  # an item overlaps another extra mention: adding some and not others would leave them
+        operands = tuple(Operand(mention=i) for c in items if (i := g.extra_mention(c)) is not None)
+        return Operand(step=g.push(Step("add", operands, value, None, None, True), value), text=lit.text)
+    return None
+
+
+def _with_self(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'5*3' with 'him and his 4 friends': 5 is the implicit sum 4 + 1 (self)."""
+    value = lit.value
+    if value < 2 or not value.is_integer():
+        return None
+    for i, m in enumerate(g.mentions):
+        if m.lemma not in _COMPANION_LEMMAS or not close(float(m.value), value - 1):
+            continue
+        cue = _self_cue(g, companions=True)
+        if cue is None:
+            return None
+        operands = (Operand(mention=i), Operand(constant="self", cue=cue))
+        return Operand(step=g.push(Step("add", operands, value, None, None, True), value), text=lit.text)
+    return None
+
+
+def _and_a_half(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'2.5*12' with 'two and a half dozen': 2.5 is the implicit sum 2 + 0.5."""
+    # The number takes the half's unit when it has none.
+    value = lit.value
+    for i in range(len(g.mentions) - 1):
+        a, b = g.mentions[i], g.mentions[i + 1]
+        if (
+            not close(float(b.value), 0.5)
+            or not close(float(a.value) + 0.5, value)
+            or not re.fullmatch(r"\s+and\s+", g.text[a.end : b.start])
+            or not re.match(r"(?i)(?:a\s+)?half\b", b.text)
+            or (a.unit is not None and a.unit != b.unit)
+        ):
+            continue
+        if a.unit is None and b.unit is not None:
+            a = dataclasses.replace(a, unit=b.unit, lemma=b.lemma)
+            g.mentions = (*g.mentions[:i], a, *g.mentions[i + 1 :])
+        operands = (Operand(mention=i), Operand(mention=i + 1))
+        return Operand(step=g.push(Step("add", operands, value, None, None, True), value), text=lit.text)
+    return None
+
+
+def _times_per_period(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'2*50' with 'every 6 months' and 'a year': 2 is the implicit step 12 / 6 (months_per_year)."""
+    # A cued conversion constant over the mention, where the text or the formula's line names the longer unit.
+    value = lit.value
+    where = ""
+    for i, m in enumerate(g.mentions):
+        a = float(m.value)
+        if m.lemma is None or a <= 0 or not _EVERY.search(g.text, max(0, m.start - 8), m.start):
+            continue
+        for cid, factor, num, den in _CONVERSIONS:
+            if m.lemma != num or not close(factor / a, value):
+                continue
+            where = where or g.text + "\n" + g.solution_line()
+            said = _PLURALS.get(den) or rf"{re.escape(den)}(?:e?s)?"
+            if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
+                continue
+            cue = next((c for c in find_cues(g.text, factor) if c.constant_id == cid), None)
+            if cue is None:
+                continue
+            operands = (Operand(constant=cid, cue=(cue.start, cue.end)), Operand(mention=i))
+            return Operand(step=g.push(Step("divide", operands, value, None, None, True), value), text=lit.text)
+    return None
+
+
+def _number_word_measure(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'50-20' with 'a fifty-dollar bill': 50 is the measure the number word writes (counting.compound_measures)."""
+    # "6 thirty-minute programs" for 30.  Inside a text mention ("one fifty-dollar bill") the mention is
+    # narrowed to the words before it ("one"), which keep their value and unit; "half" before "an hour"
+    # widens to "half an hour", converted to minutes by minutes_per_hour for 30.
+    value = lit.value
+    for c in g.reading("compound", lambda: compound_measures(g.text, pack=g.pack)):
+        minutes = c.unit == "hour" and close(float(c.value) * 60, value)  # "half an hour" for 30 minutes
+        if not close(float(c.value), value) and not minutes:
+            continue
+        inside = next((i for i, m in enumerate(g.mentions) if m.start < c.end and c.start < m.end), None)
+        index: int | None
+        if inside is not None:
+            m = g.mentions[inside]
+            if m.start == c.start and m.end <= c.end and close(float(m.value), float(c.value)):
+                widened = dataclasses.replace(m, end=c.end, text=c.text, unit=c.unit, lemma=c.lemma, kind=c.kind)
+                g.mentions = (*g.mentions[:inside], widened, *g.mentions[inside + 1 :])
+                index = inside  # "half" read as "half an hour"
+            else:
+                head = g.text[m.start : c.start].rstrip(" ,")
+                if not head or not m.start < c.start or c.end > m.end:
+                    continue
+                if any(q.source == "text" and q.start < c.end and c.start < q.end for q in g.quoted):
+                    continue
+                narrowed = Mention(m.start, m.start + len(head), head, m.value, m.unit, m.lemma, m.kind, m.source)
+                g.mentions = (*g.mentions[:inside], narrowed, *g.mentions[inside + 1 :])
+                index = g.extra_mention(c)
+        else:
+            index = g.extra_mention(c)
+        if index is None:
+            continue
+        if not minutes or close(float(c.value), value):
+            return Operand(mention=index, text=lit.text)
+        cue = next((k for k in find_cues(g.text, 60) if k.constant_id == "minutes_per_hour"), None)
+        if cue is None:
+            continue
+        operands = (Operand(mention=index), Operand(constant="minutes_per_hour", cue=(cue.start, cue.end)))
+        return Operand(step=g.push(Step("multiply", operands, value, None, None, True), value), text=lit.text)
+    return None
+
+
+def _hours_and_minutes(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+    """'90/3' with '1 hour 30 minutes': 90 is the implicit steps 1 x 60 + 30 (or 1.5 as 1 + 30 / 60)."""
+    value = lit.value
+    for i in range(len(g.mentions) - 1):
+        a, b = g.mentions[i], g.mentions[i + 1]
+        if a.lemma not in ("hour", "hr") or (b.lemma or "").partition("_per_")[0] != "minute":
+            continue
+        if not re.fullmatch(r"\s*(?:and\s+)?", g.text[a.end : b.start]):
+            continue
+        h, mins = float(a.value), float(b.value)
+        cue = next((k for k in find_cues(g.text, 60) if k.constant_id == "minutes_per_hour"), None)
+        if cue is None:
+            return None
+        per_hour = Operand(constant="minutes_per_hour", cue=(cue.start, cue.end))
+        if close(h * 60 + mins, value):
+            first = g.push(Step("multiply", (Operand(mention=i), per_hour), h * 60, None, None, True), h * 60)
+            total = g.push(Step("add", (Operand(step=first), Operand(mention=i + 1)), value, None, None, True), value)
+            return Operand(step=total, text=lit.text)
+        if close(h + mins / 60, value):
+            part = mins / 60
+            first = g.push(Step("divide", (Operand(mention=i + 1), per_hour), part, None, None, True), part)
+            total = g.push(Step("add", (Operand(mention=i), Operand(step=first)), value, None, None, True), value)
+            return Operand(step=total, text=lit.text)
+    return None
+
+
+GROUNDING_RULES: tuple[tuple[str, GroundingRule], ...] = (
+    ("gold_alignment", _gold_alignment),
+    ("earlier_step", _earlier_step),
+    ("text_mention", _text_mention),
+    ("cued_constant", _cued_constant),
+    ("scaled_mention", _scaled_mention),
+    ("solution_cue", _solution_cue),
+    ("percent_complement", _percent_complement),
+    ("fraction_part", _fraction_part),
+    ("solution_number", _solution_number),
+    ("counted_mention", _counted_mention),
+    ("fraction_complement", _fraction_complement),
+    ("cued_conversion", _cued_conversion),
+    ("parts_of_a_multiple", _parts_of_a_multiple),
+    ("fallback_constant", _fallback_constant),
+    ("named_total", _named_total),
+    ("with_self", _with_self),
+    ("and_a_half", _and_a_half),
+    ("times_per_period", _times_per_period),
+    ("number_word_measure", _number_word_measure),
+    ("hours_and_minutes", _hours_and_minutes),
+)
+"""The grounding rules, in the order :func:`ground` tries them (ADR 0004): the first answer wins."""
+
+
+def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
+    """Ground one literal: the operand of the first rule of :data:`GROUNDING_RULES` that gives one.
+
+    ``op`` is the operation the literal is an operand of (a rule may prefer by it).
+
+    Raises
+    ------
+    ImportRefusal
+        ``operand_not_found`` when no rule explains the number (or a gold alignment misses it); the
+        refusal names no problem: :class:`StepBuilder` fills that in.
+    """
+    for _name, rule in GROUNDING_RULES:
+        operand = rule(g, lit, op)
+        if operand is not None:
+            return operand
+    raise ImportRefusal(
+        f"{lit.text} is neither in the text, an earlier step, a cued constant nor the solution",
+        reason="operand_not_found",
+        detail=lit.text,
+    )
+
+
+# ============================================================================ steps
+
+
+class StepBuilder:
     """Accumulates the steps of one problem's solution and builds its :class:`~ssbg.trace.Trace`.
 
     Every method that cannot ground or parse raises
     :class:`~ssbg.errors.ImportRefusal` (its ``problem_id``, ``corpus`` and
-    ``path`` filled in), so a reader turns it into a refused record.
+    ``path`` filled in), so a reader turns it into a refused record.  What each
+    number stands for is :func:`ground`'s answer over :attr:`state`.
 
     ``solution`` is the corpus's worked solution, when it has one: a number that
     neither the text, an earlier step nor a cued constant explains may still be
@@ -223,70 +868,35 @@ class TraceBuilder:
     ) -> None:
         self.problem_id = problem_id
         self.corpus = corpus
-        self.text = text
-        self.mentions = tuple(mentions)
         self.question_span = question_span
         self.answer_unit = answer_unit
         self.gold_answer_unit = gold_answer_unit
         self.answer = answer
-        self.solution = solution
         self.where = where
-        self.pack = default_pack() if pack is None else pack
-        self.steps: list[Step] = []
-        self.step_values: list[float] = []
-        self.used: set[int] = set()
-        self._aligned_by_position: Sequence[int | None] | None = None
-        self._extracted = self.mentions  # as given (a rule may later widen or narrow one of self.mentions)
-        self._by_value: dict[float, list[int]] = {}
-        for i, m in enumerate(self.mentions):
-            self._by_value.setdefault(_value_key(float(m.value)), []).append(i)
-        self._prose: tuple[tuple[int, float], ...] | None = None  # numbers of the solution prose, on first need
-        self._blanked: str | None = None  # the solution with annotations blanked: see blanked_solution
-        self._prose_words: tuple[tuple[int, float], ...] | None = None
-        self._quoted: list[Mention] = []  # extra mentions operands point at (solution quotes, counts), by first use
-        self._counted_clear_of: tuple[tuple[int, int], ...] | None = None  # spans counted mentions keep clear of
-        self._position: int | None = None  # offset in the solution of the formula being added
+        self.state = GroundingState(text, mentions, default_pack() if pack is None else pack, solution)
         self._formulas = 0  # formulas tried (MAX_FORMULAS bounds a corrupt record's work)
-        self._own_steps_from = 0  # the steps of the formula being added start here: none of its numbers is one of them
         self._fraction_results: set[str] = set()  # results stated as fractions ("= 8/3"), as written
-        self._fallback_reads: dict[str, tuple[Any, ...]] = {}  # the fallback rules' readings of the text, on need
 
-    # ------------------------------------------------------------ refusals
+    @property
+    def steps(self) -> list[Step]:
+        """The steps so far."""
+        return self.state.steps
+
+    @property
+    def step_values(self) -> list[float]:
+        """The value of each step so far."""
+        return self.state.step_values
+
+    @property
+    def blanked_solution(self) -> str:
+        """The solution with its annotations blanked (:func:`blank_annotations`); ``""`` without one."""
+        return self.state.blanked_solution
 
     def refusal(self, reason: str, message: str, detail: str | None = None) -> ImportRefusal:
         """An :class:`ImportRefusal` about this problem."""
         return ImportRefusal(
             message, reason=reason, path=self.where, detail=detail, problem_id=self.problem_id, corpus=self.corpus
         )
-
-    # ------------------------------------------------------------ grounding
-
-    @functools.cached_property
-    def _scaled(self) -> tuple[float | None, ...]:
-        """Each given mention's value in its unit's scale (:meth:`_scaled_value`), read on first need."""
-        return tuple(self._scaled_value(m) for m in self._extracted)
-
-    @functools.cached_property
-    def _by_scaled(self) -> dict[float, list[int]]:
-        """The given mentions by their scaled values (``20%`` under 0.2, ``129.9 million`` under 129.9)."""
-        by_scaled: dict[float, list[int]] = {}
-        for i, m in enumerate(self._extracted):
-            scale = _SCALE_WORD.search(m.text)
-            if scale is not None:  # "129.9 million voters" also stands for 129.9
-                by_scaled.setdefault(_value_key(float(m.value) / _SCALES[scale.group().lower()]), []).append(i)
-            scaled = self._scaled[i]
-            if scaled is not None:
-                by_scaled.setdefault(_value_key(scaled), []).append(i)
-        return by_scaled
-
-    def _scaled_value(self, m: Mention) -> float | None:
-        """A mention's value in its unit's scale, for dimensionless and count units (``20%`` -> 0.2)."""
-        if m.unit is None:
-            return None
-        if _PERCENT_RATE.match(m.unit):  # "50% every year": a percentage per period scales as a percentage
-            return float(m.value) / 100
-        factor = _scale_factor(self.pack, m.unit)
-        return None if factor is None else float(m.value) * factor
 
     def merge(self, a: Literal, b: Literal) -> Literal | None:
         """Fold ``a/b`` into one literal when a fraction or percent mention has that value."""
@@ -296,8 +906,8 @@ class TraceBuilder:
         if f"{a.text}/{b.text}" in self._fraction_results:
             return Literal(f"{a.text}/{b.text}", value)  # "8/3", an earlier result written as a fraction
         percent = b.value == 100  # "20/100" for a mention of 20%
-        scales = self._scaled if percent else ()
-        for i, m in enumerate(self.mentions):
+        scales = self.state.scaled if percent else ()
+        for i, m in enumerate(self.state.mentions):
             if m.kind == "fraction" and 0 < float(m.value) < 1 and close(1 - float(m.value), value):
                 return Literal(f"{a.text}/{b.text}", value)  # "2/3" for the rest of "a third"
             if (close(float(m.value), value) and (m.kind == "fraction" or _WRITTEN_FRACTION.search(m.text))) or (
@@ -308,510 +918,6 @@ class TraceBuilder:
             ):
                 return Literal(f"{a.text}/{b.text}", value)
         return None
-
-    def _from_steps(self, lit: Literal) -> int | None:
-        """The most recent earlier step (not one of the formula's own) whose result ``lit`` states."""
-        value = lit.value
-        values = self.step_values
-        last = self._own_steps_from - 1
-        for i in range(last, -1, -1):
-            r = values[i]
-            if r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value)):
-                return i
-        if last < 0:
-            return None
-        text = lit.text
-        if text.endswith("%"):  # "60%" is a result stated as 60 percent ("40% + 20% = 60%")
-            for i in range(last, -1, -1):
-                if self.steps[i].unit == "%" and close(values[i], value * 100):
-                    return i
-        places = _decimals(text) if "." in text else 0
-        if places:  # "3.33" also stands for a result 3.3333 it rounds
-            tolerance = 0.5 * 10 ** (-places) + 1e-9
-            for i in range(last, -1, -1):
-                if abs(values[i] - value) <= tolerance:
-                    return i
-        return None
-
-    def _from_mentions(self, value: float, *, scaled: bool) -> int | None:
-        key = _value_key(value)
-        exact = self._by_scaled.get(key) if scaled else self._by_value.get(key)
-        if not exact:
-            return None
-        for i in exact:
-            if i not in self.used:
-                return i
-        return exact[0]
-
-    def _complement(self, value: float) -> int | None:
-        """An implicit step ``100% - p`` whose result is ``value`` (``80`` or ``.8`` for ``20%``), or
-        ``100% + p`` for a text that speaks of an increase (``1.2`` or ``120`` for "a 20% raise")."""
-        rising: bool | None = None
-        for i, m in enumerate(self.mentions):
-            scaled = self._scaled[i]
-            is_percent = m.unit is not None and scaled is not None and close(scaled * 100, float(m.value))
-            if not is_percent:
-                continue
-            p = float(m.value)
-            if close(100 - p, value) or close(1 - p / 100, value):
-                op, rest = "subtract", 100 - p
-            elif close(100 + p, value) or close(1 + p / 100, value):
-                if rising is None:
-                    rising = _INCREASE.search(self.text) is not None
-                if not rising:
-                    continue
-                op, rest = "add", 100 + p
-            else:
-                continue
-            cue = find_cues(self.text, 100)
-            whole = Operand(constant="percent", cue=(cue[0].start, cue[0].end) if cue else None)
-            return self._push(Step(op, (whole, Operand(mention=i)), rest, None, None, True), rest)
-        return None
-
-    def _fraction_complement(self, value: float) -> int | None:
-        """An implicit step ``1 - f`` for a fraction mention ``f`` (``2/3`` for "a third", the rest),
-        where the text has words of a whole or a rest (the ``whole`` constant's cue)."""
-        for i, m in enumerate(self.mentions):
-            if m.kind == "fraction" and 0 < float(m.value) < 1 and close(1 - float(m.value), value):
-                cue = find_cues(self.text, 1)
-                whole = next((c for c in cue if c.constant_id == "whole"), None)
-                if whole is None:
-                    return None
-                rest = 1 - float(m.value)
-                operands = (Operand(constant="whole", cue=(whole.start, whole.end)), Operand(mention=i))
-                return self._push(Step("subtract", operands, rest, None, None, True), rest)
-        return None
-
-    def _parts(self, value: float) -> int | None:
-        """An implicit step ``k + 1`` for "k times as many" with a total to share (``180/3`` when
-        Alice sold twice as many as Emily and they sold 180 in total): the parts of the whole."""
-        if value < 2 or not value.is_integer() or not _SHARED.search(self.text):
-            return None
-        k = value - 1
-        multiplier: Operand | None = None
-        for i, m in enumerate(self.mentions):
-            if m.kind == "multiplier" and close(float(m.value), k):
-                multiplier = Operand(mention=i)
-                break
-        else:
-            cue = next((c for c in find_cues(self.text, k) if c.constant_id in _MULTIPLIERS), None)
-            if cue is not None:
-                multiplier = Operand(constant=cue.constant_id, cue=(cue.start, cue.end))
-        if multiplier is None:
-            return None
-        return self._push(Step("add", (multiplier, Operand(constant="one_part")), value, None, None, True), value)
-
-    def _converted(self, value: float) -> int | None:
-        """An implicit unit conversion of a mention by a cued conversion constant: ``2 weeks`` x 7
-        (days_per_week) for 14 where the text or the formula's line says "day", ``25 cents`` / 100
-        (cents_per_dollar) for 0.25 where it says "dollar" or "$"."""
-        where = ""
-        for conversions, fallback in ((_CONVERSIONS, False), (_CUED_CONVERSIONS, True)):
-            for i, m in enumerate(self.mentions):
-                if m.lemma is None or m.kind != "quantity":
-                    continue
-                head = m.lemma.partition("_per_")[0]
-                a = float(m.value)
-                for cid, factor, num, den in conversions:
-                    if head == den and close(a * factor, value):
-                        op, target = "multiply", num
-                    elif head == num and close(a / factor, value):
-                        op, target = "divide", den
-                    else:
-                        continue
-                    if not where:
-                        where = self.text + "\n" + self._solution_line()
-                    said = _PLURALS.get(target) or rf"{re.escape(target)}(?:e?s)?"
-                    if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
-                        continue
-                    cues = find_cues(self.text, factor, fallback=fallback)
-                    cue = next((c for c in cues if c.constant_id == cid), None)
-                    if cue is None:
-                        continue
-                    operands = (Operand(mention=i), Operand(constant=cid, cue=(cue.start, cue.end)))
-                    return self._push(Step(op, operands, value, None, None, True), value)
-        return None
-
-    def _reading(self, key: str, read: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
-        """A reading of the text a fallback rule needs (``read()``), computed once per problem."""
-        found = self._fallback_reads.get(key)
-        if found is None:
-            found = self._fallback_reads[key] = read()
-        return found
-
-    def _compound(self, value: float) -> Operand | None:
-        """A measure a number word writes as a modifier (``a fifty-dollar bill`` for 50, ``6 thirty-minute
-        programs`` for 30; :func:`~ssbg.reading.counting.compound_measures`).  Inside a text mention
-        (``one fifty-dollar bill``) the mention is narrowed to the words before it (``one``), which keep
-        their value and unit; ``half`` before ``an hour`` widens to ``half an hour``, converted to minutes
-        by ``minutes_per_hour`` for 30."""
-        for c in self._reading("compound", lambda: compound_measures(self.text, pack=self.pack)):
-            minutes = c.unit == "hour" and close(float(c.value) * 60, value)  # "half an hour" for 30 minutes
-            if not close(float(c.value), value) and not minutes:
-                continue
-            inside = next((i for i, m in enumerate(self.mentions) if m.start < c.end and c.start < m.end), None)
-            index: int | None
-            if inside is not None:
-                m = self.mentions[inside]
-                if m.start == c.start and m.end <= c.end and close(float(m.value), float(c.value)):
-                    widened = dataclasses.replace(m, end=c.end, text=c.text, unit=c.unit, lemma=c.lemma, kind=c.kind)
-                    self.mentions = (*self.mentions[:inside], widened, *self.mentions[inside + 1 :])
-                    index = inside  # "half" read as "half an hour"
-                else:
-                    head = self.text[m.start : c.start].rstrip(" ,")
-                    if not head or not m.start < c.start or c.end > m.end:
-                        continue
-                    if any(q.source == "text" and q.start < c.end and c.start < q.end for q in self._quoted):
-                        continue
-                    narrowed = Mention(m.start, m.start + len(head), head, m.value, m.unit, m.lemma, m.kind, m.source)
-                    self.mentions = (*self.mentions[:inside], narrowed, *self.mentions[inside + 1 :])
-                    index = self._extra(c)
-            else:
-                index = self._extra(c)
-            if index is None:
-                continue
-            if not minutes or close(float(c.value), value):
-                return Operand(mention=index)
-            cue = next((k for k in find_cues(self.text, 60) if k.constant_id == "minutes_per_hour"), None)
-            if cue is None:
-                continue
-            operands = (Operand(mention=index), Operand(constant="minutes_per_hour", cue=(cue.start, cue.end)))
-            return Operand(step=self._push(Step("multiply", operands, value, None, None, True), value))
-        return None
-
-    def _hours_and_minutes(self, value: float) -> int | None:
-        """Implicit steps for ``1 hour 30 minutes`` (or ``one hour and 20 minutes``) as 90 minutes
-        (``1 x 60 + 30``) or 1.5 hours (``1 + 30 / 60``): adjacent hour and minute mentions."""
-        for i in range(len(self.mentions) - 1):
-            a, b = self.mentions[i], self.mentions[i + 1]
-            if a.lemma not in ("hour", "hr") or (b.lemma or "").partition("_per_")[0] != "minute":
-                continue
-            if not re.fullmatch(r"\s*(?:and\s+)?", self.text[a.end : b.start]):
-                continue
-            h, mins = float(a.value), float(b.value)
-            cue = next((k for k in find_cues(self.text, 60) if k.constant_id == "minutes_per_hour"), None)
-            if cue is None:
-                return None
-            per_hour = Operand(constant="minutes_per_hour", cue=(cue.start, cue.end))
-            if close(h * 60 + mins, value):
-                first = self._push(Step("multiply", (Operand(mention=i), per_hour), h * 60, None, None, True), h * 60)
-                return self._push(
-                    Step("add", (Operand(step=first), Operand(mention=i + 1)), value, None, None, True), value
-                )
-            if close(h + mins / 60, value):
-                part = mins / 60
-                first = self._push(Step("divide", (Operand(mention=i + 1), per_hour), part, None, None, True), part)
-                return self._push(
-                    Step("add", (Operand(mention=i), Operand(step=first)), value, None, None, True), value
-                )
-        return None
-
-    def _and_a_half(self, value: float) -> int | None:
-        """An implicit sum for ``two and a half dozen`` (2.5): a number, ``and``, then a mention of a half
-        (the number takes the half's unit when it has none)."""
-        for i in range(len(self.mentions) - 1):
-            a, b = self.mentions[i], self.mentions[i + 1]
-            if (
-                not close(float(b.value), 0.5)
-                or not close(float(a.value) + 0.5, value)
-                or not re.fullmatch(r"\s+and\s+", self.text[a.end : b.start])
-                or not re.match(r"(?i)(?:a\s+)?half\b", b.text)
-                or (a.unit is not None and a.unit != b.unit)
-            ):
-                continue
-            if a.unit is None and b.unit is not None:
-                a = dataclasses.replace(a, unit=b.unit, lemma=b.lemma)
-                self.mentions = (*self.mentions[:i], a, *self.mentions[i + 1 :])
-            operands = (Operand(mention=i), Operand(mention=i + 1))
-            return self._push(Step("add", operands, value, None, None, True), value)
-        return None
-
-    def _times_per(self, value: float) -> int | None:
-        """An implicit count of periods: ``every 6 months`` happens 12 / 6 = 2 times a year (a cued
-        conversion constant over the mention), where the text or the formula's line names the longer unit."""
-        where = ""
-        for i, m in enumerate(self.mentions):
-            a = float(m.value)
-            if m.lemma is None or a <= 0 or not _EVERY.search(self.text, max(0, m.start - 8), m.start):
-                continue
-            for cid, factor, num, den in _CONVERSIONS:
-                if m.lemma != num or not close(factor / a, value):
-                    continue
-                where = where or self.text + "\n" + self._solution_line()
-                said = _PLURALS.get(den) or rf"{re.escape(den)}(?:e?s)?"
-                if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
-                    continue
-                cue = next((c for c in find_cues(self.text, factor) if c.constant_id == cid), None)
-                if cue is None:
-                    continue
-                operands = (Operand(constant=cid, cue=(cue.start, cue.end)), Operand(mention=i))
-                return self._push(Step("divide", operands, value, None, None, True), value)
-        return None
-
-    def _self_cue(self, *, companions: bool) -> tuple[int, int] | None:
-        """The span of the words that cue ``self``: its own cue words, or (``companions``) a group named
-        with a possessive (``her 2 siblings``)."""
-        cue = next((c for c in find_cues(self.text, 1, fallback=True) if c.constant_id == "self"), None)
-        if cue is not None:
-            return cue.start, cue.end
-        hit = SELF_COMPANION_CUE.search(self.text) if companions else None
-        return None if hit is None else (hit.start(), hit.end())
-
-    def _with_self(self, value: float) -> int | None:
-        """An implicit sum ``n + 1`` of a mention of ``n`` companions and the person they go with, where
-        the text says so (``him and his 4 friends`` are 5, the ``self`` constant's cue)."""
-        if value < 2 or not value.is_integer():
-            return None
-        for i, m in enumerate(self.mentions):
-            if m.lemma not in _COMPANION_LEMMAS or not close(float(m.value), value - 1):
-                continue
-            cue = self._self_cue(companions=True)
-            if cue is None:
-                return None
-            operands = (Operand(mention=i), Operand(constant="self", cue=cue))
-            return self._push(Step("add", operands, value, None, None, True), value)
-        return None
-
-    def _fallback_constant(self, value: float, op: str | None) -> Operand | None:
-        """A fallback constant the text cues (``every other``, ``parents``, ...), or ``self`` for a 1 in
-        a sum of persons whose owner a possessive group leaves out ("Kath takes her 2 siblings")."""
-        late = find_cues(self.text, value, fallback=True)
-        if late:
-            return Operand(constant=late[0].constant_id, cue=(late[0].start, late[0].end))
-        if value == 1 and op == "add":
-            span = self._self_cue(companions=True)
-            if span is not None:
-                return Operand(constant="self", cue=span)
-        return None
-
-    def _named_total(self, value: float, op: str | None) -> Operand | None:
-        """An implicit sum ``1 + 1 + 1`` of the persons (or weekdays) the text names, each once, as a
-        divisor where the text speaks of an average or an equal share (``Mark, Peter and John share
-        equally`` divides by 3; ``12 miles on Monday, 18 on Tuesday, 21 on Wednesday`` averages over 3)."""
-        if value < 2 or not value.is_integer() or not _AVERAGE.search(self.text):
-            return None
-        taken = [(m.start, m.end) for m in self.mentions]
-        # "knives, forks, and spoons": a count as one mention
-        for listed in self._reading("listed", lambda: listed_items(self.text)):
-            if close(float(listed.value), value) and not any(a < listed.end and listed.start < b for a, b in taken):
-                index = self._extra(listed)
-                if index is not None:
-                    return Operand(mention=index)
-        if op != "divide":
-            return None
-        for group in self._reading("named", lambda: named_items(self.text)):
-            items = [c for c in group if not any(a < c.end and c.start < b for a, b in taken)]
-            if len(items) != value or len(items) != len(group):
-                continue
-            if any(
-                q.source == "text" and q.start < c.end and c.start < q.end and (q.start, q.end) != (c.start, c.end)
-                for q in self._quoted
-                for c in items
-            ):
-                continue  # an item overlaps another extra mention: adding some and not others would leave them
-            operands = tuple(Operand(mention=i) for c in items if (i := self._extra(c)) is not None)
-            return Operand(step=self._push(Step("add", operands, value, None, None, True), value))
-        return None
-
-    def _extra(self, mention: Mention) -> int | None:
-        """The operand index of an extra mention (a solution quote or a counted text mention), added on
-        first use; None when it overlaps another extra text mention."""
-        for k, other in enumerate(self._quoted):
-            if other.source == mention.source and other.start == mention.start and other.end == mention.end:
-                return len(self.mentions) + k
-            if other.source == mention.source == "text" and other.start < mention.end and mention.start < other.end:
-                return None
-        self._quoted.append(mention)
-        return len(self.mentions) + len(self._quoted) - 1
-
-    def _from_counts(self, value: float) -> int | None:
-        """A quantity the text states by a list or an article (:func:`~ssbg.reading.counting.counted_mentions`):
-        ``Monday, Wednesday and Friday`` for 3, ``Travis and his brother`` for 2.  A ``1`` read from
-        ``a``/``an`` counts only when the solution's line of the formula names its noun ("His ferret will
-        need 1 * 4" for "a ferret")."""
-        if self._counted_clear_of is None:  # the text mentions as they are at the first need
-            self._counted_clear_of = tuple((m.start, m.end) for m in self.mentions)
-        taken = self._counted_clear_of
-        # the article readings give only 1 and 0: for another value they are left unread
-        articles = close(value, 1) or close(value, 0)
-        counted = self._reading(
-            "counted" if articles else "counted_without_articles",
-            lambda: tuple(
-                c
-                for c in counted_mentions(self.text, pack=self.pack, articles=articles)
-                if not any(a < c.end and c.start < b for a, b in taken)
-            ),
-        )
-        line: str | None = None
-        for c in counted:
-            if not close(float(c.value), value):
-                continue
-            if value in (0, 1):
-                if line is None:
-                    line = self._solution_line()
-                noun = (c.lemma or "").rpartition("_")[2]
-                if not noun or not re.search(rf"(?i)(?<![A-Za-z]){re.escape(noun)}", line):
-                    continue
-            index = self._extra(c)
-            if index is not None:
-                return index
-        return None
-
-    @property
-    def blanked_solution(self) -> str:
-        """The solution with its annotations blanked (:func:`blank_annotations`, computed once); ``""`` without one."""
-        if self._blanked is None:
-            self._blanked = "" if self.solution is None else blank_annotations(self.solution)
-        return self._blanked
-
-    def _solution_line(self) -> str:
-        """The line of the solution holding the formula being added (annotations blanked), or ``""``."""
-        if self.solution is None or self._position is None:
-            return ""
-        blanked = self.blanked_solution
-        start = blanked.rfind("\n", 0, self._position) + 1
-        end = blanked.find("\n", self._position)
-        return blanked[start : end if end >= 0 else len(blanked)]
-
-    def _cued_by_solution(self, value: float) -> str | None:
-        """A constant whose cue words the solution's prose writes (``He does this twice a day``).
-
-        The cue is not in the problem text, so the operand has no cue span.
-        """
-        if self.solution is None:
-            return None
-        cues = find_cues(self.blanked_solution, value)
-        return cues[0].constant_id if cues else None
-
-    def _fraction_part(self, value: float) -> int | None:
-        """A fraction (or percentage) mention whose numerator or denominator is ``value``
-        (the 3 of ``one-third``, the 5 of ``20%``: 1/5), or a part of a mixed number (``4 1/2``)."""
-        if value <= 0:
-            return None
-        for i, m in enumerate(self.mentions):
-            scaled = self._scaled[i]
-            if (m.kind == "fraction" and m.unit is None) or _MIXED.match(m.text):
-                fraction = float(m.value)
-                if _MIXED.match(m.text) and (value == int(fraction) or close(value, fraction - int(fraction))):
-                    return i  # "4 1/2 pound steaks" read as 4 steaks of 1/2 pound
-            elif scaled is not None and m.unit is not None and close(scaled * 100, float(m.value)) and scaled < 1:
-                fraction = scaled  # "20% off" divides by 5: 20% is 1/5
-            else:
-                continue
-            parts = _fraction_parts(fraction)
-            if parts is not None and value.is_integer() and value in parts:
-                return i
-        return None
-
-    def _from_solution(self, value: float) -> int | None:
-        """A number the solution's prose states (outside annotations), nearest before the formula."""
-        if self.solution is None:
-            return None
-        blanked = self.blanked_solution
-        if self._prose is None:
-            self._prose = tuple(
-                (m.start("cur") if m.group("cur") else m.start("num"), parse_number(m.group("num")))
-                for m in _PROSE_NUMBER.finditer(blanked)
-                if not _in_arithmetic(blanked, m.start(), m.end())
-            )
-        hits = [start for start, v in self._prose if close(v, value)]
-        if not hits:
-            if self._prose_words is None:  # "two, 21 and 42": numbers the prose writes in words (read on need)
-                self._prose_words = tuple(
-                    (m.start, float(m.value))
-                    for m in worded_mentions(blanked, pack=self.pack)
-                    if not _in_arithmetic(blanked, m.start, m.end)
-                )
-            hits = [start for start, v in self._prose_words if close(v, value)]
-        if not hits:
-            return None
-        where = self._position if self._position is not None else len(self.solution)
-        before = [start for start in hits if start < where]
-        chosen = before[-1] if before else hits[0]
-        for k, quoted in enumerate(self._quoted):
-            if quoted.start == chosen and quoted.source == "solution":
-                return len(self.mentions) + k
-        mention = mention_at(blanked, chosen, pack=self.pack, source="solution")
-        if mention is None or not close(float(mention.value), value):
-            return None
-        return self._extra(mention)
-
-    def ground(self, lit: Literal, op: str | None = None) -> Operand:
-        """Ground one literal (see the module docstring for the order).
-
-        ``op`` is the operation the literal is an operand of: among cued constants
-        of equal value, a multiply prefers a multiplier (``twice``), a divide a
-        divisor (``half``).
-        """
-        by_position = self._aligned_by_position
-        if by_position is not None:
-            if not 0 <= lit.position < len(by_position):
-                raise self.refusal("operand_not_found", f"no gold alignment for {lit.text}", lit.text)
-            gold = by_position[lit.position]
-            if gold is not None:
-                self.used.add(gold)
-                return Operand(mention=gold, text=lit.text)
-        step = self._from_steps(lit)
-        if step is not None:
-            return Operand(step=step, text=lit.text)
-        mention = self._from_mentions(lit.value, scaled=False)
-        if mention is not None:
-            self.used.add(mention)
-            return Operand(mention=mention, text=lit.text)
-        cues = find_cues(self.text, lit.value)
-        if cues:
-            preferred = _MULTIPLIERS if op == "multiply" else _DIVISORS if op == "divide" else frozenset()
-            cue = next((c for c in cues if c.constant_id in preferred), cues[0])
-            return Operand(constant=cue.constant_id, cue=(cue.start, cue.end), text=lit.text)
-        mention = self._from_mentions(lit.value, scaled=True)
-        if mention is not None:
-            self.used.add(mention)
-            return Operand(mention=mention, text=lit.text)
-        return self._ground_late(lit, op)
-
-    def _ground_late(self, lit: Literal, op: str | None) -> Operand:
-        """Ground a literal by the rules after the cheap ones (kept apart from :meth:`ground`, whose
-        common paths then create none of these closures)."""
-        value = lit.value
-        # The rules after the cheap ones, in the order of the module docstring: each gives the
-        # operand's constant id, step or mention index (named by its kind), an operand, or None.
-        late: tuple[tuple[str, Callable[[], Any]], ...] = (
-            ("constant", lambda: self._cued_by_solution(value)),
-            ("step", lambda: self._complement(value)),
-            ("mention", lambda: self._fraction_part(value)),
-            ("mention", lambda: self._from_solution(value)),
-            ("mention", lambda: self._from_counts(value)),
-            ("step", lambda: self._fraction_complement(value)),
-            ("step", lambda: self._converted(value)),
-            ("step", lambda: self._parts(value)),
-            ("operand", lambda: self._fallback_constant(value, op)),
-            ("operand", lambda: self._named_total(value, op)),
-            ("step", lambda: self._with_self(value)),
-            ("step", lambda: self._and_a_half(value)),
-            ("step", lambda: self._times_per(value)),
-            ("operand", lambda: self._compound(value)),
-            ("step", lambda: self._hours_and_minutes(value)),
-        )
-        for kind, rule in late:
-            found = rule()
-            if found is None:
-                continue
-            if kind == "operand":
-                operand: Operand = found
-                return dataclasses.replace(operand, text=lit.text)
-            return Operand(text=lit.text, **{kind: found})  # constant=, step= or mention=
-        raise self.refusal(
-            "operand_not_found",
-            f"{lit.text} is neither in the text, an earlier step, a cued constant nor the solution",
-            detail=lit.text,
-        )
-
-    # ------------------------------------------------------------ steps
-
-    def _push(self, step: Step, value: float) -> int:
-        self.steps.append(step)
-        self.step_values.append(value)
-        return len(self.steps) - 1
 
     def _emit(self, node: BinOp, formula: str, top: bool, result: float | None, unit: str | None) -> tuple[int, float]:
         """Append the step of ``node`` (after the implicit steps of its sub-expressions): its index and value.
@@ -836,7 +942,7 @@ class TraceBuilder:
         values: list[float] = []
         for item in items:
             if isinstance(item, Literal):
-                operands.append(self.ground(item, op))
+                operands.append(ground(self.state, item, op))
                 values.append(item.value)
             elif isinstance(item, BinOp):
                 index, value = self._emit(item, formula, False, None, None)
@@ -855,7 +961,8 @@ class TraceBuilder:
         except ZeroDivisionError:
             raise self.refusal("unparseable_formula", f"division by zero in {formula!r}", detail=formula) from None
         stated = result if top and result is not None else value
-        return self._push(Step(op, tuple(operands), stated, unit if top else None, formula, not top), stated), value
+        step = Step(op, tuple(operands), stated, unit if top else None, formula, not top)
+        return self.state.push(step, stated), value
 
     def add_formula(
         self,
@@ -894,7 +1001,7 @@ class TraceBuilder:
                     return False
                 raise self.refusal("unparseable_formula", f"result {stated!r} is not a number", formula) from None
         saved = self._saved() if optional else None
-        self._position = position
+        self.state.position = position
         try:
             tree = parse_formula(expr, merge=self.merge)
             self.add_tree(tree, formula=formula.strip(), result=result, unit=unit)
@@ -904,33 +1011,34 @@ class TraceBuilder:
             self._restore(saved)
             return False
         finally:
-            self._position = None
+            self.state.position = None
         return True
 
     def _saved(self) -> tuple[int, set[int], int]:
-        return len(self.steps), set(self.used), len(self._quoted)
+        return len(self.state.steps), set(self.state.used), len(self.state.quoted)
 
     def _restore(self, saved: tuple[int, set[int], int]) -> None:
         """Undo the steps and extra mentions added since :meth:`_saved` (a formula that did not ground)."""
-        del self.steps[saved[0] :], self.step_values[saved[0] :], self._quoted[saved[2] :]
-        self.used = saved[1]
+        g = self.state
+        del g.steps[saved[0] :], g.step_values[saved[0] :], g.quoted[saved[2] :]
+        g.used = saved[1]
 
     def add_solved(self, equation: str, *, position: int | None = None) -> tuple[str, float] | None:
         """Append the steps that solve an equation over one unknown the solution's prose writes
-        (``x + x + 4 = 120`` gives ``(120 - 4) / (1 + 1)``, see :func:`isolate`), when every number
-        in it grounds: (the unknown's name, its value).  An equation that does not ground, has no
-        unknown or two, or only restates a value (``x = 25``) adds nothing and gives None.
+        (``x + x + 4 = 120`` gives ``(120 - 4) / (1 + 1)``, see :func:`~ssbg.reading.formula.isolate`),
+        when every number in it grounds: (the unknown's name, its value).  An equation that does not
+        ground, has no unknown or two, or only restates a value (``x = 25``) adds nothing and gives None.
 
         >>> from ssbg.reading.mentions import extract_mentions
         >>> text = "There were 120 guests, 4 more men than women. How many women?"
-        >>> b = TraceBuilder("a1", "example", text, extract_mentions(text))
+        >>> b = StepBuilder("a1", "example", text, extract_mentions(text))
         >>> b.add_solved("x + x + 4 = 120"), b.add_solved("x = 58")
         (('x', 58.0), None)
         >>> [(s.op, [o.source for o in s.operands]) for s in b.build().steps]
         [('subtract', ['mention', 'mention']), ('add', ['constant', 'constant']), ('divide', ['step', 'step'])]
         """
         saved = self._saved()
-        self._position = position
+        self.state.position = position
         try:
             tree, name = isolate(*parse_equation(equation, merge=self.merge), equation)
             if name is None or not isinstance(tree, BinOp):
@@ -941,7 +1049,7 @@ class TraceBuilder:
             self._restore(saved)
             return None
         finally:
-            self._position = None
+            self.state.position = None
         return name, value
 
     def add_equation(
@@ -958,14 +1066,14 @@ class TraceBuilder:
         try:
             left, right = parse_equation(equation, merge=None if aligned is not None else self.merge)
             tree, name = isolate(left, right, equation)
-            self._aligned_by_position = aligned
+            self.state.aligned = aligned
             self.add_tree(tree, formula=equation.strip(), result=result)
         except ImportRefusal as exc:
             if exc.problem_id is None:
                 raise self.refusal(exc.reason, exc.message, exc.detail) from None
             raise
         finally:
-            self._aligned_by_position = None
+            self.state.aligned = None
         return name
 
     def add_tree(self, node: Node, *, formula: str, result: float | None = None, unit: str | None = None) -> None:
@@ -980,7 +1088,7 @@ class TraceBuilder:
         self._formulas += 1
         if self._formulas > MAX_FORMULAS:
             raise self.refusal("record_too_large", f"more than {MAX_FORMULAS} formulas", formula)
-        self._own_steps_from = len(self.steps)
+        self.state.own_steps_from = len(self.state.steps)
         try:
             if isinstance(node, BinOp):  # a formula that is one number adds no step
                 self._emit(node, formula, True, result, unit)
@@ -991,22 +1099,23 @@ class TraceBuilder:
                 raise self.refusal(exc.reason, exc.message, exc.detail) from None
             raise
         finally:
-            self._own_steps_from = len(self.steps)
+            self.state.own_steps_from = len(self.state.steps)
 
     def build(self) -> Trace:
         """The trace; ``no_equation`` when no formula produced a step."""
-        if not self.steps:
+        g = self.state
+        if not g.steps:
             raise self.refusal("no_equation", "no arithmetic step in the solution")
         answer_unit = self.answer_unit
-        steps = tuple(self.steps)
-        mentions = self.mentions
-        quotes_solution = any(m.source == "solution" for m in self._quoted)
-        if self._quoted:  # extra mentions join the text's (by offset) or follow them (the solution's)
-            base = len(self.mentions)
-            extra = [(m.source != "text", m.start, base + k) for k, m in enumerate(self._quoted)]
-            order = sorted([(False, m.start, i) for i, m in enumerate(self.mentions)] + extra)
+        steps = tuple(g.steps)
+        mentions = g.mentions
+        quotes_solution = any(m.source == "solution" for m in g.quoted)
+        if g.quoted:  # extra mentions join the text's (by offset) or follow them (the solution's)
+            base = len(g.mentions)
+            extra = [(m.source != "text", m.start, base + k) for k, m in enumerate(g.quoted)]
+            order = sorted([(False, m.start, i) for i, m in enumerate(g.mentions)] + extra)
             rank = {old: new for new, (_, _, old) in enumerate(order)}
-            every = (*self.mentions, *self._quoted)
+            every = (*g.mentions, *g.quoted)
             mentions = tuple(every[old] for _, _, old in order)
             steps = tuple(
                 dataclasses.replace(
@@ -1022,14 +1131,14 @@ class TraceBuilder:
             return Trace(
                 self.problem_id,
                 self.corpus,
-                self.text,
+                g.text,
                 mentions,
                 steps,
                 question_span=self.question_span,
                 answer_unit=answer_unit,
                 gold_answer_unit=self.gold_answer_unit,
                 answer=self.answer,
-                solution=self.solution if quotes_solution else None,
+                solution=g.solution if quotes_solution else None,
             )
         except ProblemGraphError as exc:
             raise self.refusal("malformed_record", exc.message, exc.path) from None

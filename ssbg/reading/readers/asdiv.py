@@ -43,7 +43,7 @@ from pathlib import Path
 
 from ssbg.errors import ImportRefusal
 from ssbg.reading.formula import parse_formula, parse_number
-from ssbg.reading.grounding import TraceBuilder
+from ssbg.reading.grounding import StepBuilder
 from ssbg.reading.mentions import read_problem_text
 from ssbg.reading.readers.common import MAX_RECORD_BYTES, RawRecord, StagedReader, refused_record
 from ssbg.reading.records import CorpusRecord
@@ -106,7 +106,7 @@ def asdiv_trace(
     text = f"{body.strip()} {question.strip()}"
     span = (len(body.strip()) + 1, len(text))
     mentions, answer_unit = read_problem_text(text, span, pack=p)
-    builder = TraceBuilder(
+    builder = StepBuilder(
         problem_id,
         CORPUS,
         text,

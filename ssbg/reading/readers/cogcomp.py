@@ -25,7 +25,7 @@ from typing import Any
 
 from ssbg.errors import ImportRefusal
 from ssbg.reading.formula import parse_number
-from ssbg.reading.grounding import TraceBuilder
+from ssbg.reading.grounding import StepBuilder
 from ssbg.reading.mentions import find_question_span, read_problem_text
 from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.trace import Mention, Trace
@@ -103,7 +103,7 @@ def cogcomp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitP
             answer = None
     span = find_question_span(text)
     mentions, answer_unit = read_problem_text(text, span, pack=p)
-    builder = TraceBuilder(
+    builder = StepBuilder(
         str(pid),
         CORPUS,
         text,

@@ -24,7 +24,7 @@ import re
 
 from ssbg.errors import ImportRefusal
 from ssbg.reading.formula import BinOp, parse_formula, parse_number
-from ssbg.reading.grounding import TraceBuilder
+from ssbg.reading.grounding import StepBuilder
 from ssbg.reading.mentions import VULGAR_FRACTIONS, find_question_span, read_problem_text, tokenize, unit_after
 from ssbg.reading.readers.common import (
     RawRecord,
@@ -250,7 +250,7 @@ class _ProseAlgebra:
     """The equations an algebra solution's prose writes (:func:`prose_equations`), solved on need:
     only where a formula has a number nothing else grounds, so other solutions read as before."""
 
-    def __init__(self, builder: TraceBuilder, blanked: str, answer: str) -> None:
+    def __init__(self, builder: StepBuilder, blanked: str, answer: str) -> None:
         self._builder, self._blanked, self._answer = builder, blanked, answer
         self._equations: collections.deque[tuple[int, str]] | None = None
         self._solved: set[str] = set()
@@ -293,7 +293,7 @@ def gsm8k_trace(
             gold = None
     span = find_question_span(question)
     mentions, answer_unit = read_problem_text(question, span, pack=p)
-    builder = TraceBuilder(
+    builder = StepBuilder(
         problem_id,
         CORPUS,
         question,

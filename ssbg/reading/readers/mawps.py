@@ -23,7 +23,7 @@ from typing import Any
 
 from ssbg.errors import ImportRefusal
 from ssbg.reading.formula import parse_number
-from ssbg.reading.grounding import MAX_FORMULAS, TraceBuilder
+from ssbg.reading.grounding import MAX_FORMULAS, StepBuilder
 from ssbg.reading.mentions import find_question_span, read_problem_text
 from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.trace import Trace
@@ -77,7 +77,7 @@ def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
         )
     span = find_question_span(text)
     mentions, answer_unit = read_problem_text(text, span, pack=p)
-    builder = TraceBuilder(
+    builder = StepBuilder(
         pid,
         CORPUS,
         text,

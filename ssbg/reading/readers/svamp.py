@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ssbg.errors import ImportRefusal
-from ssbg.reading.grounding import TraceBuilder
+from ssbg.reading.grounding import StepBuilder
 from ssbg.reading.mentions import read_problem_text
 from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
 from ssbg.trace import Trace
@@ -62,7 +62,7 @@ def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
     text = f"{body} {question}"
     span = (len(body) + 1, len(text))
     mentions, answer_unit = read_problem_text(text, span, pack=p)
-    builder = TraceBuilder(
+    builder = StepBuilder(
         pid,
         CORPUS,
         text,
