@@ -476,22 +476,13 @@ def _digits_at(toks: Sequence[Token], j: int, start: int, currency: str | None) 
 
 
 def _mixed_number(toks: Sequence[Token], j: int, start: int) -> _Number | None:
-    """``1 1/2``: a whole number and a fraction written beside it."""
-    n = len(toks)
-    if not (
-        j + 3 < n
-        and toks[j + 1].kind == "num"
-        and toks[j + 2].text == "/"
-        and toks[j + 3].kind == "num"
-        and "." not in toks[j + 1].text
-        and "." not in toks[j + 3].text
-        and _num_value(toks[j + 3].text) != 0
-        and _adjacent(toks[j + 1], toks[j + 2])
-        and _adjacent(toks[j + 2], toks[j + 3])
-    ):
+    """``1 1/2``: a whole number and a fraction of whole numbers written beside it."""
+    if j + 1 >= len(toks) or toks[j + 1].kind != "num" or "." in toks[j + 1].text:
         return None
-    mixed = _num_value(toks[j].text) + _num_value(toks[j + 1].text) / _num_value(toks[j + 3].text)
-    return _Number(mixed, start, j + 4, "fraction", None)
+    fraction = _digit_fraction(toks, j + 1, start)
+    if fraction is None or "." in toks[j + 3].text:
+        return None
+    return _Number(_num_value(toks[j].text) + fraction.value, start, fraction.next, "fraction", None)
 
 
 def _digit_fraction(toks: Sequence[Token], j: int, start: int) -> _Number | None:
