@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import operator
 import re
 from collections.abc import Callable, Sequence
@@ -331,11 +332,21 @@ def _gold_alignment(g: GroundingState, lit: Literal, op: str | None) -> Operand 
         return None
     if not 0 <= lit.position < len(by_position):
         raise ImportRefusal(f"no gold alignment for {lit.text}", reason="operand_not_found", detail=lit.text)
-    gold = by_position[lit.position]
-    if gold is None:
+    return _used_mention(g, by_position[lit.position], lit)
+
+
+def _used_mention(g: GroundingState, i: int | None, lit: Literal) -> Operand | None:
+    """The operand of the given mention ``i`` (None: there is none), which is now used."""
+    if i is None:
         return None
-    g.used.add(gold)
-    return Operand(mention=gold, text=lit.text)
+    g.used.add(i)
+    return Operand(mention=i, text=lit.text)
+
+
+def _implicit(g: GroundingState, kind: str, operands: tuple[Operand, ...], value: float, lit: Literal) -> Operand:
+    """An implicit step ``kind`` of ``operands`` whose result is ``value``, added to the state: the operand
+    of the literal it explains."""
+    return Operand(step=g.push(Step(kind, operands, value, None, None, True), value), text=lit.text)
 
 
 def _earlier_step(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
@@ -372,11 +383,7 @@ def _stated_step(g: GroundingState, lit: Literal) -> int | None:
 
 def _text_mention(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
     """'48/2' where the text says '48 apples': 48 is that mention (an unused one first)."""
-    i = g.mention_with_value(lit.value, scaled=False)
-    if i is None:
-        return None
-    g.used.add(i)
-    return Operand(mention=i, text=lit.text)
+    return _used_mention(g, g.mention_with_value(lit.value, scaled=False), lit)
 
 
 def _cued_constant(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
@@ -392,11 +399,7 @@ def _cued_constant(g: GroundingState, lit: Literal, op: str | None) -> Operand |
 
 def _scaled_mention(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
     """'0.2*50' where the text says '20%': 0.2 is the 20% (``half a dozen`` for 6, ``1.5 million`` for 1.5)."""
-    i = g.mention_with_value(lit.value, scaled=True)
-    if i is None:
-        return None
-    g.used.add(i)
-    return Operand(mention=i, text=lit.text)
+    return _used_mention(g, g.mention_with_value(lit.value, scaled=True), lit)
 
 
 def _solution_cue(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
@@ -431,8 +434,7 @@ def _percent_complement(g: GroundingState, lit: Literal, op: str | None) -> Oper
             continue
         cue = find_cues(g.text, 100)
         whole = Operand(constant="percent", cue=(cue[0].start, cue[0].end) if cue else None)
-        step = g.push(Step(kind, (whole, Operand(mention=i)), rest, None, None, True), rest)
-        return Operand(step=step, text=lit.text)
+        return _implicit(g, kind, (whole, Operand(mention=i)), rest, lit)
     return None
 
 
@@ -542,7 +544,7 @@ def _fraction_complement(g: GroundingState, lit: Literal, op: str | None) -> Ope
                 return None
             rest = 1 - float(m.value)
             operands = (Operand(constant="whole", cue=(whole.start, whole.end)), Operand(mention=i))
-            return Operand(step=g.push(Step("subtract", operands, rest, None, None, True), rest), text=lit.text)
+            return _implicit(g, "subtract", operands, rest, lit)
     return None
 
 
@@ -575,7 +577,7 @@ def _cued_conversion(g: GroundingState, lit: Literal, op: str | None) -> Operand
                 if cue is None:
                     continue
                 operands = (Operand(mention=i), Operand(constant=cid, cue=(cue.start, cue.end)))
-                return Operand(step=g.push(Step(kind, operands, value, None, None, True), value), text=lit.text)
+                return _implicit(g, kind, operands, value, lit)
     return None
 
 
@@ -596,8 +598,7 @@ def _parts_of_a_multiple(g: GroundingState, lit: Literal, op: str | None) -> Ope
             multiplier = Operand(constant=cue.constant_id, cue=(cue.start, cue.end))
     if multiplier is None:
         return None
-    step = g.push(Step("add", (multiplier, Operand(constant="one_part")), value, None, None, True), value)
-    return Operand(step=step, text=lit.text)
+    return _implicit(g, "add", (multiplier, Operand(constant="one_part")), value, lit)
 
 
 def _self_cue(g: GroundingState, *, companions: bool) -> tuple[int, int] | None:
@@ -653,7 +654,7 @@ def _named_total(g: GroundingState, lit: Literal, op: str | None) -> Operand | N
         ):
             continue  # an item overlaps another extra mention: adding some and not others would leave them
         operands = tuple(Operand(mention=i) for c in items if (i := g.extra_mention(c)) is not None)
-        return Operand(step=g.push(Step("add", operands, value, None, None, True), value), text=lit.text)
+        return _implicit(g, "add", operands, value, lit)
     return None
 
 
@@ -669,7 +670,7 @@ def _with_self(g: GroundingState, lit: Literal, op: str | None) -> Operand | Non
         if cue is None:
             return None
         operands = (Operand(mention=i), Operand(constant="self", cue=cue))
-        return Operand(step=g.push(Step("add", operands, value, None, None, True), value), text=lit.text)
+        return _implicit(g, "add", operands, value, lit)
     return None
 
 
@@ -677,8 +678,7 @@ def _and_a_half(g: GroundingState, lit: Literal, op: str | None) -> Operand | No
     """'2.5*12' with 'two and a half dozen': 2.5 is the implicit sum 2 + 0.5."""
     # The number takes the half's unit when it has none.
     value = lit.value
-    for i in range(len(g.mentions) - 1):
-        a, b = g.mentions[i], g.mentions[i + 1]
+    for i, (a, b) in enumerate(itertools.pairwise(g.mentions)):
         if (
             not close(float(b.value), 0.5)
             or not close(float(a.value) + 0.5, value)
@@ -688,10 +688,9 @@ def _and_a_half(g: GroundingState, lit: Literal, op: str | None) -> Operand | No
         ):
             continue
         if a.unit is None and b.unit is not None:
-            a = dataclasses.replace(a, unit=b.unit, lemma=b.lemma)
-            g.mentions = (*g.mentions[:i], a, *g.mentions[i + 1 :])
+            g.mentions = (*g.mentions[:i], dataclasses.replace(a, unit=b.unit, lemma=b.lemma), *g.mentions[i + 1 :])
         operands = (Operand(mention=i), Operand(mention=i + 1))
-        return Operand(step=g.push(Step("add", operands, value, None, None, True), value), text=lit.text)
+        return _implicit(g, "add", operands, value, lit)
     return None
 
 
@@ -715,7 +714,7 @@ def _times_per_period(g: GroundingState, lit: Literal, op: str | None) -> Operan
             if cue is None:
                 continue
             operands = (Operand(constant=cid, cue=(cue.start, cue.end)), Operand(mention=i))
-            return Operand(step=g.push(Step("divide", operands, value, None, None, True), value), text=lit.text)
+            return _implicit(g, "divide", operands, value, lit)
     return None
 
 
@@ -756,15 +755,14 @@ def _number_word_measure(g: GroundingState, lit: Literal, op: str | None) -> Ope
         if cue is None:
             continue
         operands = (Operand(mention=index), Operand(constant="minutes_per_hour", cue=(cue.start, cue.end)))
-        return Operand(step=g.push(Step("multiply", operands, value, None, None, True), value), text=lit.text)
+        return _implicit(g, "multiply", operands, value, lit)
     return None
 
 
 def _hours_and_minutes(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
     """'90/3' with '1 hour 30 minutes': 90 is the implicit steps 1 x 60 + 30 (or 1.5 as 1 + 30 / 60)."""
     value = lit.value
-    for i in range(len(g.mentions) - 1):
-        a, b = g.mentions[i], g.mentions[i + 1]
+    for i, (a, b) in enumerate(itertools.pairwise(g.mentions)):
         if a.lemma not in ("hour", "hr") or (b.lemma or "").partition("_per_")[0] != "minute":
             continue
         if not re.fullmatch(r"\s*(?:and\s+)?", g.text[a.end : b.start]):
@@ -776,13 +774,11 @@ def _hours_and_minutes(g: GroundingState, lit: Literal, op: str | None) -> Opera
         per_hour = Operand(constant="minutes_per_hour", cue=(cue.start, cue.end))
         if close(h * 60 + mins, value):
             first = g.push(Step("multiply", (Operand(mention=i), per_hour), h * 60, None, None, True), h * 60)
-            total = g.push(Step("add", (Operand(step=first), Operand(mention=i + 1)), value, None, None, True), value)
-            return Operand(step=total, text=lit.text)
+            return _implicit(g, "add", (Operand(step=first), Operand(mention=i + 1)), value, lit)
         if close(h + mins / 60, value):
             part = mins / 60
             first = g.push(Step("divide", (Operand(mention=i + 1), per_hour), part, None, None, True), part)
-            total = g.push(Step("add", (Operand(mention=i), Operand(step=first)), value, None, None, True), value)
-            return Operand(step=total, text=lit.text)
+            return _implicit(g, "add", (Operand(mention=i), Operand(step=first)), value, lit)
     return None
 
 
