@@ -1267,7 +1267,8 @@ def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: s
     Reads only a short window; no ``each Y`` look-back.
 
     >>> mention_at("so everyone has 2 legs.", 16)
-    Mention(start=16, end=22, text='2 legs', value=2, unit='legs', lemma='leg', kind='quantity', source='text')
+    Mention(start=16, end=22, text='2 legs', value=2, unit='legs', lemma='leg', kind='quantity', source='text', \
+alt_unit=None)
     """
     look = _pack_texts(default_pack() if pack is None else pack)
     toks = tokenize(text, start, min(len(text), start + 120), limit=14)
@@ -1387,7 +1388,7 @@ def read_problem_text(
     >>> text = "Sam ran 3 miles. How far did he run?"
     >>> read_problem_text(text, (17, len(text)))
     ProblemText(mentions=(Mention(start=8, end=15, text='3 miles', value=3, unit='miles', lemma='mile', \
-kind='quantity', source='text'),), answer_unit='miles')
+kind='quantity', source='text', alt_unit=None),), answer_unit='miles')
     """
     toks = tokenize(text)
     mentions = extract_mentions(text, pack=pack, tokens=toks)

@@ -312,21 +312,35 @@ def gsm8k_trace(
         events.append((found.start(), found, True))
         at = found.end("expr")
     events.sort(key=lambda e: e[0])
-    algebra = _ProseAlgebra(builder, blanked, answer)
+    readings: list[tuple[int, re.Match[str], bool, str | None, str | None]] = []  # formula and stated unit
     for position, m, prose in events:
         if prose:
             formula = _prose_formula(m, answer)
-            if formula is None:
-                continue
-            unit = stated_unit(blanked, m.start("result"), "$" if "$" in m.group() else "", pack=p)
+            unit = None if formula is None else stated_unit(
+                blanked, m.start("result"), "$" if "$" in m.group() else "", pack=p
+            )
+        else:
+            formula, unit = m.group(1), stated_unit(answer, m.end(), answer[max(0, m.start() - 3) : m.start()], pack=p)
+        readings.append((position, m, prose, formula, unit))
+    builder.plan_annotations(
+        [
+            (position, None if prose else m.start(1), formula, unit)
+            for position, m, prose, formula, unit in readings
+            if formula is not None
+        ]
+    )
+    algebra = _ProseAlgebra(builder, blanked, answer)
+    for position, m, prose, formula, unit in readings:
+        if formula is None:
+            continue
+        if prose:
             if not builder.add_formula(formula, unit=unit, position=position, optional=True) and algebra.solve_before(
                 position
             ):  # "7+4(9)=43" over the x = 9 of an equation written before
                 builder.add_formula(formula, unit=unit, position=position, optional=True)
         else:
-            unit = stated_unit(answer, m.end(), answer[max(0, m.start() - 3) : m.start()], pack=p)
             try:
-                builder.add_formula(m.group(1), unit=unit, position=position)
+                builder.add_formula(formula, unit=unit, position=position, at=m.start(1))
             except ImportRefusal as exc:
                 # a number no rule grounds in a solution that solves an equation ("Let x be ...",
                 # "2x = 58"): the unknown's value, or a side of its equation; the prose's equations
@@ -336,7 +350,7 @@ def gsm8k_trace(
                     raise
                 if algebra.solve_before(position):
                     try:
-                        builder.add_formula(m.group(1), unit=unit, position=position)
+                        builder.add_formula(formula, unit=unit, position=position, at=m.start(1))
                         continue
                     except ImportRefusal as again:
                         if again.reason != "operand_not_found":
