@@ -808,8 +808,9 @@ class _TraceBinder:
                         break
         return bound._replace(symbol_id=sid)
 
-    def kind_for(self, op: str, operands: list[_Bound]) -> str:
-        """``apply_rate`` for a product of a rate and a quantity in its denominator's unit, else ``op``."""
+    def kind_for(self, op: str, operands: list[_Bound], *, mark: bool = True) -> str:
+        """``apply_rate`` for a product of a rate and a quantity in its denominator's unit, else ``op``
+        (``mark``: the rate's symbol takes the role ``rate``)."""
         if op != "multiply" or len(operands) != 2:
             return op
         first, second = operands
@@ -822,7 +823,7 @@ class _TraceBinder:
                 and base.unit.dimension == rate.unit.denominator
             ):
                 sym = self.symbols[rate.symbol_id]
-                if sym.semantic_role != "rate":
+                if mark and sym.semantic_role != "rate":
                     self.symbols[rate.symbol_id] = dataclasses.replace(sym, semantic_role="rate")
                 return "apply_rate"
         return op
@@ -855,7 +856,10 @@ class _TraceBinder:
         if unit_text:
             name = f"{name} ({unit_text})"
         symbols[sid] = SymbolBinding(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, None, unit_text)
-        self.equations.append(stamper.stamp(sid, rhs, ids, kind, span))
+        equation = stamper.stamp(sid, rhs, ids, kind, span)
+        if equation.refusal_reason == "unit_mismatch":
+            equation = self.reconsider(step, equation, operands)
+        self.equations.append(equation)
         admitted = stamper.admitted.get(sid)
         unit = None
         if admitted is not None:
@@ -864,6 +868,79 @@ class _TraceBinder:
                 symbols[sid] = dataclasses.replace(symbols[sid], semantic_role="rate")
         value = step.result
         steps.append(_new_bound(_Bound, (sid, unit, False, None if value is None else float(value))))
+
+    def reconsider(self, step: Step, refused: BoundEquation, operands: list[_Bound]) -> BoundEquation:
+        """A mismatch read again (ADR 0018): a stated unit that drops a denominator its context supplies
+        is that rate, noted in the proof; a mismatch that a tied grounding or a mention's second unit
+        reading would not make is ``ambiguous_grounding``; else the mismatch stands."""
+        sid, rhs, ids, kind, span = (
+            refused.lhs_symbol_id, refused.rhs_canonical, sorted(refused.dependencies), refused.operation_kind,
+            refused.source_span,
+        )  # fmt: skip
+        stamper, symbols = self.stamper, self.symbols
+        stated = step.unit
+        if stated and (refused.refusal_detail or "").startswith("lhs"):
+            original = symbols[sid]
+            for per in step.per:
+                rate = f"{stated} per {per}"
+                if isinstance(self.pack.lookup(rate), str):
+                    continue
+                symbols[sid] = dataclasses.replace(original, unit=rate)
+                stamper.retract(sid)
+                again = stamper.stamp(sid, rhs, ids, kind, span)
+                if again.admissibility_status == "admitted":
+                    note = f"{again.unit_proof}; stated {stated!r} read as {rate!r} (its context)"
+                    return dataclasses.replace(again, unit_proof=note)
+            symbols[sid] = original
+            stamper.retract(sid)
+            refused = stamper.stamp(sid, rhs, ids, kind, span)
+        tie = self.other_reading(step, sid, rhs, ids, kind, operands)
+        if tie is None:
+            return refused
+        stamper.retract(sid)
+        return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
+
+    def other_reading(
+        self, step: Step, sid: str, rhs: str, ids: list[str], kind: str, operands: list[_Bound]
+    ) -> str | None:
+        """What another reading the words support as well would admit: an operand's tied alternative, or a
+        mention's second unit reading; None when none would (nothing is recorded by the trials)."""
+        for k, o in enumerate(step.operands):
+            alt = o.alternative
+            if alt is not None:
+                other = self.alternative_bound(alt, step.op)
+                if other.symbol_id not in ids and self.trial(step.op, sid, operands, k, other):
+                    return f"operand {operands[k].symbol_id} or its tie {other.symbol_id} admits it"
+            second = self.trace.mentions[o.mention].alt_unit if o.mention is not None else None
+            hit = None if second is None else self.pack.lookup(second)
+            if second is not None and hit is not None and not isinstance(hit, str):
+                bound = operands[k]
+                temp = f"{bound.symbol_id}__read_as"
+                self.symbols[temp] = dataclasses.replace(
+                    self.symbols[bound.symbol_id], symbol_id=temp, unit=second, semantic_role=_role_for(hit, pure=False)
+                )
+                try:
+                    ok = self.trial(step.op, sid, operands, k, bound._replace(symbol_id=temp, unit=hit))
+                finally:
+                    del self.symbols[temp]
+                if ok:
+                    return f"operand {bound.symbol_id} read as {second!r} admits it"
+        return None
+
+    def alternative_bound(self, alt: Operand, op: str) -> _Bound:
+        """The symbol of an operand's tied alternative (a constant's symbol is made on first need)."""
+        if alt.mention is not None:
+            return self.mentions[alt.mention]
+        if alt.step is not None:
+            return self.steps[alt.step]
+        return self.constant(alt, additive=op in _ADDITIVE)
+
+    def trial(self, op: str, sid: str, operands: list[_Bound], k: int, other: _Bound) -> bool:
+        """Whether step ``sid`` would be admitted with operand ``k`` read as ``other``."""
+        tried = [*operands[:k], other, *operands[k + 1 :]]
+        ids = [t.symbol_id for t in tried]
+        kind = self.kind_for(op, tried, mark=False) if op == "multiply" else op
+        return self.stamper.admits(sid, _OP_JOIN[op].join(ids), ids, kind)
 
     def unknown(self) -> BoundUnknown:
         t = self.trace

@@ -38,7 +38,7 @@ from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["CORPUS", "build_gsm8k_record", "gsm8k_trace", "read_gsm8k", "stated_unit"]
+__all__ = ["CORPUS", "build_gsm8k_record", "gsm8k_trace", "rate_context", "read_gsm8k", "stated_unit"]
 
 CORPUS = "gsm8k"
 
@@ -87,6 +87,37 @@ _MONOMIAL = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)\*[A-Za-z]")  # "6*x", "1.25*x":
 _PRODUCT = re.compile(rf"(?<![\w.]){_MONOMIAL.pattern}(?![\w.])")  # one in a side, to stand for what it was made of
 _SIGNS = str.maketrans({"\u00d7": "*", "\u00f7": "/", "\u2212": "-", "\u2013": "-", "$": None, ",": None})
 _RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
+
+
+_PERIODS = "second|minute|hour|day|night|week|weekend|month|year|semester|season"
+_PERIOD_RATE = re.compile(
+    rf"(?i)(?<![a-z])(?:per|a|an|each|every|one)\s+({_PERIODS})s?(?![a-z])"
+    r"|(?<![a-z])(hourly|daily|nightly|weekly|monthly|yearly|annually|annual)(?![a-z])"
+)
+_ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+            "yearly": "year", "annually": "year", "annual": "year"}  # fmt: skip
+_EACH = re.compile(r"(?i)(?<![a-z])(?:each|per|apiece|a piece|every)(?![a-z])")
+
+
+def rate_context(line: str, text: str, question: str = "") -> tuple[str, ...]:
+    """The units a result's context makes it a rate of (:attr:`~ssbg.trace.Step.per`): the periods its
+    solution line, then the question (the problem's time frame), then the rest of the text names as a
+    denominator (``a week``, ``per day``, ``monthly``), and ``item`` where any says ``each`` or ``per``.
+
+    >>> rate_context("He makes 8 x 5 = 40 hours.", "He works 8 hours a day, 5 days a week.", "How many a week?")
+    ('week', 'day')
+    >>> rate_context("That is $20 x 15% = $3 off.", "Shirts are $20 each.")
+    ('item',)
+    """
+    out: list[str] = []
+    for where in (line, question, text):
+        for m in _PERIOD_RATE.finditer(where):
+            unit = (m.group(1) or _ADVERBS[m.group(2).lower()]).lower()
+            if unit not in out:
+                out.append(unit)
+    if "item" not in out and (_EACH.search(line) or _EACH.search(text)):  # the question is part of the text
+        out.append("item")
+    return tuple(out)
 
 
 def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None = None) -> str | None:
@@ -322,6 +353,7 @@ def gsm8k_trace(
         else:
             formula, unit = m.group(1), stated_unit(answer, m.end(), answer[max(0, m.start() - 3) : m.start()], pack=p)
         readings.append((position, m, prose, formula, unit))
+    lines: dict[int, tuple[str, ...]] = {}  # a line's words are read once for the units its results may be rates of
     builder.plan_annotations(
         [
             (position, None if prose else m.start(1), formula, unit)
@@ -333,14 +365,22 @@ def gsm8k_trace(
     for position, m, prose, formula, unit in readings:
         if formula is None:
             continue
+        per: tuple[str, ...] = ()
+        if unit is not None:
+            start = blanked.rfind("\n", 0, position) + 1
+            if start not in lines:
+                end = blanked.find("\n", position)
+                asked = question[span[0] : span[1]] if span is not None else ""
+                lines[start] = rate_context(blanked[start : end if end >= 0 else len(blanked)], question, asked)
+            per = lines[start]
         if prose:
-            if not builder.add_formula(formula, unit=unit, position=position, optional=True) and algebra.solve_before(
-                position
-            ):  # "7+4(9)=43" over the x = 9 of an equation written before
-                builder.add_formula(formula, unit=unit, position=position, optional=True)
+            if not builder.add_formula(
+                formula, unit=unit, position=position, optional=True, per=per
+            ) and algebra.solve_before(position):  # "7+4(9)=43" over the x = 9 of an equation written before
+                builder.add_formula(formula, unit=unit, position=position, optional=True, per=per)
         else:
             try:
-                builder.add_formula(formula, unit=unit, position=position, at=m.start(1))
+                builder.add_formula(formula, unit=unit, position=position, at=m.start(1), per=per)
             except ImportRefusal as exc:
                 # a number no rule grounds in a solution that solves an equation ("Let x be ...",
                 # "2x = 58"): the unknown's value, or a side of its equation; the prose's equations
@@ -350,7 +390,7 @@ def gsm8k_trace(
                     raise
                 if algebra.solve_before(position):
                     try:
-                        builder.add_formula(formula, unit=unit, position=position, at=m.start(1))
+                        builder.add_formula(formula, unit=unit, position=position, at=m.start(1), per=per)
                         continue
                     except ImportRefusal as again:
                         if again.reason != "operand_not_found":
