@@ -1,0 +1,363 @@
+"""Write packs/en_counts_v1/{lexicon.jsonl,manifest.json}: English count nouns (ADR 0017).
+
+The list is generated, never hand-picked: every noun of WordNet 3.0's noun
+index (as shipped by ``spacy-lookups-data``) goes through the rules below and
+enters only if none drops it (the manifest counts what each rule dropped).
+
+1. shape: lower-case ASCII letters, hyphens only between letters, 3+ characters;
+2. number words and ordinals (``ten``, ``million``, ``third``) never enter;
+3. ``STOPLIST``: nouns whose plural problems use as a function word (``times``,
+   ``ones``, ``lots``), each with its reason;
+4. the plural: WordNet's irregular plurals plus WordNet's detachment rules run
+   backwards (``-s``, ``-es``, ``-ies``, ``-ves``, ``-men``); the most frequent
+   candidate (wordfreq) is the plural, an attested irregular one is a surface;
+5. frequency: the plural's Zipf frequency is at least ``MIN_PLURAL_ZIPF``;
+6. countability: the plural is at least 1/16 as frequent as the singular
+   (``MIN_PLURAL_SHARE``): mass nouns (``rice``, ``money``) have little plural use,
+   and a word mainly used otherwise has little noun use (``whole``, ``red``);
+7. main use, from the Brill tagger's lexicon (the most frequent tag of each word
+   in the Brown corpus and the Penn Treebank, shipped in ``textblob``): the
+   singular is no function word (closed-class tag) and no adverb or comparative
+   (``more``, ``back``); the plural is mainly a plural noun (``NNS``: ``books``
+   enters, ``runs`` and ``needs`` do not); a singular mainly used as a verb or
+   adjective (``orange``, ``senior``, ``stick``) needs its plural in the lexicon;
+8. names: a word the lexicon knows only capitalized, as a proper plural
+   (``Adams``, ``Vikings``), is a name;
+9. hyphenated compounds (``t-shirt``): wordfreq splits them at the hyphen, so
+   the plural must instead be in the tagged lexicon as a plural noun;
+10. ``en_units_v1``: a noun whose lemma, or every plural, is a lemma, plural or
+    surface of en_units_v1 (after normalization) or the first word of a
+    multiword one (``square`` of ``square feet``, ``metric``) stays out, so the
+    two packs compose; a colliding plural is dropped alone (``penny`` keeps
+    ``pennies``, not en_units_v1's ``pence``);
+11. ``MEASURE_WORDS``: units of a dimension the algebra models that en_units_v1
+    does not list (``furlong``, ``knot``): a count would give them the wrong one;
+12. spelling variants: when two nouns share a form (``annex`` and ``annexe`` both
+    make ``annexes``), the one whose singular is more frequent keeps it and the
+    other stays out (a shared irregular surface is dropped alone).
+
+Every noun that enters has the count dimension with ratio 1 (like ``item``).
+The three resources are pinned (``PINNED``): another version gives another
+list, so the script refuses to run with one.  Install them with
+``pip install -e '.[packs]'`` and run ``python packs/build_en_counts_v1.py``;
+the test suite checks that the committed files equal its output.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ssbg.units import load_pack, normalize_unit_text
+
+ROOT = Path(__file__).resolve().parent
+
+NAME = "en_counts_v1"
+VERSION = "1.0.0"
+
+# The resources and the exact versions the committed pack was built from.
+PINNED: Mapping[str, str] = {"spacy-lookups-data": "1.0.5", "wordfreq": "3.1.1", "textblob": "0.20.1"}
+
+MIN_PLURAL_ZIPF = 2.0  # 0.1 occurrences per million words
+MIN_PLURAL_SHARE = -1.2  # log10(plural / singular frequency): the plural is >= 1/16 of the singular
+IRREGULAR_MIN_ZIPF = 1.0  # an irregular plural listed as a surface must be attested at all
+
+# Penn tags of closed classes: a singular whose main use is one of these is a function word.
+CLOSED_CLASS_TAGS = frozenset(
+    {"CC", "CD", "DT", "EX", "IN", "LS", "MD", "PDT", "POS", "PRP", "PRP$", "RP", "TO", "UH", "WDT", "WP", "WP$", "WRB"}
+)
+NOUN_TAGS = frozenset({"NN", "NNS"})
+# A singular mainly used as one of these may still be a count noun when its plural is a noun (orange,
+# senior, stick, drawing); any other main use (adverb, comparative: more, back, better) keeps it out.
+NOUN_USE_TAGS = frozenset({"JJ", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ"})
+PROPER_TAGS = frozenset({"NNP", "NNPS"})
+
+STOPLIST: Mapping[str, str] = {
+    "time": "'3 times as many' multiplies; it counts no thing",
+    "one": "'the red ones' is a pronoun",
+    "lot": "'lots of' is a quantifier",
+}
+
+MEASURE_WORDS: Mapping[str, str] = {
+    "furlong": "length",
+    "fathom": "length",
+    "cubit": "length",
+    "league": "length",
+    "knot": "speed",
+    "bushel": "volume",
+    "peck": "volume",
+    "carat": "mass",
+    "karat": "mass",
+    "fortnight": "time",
+    "millisecond": "time",
+    "microsecond": "time",
+    "nanosecond": "time",
+}
+
+_ONES = (
+    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"),
+)
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_BIG = ("hundred", "thousand", "million", "billion", "trillion", "dozen", "score")
+_IRREGULAR_ORDINALS = {
+    "one": "first",
+    "two": "second",
+    "three": "third",
+    "five": "fifth",
+    "eight": "eighth",
+    "nine": "ninth",
+    "twelve": "twelfth",
+}
+
+
+def _ordinal(word: str) -> str:
+    if word in _IRREGULAR_ORDINALS:
+        return _IRREGULAR_ORDINALS[word]
+    return word[:-1] + "ieth" if word.endswith("y") else word + "th"
+
+
+NUMBER_WORDS = frozenset(w for base in (*_ONES, *_TENS, *_BIG) for w in (base, _ordinal(base)))
+
+_SHAPE = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+
+# ------------------------------------------------------------------ resources
+
+
+def _check_versions() -> None:
+    for package, version in PINNED.items():
+        try:
+            found = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            raise SystemExit(f"{package} is not installed: pip install -e '.[packs]'") from None
+        if found != version:
+            raise SystemExit(f"{package} {found} is installed; the pack is built from {version} (PINNED)")
+
+
+def _package_dir(name: str) -> Path:
+    """A package's folder, found without importing it (textblob imports nltk)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"{name} is not installed: pip install -e '.[packs]'")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def wordnet_nouns() -> tuple[list[str], dict[str, list[str]], list[tuple[str, str]]]:
+    """WordNet 3.0's noun lemmas, its irregular plurals (lemma -> forms) and its detachment rules."""
+    data = _package_dir("spacy_lookups_data") / "data"
+    index = json.loads(gzip.decompress((data / "en_lemma_index.json.gz").read_bytes()))
+    exceptions = json.loads(gzip.decompress((data / "en_lemma_exc.json.gz").read_bytes()))
+    rules = json.loads(gzip.decompress((data / "en_lemma_rules.json.gz").read_bytes()))
+    irregular: dict[str, list[str]] = {}
+    for form, lemmas in sorted(exceptions["noun"].items()):
+        for lemma in lemmas:
+            irregular.setdefault(lemma, []).append(form)
+    return sorted(index["noun"]), irregular, [(plural, singular) for plural, singular in rules["noun"]]
+
+
+def brill_lexicon() -> dict[str, str]:
+    """Word -> its most frequent Penn tag (Brill's tagger lexicon, as shipped in textblob)."""
+    lexicon: dict[str, str] = {}
+    path = _package_dir("textblob") / "en" / "en-lexicon.txt"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(";;;") or not line.strip():
+            continue
+        word, tag = line.split()[:2]
+        lexicon.setdefault(word, tag)
+    return lexicon
+
+
+def zipf_frequency() -> Callable[[str], float]:
+    from wordfreq import zipf_frequency as zipf
+
+    return lambda word: float(zipf(word, "en"))
+
+
+def en_units_forms() -> frozenset[str]:
+    """Every lemma, plural and surface of en_units_v1, normalized, and the first word of the multiword ones."""
+    pack = load_pack("en_units_v1")
+    forms = {normalize_unit_text(f) for e in pack.entries.values() for f in (e.lemma, e.plural, *e.surfaces)}
+    return frozenset(forms | {form.split("_")[0] for form in forms if "_" in form})
+
+
+# ---------------------------------------------------------------------- rules
+
+
+def plural_candidates(lemma: str, irregular: Iterable[str], rules: Iterable[tuple[str, str]]) -> list[str]:
+    """WordNet's irregular plurals, then its detachment rules run backwards, without repeats.
+
+    >>> plural_candidates("box", [], [("s", ""), ("xes", "x")])
+    ['boxs', 'boxes']
+    """
+    out = [form for form in irregular if _SHAPE.fullmatch(form)]
+    for plural, singular in rules:
+        if lemma.endswith(singular):
+            out.append(lemma[: len(lemma) - len(singular)] + plural)
+    return list(dict.fromkeys(out))
+
+
+def _tag(lexicon: Mapping[str, str], word: str) -> str | None:
+    """The main tag of a word as written in lower case, else of its capitalized form for compounds."""
+    if word in lexicon:
+        return lexicon[word]
+    if "-" in word:
+        return lexicon.get(word[0].upper() + word[1:])
+    return None
+
+
+def count_nouns() -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Rows of the pack and how many nouns each rule dropped."""
+    _check_versions()
+    nouns, irregular, rules = wordnet_nouns()
+    lexicon = brill_lexicon()
+    zipf = zipf_frequency()
+    taken = en_units_forms()
+    dropped: dict[str, int] = {}
+
+    def drop(rule: str) -> None:
+        dropped[rule] = dropped.get(rule, 0) + 1
+
+    kept: list[tuple[float, str, str, list[str]]] = []  # (singular zipf, lemma, plural, surfaces)
+    for lemma in nouns:
+        if len(lemma) < 3 or not _SHAPE.fullmatch(lemma):
+            drop("shape")
+            continue
+        if lemma in NUMBER_WORDS:
+            drop("number word")
+            continue
+        if lemma in STOPLIST:
+            drop("stoplist")
+            continue
+        if normalize_unit_text(lemma) in taken:
+            drop("in en_units_v1")
+            continue
+        singular_tag = _tag(lexicon, lemma)
+        if singular_tag in CLOSED_CLASS_TAGS:
+            drop("function word")
+            continue
+        exceptions = irregular.get(lemma, [])
+        candidates = plural_candidates(lemma, exceptions, rules)
+        if all(normalize_unit_text(c) in taken for c in candidates):
+            drop("in en_units_v1")
+            continue
+        # A form en_units_v1 lists (pence) or that is mainly no plural noun (dies, runs) is no plural of the noun.
+        candidates = [c for c in candidates if normalize_unit_text(c) not in taken]
+        if all(_tag(lexicon, c) not in (None, "NNS") for c in candidates):
+            drop("plural mainly not a noun")
+            continue
+        candidates = [c for c in candidates if _tag(lexicon, c) in (None, "NNS")]
+        if "-" in lemma:  # wordfreq splits compounds at the hyphen: the tagged lexicon attests them instead
+            attested = [c for c in candidates if _tag(lexicon, c) == "NNS"]
+            if not attested:
+                drop("compound not attested")
+                continue
+            plural = attested[0]
+        else:
+            plural = max(candidates, key=lambda c: (zipf(c), -candidates.index(c)))
+            if zipf(plural) < MIN_PLURAL_ZIPF:
+                drop("rare")
+                continue
+            if zipf(plural) - zipf(lemma) < MIN_PLURAL_SHARE:
+                drop("mass noun" if singular_tag in (None, *NOUN_TAGS) else "noun use marginal")
+                continue
+        plural_tag = _tag(lexicon, plural)
+        if singular_tag is not None and singular_tag not in NOUN_TAGS:
+            if singular_tag not in NOUN_USE_TAGS:
+                drop("singular an adverb or comparative")
+                continue
+            if plural_tag is None:
+                drop("singular mainly not a noun")
+                continue
+        if singular_tag is None and plural_tag is None and lexicon.get(plural.capitalize()) in PROPER_TAGS:
+            drop("name")
+            continue
+        if lemma in MEASURE_WORDS:
+            drop("measure word")
+            continue
+        surfaces = [
+            form
+            for form in exceptions
+            if form != plural and form in candidates and zipf(form) >= IRREGULAR_MIN_ZIPF
+        ]
+        kept.append((zipf(lemma), lemma, plural, surfaces))
+    claimed: set[str] = set()
+    rows: list[dict[str, Any]] = []
+    for _, lemma, plural, surfaces in sorted(kept, key=lambda k: (-k[0], k[1])):
+        keys = {normalize_unit_text(lemma), normalize_unit_text(plural)}
+        if keys & claimed:
+            drop("spelling variant")
+            continue
+        claimed |= keys
+        free = [form for form in surfaces if normalize_unit_text(form) not in claimed]
+        claimed |= {normalize_unit_text(form) for form in free}
+        rows.append(
+            {
+                "lemma": normalize_unit_text(lemma),
+                "plural": plural,
+                "surfaces": sorted(free),
+                "domain": "count",
+                "dimension": {"count": 1},
+                "ratio": "1",
+                "canonical": False,
+                "container_size": None,
+            }
+        )
+    return sorted(rows, key=lambda row: row["lemma"]), dict(sorted(dropped.items()))
+
+
+def render() -> tuple[bytes, bytes]:
+    rows, dropped = count_nouns()
+    lexicon = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in rows).encode("utf-8")
+    manifest = {
+        "name": NAME,
+        "version": VERSION,
+        "description": "Closed list of English count nouns, generated from WordNet 3.0 by the rules of ADR 0017.",
+        "rows": len(rows),
+        "sha256": hashlib.sha256(lexicon).hexdigest(),
+        "sources": {
+            "nouns": f"WordNet 3.0 noun index and irregular plurals, from spacy-lookups-data {PINNED['spacy-lookups-data']}"
+            " (MIT; the WordNet data under the WordNet 3.0 license, Princeton University)",
+            "frequency": f"wordfreq {PINNED['wordfreq']} (Apache-2.0 code; data CC BY-SA 4.0)",
+            "part_of_speech": f"Brill tagger lexicon from textblob {PINNED['textblob']} (MIT)",
+        },
+        "rules": {
+            "min_plural_zipf": MIN_PLURAL_ZIPF,
+            "min_plural_share_log10": MIN_PLURAL_SHARE,
+            "stoplist": sorted(STOPLIST),
+            "measure_words": sorted(MEASURE_WORDS),
+        },
+        "dropped": dropped,
+    }
+    return lexicon, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def wordnet_license() -> bytes:
+    """WordNet 3.0's license, which must accompany every copy of data derived from it."""
+    return (_package_dir("spacy_lookups_data") / "data" / "en_license.txt").read_bytes()
+
+
+def main() -> int:
+    out = ROOT / NAME
+    out.mkdir(exist_ok=True)
+    lexicon, manifest = render()
+    outputs = (("lexicon.jsonl", lexicon), ("manifest.json", manifest), ("LICENSE-WordNet.txt", wordnet_license()))
+    for name, data in outputs:
+        tmp = out / f".{name}.tmp"
+        tmp.write_bytes(data)
+        tmp.replace(out / name)
+    rows = json.loads(manifest)["rows"]
+    print(f"wrote {rows} rows to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
