@@ -8,9 +8,13 @@ enters only if none drops it (the manifest counts what each rule dropped).
 2. number words and ordinals (``ten``, ``million``, ``third``) never enter;
 3. ``STOPLIST``: nouns whose plural problems use as a function word (``times``,
    ``ones``, ``lots``), each with its reason;
-4. the plural: WordNet's irregular plurals plus WordNet's detachment rules run
-   backwards (``-s``, ``-es``, ``-ies``, ``-ves``, ``-men``); the most frequent
-   candidate (wordfreq) is the plural, an attested irregular one is a surface;
+4. the plural: WordNet's irregular plurals, the regular English plural
+   (``-es`` after s, x, z, sh; ``-ies`` after a consonant and y; ``-s`` or
+   ``-es`` after ch and o; else ``-s``), WordNet's ``-men`` detachment run
+   backwards, and its ``-ves`` one when the tagged lexicon (7) knows that form
+   as a plural noun (``wolves``, not the surname ``reeves``); the most frequent
+   candidate (wordfreq) is the plural, another attested irregular one of
+   WordNet's a surface (``cacti``);
 5. frequency: the plural's Zipf frequency is at least ``MIN_PLURAL_ZIPF``;
 6. countability: the plural is at least 1/16 as frequent as the singular
    (``MIN_PLURAL_SHARE``): mass nouns (``rice``, ``money``) have little plural use,
@@ -37,6 +41,8 @@ enters only if none drops it (the manifest counts what each rule dropped).
     other stays out (a shared irregular surface is dropped alone).
 
 Every noun that enters has the count dimension with ratio 1 (like ``item``).
+Every plural it resolves by is listed, so the manifest turns off ssbg's
+depluralization for the pack (``"depluralize": false``): ``makes`` is no ``mak``.
 The three resources are pinned (``PINNED``): another version gives another
 list, so the script refuses to run with one.  Install them with
 ``pip install -e '.[packs]'`` and run ``python packs/build_en_counts_v1.py``;
@@ -68,7 +74,7 @@ PINNED: Mapping[str, str] = {"spacy-lookups-data": "1.0.5", "wordfreq": "3.1.1",
 
 MIN_PLURAL_ZIPF = 2.0  # 0.1 occurrences per million words
 MIN_PLURAL_SHARE = -1.2  # log10(plural / singular frequency): the plural is >= 1/16 of the singular
-IRREGULAR_MIN_ZIPF = 1.0  # an irregular plural listed as a surface must be attested at all
+IRREGULAR_MIN_ZIPF = 1.0  # an irregular plural listed as a surface (cacti) must be attested at all
 
 # Penn tags of closed classes: a singular whose main use is one of these is a function word.
 CLOSED_CLASS_TAGS = frozenset(
@@ -192,16 +198,42 @@ def en_units_forms() -> frozenset[str]:
 # ---------------------------------------------------------------------- rules
 
 
-def plural_candidates(lemma: str, irregular: Iterable[str], rules: Iterable[tuple[str, str]]) -> list[str]:
-    """WordNet's irregular plurals, then its detachment rules run backwards, without repeats.
+def regular_plurals(lemma: str) -> list[str]:
+    """The regular English plural, and its spelling variants after -ch and -o (frequency picks).
 
-    >>> plural_candidates("box", [], [("s", ""), ("xes", "x")])
-    ['boxs', 'boxes']
+    >>> [regular_plurals(w) for w in ("box", "city", "boy", "epoch", "hero", "t-shirt")]
+    [['boxes'], ['cities'], ['boys'], ['epoches', 'epochs'], ['heros', 'heroes'], ['t-shirts']]
+    """
+    if lemma.endswith("ch"):
+        return [lemma + "es", lemma + "s"]
+    if lemma.endswith(("s", "x", "z", "sh")):
+        return [lemma + "es"]
+    if len(lemma) > 1 and lemma.endswith("y") and lemma[-2] not in "aeiou":
+        return [lemma[:-1] + "ies"]
+    if lemma.endswith("o"):
+        return [lemma + "s", lemma + "es"]
+    return [lemma + "s"]
+
+
+def plural_candidates(
+    lemma: str, irregular: Iterable[str], rules: Iterable[tuple[str, str]], lexicon: Mapping[str, str]
+) -> list[str]:
+    """WordNet's irregular plurals, the regular plurals, WordNet's -men detachment run backwards,
+    and its -ves one when the tagged lexicon knows the form as a plural noun; without repeats.
+
+    >>> rules = [("s", ""), ("ves", "f"), ("men", "man")]
+    >>> plural_candidates("wolf", [], rules, {"wolves": "NNS"}), plural_candidates("reef", [], rules, {})
+    (['wolfs', 'wolves'], ['reefs'])
+    >>> plural_candidates("snowman", [], rules, {})
+    ['snowmans', 'snowmen']
     """
     out = [form for form in irregular if _SHAPE.fullmatch(form)]
+    out += regular_plurals(lemma)
     for plural, singular in rules:
-        if lemma.endswith(singular):
-            out.append(lemma[: len(lemma) - len(singular)] + plural)
+        if plural in ("ves", "men") and lemma.endswith(singular):
+            form = lemma[: len(lemma) - len(singular)] + plural
+            if plural == "men" or _tag(lexicon, form) == "NNS":  # reeves is a surname, not reefs
+                out.append(form)
     return list(dict.fromkeys(out))
 
 
@@ -245,7 +277,7 @@ def count_nouns() -> tuple[list[dict[str, Any]], dict[str, int]]:
             drop("function word")
             continue
         exceptions = irregular.get(lemma, [])
-        candidates = plural_candidates(lemma, exceptions, rules)
+        candidates = plural_candidates(lemma, exceptions, rules, lexicon)
         if all(normalize_unit_text(c) in taken for c in candidates):
             drop("in en_units_v1")
             continue
@@ -285,8 +317,8 @@ def count_nouns() -> tuple[list[dict[str, Any]], dict[str, int]]:
             continue
         surfaces = [
             form
-            for form in exceptions
-            if form != plural and form in candidates and zipf(form) >= IRREGULAR_MIN_ZIPF
+            for form in candidates
+            if form != plural and form in exceptions and zipf(form) >= IRREGULAR_MIN_ZIPF
         ]
         kept.append((zipf(lemma), lemma, plural, surfaces))
     claimed: set[str] = set()
@@ -322,6 +354,7 @@ def render() -> tuple[bytes, bytes]:
         "version": VERSION,
         "description": "Closed list of English count nouns, generated from WordNet 3.0 by the rules of ADR 0017.",
         "rows": len(rows),
+        "depluralize": False,  # every plural is listed: "makes" must not read as "mak" + "es"
         "sha256": hashlib.sha256(lexicon).hexdigest(),
         "sources": {
             "nouns": f"WordNet 3.0 noun index and irregular plurals, from spacy-lookups-data {PINNED['spacy-lookups-data']}"

@@ -305,6 +305,9 @@ class UnitPack:
     A composed pack's ``name`` and ``version`` join its components' with
     ``+``; its ``checksum`` is :func:`composition_checksum` of them.
     :attr:`provenance` is the one line a report, table or proof note prints.
+    ``listed_only`` holds the lemmas of packs whose manifest says
+    ``"depluralize": false``: they resolve by their listed forms only (a
+    9,000-noun list would otherwise read ``makes`` as ``mak`` + ``es``).
 
     Lookups are memoized per pack in a private cache of immutable results
     (:meth:`clear_cache` empties it).
@@ -320,6 +323,7 @@ class UnitPack:
     folded: Mapping[str, str]  # normalized surface -> lemma
     checksum: str
     components: tuple[PackComponent, ...]
+    listed_only: frozenset[str] = frozenset()  # lemmas never reached by depluralization
     _cache: dict[str, ResolvedUnit | str] = field(default_factory=dict, compare=False, repr=False)
     _vectors: dict[str, UnitVector] = field(default_factory=dict, compare=False, repr=False)
 
@@ -338,7 +342,7 @@ class UnitPack:
     def __reduce__(self) -> tuple[Any, ...]:
         # MappingProxyType does not pickle: ship plain dicts, rebuild the read-only views.
         state = (dict(self.entries), dict(self.surfaces), dict(self.folded))
-        return (_restore_pack, (self.name, self.version, *state, self.checksum, self.components))
+        return (_restore_pack, (self.name, self.version, *state, self.checksum, self.components, self.listed_only))
 
     @property
     def provenance(self) -> str:
@@ -459,7 +463,7 @@ class UnitPack:
             )
         for candidate in _depluralizations(key):
             lemma = candidate if candidate in self.entries else self.folded.get(candidate)
-            if lemma is not None:
+            if lemma is not None and lemma not in self.listed_only:
                 return self._entry(text, lemma, "depluralized")
         return "unknown_unit"
 
@@ -576,6 +580,9 @@ def _read_pack(folder: Path) -> UnitPack:
     need = {"name": str, "version": str, "rows": int, "sha256": str}
     if not isinstance(manifest, dict) or any(not isinstance(manifest.get(k), t) for k, t in need.items()):
         raise _pack_error("manifest_invalid", f"manifest needs {sorted(need)}", f"{manifest_path}:1")
+    depluralize = manifest.get("depluralize", True)
+    if not isinstance(depluralize, bool):
+        raise _pack_error("manifest_invalid", "'depluralize' must be true or false", f"{manifest_path}:1")
     if not _PACK_NAME.fullmatch(manifest["name"]) or "+" in manifest["version"]:
         message = f"manifest name {manifest['name']!r} must match {_PACK_NAME.pattern} and the version have no '+'"
         raise _pack_error("manifest_invalid", message, f"{manifest_path}:1")
@@ -634,6 +641,7 @@ def _read_pack(folder: Path) -> UnitPack:
         folded=MappingProxyType(folded),
         checksum=checksum,
         components=(PackComponent(manifest["name"], manifest["version"], checksum),),
+        listed_only=frozenset() if depluralize else frozenset(entries),
     )
 
 
@@ -709,6 +717,7 @@ def _restore_pack(
     folded: dict[str, str],
     checksum: str,
     components: tuple[PackComponent, ...],
+    listed_only: frozenset[str],
 ) -> UnitPack:
     return UnitPack(
         name,
@@ -718,6 +727,7 @@ def _restore_pack(
         MappingProxyType(folded),
         checksum,
         components,
+        listed_only,
     )
 
 
@@ -798,6 +808,7 @@ def _compose(packs: tuple[UnitPack, ...]) -> UnitPack:
         folded=MappingProxyType(folded),
         checksum=composition_checksum(parts),
         components=parts,
+        listed_only=frozenset().union(*(p.listed_only for p in packs)),
     )
 
 

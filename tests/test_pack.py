@@ -270,3 +270,13 @@ def test_pack_ships_in_the_wheel_and_loads_from_another_folder(tmp_path: Path) -
     ).stdout.split()
     assert out[0].startswith(str(target))
     assert out[1] == "112"
+
+
+@pytest.mark.parametrize("value", ["no", 1, None])
+def test_bad_depluralize_flag(tmp_path: Path, value: object) -> None:
+    pack = _copy_pack(tmp_path)
+    manifest = json.loads((pack / "manifest.json").read_text())
+    (pack / "manifest.json").write_text(json.dumps({**manifest, "depluralize": value}))
+    with pytest.raises(PackError) as info:
+        load_pack(pack)
+    assert info.value.reason == "manifest_invalid"
