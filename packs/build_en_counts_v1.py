@@ -59,6 +59,7 @@ import json
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -246,95 +247,195 @@ def _tag(lexicon: Mapping[str, str], word: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Noun:
+    """One WordNet noun and what the resources say about it; the rules read only this."""
+
+    lemma: str
+    singular_tag: str | None  # the singular's main tag in the Brill lexicon
+    singular_zipf: float
+    exceptions: tuple[str, ...]  # WordNet's irregular plurals of it
+    candidates: tuple[str, ...]  # every plural it could have (plural_candidates)
+    plurals: tuple[str, ...]  # the candidates en_units_v1 does not list and that are mainly plural nouns
+    plural: str | None  # the one the pack lists: the most frequent (a compound's: the first attested)
+    plural_tag: str | None
+    plural_zipf: float
+    units_listed: bool  # en_units_v1 lists the lemma or every candidate
+    plural_mainly_other: bool  # every candidate it does not list is mainly something else (runs)
+
+    @property
+    def compound(self) -> bool:
+        return "-" in self.lemma
+
+    @property
+    def share(self) -> float:
+        """log10 of plural over singular frequency."""
+        return self.plural_zipf - self.singular_zipf
+
+
+def describe(lemma: str, res: Resources) -> Noun:
+    """What the resources say about one WordNet noun."""
+    exceptions = tuple(res.irregular.get(lemma, ()))
+    candidates = tuple(plural_candidates(lemma, exceptions, res.rules, res.lexicon))
+    unlisted = [c for c in candidates if normalize_unit_text(c) not in res.taken]
+    plurals = tuple(c for c in unlisted if _tag(res.lexicon, c) in (None, "NNS"))
+    if "-" in lemma:  # wordfreq splits compounds at the hyphen: the tagged lexicon attests them instead
+        plural = next((c for c in plurals if _tag(res.lexicon, c) == "NNS"), None)
+    else:
+        plural = max(plurals, key=lambda c: (res.zipf(c), -plurals.index(c)), default=None)
+    return Noun(
+        lemma=lemma,
+        singular_tag=_tag(res.lexicon, lemma),
+        singular_zipf=res.zipf(lemma),
+        exceptions=exceptions,
+        candidates=candidates,
+        plurals=plurals,
+        plural=plural,
+        plural_tag=None if plural is None else _tag(res.lexicon, plural),
+        plural_zipf=0.0 if plural is None else res.zipf(plural),
+        units_listed=normalize_unit_text(lemma) in res.taken or not unlisted,
+        plural_mainly_other=not plurals,
+    )
+
+
+# The rules, in order: the first that holds drops the noun and is counted under its name.
+# Each is a small pure predicate on a Noun (STYLE rule 13); a noun none drops enters the pack.
+
+
+def _bad_shape(n: Noun) -> bool:
+    """'3-d', 'ox': not lower-case letters (hyphens between them) of 3 or more."""
+    return len(n.lemma) < 3 or not _SHAPE.fullmatch(n.lemma)
+
+
+def _number_word(n: Noun) -> bool:
+    """'million', 'third': a number word or an ordinal."""
+    return n.lemma in NUMBER_WORDS
+
+
+def _stoplisted(n: Noun) -> bool:
+    """'time': its plural is a function word in problems ('3 times as many')."""
+    return n.lemma in STOPLIST
+
+
+def _in_en_units(n: Noun) -> bool:
+    """'hour', 'box', 'square': en_units_v1 lists the lemma, or every plural it could have."""
+    return n.units_listed
+
+
+def _function_word(n: Noun) -> bool:
+    """'will', 'must': the singular is mainly a closed-class word."""
+    return n.singular_tag in CLOSED_CLASS_TAGS
+
+
+def _plural_mainly_not_a_noun(n: Noun) -> bool:
+    """'run' (runs), 'need' (needs): no plural it could have is mainly a plural noun."""
+    return n.plural_mainly_other
+
+
+def _compound_not_attested(n: Noun) -> bool:
+    """'a-bomb': a compound whose plural the tagged lexicon does not know as a plural noun."""
+    return n.compound and n.plural is None
+
+
+def _rare(n: Noun) -> bool:
+    """'aardwolf': the plural is written less than MIN_PLURAL_ZIPF."""
+    return not n.compound and n.plural_zipf < MIN_PLURAL_ZIPF
+
+
+def _mass_noun(n: Noun) -> bool:
+    """'rice', 'money': a noun whose plural is under 1/16 of its singular."""
+    return not n.compound and n.singular_tag in (None, *NOUN_TAGS) and n.share < MIN_PLURAL_SHARE
+
+
+def _noun_use_marginal(n: Noun) -> bool:
+    """'whole', 'red': a word mainly used otherwise whose plural is under 1/16 of its singular."""
+    return not n.compound and n.singular_tag not in (None, *NOUN_TAGS) and n.share < MIN_PLURAL_SHARE
+
+
+def _singular_adverb_or_comparative(n: Noun) -> bool:
+    """'more', 'back', 'better': the singular is mainly an adverb, a comparative or a superlative."""
+    return n.singular_tag not in (None, *NOUN_TAGS, *NOUN_USE_TAGS)
+
+
+def _singular_mainly_not_a_noun(n: Noun) -> bool:
+    """A verb or adjective whose plural the tagged lexicon does not know at all."""
+    return n.singular_tag in NOUN_USE_TAGS and n.plural_tag is None
+
+
+def _name(n: Noun, lexicon: Mapping[str, str]) -> bool:
+    """'adam' (Adams), 'viking' (Vikings): the lexicon knows the plural only capitalized, as a name."""
+    unknown = n.singular_tag is None and n.plural_tag is None
+    return unknown and n.plural is not None and lexicon.get(n.plural.capitalize()) in PROPER_TAGS
+
+
+def _measure_word(n: Noun) -> bool:
+    """'furlong', 'knot': a unit of a dimension en_units_v1 does not list it under."""
+    return n.lemma in MEASURE_WORDS
+
+
+RULES: tuple[tuple[str, Callable[[Noun, Mapping[str, str]], bool]], ...] = (
+    ("shape", lambda n, _: _bad_shape(n)),
+    ("number word", lambda n, _: _number_word(n)),
+    ("stoplist", lambda n, _: _stoplisted(n)),
+    ("in en_units_v1", lambda n, _: _in_en_units(n)),
+    ("function word", lambda n, _: _function_word(n)),
+    ("plural mainly not a noun", lambda n, _: _plural_mainly_not_a_noun(n)),
+    ("compound not attested", lambda n, _: _compound_not_attested(n)),
+    ("rare", lambda n, _: _rare(n)),
+    ("mass noun", lambda n, _: _mass_noun(n)),
+    ("noun use marginal", lambda n, _: _noun_use_marginal(n)),
+    ("singular an adverb or comparative", lambda n, _: _singular_adverb_or_comparative(n)),
+    ("singular mainly not a noun", lambda n, _: _singular_mainly_not_a_noun(n)),
+    ("name", _name),
+    ("measure word", lambda n, _: _measure_word(n)),
+)
+
+
+@dataclass(frozen=True)
+class Resources:
+    irregular: Mapping[str, list[str]]
+    rules: list[tuple[str, str]]
+    lexicon: Mapping[str, str]
+    zipf: Callable[[str], float]
+    taken: frozenset[str]
+
+
 def count_nouns() -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Rows of the pack and how many nouns each rule dropped."""
     _check_versions()
     nouns, irregular, rules = wordnet_nouns()
-    lexicon = brill_lexicon()
-    zipf = zipf_frequency()
-    taken = en_units_forms()
+    res = Resources(irregular, rules, brill_lexicon(), zipf_frequency(), en_units_forms())
     dropped: dict[str, int] = {}
-
-    def drop(rule: str) -> None:
-        dropped[rule] = dropped.get(rule, 0) + 1
-
-    kept: list[tuple[float, str, str, list[str]]] = []  # (singular zipf, lemma, plural, surfaces)
+    kept: list[Noun] = []
     for lemma in nouns:
-        if len(lemma) < 3 or not _SHAPE.fullmatch(lemma):
-            drop("shape")
-            continue
-        if lemma in NUMBER_WORDS:
-            drop("number word")
-            continue
-        if lemma in STOPLIST:
-            drop("stoplist")
-            continue
-        if normalize_unit_text(lemma) in taken:
-            drop("in en_units_v1")
-            continue
-        singular_tag = _tag(lexicon, lemma)
-        if singular_tag in CLOSED_CLASS_TAGS:
-            drop("function word")
-            continue
-        exceptions = irregular.get(lemma, [])
-        candidates = plural_candidates(lemma, exceptions, rules, lexicon)
-        if all(normalize_unit_text(c) in taken for c in candidates):
-            drop("in en_units_v1")
-            continue
-        # A form en_units_v1 lists (pence) or that is mainly no plural noun (dies, runs) is no plural of the noun.
-        candidates = [c for c in candidates if normalize_unit_text(c) not in taken]
-        if all(_tag(lexicon, c) not in (None, "NNS") for c in candidates):
-            drop("plural mainly not a noun")
-            continue
-        candidates = [c for c in candidates if _tag(lexicon, c) in (None, "NNS")]
-        if "-" in lemma:  # wordfreq splits compounds at the hyphen: the tagged lexicon attests them instead
-            attested = [c for c in candidates if _tag(lexicon, c) == "NNS"]
-            if not attested:
-                drop("compound not attested")
-                continue
-            plural = attested[0]
+        noun = describe(lemma, res)
+        rule = next((name for name, holds in RULES if holds(noun, res.lexicon)), None)
+        if rule is None:
+            kept.append(noun)
         else:
-            plural = max(candidates, key=lambda c: (zipf(c), -candidates.index(c)))
-            if zipf(plural) < MIN_PLURAL_ZIPF:
-                drop("rare")
-                continue
-            if zipf(plural) - zipf(lemma) < MIN_PLURAL_SHARE:
-                drop("mass noun" if singular_tag in (None, *NOUN_TAGS) else "noun use marginal")
-                continue
-        plural_tag = _tag(lexicon, plural)
-        if singular_tag is not None and singular_tag not in NOUN_TAGS:
-            if singular_tag not in NOUN_USE_TAGS:
-                drop("singular an adverb or comparative")
-                continue
-            if plural_tag is None:
-                drop("singular mainly not a noun")
-                continue
-        if singular_tag is None and plural_tag is None and lexicon.get(plural.capitalize()) in PROPER_TAGS:
-            drop("name")
-            continue
-        if lemma in MEASURE_WORDS:
-            drop("measure word")
-            continue
-        surfaces = [
-            form
-            for form in candidates
-            if form != plural and form in exceptions and zipf(form) >= IRREGULAR_MIN_ZIPF
-        ]
-        kept.append((zipf(lemma), lemma, plural, surfaces))
+            dropped[rule] = dropped.get(rule, 0) + 1
+    rows = _without_spelling_variants(kept, res.zipf)
+    dropped["spelling variant"] = len(kept) - len(rows)
+    return sorted(rows, key=lambda row: row["lemma"]), dict(sorted(dropped.items()))
+
+
+def _without_spelling_variants(kept: list[Noun], zipf: Callable[[str], float]) -> list[dict[str, Any]]:
+    """Rows for the kept nouns; of two that share a form (annex, annexe: annexes) the more frequent keeps it."""
     claimed: set[str] = set()
     rows: list[dict[str, Any]] = []
-    for _, lemma, plural, surfaces in sorted(kept, key=lambda k: (-k[0], k[1])):
-        keys = {normalize_unit_text(lemma), normalize_unit_text(plural)}
+    for noun in sorted(kept, key=lambda n: (-n.singular_zipf, n.lemma)):
+        assert noun.plural is not None  # noqa: S101 - every kept noun has one (rules plural/rare/compound)
+        keys = {normalize_unit_text(noun.lemma), normalize_unit_text(noun.plural)}
         if keys & claimed:
-            drop("spelling variant")
             continue
         claimed |= keys
-        free = [form for form in surfaces if normalize_unit_text(form) not in claimed]
-        claimed |= {normalize_unit_text(form) for form in free}
+        irregular = [f for f in noun.plurals if f != noun.plural and f in noun.exceptions]
+        free = [f for f in irregular if zipf(f) >= IRREGULAR_MIN_ZIPF and normalize_unit_text(f) not in claimed]
+        claimed |= {normalize_unit_text(f) for f in free}
         rows.append(
             {
-                "lemma": normalize_unit_text(lemma),
-                "plural": plural,
+                "lemma": normalize_unit_text(noun.lemma),
+                "plural": noun.plural,
                 "surfaces": sorted(free),
                 "domain": "count",
                 "dimension": {"count": 1},
@@ -343,7 +444,7 @@ def count_nouns() -> tuple[list[dict[str, Any]], dict[str, int]]:
                 "container_size": None,
             }
         )
-    return sorted(rows, key=lambda row: row["lemma"]), dict(sorted(dropped.items()))
+    return rows
 
 
 def render() -> tuple[bytes, bytes]:
