@@ -97,7 +97,6 @@ MEASURE_WORDS: Mapping[str, str] = {
     "furlong": "length",
     "fathom": "length",
     "cubit": "length",
-    "league": "length",
     "knot": "speed",
     "bushel": "volume",
     "peck": "volume",
