@@ -450,6 +450,8 @@ def _correct(pred: Pointer, gold: GoldRef) -> bool:
 _IRREGULAR = {
     "$": "dollar", "%": "percent", "people": "person", "children": "child", "feet": "foot", "men": "man",
     "women": "woman", "teeth": "tooth", "mice": "mouse", "geese": "goose", "dollars": "dollar",
+    # synonyms a reader and ssbg may each use for one thing
+    "kid": "child", "kids": "child", "packet": "pack", "packets": "pack", "buck": "dollar", "bucks": "dollar",
 }  # fmt: skip
 _GENERIC_COUNTS = frozenset({"item", "piece", "unit", "thing", "one"})
 
@@ -506,6 +508,7 @@ class AlignmentScore:
     mentions: int = 0  # gold question tokens that are quantities
     mentions_right: int = 0
     generic: int = 0  # right only because ssbg's count is the generic item ("$2 each" per item)
+    folded: int = 0  # question tokens inside a mention another token starts ("dozen" of "5 dozen"), not judged
     confusions: Counter[tuple[str, str, bool]] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
     unit_errors: list[str] = field(default_factory=list)
@@ -531,8 +534,13 @@ def _score_units(s: AlignmentScore, g: GoldProblem, trace: Trace) -> None:
     for gm in g.mentions:
         if gm.skip:
             continue
-        s.mentions += 1
         found = next((m for m in text_mentions if _overlaps((m.start, m.end), gm.span)), None)
+        if found is not None and found.start < gm.span[0] and any(
+            found.start <= other.span[0] < gm.span[0] and not other.skip for other in g.mentions
+        ):
+            s.folded += 1  # "5 dozen cookies": the unit of the whole is judged at its number, 5
+            continue
+        s.mentions += 1
         if _unit_right(gm, found):
             s.mentions_right += 1
             if found is not None and _mention_unit(found)[1] in _GENERIC_COUNTS and gm.per not in _GENERIC_COUNTS:
