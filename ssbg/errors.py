@@ -70,6 +70,9 @@ ADMISSIBILITY_REASONS: frozenset[str] = frozenset(
         "unknown_operation",
         "operand_arity",
         "rate_form_invalid",
+        # beyond ADR-0134 (ADR 0018): a refusal that a tied grounding or a second unit reading the words
+        # support as well would not make; ssbg could not tell which reading the text means
+        "ambiguous_grounding",
     }
 )
 
