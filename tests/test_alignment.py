@@ -156,3 +156,11 @@ def test_cogcomp_grounded_without_its_alignments_agrees_with_them() -> None:
     c = cogcomp_alignment(corpora_dir() / "cogcomp_arithmetic" / "data" / "questions.json")
     assert c.problems == 1492
     assert c.accuracy >= 0.99
+
+
+def test_a_folder_of_corpora_skips_the_gold_annotations() -> None:
+    from ssbg.stats.batch import expand_specs
+
+    specs = expand_specs([GOLD_FILE.parents[1]])
+    assert specs
+    assert not [s for s in specs if s.endswith(".gold.jsonl")]

@@ -1,6 +1,6 @@
 """How faithfully ssbg grounds numbers, scored against hand-written gold alignments (edge).
 
-The gold set ``data/gold/gsm8k_train_alignments.jsonl`` (see its README) was written by
+The gold set ``data/gold/gsm8k_train_alignments.gold.jsonl`` (see its README) was written by
 readers from the text alone.  For every literal of every calculator annotation of a GSM8K
 solution it says what the literal stands for: a number of the question (its character
 span), an earlier annotation's result, an implicit constant (and the words that cue it), a
@@ -67,7 +67,7 @@ __all__ = [
 GOLD_KINDS: tuple[str, ...] = ("mention", "step", "constant", "derived", "solution", "none")
 """What a gold operand stands for (exactly one per reference)."""
 
-GOLD_FILE = Path(__file__).parents[2] / "data" / "gold" / "gsm8k_train_alignments.jsonl"
+GOLD_FILE = Path(__file__).parents[2] / "data" / "gold" / "gsm8k_train_alignments.gold.jsonl"
 """The gold set in a source checkout (``data/`` does not ship in the wheel)."""
 
 SAMPLE_SEED = 20261201
