@@ -237,6 +237,11 @@ class GroundingState:
             self._by_value.setdefault(_value_key(float(m.value)), []).append(i)
         self._blanked: str | None = None  # the solution with annotations blanked: see blanked_solution
         self._readings: dict[str, tuple[Any, ...]] = {}  # the later rules' readings of the text, on need
+        # Checking a solution (issue 19, ssbg.checking): a number only the solution's own prose states grounds
+        # nothing (an invented number is evidence), and what no rule explains goes to ``last_resort`` (the
+        # checker records it as a finding) instead of refusing the record.  Corpus reading keeps the defaults.
+        self.solution_numbers = True  # False: the rule solution_number is off
+        self.last_resort: GroundingRule | None = None
 
     @functools.cached_property
     def scaled(self) -> tuple[float | None, ...]:
@@ -465,7 +470,7 @@ def _solution_number(g: GroundingState, lit: Literal, op: str | None) -> Operand
     # Outside the annotations and outside arithmetic (a restated formula grounds nothing), nearest
     # before the formula; digits first, then number words ("two, 21 and 42").
     value = lit.value
-    if g.solution is None:
+    if g.solution is None or not g.solution_numbers:
         return None
     blanked = g.blanked_solution
     if g.prose is None:
@@ -822,6 +827,8 @@ def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
         operand = rule(g, lit, op)
         if operand is not None:
             return operand
+    if g.last_resort is not None and (operand := g.last_resort(g, lit, op)) is not None:  # issue 19: a checker's
+        return operand
     raise ImportRefusal(
         f"{lit.text} is neither in the text, an earlier step, a cued constant nor the solution",
         reason="operand_not_found",
