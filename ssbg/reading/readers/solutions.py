@@ -430,7 +430,9 @@ class _Reader:
         except ImportRefusal as exc:
             b._restore(saved)
             return exc.reason
-        except ProblemGraphError:  # a value the trace refuses (a result that is not a finite number)
+        except (ProblemGraphError, ZeroDivisionError, OverflowError):
+            # a value the trace refuses (a result that is not a finite number), a result written "1/0" (the builder
+            # divides it before it checks it: a hardening issue's to refuse as a typed error)
             b._restore(saved)
             return "unparseable_formula"
         return None
@@ -475,7 +477,7 @@ class _Reader:
         formula = body
         if written is not None and written_text in slips and stated.strip() not in slips:
             formula = f"{expr}={written.group('num')}"  # the result the prose carries on
-        start = self.restated.get(m.start(), m.start())
+        start = self.restated.get(m.start()) or _restated_start(self.working, m.start())
         end = written.end("num") if written is not None else m.end()
         unit = stated_unit(self.working, m.end(), self.working[max(0, m.start() - 3) : m.start()], pack=self.pack)
         first, reason = self.add(formula, unit, m.start(), (m.start(1), m.end(1)))
@@ -555,6 +557,17 @@ _NOTE_OF = {  # why a formula was not read -> its note
     "operand_not_found": "unsupported_operation",
     "malformed_record": "unparseable_formula",
 }
+
+
+# "16 - 3 = $<<16-3=13>>13": the expression the prose writes before an annotation (a run of numbers and operators)
+_RESTATED = re.compile(r"[\d$(][\d$.,()% \t+\-*/x\u00d7\u00f7\u2013]*?[+\-*/x\u00d7\u00f7\u2013][\d$.,()% \t+\-*/x\u00d7\u00f7\u2013]*=[ \t]*\$?[ \t]*$")
+
+
+def _restated_start(text: str, at: int) -> int:
+    """Where the expression the prose restates right before an annotation at ``at`` starts (``at`` without one)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    m = _RESTATED.search(text, max(line_start, at - 200), at)
+    return at if m is None else m.start()
 
 
 def _number(text: str) -> float | None:
