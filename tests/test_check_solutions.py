@@ -171,7 +171,9 @@ def test_field_paths_may_be_dotted_and_keys_may_hold_dots() -> None:
     assert field_value(record, "175b_verification.solution") == "x"
     assert field_value(record, "a.b.c") == 1
     assert field_value(record, "a.b.d") == 2
-    assert field_value(record, "a.x") is not None and field_value(record, "a.x") != 2  # the missing sentinel
+    missing = field_value(record, "a.x")  # the missing sentinel
+    assert missing is not None
+    assert missing != 2
 
 
 @pytest.mark.parametrize(
@@ -217,8 +219,8 @@ def test_scores_per_solver_and_all(wide_file: Path) -> None:
 
 
 def test_the_first_flagged_step_is_compared_with_the_hand_read_one(wide_file: Path, tmp_path: Path) -> None:
-    steps = write(tmp_path / "steps.jsonl", [{"id": "7", "solver": "m2", "line": 1}, {"id": 9, "solver": "m1",
-                                                                                       "line": 2}])
+    steps = tmp_path / "steps.csv"
+    steps.write_text("id,solver,line,note\n7,m2,1,\n9,m1,2,the second line\n", encoding="utf-8")
     df = check_solutions(wide_file, **WIDE_ARGS)
     scores = score_verdicts(df, error_steps=read_error_steps(steps)).set_index("solver")
     assert (scores.loc["m2", "hand_read"], scores.loc["m2", "first_step_right"]) == (1, 1)
@@ -227,10 +229,11 @@ def test_the_first_flagged_step_is_compared_with_the_hand_read_one(wide_file: Pa
 
 
 def test_a_bad_error_steps_line_is_a_typed_refusal_naming_it(tmp_path: Path) -> None:
-    steps = write(tmp_path / "steps.jsonl", [{"id": "7", "solver": "m2", "line": 1}, {"id": "7", "line": "one"}])
+    steps = tmp_path / "steps.csv"
+    steps.write_text("id,solver,line\n7,m2,1\n7,m1,one\n", encoding="utf-8")
     with pytest.raises(ImportRefusal) as info:
         read_error_steps(steps)
-    assert info.value.path == f"{steps}:2"
+    assert info.value.path == f"{steps}:3"
 
 
 # ------------------------------------------------------------------ the command

@@ -438,28 +438,30 @@ def _progress(enabled: bool, total: int | None) -> Any:
 
 
 def read_error_steps(path: str | Path) -> dict[tuple[str, str], int]:
-    """Hand-read error steps: a JSONL of ``{"id", "solver", "line"}``, the line (from 1) where each
-    solution's first error is, as a person reading it judged; ``(id, solver) -> line``.
+    """Hand-read error steps: a CSV with columns ``id``, ``solver``, ``line`` (and a free ``note``), the line
+    (from 1) where each solution's first error is, as a person reading it judged; ``(id, solver) -> line``.
 
     Raises
     ------
     ImportRefusal
-        ``malformed_record`` naming ``file:line`` for a line that is not such an object.
+        ``malformed_record`` naming ``file:line`` for a file without those columns or a row whose line is no
+        positive integer.
     """
+    import csv
+
+    file = Path(path)
     out: dict[tuple[str, str], int] = {}
-    for raw in scan_jsonl(Path(path)):
-        decoded = decode_jsonl_line(raw)
-        data = decoded.data
-        if (
-            decoded.refusal is not None
-            or not isinstance(data, dict)
-            or type(data.get("line")) is not int
-            or not isinstance(data.get("solver"), str)
-            or not isinstance(data.get("id"), str | int)
-        ):
-            raise ImportRefusal("an error step is {'id', 'solver', 'line'}", reason="malformed_record",
-                                path=raw.where)
-        out[(str(data["id"]), data["solver"])] = data["line"]
+    try:
+        with open(file, encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise ImportRefusal(f"cannot read the error steps: {exc}", reason="malformed_record", path=str(file)) from None
+    for number, row in enumerate(rows, start=2):
+        line = (row.get("line") or "").strip()
+        if not line.isdigit() or int(line) < 1 or not (row.get("id") or "").strip() or row.get("solver") is None:
+            raise ImportRefusal("an error step is a row of id, solver and line (from 1)", reason="malformed_record",
+                                path=f"{file}:{number}")
+        out[(row["id"].strip(), row["solver"].strip())] = int(line)
     return out
 
 

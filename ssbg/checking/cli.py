@@ -16,7 +16,7 @@ of model solutions (``../shared/corpora/gsm8k_model_solutions/dev.jsonl``)::
       --question-field question --solution-field solution --label-field is_correct --id-field test_index \\
       --solver-key 6b_finetuning --solver-key 6b_verification --solver-key 175b_finetuning \\
       --solver-key 175b_verification --reference-field ground_truth \\
-      --error-steps data/checking/first_error_steps_dev.jsonl -o out/verdicts.csv --html out/verdicts.html --jobs 2
+      --error-steps data/checking/first_error_steps_dev.csv -o out/verdicts.csv --html out/verdicts.html --jobs 2
 
 Exit codes: 0 when written; 1 with ``--fail-on-error`` when any verdict is ``error``; 2 for bad
 input (no such file, a bad pack or error-steps file), printed by :func:`ssbg.cli.main`.
@@ -120,7 +120,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV", help="where to write the verdicts")
     cmd.add_argument("--html", metavar="REPORT_HTML", help="also write a page with the scores and drawn verdicts")
     cmd.add_argument("--error-steps", metavar="FILE",
-                     help="JSONL of {id, solver, line}: where each solution's first error is, read by hand")
+                     help="CSV of id, solver, line: where each solution's first error is, read by hand")
     cmd.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
     cmd.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
     cmd.add_argument("--pack", metavar="PATH", help="unit pack name or folder (default en_units_v1)")

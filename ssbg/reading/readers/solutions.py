@@ -475,8 +475,10 @@ class _Reader:
         ):
             slips.append(written_text)
         formula = body
-        if written is not None and written_text in slips and stated.strip() not in slips:
-            formula = f"{expr}={written.group('num')}"  # the result the prose carries on
+        carried = None if written is None or written.group("pct") else _number(written.group("num"))
+        if carried is not None and stated_value is not None and carried != stated_value and stated.strip() not in slips:
+            # the result as the prose writes it is what later steps use ("=-28>>28", "=17.142857142857142>>17")
+            formula = f"{expr}={written.group('num')}"  # type: ignore[union-attr]
         start = self.restated.get(m.start()) or _restated_start(self.working, m.start())
         end = written.end("num") if written is not None else m.end()
         unit = stated_unit(self.working, m.end(), self.working[max(0, m.start() - 3) : m.start()], pack=self.pack)
