@@ -562,7 +562,8 @@ _NOTE_OF = {  # why a formula was not read -> its note
 
 
 # "16 - 3 = $<<16-3=13>>13": the expression the prose writes before an annotation (a run of numbers and operators)
-_RESTATED = re.compile(r"[\d$(][\d$.,()% \t+\-*/x\u00d7\u00f7\u2013]*?[+\-*/x\u00d7\u00f7\u2013][\d$.,()% \t+\-*/x\u00d7\u00f7\u2013]*=[ \t]*\$?[ \t]*$")
+_SIGN = r"+\-*/x\u00d7\u00f7\u2013"
+_RESTATED = re.compile(rf"[\d$(][\d$.,()% \t{_SIGN}]*?[{_SIGN}][\d$.,()% \t{_SIGN}]*=[ \t]*\$?[ \t]*$")
 
 
 def _restated_start(text: str, at: int) -> int:
