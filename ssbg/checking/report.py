@@ -25,7 +25,10 @@ from ssbg.units import UnitPack
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["example_rows", "recheck", "report_html", "write_text_atomic"]
+__all__ = ["STATUS_ORDER", "example_rows", "plot_verdicts", "recheck", "report_html", "write_text_atomic"]
+
+STATUS_ORDER: tuple[str, ...] = ("error", "unverifiable", "sound", "refused")
+_STATUS_COLOURS = {"error": "#D55E00", "unverifiable": "#E6C229", "sound": "#009E73", "refused": "#999999"}
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
@@ -85,12 +88,55 @@ def recheck(
     return out
 
 
+def plot_verdicts(frame: pd.DataFrame, *, title: str = "Verdicts by solver and label") -> Any:
+    """Stacked horizontal bars: per solver, its wrong and its correct solutions (or all, without labels) split by
+    verdict, as shares; the ``error`` segment of the wrong bar is the recall, of the correct bar the false-alarm
+    rate.  An :class:`~ssbg.stats.plots.SvgFigure` (deterministic SVG, drawn as the report's plots are)."""
+    import matplotlib
+
+    from ssbg.stats.plots import _RC, _figure, _render  # the stats plots' drawing setup: fonts, no date, id salt
+
+    rows: list[tuple[str, Any]] = []
+    for solver in dict.fromkeys(frame["solver"].astype(str)):
+        mine = frame[frame["solver"].astype(str) == solver]
+        labels = mine["label"]
+        if labels.notna().any():
+            groups = [(f"{solver}, wrong", mine[labels == False]), (f"{solver}, correct", mine[labels == True])]  # noqa: E712
+            rows += [(name, sub) for name, sub in groups if len(sub)]
+        else:
+            rows.append((solver, mine))
+    with matplotlib.rc_context(_RC):
+        fig = _figure(9.0, 1.2 + 0.36 * max(len(rows), 1))
+        ax = fig.subplots()
+        y = list(range(len(rows)))[::-1]
+        for row, (_name, sub) in zip(y, rows, strict=True):
+            status = sub["status"].astype(str)
+            left = 0.0
+            for s in STATUS_ORDER:
+                share = 100.0 * float((status == s).mean()) if len(sub) else 0.0
+                if share:
+                    ax.barh(row, share, left=left, color=_STATUS_COLOURS[s], edgecolor="white", linewidth=0.5,
+                            label=s)
+                    if share >= 6:
+                        ax.text(left + share / 2, row, f"{share:.0f}%", ha="center", va="center", fontsize=7.5)
+                    left += share
+        ax.set_yticks(y, [name for name, _ in rows])
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("% of the solutions")
+        handles, labels_ = ax.get_legend_handles_labels()
+        unique = dict(zip(labels_, handles, strict=True))
+        ax.legend(unique.values(), unique.keys(), loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=4,
+                  frameon=False, fontsize=8)
+        ax.set_title(title, pad=24)
+        return _render(fig, title)
+
+
 _TPL_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>ssbg check-solutions: {title}</title>
 <style>body{{font-family:sans-serif;margin:2em;max-width:95em}} table{{border-collapse:collapse;font-size:0.85em}}
 td,th{{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right}} td:first-child,th:first-child{{text-align:left}}
 section{{border-top:1px solid #ddd;margin-top:1.2em;padding-top:0.8em}}</style></head>
-<body><h1>ssbg check-solutions</h1><p>{title}</p>{scores}<h2>Verdicts</h2>{counts}{examples}</body></html>
+<body><h1>ssbg check-solutions</h1><p>{title}</p>{scores}<h2>Verdicts</h2>{counts}{plot}{examples}</body></html>
 """
 
 
@@ -101,6 +147,12 @@ def _table(frame: pd.DataFrame) -> str:
         for row in frame.itertuples(index=False)
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _svg_body(svg: str) -> str:
+    """An SVG document as an inline element (its XML prolog dropped)."""
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else ""
 
 
 def _blank(value: object) -> bool:
@@ -129,5 +181,6 @@ def report_html(
         title=html.escape(title),
         scores="" if scores is None else "<h2>Scores</h2>" + _table(scores),
         counts=_table(counts),
+        plot=_svg_body(plot_verdicts(frame).svg),
         examples="".join(parts),
     )

@@ -392,6 +392,8 @@ class Verdict:
 
 
 _STEP_ID = re.compile(r"step_(\d+)$")
+_AGAIN = re.compile(r"_again_\d+$")  # a second symbol for an operand used twice in one step
+_SYMBOL = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 
 
 class _GraphFindings:
@@ -457,8 +459,36 @@ class _GraphFindings:
                 link = self.symbols[eq.refusal_detail].source_span
                 if link.source_id == self.problem_id:
                     spans = ((link.start, link.end),)
-            out.append(self.finding(reason, step, spans, _equation_detail(eq, self.symbols)))
+            out.append(self.finding(reason, step, spans, self.detail(eq, step)))
         return out
+
+    def words(self, sid: str, step: int | None) -> str:
+        """What a symbol stands for, in words: the text it was read from and its unit, or which step's result."""
+        base = _AGAIN.sub("", sid)
+        m = _STEP_ID.match(base)
+        if m is not None:
+            owner = self.owner[int(m.group(1))]
+            return "a part of this step" if owner == step else f"the result of step {(owner or 0) + 1}"
+        sym = self.symbols.get(sid)
+        if sym is None:
+            return sid
+        return f"{sym.source_span.text.strip()!r} [{sym.unit or 'no unit'}]"
+
+    def detail(self, eq: BoundEquation, step: int | None) -> str:
+        """A refused equation in words (``'$12 an hour' [$ per hour] + '5 hours' [hours]: ...``)."""
+        said = _SYMBOL.sub(lambda m: self.words(m.group(), step) if m.group() in self.symbols else m.group(),
+                           eq.rhs_canonical)
+        detail = eq.refusal_detail or ""
+        if eq.refusal_reason == "unit_mismatch":
+            if detail.startswith("lhs "):
+                return f"{said}: does not give the unit the step states, {eq.offending_unit!r}"
+            return f"{said}: " + _SYMBOL.sub(lambda m: self.words(m.group(), step) if m.group() in self.symbols
+                                             else m.group(), detail)
+        if eq.refusal_reason == "unknown_unit" and eq.offending_unit:
+            return f"{said}: {eq.offending_unit!r} is not in the pack"
+        if eq.refusal_reason == "unit_unbound" and detail in self.symbols:
+            return f"{said}: {self.words(detail, step)} has no unit"
+        return f"{said}: {detail}" if detail else said
 
     def _unit_at(self, span: tuple[int, int]) -> str | None:
         for sym in self.symbols.values():
@@ -496,17 +526,6 @@ class _GraphFindings:
 
 def _plain(value: float) -> str:
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
-
-
-def _equation_detail(eq: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
-    if eq.refusal_reason in ("unit_mismatch", "unknown_unit") and eq.offending_unit:
-        units = ", ".join(
-            f"{symbols[d].source_span.text.strip()} ({symbols[d].unit or 'no unit'})"
-            for d in sorted(eq.dependencies) if d in symbols
-        )
-        return f"{eq.operation_kind} of {units}: {eq.offending_unit}" if eq.refusal_reason == "unit_mismatch" else (
-            f"{eq.offending_unit!r} is not in the pack")
-    return eq.refusal_detail or ""
 
 
 def _note_findings(reading: SolutionReading) -> list[Finding]:
