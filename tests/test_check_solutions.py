@@ -294,3 +294,22 @@ def test_the_dev_file_reads_whole() -> None:
     assert (df["status"].astype(str) != "refused").all()
     labelled = df[df["solver"] != REFERENCE_SOLVER]
     assert round(100 * (labelled["label"] == False).mean(), 1) == 62.7  # noqa: E712 - the base rate the README says
+
+
+def test_the_verdicts_are_byte_equal_across_hash_seeds(wide_file: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    outputs = []
+    for seed in ("0", "4242"):
+        out = tmp_path / f"v{seed}.csv"
+        subprocess.run(
+            [sys.executable, "-m", "ssbg.cli", "check-solutions", str(wide_file), "--question-field", "question",
+             "--solution-field", "solution", "--solver-key", "m1,m2", "--label-field", "is_correct",
+             "--reference-field", "ground_truth", "--no-progress", "-o", str(out), "--html", str(tmp_path / "p.html")],
+            env={**os.environ, "PYTHONHASHSEED": seed}, check=True, capture_output=True,
+        )
+        outputs.append((out.read_bytes(), (tmp_path / f"v{seed}.scores.csv").read_bytes(),
+                        (tmp_path / "p.html").read_bytes()))
+    assert outputs[0] == outputs[1]
