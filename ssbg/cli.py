@@ -20,9 +20,13 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ssbg import jsontext
 from ssbg.errors import SsbgError
+
+if TYPE_CHECKING:
+    from ssbg.units import UnitPack
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_REFUSED", "main"]
 
@@ -86,19 +90,22 @@ def load_problem_file(path: str | Path) -> object:
     return MathProblemGraph.from_dict(data, path=f"{p}:$")
 
 
-def bind_problem(problem: object) -> object:
-    """Bind a ``MathProblemGraph`` or a trace into a binding graph."""
+def bind_problem(problem: object, pack: UnitPack | None = None) -> object:
+    """Bind a ``MathProblemGraph`` or a trace into a binding graph (over ``pack``, default en_units_v1)."""
     from ssbg.adapter import bind_math_problem_graph
     from ssbg.problem import MathProblemGraph
 
     if isinstance(problem, MathProblemGraph):
-        return bind_math_problem_graph(problem)
+        return bind_math_problem_graph(problem, pack=pack)
     trace_mod = importlib.import_module("ssbg.trace")
-    return trace_mod.bind_trace(problem)
+    return trace_mod.bind_trace(problem, pack=pack)
 
 
 def _cmd_bind(args: argparse.Namespace) -> int:
-    graph = bind_problem(load_problem_file(args.problem))
+    from ssbg.units import load_pack
+
+    pack = load_pack(args.pack) if args.pack else None
+    graph = bind_problem(load_problem_file(args.problem), pack)
     sys.stdout.write(graph.to_canonical_string())  # type: ignore[attr-defined]
     if args.hash:
         print(f"sha256 {graph.content_hash}")  # type: ignore[attr-defined]
@@ -114,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("kind", help="operation kind, e.g. apply_rate")
     check.add_argument("units", nargs="+", help="operand units in the kind's order ('-' for a pure number)")
     check.add_argument("--lhs", help="declared lhs unit")
-    check.add_argument("--pack", help="unit pack name or folder (default en_units_v1)")
+    check.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(func=_cmd_check)
 
@@ -122,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     bind.add_argument("problem", help="MathProblemGraph (or trace) JSON file")
     bind.add_argument("--hash", action="store_true", help="also print the sha256 content hash")
     bind.add_argument("--fail-on-refusal", action="store_true", help="exit 1 when an equation is refused")
+    bind.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
     bind.set_defaults(func=_cmd_bind)
 
     for name in _EDGE_COMMANDS:
