@@ -12,7 +12,7 @@ OUT    ?= out
 SUDO    = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CORPORA ?= ../shared/corpora
 
-.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint
+.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint alignment
 
 # Debian packages: graphviz (dot) for diagrams, chromium for the browser test and screenshots.
 system-deps:
@@ -61,6 +61,10 @@ bench: system-deps $(STAMP)
 # Digests of every corpus trace, bound graph and report CSV: a refactoring shows the same ones before and after.
 fingerprint: $(STAMP)
 	$(PY) benchmarks/fingerprint.py --corpora $(CORPORA)
+
+# Grounding against the hand-written gold alignments of data/gold/ (ADR 0018), and CogComp's own.
+alignment: $(STAMP)
+	$(PY) -m ssbg.stats.alignment --corpora $(CORPORA)
 
 lab: system-deps $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks
