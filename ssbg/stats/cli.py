@@ -72,7 +72,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     )
     print(format_refusal_table(result.summary))
     print()
-    print(f"report: {result.html_path}")
+    print(f"report: {result.html_path} (open it in a web browser)")
     print(f"tables: {result.csv_paths[0].parent if result.csv_paths else '-'}")
     if args.fail_on_refusal:
         overview = result.summary.overview
