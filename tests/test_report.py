@@ -245,7 +245,7 @@ def test_cli_writes_report_and_prints_the_refusal_table(tmp_path: Path, capsys: 
 
 
 @pytest.mark.parametrize(("lines", "code"), [([json.dumps(problem("a"))], 0), ([json.dumps(problem("a", "apples"))], 1),
-                                             (["{bad"], 1)])
+                                             ([json.dumps(problem("a")), "{bad"], 1), (["{bad"], 2)])
 def test_cli_fail_on_refusal(tmp_path: Path, lines: list[str], code: int) -> None:
     corpus = write_jsonl(tmp_path / "c.jsonl", lines)
     argv = ["report", str(corpus), "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams",
@@ -301,3 +301,35 @@ def test_trace_drilldowns_use_the_text_view_and_escape_the_text(tmp_path: Path) 
     page = write_report([corpus], tmp_path / "r.html", progress=False, diagrams=False).html_path.read_text()
     assert ('class="ssbg-text"' in page, "&lt;script&gt;alert(1)&lt;/script&gt;" in page, parse(page).scripts) == (
         True, True, 0)
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(("spec", "fmt"), [
+    ("README.md", "ssbg"),  # guessed: a .md file read as ssbg JSONL
+    ("gsm8k=README.md", "gsm8k"),
+    ("svamp=data/samples/gsm8k_sample.jsonl", "svamp"),  # a GSM8K file named as SVAMP
+    ("asdiv=README.md", "asdiv"),  # no <Problem> at all
+])
+def test_cli_a_file_no_record_of_which_reads_in_its_format_is_bad_input(
+    spec: str, fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    assert main(["report", spec, "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams"]) == 2
+    err = capsys.readouterr().err
+    assert "[malformed_record]" in err
+    assert f"does not read as {fmt}" in err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_an_empty_file_is_an_empty_corpus(tmp_path: Path) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl", [""])
+    assert main(["report", str(corpus), "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams"]) == 0
+
+
+def test_the_terminal_table_shows_no_nan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [json.dumps({"question": "Ann has 3 cats. How many cats?", "answer": "She has 3.\n#### 3"})]
+    corpus = write_jsonl(tmp_path / "d.jsonl", lines)  # read, refused as no_equation: no equation to share
+    assert main(["report", f"gsm8k={corpus}", "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams"]) == 0
+    assert "NaN" not in capsys.readouterr().out

@@ -71,6 +71,7 @@ __all__ = [
     "analyse_records",
     "answer_unit_agreement",
     "bind_payload",
+    "check_readable",
     "expand_specs",
     "iter_records",
     "run_batch",
@@ -514,12 +515,76 @@ def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> It
         yield from read_corpus(spec, limit=limit)
 
 
-def _scan(specs: Iterable[str], limit: int | None) -> Iterator[CorpusRecord | PendingRecord]:
-    """The cheap reading stage of every (expanded) spec, in order; batches finish reading where they run."""
+def _scan(
+    specs: Iterable[str], limit: int | None, counts: list[int] | None = None
+) -> Iterator[CorpusRecord | PendingRecord]:
+    """The cheap reading stage of every (expanded) spec, in order; batches finish reading where they run.
+
+    ``counts`` gets the number of records of each spec, in order, as it is read.
+    """
     from ssbg.reading.readers import scan_corpus
 
     for spec in specs:
-        yield from scan_corpus(spec, limit=limit)
+        n = 0
+        for item in scan_corpus(spec, limit=limit):
+            n += 1
+            yield item
+        if counts is not None:
+            counts.append(n)
+
+
+def _has_content(path: Path) -> bool:
+    """Whether a file holds anything but white space (read a block at a time; a folder: False)."""
+    if not path.is_file():
+        return False
+    with open(path, "rb") as handle:
+        while block := handle.read(1 << 16):
+            if block.strip():
+                return True
+    return False
+
+
+def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequence[int]) -> None:
+    """Refuse a run one of whose specs gives no record that reads in its format (named or guessed).
+
+    ``counts`` are the records of each spec in order: a spec's rows are the next
+    ``count`` rows of ``problems`` (every engine keeps reading order).  A file
+    with content but no record, or whose every record is unreadable (not JSON, not
+    UTF-8, too large, not a record of the format: ``bad_lines``), is not a corpus
+    in that format (``README.md``, ``gsm8k=README.md``, ``svamp=`` a GSM8K file):
+    bad input, not a report of bad lines (ADR 0020).  An empty file is an empty corpus.
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` naming the spec's path, its format and the first record's reason.
+    """
+    from ssbg.reading.readers import parse_corpus_spec
+    from ssbg.stats.rows import UNREADABLE_IMPORT_REASONS
+
+    reasons = problems["import_reason"]
+    start = 0
+    for spec, n in zip(specs, counts, strict=True):
+        block = reasons.iloc[start : start + n]
+        start += n
+        unreadable = block.isin(sorted(UNREADABLE_IMPORT_REASONS))
+        if n and not bool(unreadable.all()):
+            continue
+        fmt, path = parse_corpus_spec(spec)
+        if not n and not _has_content(path):
+            continue  # an empty file is an empty corpus
+        if n:
+            first = problems.iloc[start - n]
+            why = (f"{n} of {n} records are unreadable as {fmt} (first: {first['source']}: "
+                   f"{first['import_message']})")
+        else:
+            why = f"it holds no {fmt} record"
+        raise ImportRefusal(
+            f"{path} does not read as {fmt}: {why}; name its format with FORMAT=PATH (ssbg report --help lists them)",
+            reason="malformed_record",
+            path=str(path),
+            detail=fmt,
+        )
 
 
 _Item = TypeVar("_Item")
@@ -670,7 +735,8 @@ def run_batch(
     Raises
     ------
     ImportRefusal
-        ``malformed_record`` for a spec that names no corpus.
+        ``malformed_record`` for a spec that names no corpus, or none of whose
+        records reads in its format (:func:`check_readable`).
     ValueError
         For ``jobs < 1``, ``batch_size < 1`` or an engine outside :data:`ENGINES`.
 
@@ -697,7 +763,8 @@ def run_batch(
     loaded = _pack_for(pack_spec)  # fail early, in this process, on a bad pack
     expanded = expand_specs(specs)
     work = _Work(pack_spec, samples_per_reason)
-    batches = _batched(_scan(expanded, limit), batch_size)
+    counts_per_spec: list[int] = []
+    batches = _batched(_scan(expanded, limit, counts_per_spec), batch_size)
     counts: dict[tuple[str, str, str], int] = {}
 
     def full_keys() -> frozenset[tuple[str, str, str]]:
@@ -726,5 +793,6 @@ def run_batch(
         if bar is not None:
             bar.close()
     problems, equations = acc.result()
+    check_readable(problems, expanded, counts_per_spec)
     return BatchResult(problems, equations, tuple(drills), tuple(expanded), f"{loaded.name}@{loaded.version}",
                        engine, jobs)

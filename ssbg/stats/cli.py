@@ -6,8 +6,9 @@
 It prints the refusal table (reason x corpus, root causes and propagated
 apart) and where the report and the tables are.  Exit codes: 0 when written;
 1 with ``--fail-on-refusal`` when any equation, question target or record was
-refused; 2 for bad input (a spec naming nothing, a bad pack), printed by
-:func:`ssbg.cli.main` from the typed error.
+refused; 2 for bad input (a spec naming nothing, a bad pack, a file none of
+whose records reads in its format), printed by :func:`ssbg.cli.main` from the
+typed error.
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ def format_refusal_table(summary: CorpusSummary) -> str:
     overview = summary.overview[["corpus", "records", "bad_lines", "import_refused", "equations",
                                  "admitted_equations", "root_cause", "propagated", "admission_pct"]]
     reasons = summary.refusal_reasons[["corpus", "reason", "root_cause", "propagated", "share_of_equations_pct"]]
-    parts = ["Corpora", overview.to_string(index=False), "", "Refused equations by reason"]
-    parts.append(reasons.to_string(index=False) if len(reasons) else "(none)")
+    parts = ["Corpora", overview.to_string(index=False, na_rep="-"), "", "Refused equations by reason"]
+    parts.append(reasons.to_string(index=False, na_rep="-") if len(reasons) else "(none)")
     return "\n".join(parts)
 
 
