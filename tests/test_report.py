@@ -21,14 +21,17 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 class _Tables(HTMLParser):
-    """Collect every <table id=...>'s header and cell texts (``<wbr>`` adds nothing)."""
+    """Collect every <table id=...>'s header (its CSV column names) and cell texts (``<wbr>`` adds nothing);
+    ``labels`` keeps the header texts a reader sees."""
 
     def __init__(self) -> None:
         super().__init__()
         self.tables: dict[str, list[list[str]]] = {}
+        self.labels: dict[str, list[str]] = {}
         self._table: str | None = None
         self._row: list[str] | None = None
         self._cell: list[str] | None = None
+        self._column: str | None = None
         self.scripts = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -37,14 +40,19 @@ class _Tables(HTMLParser):
         if tag == "table" and dict(attrs).get("data-csv"):
             self._table = str(dict(attrs)["id"])
             self.tables[self._table] = []
+            self.labels[self._table] = []
         elif self._table and tag == "tr":
             self._row = []
         elif self._row is not None and tag in ("td", "th"):
             self._cell = []
+            self._column = dict(attrs).get("data-column") if tag == "th" else None
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("td", "th") and self._cell is not None and self._row is not None:
-            self._row.append("".join(self._cell))
+            text = "".join(self._cell)
+            if tag == "th" and self._table:
+                self.labels[self._table].append(text)
+            self._row.append(text if self._column is None else self._column)
             self._cell = None
         elif tag == "tr" and self._row is not None and self._table:
             self.tables[self._table].append(self._row)
@@ -333,3 +341,36 @@ def test_the_terminal_table_shows_no_nan(tmp_path: Path, capsys: pytest.CaptureF
     corpus = write_jsonl(tmp_path / "d.jsonl", lines)  # read, refused as no_equation: no equation to share
     assert main(["report", f"gsm8k={corpus}", "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams"]) == 0
     assert "NaN" not in capsys.readouterr().out
+
+
+def test_table_headers_are_words_a_person_reads(report: ReportResult) -> None:
+    labels = parse(report.html_path.read_text(encoding="utf-8")).labels
+    every = [label for names in labels.values() for label in names]
+    assert "bad lines" in every
+    assert "share of equations %" in every
+    assert not [label for label in every if "_" in label]
+
+
+def test_the_unit_label_needs_no_stylesheet_to_stand_apart() -> None:
+    from dataclasses import replace
+
+    from ssbg.adapter import bind_math_problem_graph
+    from ssbg.model import SourceSpanLink
+    from ssbg.problem import MathProblemGraph
+
+    text = "Kit has 50 dollars."
+    g = MathProblemGraph.from_dict({"entities": ["Kit"], "operations": [],
+                                    "initial_state": [{"entity": "Kit", "quantity": {"value": 50, "unit": "dollars"}}],
+                                    "unknown": {"entity": "Kit", "unit": "dollars"}})
+    graph = bind_math_problem_graph(g)
+    fact = replace(graph.facts[0], source_span=SourceSpanLink("p", 8, 18, "50 dollars"))  # a span into the text
+    page = highlight_text(text, replace(graph, facts=(fact,)))
+    assert "dollarsdollars" not in page
+    assert '<sup class="unit"' in page  # raised by HTML itself, not by the report's stylesheet
+
+
+def test_a_whole_number_written_with_a_zero_fraction_is_shown_whole() -> None:
+    page = highlight_text("Jill found 64.0 shells and paid $2.50.", None)
+    assert "64 shells" in page
+    assert "64.0" not in page
+    assert "$2.50" in page

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.reading.textview import tidy_numbers
 from ssbg.stats.batch import ENGINES, BatchResult, run_batch
 from ssbg.stats.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
 from ssbg.stats.rows import Drilldown
@@ -56,6 +57,7 @@ __all__ = [
     "ReportResult",
     "cell_text",
     "choose_drilldowns",
+    "column_label",
     "highlight_text",
     "render_report_html",
     "write_report",
@@ -105,14 +107,29 @@ def _breakable(text: str) -> str:
     return out
 
 
+def column_label(name: str) -> str:
+    """The header a person reads for a table column (the CSV keeps ``name``).
+
+    Examples
+    --------
+    >>> [column_label(c) for c in ("bad_lines", "share_of_equations_pct", "k")]
+    ['bad lines', 'share of equations %', 'k']
+    """
+    base, pct = (name.removesuffix("_pct"), True) if name.endswith("_pct") else (name, False)
+    words = base.replace("_", " ").strip()
+    return f"{words} %" if pct else words
+
+
 def _table(frame: pd.DataFrame, *, table_id: str, max_rows: int | None = None, caption: str | None = None) -> str:
-    """An HTML table whose cells are exactly the CSV cells of ``frame``'s first rows."""
+    """An HTML table whose cells are exactly the CSV cells of ``frame``'s first rows; each header shows the
+    column's :func:`column_label` and carries the CSV column name as ``data-column`` (and its tooltip)."""
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
     shown = frame if max_rows is None else frame.head(max_rows)
     numeric = [is_numeric_dtype(frame[c]) and not is_bool_dtype(frame[c]) for c in frame.columns]
     head = "".join(
-        f'<th{" class=num" if num else ""} scope="col">{_breakable(str(c))}</th>'
+        f'<th{" class=num" if num else ""} scope="col" data-column="{html.escape(str(c), quote=True)}" '
+        f'title="{html.escape(str(c), quote=True)}">{html.escape(column_label(str(c)))}</th>'
         for c, num in zip(frame.columns, numeric, strict=True)
     )
     body: list[str] = []
@@ -134,6 +151,9 @@ def _table(frame: pd.DataFrame, *, table_id: str, max_rows: int | None = None, c
 
 
 # --------------------------------------------------------------------------- drill-downs
+
+
+_UNIT_LABEL_STYLE = "font-size:0.7em;color:#7a5d00;margin-left:0.2em"
 
 
 def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str:
@@ -161,11 +181,13 @@ def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str
     for start, end, unit in spans:
         if start < pos:
             continue  # overlapping spans: keep the first
-        out.append(html.escape(text[pos:start]))
-        out.append(f'<mark title="{html.escape(unit, quote=True)}">{html.escape(text[start:end])}'
-                   f'<span class="unit">{html.escape(unit)}</span></mark>')
+        out.append(html.escape(tidy_numbers(text[pos:start])))
+        # the unit label is a superscript of its own (HTML, not CSS), so it never runs into the text
+        # where the page's stylesheet is missing (a notebook's output): "50 dollars" then "dollars" raised
+        out.append(f'<mark title="{html.escape(unit, quote=True)}">{html.escape(tidy_numbers(text[start:end]))}'
+                   f'<sup class="unit" style="{_UNIT_LABEL_STYLE}"> {html.escape(unit)}</sup></mark>')
         pos = end
-    out.append(html.escape(text[pos:]))
+    out.append(html.escape(tidy_numbers(text[pos:])))
     return f'<p class="problem-text">{"".join(out)}</p>'
 
 
@@ -361,7 +383,6 @@ overflow-wrap:anywhere}.problem-view .ssbg-text{max-width:none!important}
 .problem-text{background:#fbfbf7;border:1px solid #ecebdc;border-radius:4px;padding:8px 10px;white-space:pre-wrap;
 overflow-wrap:anywhere}
 mark{background:#fff1b8;border-radius:3px;padding:0 2px}
-mark .unit{font-size:10px;color:#7a5d00;margin-left:3px;vertical-align:super}
 table.equations td{font-size:12px}table.equations tr.refused td:nth-child(3){color:var(--bad);font-weight:600}
 table.equations tr.admitted td:nth-child(3){color:var(--good)}
 code{font-family:"DejaVu Sans Mono",monospace;font-size:12px}
