@@ -649,3 +649,28 @@ def test_gsm8k_prose_equations_stay_linear_on_long_runs() -> None:
     many = prose_equations("Let x be. " + "".join(f"x+1 = {i}x. " for i in range(1, 2000)))
     assert len(many) == 1999
     assert many[1][1] == "x+1=2*x"
+
+
+@pytest.mark.parametrize("solution_type", ["Sequential-Operation", "Number-Operation", "Multiplication",
+                                           "Common-Division", "TVQ-Final"])
+def test_asdiv_solution_types_match_whole_words_not_substrings(solution_type: str, tmp_path: Path) -> None:
+    xml = _asdiv_problem("p").replace("Addition", solution_type)
+    path = tmp_path / "asdiv_one.xml"
+    path.write_text(xml, encoding="utf-8")
+    assert [outcome(r) for r in records("asdiv", path)] == ["ok"]  # "ratio" is not a word of "Sequential-Operation"
+
+
+@pytest.mark.parametrize("solution_type", ["Ratio", "GCD", "Floor-Division", "Ceil-Division", "Algebra-1",
+                                           "Set-Operation", "Number-Pattern", "Comparison", "remainder"])
+def test_asdiv_solution_types_outside_arithmetic_are_refused(solution_type: str, tmp_path: Path) -> None:
+    xml = _asdiv_problem("p").replace("Addition", solution_type)
+    path = tmp_path / "asdiv_one.xml"
+    path.write_text(xml, encoding="utf-8")
+    assert [outcome(r) for r in records("asdiv", path)] == ["unsupported_operation"]
+
+
+def test_an_asdiv_problem_refused_at_import_keeps_its_gold_unit(tmp_path: Path) -> None:
+    path = tmp_path / "asdiv_one.xml"
+    path.write_text(_asdiv_problem("p").replace("Addition", "GCD"), encoding="utf-8")
+    (record,) = records("asdiv", path)
+    assert (record.refusal is not None, record.gold_answer_unit) == (True, "apples")
