@@ -74,6 +74,7 @@ __all__ = [
     "check_readable",
     "expand_specs",
     "iter_records",
+    "predicted_answer_unit",
     "run_batch",
     "unknown_unit_parts",
 ]
@@ -318,7 +319,7 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
     admitted, refused, root, propagated, first_root = counts
     unknown_target = graph.unknowns[0] if graph.unknowns else None
     gold = _gold_unit(record)
-    predicted = _predicted_unit(unknown_target, symbols)
+    predicted = predicted_answer_unit(graph, record.payload)
     target_refused = unknown_target is not None and unknown_target.target_status == "refused"
     outcome = "equation_refused" if refused else "target_refused" if target_refused else "admitted"
     problem = (
@@ -369,13 +370,34 @@ def _equation_rows(
     return tuple(eq_rows), (admitted, refused, root, propagated, first_root)
 
 
-def _predicted_unit(target: BoundUnknown | None, symbols: Mapping[str, SymbolBinding]) -> str | None:
-    """The unit the binding gives the answer: the resolving symbol's declared unit, else the unit
-    the question asks for."""
-    if target is None:
-        return None
-    resolver = symbols.get(target.resolved_by) if target.resolved_by else None
-    return resolver.unit if resolver is not None and resolver.unit else target.expected_unit
+def predicted_answer_unit(graph: SemanticSymbolicBindingGraph, payload: object) -> str | None:
+    """The answer unit ssbg predicts, read with the gold withheld (ADR 0020).
+
+    The unit the resolving symbol declares (a unit the solution states for its
+    last step, ``>>24 clips``, ``=120(min)``), else the unit the question asks
+    as read from the problem itself: a trace's ``answer_unit`` (its question's
+    words), a ``MathProblemGraph``'s unknown.  Never the question target's
+    ``expected_unit``, which is the gold unit where a corpus has one, and never
+    the record's gold: removing the gold leaves the prediction unchanged (tested).
+
+    Examples
+    --------
+    >>> from ssbg.reading.readers.asdiv import asdiv_trace
+    >>> from ssbg.trace import bind_trace
+    >>> t = asdiv_trace("a-1", "Ann has 7 red apples and 2 green apples.", "How many apples does she have?",
+    ...                 "Addition", "9 (fruits)", "7+2=9")
+    >>> t.gold_answer_unit, predicted_answer_unit(bind_trace(t), t)
+    ('fruits', 'apples')
+    """
+    target = graph.unknowns[0] if graph.unknowns else None
+    if target is not None and target.resolved_by:
+        resolver = next((s for s in graph.symbols if s.symbol_id == target.resolved_by), None)
+        if resolver is not None and resolver.unit:
+            return resolver.unit
+    asked = getattr(payload, "answer_unit", None)  # a trace: the unit its question's words ask
+    if asked is None and isinstance(payload, MathProblemGraph):
+        asked = payload.unknown.unit
+    return asked if isinstance(asked, str) and asked.strip() else None
 
 
 def _target_columns(target: BoundUnknown | None) -> tuple[Any, ...]:
