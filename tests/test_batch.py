@@ -149,8 +149,13 @@ def test_trace_payloads_dispatch_to_bind_trace() -> None:
     prob, eqs = rows(analyse_record(CorpusRecord("demo", "tr1", "demo:1", payload=t)))
     assert ([e["lhs"] for e in eqs], eqs[0]["unknown_units"], eqs[0]["reason"]) == (
         ["step_000"], "apples", "unknown_unit")
+    # the trace states no answer unit (no question unit, no stated step unit): nothing is predicted, the
+    # gold is not a prediction
     assert (prob["gold_answer_unit"], prob["predicted_answer_unit"], prob["answer_unit_agreement"]) == (
-        "apples", "apples", "agree")
+        "apples", None, "no_prediction")
+    asked = Trace.from_dict({**t.to_dict(), "answer_unit": "apples"})
+    prob, _ = rows(analyse_record(CorpusRecord("demo", "tr1", "demo:1", payload=asked)))
+    assert (prob["predicted_answer_unit"], prob["answer_unit_agreement"]) == ("apples", "agree")
 
 
 # --------------------------------------------------------------------------- equation rows
@@ -216,7 +221,9 @@ def test_unknown_unit_parts(unit: str | None, parts: tuple[str, ...]) -> None:
     assert unknown_unit_parts(unit, default_pack()) == parts
 
 
-@pytest.mark.parametrize(("part", "key"), [("apples", "apple"), ("apple", "apple"), ("boxes", "box")])
+@pytest.mark.parametrize(("part", "key"), [("apples", "apple"), ("apple", "apple"), ("boxes", "box"),
+                                         ("cookies", "cookie"), ("cookie", "cookie"), ("times", "times"),
+                                         ("candies", "candy"), ("red_apples", "red_apple"), ("children", "child")])
 def test_unit_key_groups_plurals(part: str, key: str) -> None:
     assert unit_key(part) == key
 
