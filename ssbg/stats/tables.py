@@ -569,6 +569,31 @@ def _first_distinct(*columns: Any) -> Any:
     return np.sort(first)
 
 
+def _examples_across_corpora(keys: Any, corpora: Any, names: Sequence[str], examples: int) -> Any:
+    """Positions of each key's example rows: its first problem in each corpus (corpora by name), then its
+    second in each, and so on, ``examples`` in all; rows are in reading order and each is one problem.
+
+    A unit shared by several corpora is shown with a problem of each, not the first few of one.
+    """
+    import numpy as np
+
+    n = len(keys)
+    if n == 0 or examples <= 0:
+        return np.zeros(0, dtype=np.int64)
+    by_name = np.argsort(np.argsort(np.array(names, dtype=object)))  # a corpus code's place by name
+    order = np.lexsort((np.arange(n), corpora, keys))  # by key, corpus, reading order
+    sk, sc = keys[order], corpora[order]
+    group = np.concatenate([[True], (sk[1:] != sk[:-1]) | (sc[1:] != sc[:-1])])
+    starts = np.maximum.accumulate(np.where(group, np.arange(n), 0))
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n) - starts  # a row's place among its key's problems in its corpus
+    kept = np.flatnonzero(rank < examples)
+    kept = kept[np.lexsort((by_name[corpora[kept]], rank[kept], keys[kept]))]  # by key, round, corpus name
+    sorted_keys = keys[kept]
+    nth = np.arange(len(kept)) - np.searchsorted(sorted_keys, sorted_keys, side="left")
+    return kept[nth < examples]
+
+
 def _unit_problems(
     frame: pd.DataFrame,
     sub: pd.DataFrame,
@@ -610,9 +635,7 @@ def _unit_problems(
     for pair in np.unique(k * n_corpora + c).tolist():  # distinct (key, corpus) pairs, not a tuple per row
         key, corpus = divmod(pair, n_corpora)
         corpora_sets[key].add(str(corpus_names[corpus]))
-    order = np.argsort(k, kind="stable")  # per key, in reading order
-    sorted_k = k[order]
-    firsts = order[np.arange(len(order)) - np.searchsorted(sorted_k, sorted_k, side="left") < examples]
+    firsts = _examples_across_corpora(k, c, [str(name) for name in corpus_names], examples)
     ids = frame["problem_id"].iloc[where[firsts]].tolist()
     example_lists: list[list[str]] = [[] for _ in keys]
     for key, corpus, pid in zip(k[firsts].tolist(), c[firsts].tolist(), ids, strict=True):
@@ -689,7 +712,9 @@ def unknown_unit_leaderboard(equations: pd.DataFrame, *, examples: int = 3, top:
     need the unit, ``refusals_blocked`` every refusal (root or propagated) that
     needs it, ``problems`` the problems blocked (a problem is its consecutive
     rows, as every engine writes them); ``example_problems`` are
-    ``corpus:problem_id`` in reading order.  Ties break by key.
+    ``corpus:problem_id`` (the problem's own id), the first of each corpus that
+    has the unit (corpora by name), then the second of each, and so on.  Ties
+    break by key.
     """
     sub, codes, texts = _refused_blocking(equations)
     board = _leaderboard(sub, codes, texts, examples, frame=equations)
