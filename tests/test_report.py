@@ -374,3 +374,59 @@ def test_a_whole_number_written_with_a_zero_fraction_is_shown_whole() -> None:
     assert "64 shells" in page
     assert "64.0" not in page
     assert "$2.50" in page
+
+
+# --------------------------------------------------------------------------- a typical unit_mismatch drill-down
+
+
+def _mismatch_corpus() -> list[str]:
+    """Five problems multiplying hours by a pay rate (the most common pattern) around two multiplying boxes by
+    items: each refused as unit_mismatch (the product is declared in the holding's unit)."""
+    pay = {"actor": "Ann", "kind": "multiply", "operand": {"value": 2, "unit": "dollars per hour"}}
+    items = {"actor": "Ann", "kind": "multiply", "operand": {"value": 2, "unit": "items"}}
+    lines = [json.dumps(problem("b0", "boxes", ops=[items]))]
+    lines += [json.dumps(problem(f"h{i}", "hours", ops=[pay])) for i in range(5)]
+    lines += [json.dumps(problem("b1", "boxes", ops=[items]))]
+    return lines
+
+
+def test_the_unit_mismatch_drilldown_is_the_median_of_the_most_common_pattern(tmp_path: Path) -> None:
+    from ssbg.stats.report import choose_drilldowns, typical_drilldowns
+    from ssbg.stats.tables import summarize
+
+    corpus = write_jsonl(tmp_path / "c.jsonl", _mismatch_corpus())
+    batch = run_batch([corpus], progress=False)
+    typical = typical_drilldowns(batch)
+    first = typical[("equation", "unit_mismatch")]
+    assert (first.pattern, first.equations, first.drilldown.problem_id) == (
+        "multiply: dollar_per_hour * hour -> hour", 5, "h2")
+    summary = summarize(batch.problems, batch.equations)
+    picked = {(k, r): items for k, r, items in choose_drilldowns(summary, batch.drilldowns, typical)}
+    shown = [d.problem_id for d in picked[("equation", "unit_mismatch")]]
+    assert shown[0] == "h2"
+    assert len(shown) == len(set(shown))  # the typical one is not shown twice
+
+
+def test_the_report_says_which_drilldown_is_typical(tmp_path: Path) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl", _mismatch_corpus())
+    one = write_report([corpus], tmp_path / "one.html", progress=False, diagrams=False)
+    two = write_report([corpus], tmp_path / "two.html", progress=False, diagrams=False, jobs=2)
+    page = one.html_path.read_text(encoding="utf-8")
+    assert "The first problem is typical" in page
+    assert "multiply: dollar_per_hour * hour -&gt; hour" in page
+    assert page == two.html_path.read_text(encoding="utf-8")  # the same choice whatever the job count
+
+
+def test_a_reason_dominated_by_uncertain_readings_gets_a_note() -> None:
+    from ssbg.stats.report import AMBIGUITY_REASON, reading_uncertainty_note
+    from ssbg.stats.tables import equations_frame, refusal_reasons
+
+    def row(pid: str, reason: str) -> tuple[Any, ...]:
+        return ("c", pid, 0, "s0", "multiply", "refused", reason, True, None, "$", "$;$", None, None, None, False,
+                "unverified", "", 0, 0)
+
+    frame = equations_frame([row("p1", "unit_mismatch"), row("p2", AMBIGUITY_REASON), row("p3", AMBIGUITY_REASON)])
+    note = reading_uncertainty_note(refusal_reasons(frame), "unit_mismatch")
+    assert note is not None
+    assert note.startswith(f"2 equations were refused as {AMBIGUITY_REASON}")
+    assert reading_uncertainty_note(refusal_reasons(frame.iloc[:1]), "unit_mismatch") is None

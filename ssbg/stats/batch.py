@@ -75,6 +75,7 @@ __all__ = [
     "expand_specs",
     "iter_records",
     "predicted_answer_unit",
+    "read_record_at",
     "run_batch",
     "unknown_unit_parts",
 ]
@@ -527,6 +528,24 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
                 continue  # not a corpus format we can read: ssbg corpora are JSONL
             out.append(f"{guessed}={f}")
     return out
+
+
+def read_record_at(corpus: str, source: str, *, pack: UnitPack | None = None) -> CorpusRecord | None:
+    """The record at ``source`` (``path:line``, as the readers name a record and the tables keep it) of a
+    file in format ``corpus``, read again; None when the file or the record is not there any more.
+
+    A run keeps few bound graphs (ADR 0007); a drill-down chosen from the tables afterwards is read again.
+    """
+    from ssbg.reading.readers import READERS, PendingRecord, scan_corpus
+
+    path, sep, _line = source.rpartition(":")
+    if not sep or corpus not in READERS or not Path(path).is_file():
+        return None
+    for item in scan_corpus(f"{corpus}={path}"):
+        where = item.raw.where if isinstance(item, PendingRecord) else item.source
+        if where == source:
+            return item.build(default_pack() if pack is None else pack) if isinstance(item, PendingRecord) else item
+    return None
 
 
 def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> Iterator[CorpusRecord]:

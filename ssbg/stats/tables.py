@@ -56,6 +56,8 @@ from ssbg.stats.rows import (
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from ssbg.units import UnitPack
+
 __all__ = [
     "ALL_CORPORA",
     "EQUATION_DTYPES",
@@ -71,6 +73,7 @@ __all__ = [
     "import_refusals",
     "pack_coverage_curve",
     "problems_frame",
+    "refusal_patterns",
     "refusal_reasons",
     "release_freed_memory",
     "summarize",
@@ -826,6 +829,62 @@ def answer_unit_agreement_table(problems: pd.DataFrame, *, total: bool = True) -
         return _plain(pd.DataFrame(out))
 
     return _with_total(problems, compute, total)
+
+
+_PATTERN_JOIN: Mapping[str, str] = {"add": " + ", "subtract": " - ", "multiply": " * ", "divide": " / "}
+
+
+def _unit_lemma_text(text: str, pack: UnitPack) -> str:
+    hit = pack.lookup(text)
+    return text if isinstance(hit, str) else hit.lemma
+
+
+def refusal_patterns(equations: pd.DataFrame, reason: str, *, pack: UnitPack | None = None) -> pd.DataFrame:
+    """The root-cause refusals of one reason grouped by pattern, most frequent first, with a typical example.
+
+    A pattern is the kind, the operand units and the declared result unit, each
+    as its pack lemma where the pack knows it (``multiply: dollar * dollar ->
+    dollar`` for ``$ * $ -> $`` and ``dollars * dollars -> dollars``; ``-`` for
+    no unit).  ``corpus``, ``problem_id`` and ``index`` name the pattern's
+    median refusal in reading order (the middle one; the earlier of two), a
+    typical case rather than the first.  Ties break by pattern.
+
+    Examples
+    --------
+    >>> eq = equations_frame([
+    ...     ("c", f"p{i}", 0, "s0", "multiply", "refused", "unit_mismatch", True, None, "$", "$;$", None, None,
+    ...      None, False, "unverified", "", 0, 0) for i in range(3)])
+    >>> refusal_patterns(eq, "unit_mismatch")[["pattern", "equations", "problem_id"]].values.tolist()
+    [['multiply: dollar * dollar -> dollar', 3, 'p1']]
+    """
+    import pandas as pd
+
+    from ssbg.units import default_pack
+
+    p = default_pack() if pack is None else pack
+    cols = ["pattern", "equations", "problems", "corpus", "problem_id", "index"]
+    sub = equations.loc[(equations["status"] == "refused") & (equations["reason"] == reason) & equations["root_cause"],
+                        ["corpus", "problem_id", "index", "kind", "operand_units", "lhs_unit"]]
+    if not len(sub):
+        return pd.DataFrame({c: pd.Series([], dtype="int64" if c in ("equations", "problems", "index") else "str")
+                             for c in cols})
+    shapes = sub[["kind", "operand_units", "lhs_unit"]].astype("object").fillna("-")
+    codes, uniques = pd.factorize(pd.MultiIndex.from_frame(shapes))
+    names = []
+    for kind, operands, lhs in uniques:
+        joined = _PATTERN_JOIN.get(str(kind), ", ").join(
+            _unit_lemma_text(u, p) if u != "-" else "-" for u in str(operands).split(_SEP))
+        names.append(f"{kind}: {joined}" + (f" -> {_unit_lemma_text(str(lhs), p)}" if lhs != "-" else ""))
+    pattern = pd.Series([names[c] for c in codes], index=sub.index)
+    rows = []
+    for name, group in sub.groupby(pattern, sort=True):
+        median = group.iloc[(len(group) - 1) // 2]
+        rows.append({"pattern": name, "equations": len(group),
+                     "problems": int(group[["corpus", "problem_id"]].astype("object").drop_duplicates().shape[0]),
+                     "corpus": str(median["corpus"]), "problem_id": str(median["problem_id"]),
+                     "index": int(median["index"])})
+    out = pd.DataFrame(rows, columns=cols).sort_values(["equations", "pattern"], ascending=[False, True], kind="stable")
+    return _plain(out.reset_index(drop=True))
 
 
 # --------------------------------------------------------------------------- all summaries at once
