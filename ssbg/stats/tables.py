@@ -857,6 +857,7 @@ def refusal_patterns(equations: pd.DataFrame, reason: str, *, pack: UnitPack | N
     >>> refusal_patterns(eq, "unit_mismatch")[["pattern", "equations", "problem_id"]].values.tolist()
     [['multiply: dollar * dollar -> dollar', 3, 'p1']]
     """
+    import numpy as np
     import pandas as pd
 
     from ssbg.units import default_pack
@@ -869,22 +870,33 @@ def refusal_patterns(equations: pd.DataFrame, reason: str, *, pack: UnitPack | N
         return pd.DataFrame({c: pd.Series([], dtype="int64" if c in ("equations", "problems", "index") else "str")
                              for c in cols})
     shapes = sub[["kind", "operand_units", "lhs_unit"]].astype("object").fillna("-")
-    codes, uniques = pd.factorize(pd.MultiIndex.from_frame(shapes))
+    shape_codes, uniques = pd.factorize(pd.MultiIndex.from_frame(shapes))
     names = []
     for kind, operands, lhs in uniques:
         joined = _PATTERN_JOIN.get(str(kind), ", ").join(
             _unit_lemma_text(u, p) if u != "-" else "-" for u in str(operands).split(_SEP))
         names.append(f"{kind}: {joined}" + (f" -> {_unit_lemma_text(str(lhs), p)}" if lhs != "-" else ""))
-    pattern = pd.Series([names[c] for c in codes], index=sub.index)
-    rows = []
-    for name, group in sub.groupby(pattern, sort=True):
-        median = group.iloc[(len(group) - 1) // 2]
-        rows.append({"pattern": name, "equations": len(group),
-                     "problems": int(group[["corpus", "problem_id"]].astype("object").drop_duplicates().shape[0]),
-                     "corpus": str(median["corpus"]), "problem_id": str(median["problem_id"]),
-                     "index": int(median["index"])})
-    out = pd.DataFrame(rows, columns=cols).sort_values(["equations", "pattern"], ascending=[False, True], kind="stable")
-    return _plain(out.reset_index(drop=True))
+    # several shapes may name one pattern ("$ * $" and "dollars * dollars"): codes by pattern name
+    pattern_of_shape, patterns = pd.factorize(pd.Series(names, dtype="object"), sort=True)
+    codes = pattern_of_shape[shape_codes]
+    n = len(patterns)
+    counts = np.bincount(codes, minlength=n)
+    problem_codes = pd.factorize(pd.MultiIndex.from_frame(sub[["corpus", "problem_id"]].astype("object")))[0]
+    pairs = np.unique(codes.astype(np.int64) * (int(problem_codes.max()) + 1) + problem_codes)
+    problems = np.bincount(pairs // (int(problem_codes.max()) + 1), minlength=n)
+    order = np.argsort(codes, kind="stable")  # by pattern, reading order within
+    firsts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    median = order[firsts + (counts - 1) // 2]
+    out = pd.DataFrame({
+        "pattern": [str(x) for x in patterns],
+        "equations": counts.astype("int64"),
+        "problems": problems.astype("int64"),
+        "corpus": sub["corpus"].astype("str").to_numpy()[median],
+        "problem_id": sub["problem_id"].astype("str").to_numpy()[median],
+        "index": sub["index"].to_numpy()[median].astype("int64"),
+    })
+    out = out.sort_values(["equations", "pattern"], ascending=[False, True], kind="stable")
+    return _plain(out[cols].reset_index(drop=True))
 
 
 # --------------------------------------------------------------------------- all summaries at once
