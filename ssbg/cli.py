@@ -194,15 +194,15 @@ def load_problem_file(path: str | Path, problem_id: str | None = None) -> object
     return _problem_from(data, str(p))
 
 
-def bind_problem(problem: object) -> SemanticSymbolicBindingGraph:
-    """Bind a ``MathProblemGraph`` or a trace into a binding graph."""
+def bind_problem(problem: object, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
+    """Bind a ``MathProblemGraph`` or a trace into a binding graph (over ``pack``, default en_units_v1)."""
     from ssbg.adapter import bind_math_problem_graph
     from ssbg.problem import MathProblemGraph
 
     if isinstance(problem, MathProblemGraph):
-        return bind_math_problem_graph(problem)
+        return bind_math_problem_graph(problem, pack=pack)
     trace_mod = importlib.import_module("ssbg.trace")
-    graph: SemanticSymbolicBindingGraph = trace_mod.bind_trace(problem)
+    graph: SemanticSymbolicBindingGraph = trace_mod.bind_trace(problem, pack=pack)
     return graph
 
 
@@ -216,11 +216,14 @@ def print_unknown_unit_hints(graph: SemanticSymbolicBindingGraph, pack: UnitPack
 
 
 def _cmd_bind(args: argparse.Namespace) -> int:
-    graph = bind_problem(load_problem_file(args.problem, args.id))
+    from ssbg.units import load_pack
+
+    pack = load_pack(args.pack) if args.pack else None
+    graph = bind_problem(load_problem_file(args.problem, args.id), pack)
     sys.stdout.write(graph.to_canonical_string())
     if args.hash:
         print(f"sha256 {graph.content_hash}")
-    print_unknown_unit_hints(graph)
+    print_unknown_unit_hints(graph, pack)
     refused = any(e.admissibility_status == "refused" for e in graph.equations)
     return EXIT_REFUSED if args.fail_on_refusal and refused else EXIT_OK
 
@@ -240,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("kind", help="operation kind (listed below)")
     check.add_argument("units", nargs="+", help="operand units in the kind's order ('-' for a pure number)")
     check.add_argument("--lhs", help="declared lhs unit")
-    check.add_argument("--pack", help="unit pack name or folder (default en_units_v1)")
+    check.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(func=_cmd_check)
 
@@ -254,6 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bind.add_argument("problem", help="problem JSON file (e.g. data/problem.json), or a JSONL file with --id")
     bind.add_argument("--id", help="the problem_id of the line to bind in a JSONL file (a corpus or lane file)")
+    bind.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
     bind.add_argument("--hash", action="store_true", help="also print the sha256 content hash")
     bind.add_argument("--fail-on-refusal", action="store_true", help="exit 1 when an equation is refused")
     bind.set_defaults(func=_cmd_bind)

@@ -430,3 +430,10 @@ def test_a_reason_dominated_by_uncertain_readings_gets_a_note() -> None:
     assert note is not None
     assert note.startswith(f"2 equations were refused as {AMBIGUITY_REASON}")
     assert reading_uncertainty_note(refusal_reasons(frame.iloc[:1]), "unit_mismatch") is None
+
+
+def test_the_ambiguity_reason_the_note_reads_is_an_admissibility_reason() -> None:
+    from ssbg.errors import ADMISSIBILITY_REASONS
+    from ssbg.stats.report import AMBIGUITY_REASON
+
+    assert AMBIGUITY_REASON in ADMISSIBILITY_REASONS

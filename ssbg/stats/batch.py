@@ -494,7 +494,8 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
 
     Each file's format is guessed from its own name (so ``data/`` with lanes and
     per-format samples reads each file with its reader); ``FORMAT=FOLDER`` and
-    file specs are kept as they are.  Files are sorted; hidden files, READMEs and
+    file specs are kept as they are.  Files are sorted; hidden files, READMEs,
+    gold annotations (``*.gold.jsonl``, read by :mod:`ssbg.stats.alignment`) and
     files whose format is not recognised as a corpus are skipped.
 
     Raises
@@ -521,7 +522,7 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
         for f in sorted(path.rglob("*")):
             if not f.is_file() or any(part.startswith(".") for part in f.relative_to(path).parts):
                 continue
-            if f.suffix not in (".jsonl", ".json", ".xml", ".csv"):
+            if f.suffix not in (".jsonl", ".json", ".xml", ".csv") or f.name.endswith(".gold.jsonl"):
                 continue
             guessed = guess_format(f)
             if f.suffix in (".json", ".xml", ".csv") and guessed == "ssbg":
