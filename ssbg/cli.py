@@ -2,8 +2,9 @@
 
 Subcommands: ``check`` (one operation's admissibility), ``bind`` (a problem
 file, or one line of a JSONL file picked with ``--id``, to its canonical
-string), ``lane`` (check expected-shape lanes),
-``render`` (a graph to SVG/PNG/DOT) and ``report`` (a corpus refusal report).
+string), ``lane`` (check expected-shape lanes), ``render`` (a graph to
+SVG/PNG/DOT), ``report`` (a corpus refusal report) and ``check-solutions``
+(verdicts on a file of solutions).
 Each edge module registers its own subcommand through a ``register(subparsers)``
 function, so this file only wires them.
 
@@ -38,7 +39,7 @@ EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 
 # Edge modules that contribute subcommands through register(subparsers).
-_EDGE_COMMANDS: tuple[str, ...] = ("ssbg.lanes", "ssbg.views.cli", "ssbg.stats.cli")
+_EDGE_COMMANDS: tuple[str, ...] = ("ssbg.lanes", "ssbg.views.cli", "ssbg.stats.cli", "ssbg.checking.cli")
 
 
 def _error(exc: SsbgError) -> int:

@@ -44,6 +44,12 @@ HOW: dict[str, str] = {
     "ssbg check multiply dollars -": RUN,
     "ssbg check apply_rate dollars_per_hourz hours": RUN,
     "ssbg report README.md -o report.html": RUN,
+    "ssbg check-solutions ../shared/corpora/gsm8k_model_solutions/dev.jsonl --question-field question "
+    "--solution-field solution --label-field is_correct --id-field test_index --solver-key 6b_finetuning "
+    "--solver-key 6b_verification --solver-key 175b_finetuning --solver-key 175b_verification "
+    "--reference-field ground_truth --error-steps data/checking/first_error_steps_dev.csv "
+    "-o out/verdicts.csv --html out/verdicts.html --jobs 2": CORPORA_RUN,
+    "ssbg check-solutions --jobs 2": "not run: the speed table names the command above, whose run it times",
     "ssbg render data/problem.json --view equations --proofs -o graph.svg": RUN,
     "ssbg render data/problem.json --view symbols -o graph.png": RUN,
     "ssbg render data/problem.json -o graph.dot": RUN,
@@ -66,7 +72,8 @@ def _commands_in(text: str) -> list[str]:
     found: list[str] = []
     for match in re.finditer(r"```(\w*)\n(.*?)```", text, re.DOTALL):
         if match.group(1) in ("", "sh", "bash", "shell", "console"):
-            for line in match.group(2).splitlines():
+            block = re.sub(r"\\\n\s*", "", match.group(2))  # a line ending in "\" goes on on the next one
+            for line in block.splitlines():
                 command = re.sub(r"\s+#.*$", "", line).strip()  # a trailing "# comment" is not the command
                 if command:
                     found.append(command)

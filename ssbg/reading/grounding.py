@@ -283,6 +283,11 @@ class GroundingState:
         self.virtual: list[tuple[int, float, str | None]] | None = None  # annotations' results while planning
         self.scores: dict[int, list[tuple[float, Any, str]]] = {}  # id of a literal -> its scored readings
         self._contexts: dict[tuple[Any, ...], dict[str, float]] = {}
+        # Checking a solution (issue 19, ssbg.checking): a number only the solution's own prose states grounds
+        # nothing (an invented number is evidence), and what no rule explains goes to ``last_resort`` (the
+        # checker records it as a finding) instead of refusing the record.  Corpus reading keeps the defaults.
+        self.solution_numbers = True  # False: the rule solution_number is off
+        self.last_resort: GroundingRule | None = None
 
     @functools.cached_property
     def scaled(self) -> tuple[float | None, ...]:
@@ -756,7 +761,7 @@ def _solution_number(g: GroundingState, lit: Literal, op: str | None) -> Operand
     # Outside the annotations and outside arithmetic (a restated formula grounds nothing), nearest
     # before the formula; digits first, then number words ("two, 21 and 42").
     value = lit.value
-    if g.solution is None:
+    if g.solution is None or not g.solution_numbers:
         return None
     blanked = g.blanked_solution
     if g.prose is None:
@@ -1118,6 +1123,8 @@ def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
         operand = rule(g, lit, op)
         if operand is not None:
             return dataclasses.replace(operand, at=g.literal_at(lit), why=name.replace("_", " "))
+    if g.last_resort is not None and (operand := g.last_resort(g, lit, op)) is not None:  # issue 19: a checker's
+        return dataclasses.replace(operand, at=g.literal_at(lit), why="nothing states it")
     raise ImportRefusal(
         f"{lit.text} is neither in the text, an earlier step, a cued constant nor the solution",
         reason="operand_not_found",
