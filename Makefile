@@ -15,7 +15,7 @@ LAB_ROOT = $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 LAB_ARGS ?=
 CORPORA ?= ../shared/corpora
 
-.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint
+.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint alignment
 
 # Debian packages: graphviz (dot) for diagrams, chromium for the browser test and screenshots.
 # --no-install-recommends: what they need and nothing else (ADR 0020: 29 packages instead of 118).
@@ -64,6 +64,10 @@ bench: system-deps $(STAMP)
 # Digests of every corpus trace, bound graph and report CSV: a refactoring shows the same ones before and after.
 fingerprint: $(STAMP)
 	$(PY) benchmarks/fingerprint.py --corpora $(CORPORA)
+
+# Grounding against the hand-written gold alignments of data/gold/ (ADR 0018), and CogComp's own.
+alignment: $(STAMP)
+	$(PY) -m ssbg.stats.alignment --corpora $(CORPORA)
 
 # One command as root or as a user: --allow-root only when root. LAB_ARGS passes more options.
 lab: system-deps $(STAMP)
