@@ -259,23 +259,29 @@ def _singular(word: str) -> str | None:
     return head + sep + result
 
 
-def is_plural_noun(word: str) -> bool:
-    """True when ``inflect`` reads ``word`` as a plural noun (function words never are).
+def _acronym_plural(word: str) -> bool:
+    """An acronym in the plural: ``TVs``, ``DVDs`` (too short for ``inflect``'s reading)."""
+    return len(word) >= 3 and word[-1] == "s" and word[:-1].isalpha() and word[:-1].isupper()
 
-    >>> is_plural_noun("cookies"), is_plural_noun("salty"), is_plural_noun("was")
-    (True, False, False)
+
+def is_plural_noun(word: str) -> bool:
+    """True when ``inflect`` reads ``word`` as a plural noun (function words never are), or it is an
+    acronym's plural (``TVs``).
+
+    >>> is_plural_noun("cookies"), is_plural_noun("salty"), is_plural_noun("was"), is_plural_noun("TVs")
+    (True, False, False, True)
     """
-    return _singular(word.lower()) is not None
+    return _singular(word.lower()) is not None or _acronym_plural(word)
 
 
 def lemmatize(word: str) -> str:
-    """The singular lemma of a noun, lower-cased (``inflect``; memoized).
+    """The singular lemma of a noun, lower-cased (``inflect``; memoized; ``TVs`` is ``tv``).
 
-    >>> lemmatize("Children"), lemmatize("boxes"), lemmatize("sheep")
-    ('child', 'box', 'sheep')
+    >>> lemmatize("Children"), lemmatize("boxes"), lemmatize("sheep"), lemmatize("TVs")
+    ('child', 'box', 'sheep', 'tv')
     """
     low = word.lower()
-    return _singular(low) or low
+    return _singular(low) or (low[:-1] if _acronym_plural(word) else low)
 
 
 def clear_lemma_cache() -> None:
@@ -594,43 +600,77 @@ def _pack_unit(
 
 
 def _noun_run(
-    toks: Sequence[Token], j: int, value: float | int, *, plural_only: bool = False
+    toks: Sequence[Token], j: int, value: float | int, *, plural_only: bool = False, partitive: bool = False
 ) -> tuple[int, int] | None:
     """Index of the head noun after a number (skipping modifiers) and the next index.
 
-    The first plural noun of the next few words; failing that (unless
-    ``plural_only``), a lone word or the head of a two-word run after a ``1``.
+    The first plural noun of the next few words (past a capitalized modifier: ``60 Christmas presents``);
+    failing that (unless ``plural_only``), a lone word or the head of a two-word run after a ``1``, and a
+    lone word after another number only when its plural is itself (``3 fish``, not ``the two take``);
+    after ``of the`` (``partitive``) the first word (``26 of the blowfish stay``).  The run stops at a
+    verb (:func:`_run_verb`: ``One ham sandwich requires``).
     """
+    if partitive:
+        value = 0  # "one of the brown bags": the noun is plural
     n = len(toks)
     k = j
     skipped = 0
-    while k < n and toks[k].low in _MODIFIERS and skipped < 2:
-        k += 1
+    while k < n and skipped < 2 and (
+        toks[k].low in _MODIFIERS or (_participle(toks[k].low) and k + 1 < n and toks[k + 1].kind == "word")
+    ):
+        k += 1  # "5 more apples", "one grilled cheese sandwich"
         skipped += 1
     run: list[int] = []
     while k < n and len(run) < 3 and toks[k].kind == "word" and toks[k].low not in _FUNCTION_WORDS:
         if toks[k].low.endswith(("'s", "\u2019s", "s'")) and k + 1 < n and toks[k + 1].kind == "word":
             k += 1  # "four children's tickets": the possessor is not the unit
             continue
+        if run and _run_verb(toks, run[-1], k, value):
+            break
         run.append(k)
         k += 1
-    for idx in run:
+    for at, idx in enumerate(run):
         if toks[idx].text[0].isupper() and idx != run[0]:
             break
         if is_plural_noun(toks[idx].text):
+            if at + 1 < len(run) and toks[idx].text[0].isupper() and is_plural_noun(toks[run[at + 1]].text):
+                continue  # "60 Christmas presents": a name before the noun
             return (idx, idx + 1) if toks[idx].low not in _NOT_UNITS else None
     if plural_only or not run or any(toks[idx].low in _NOT_UNITS for idx in run):
         return None
-    if value == 1 or len(run) == 1:
-        head = run[-1] if len(run) <= 2 else run[0]
+    if value == 1 or partitive or (len(run) == 1 and _invariant_plural(toks[run[0]].low)):
+        head = run[-1] if len(run) <= 2 and not partitive else run[0]
         if toks[head].text[0].isupper() and len(toks[head].text) > 1 and not toks[head].text.isupper():
             return None  # a name, not a unit
         return head, head + 1
     return None
 
 
+def _run_verb(toks: Sequence[Token], last: int, k: int, value: float | int) -> bool:
+    """Whether the word at ``k``, after the run's word at ``last``, is a verb that ends the noun run:
+    a bearing verb or a past tense (``3 pens cost``, ``2 boys bought``), or after one singular noun a
+    word in ``-s`` (``One ham sandwich requires``)."""
+    low = toks[k].low
+    if low in _BEARING or _verbish(low):
+        return True
+    return value == 1 and is_plural_noun(toks[k].text) and not is_plural_noun(toks[last].text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _invariant_plural(low: str) -> bool:
+    """A noun whose plural is itself, so that it counts after any number (``3 fish``, ``12 sheep``).
+
+    >>> _invariant_plural("fish"), _invariant_plural("take")
+    (True, False)
+    """
+    if len(low) < 3 or low in _FUNCTION_WORDS or not low.isalpha():
+        return False
+    return bool(_inflect_engine().plural_noun(low) == low)
+
+
 def _noun_at(toks: Sequence[Token], j: int) -> int | None:
-    """The index of the content word at ``j`` (after modifiers: ``each additional minute``), or None."""
+    """The index of the content word at ``j`` (after modifiers: ``each additional minute``), or None:
+    never a number word or a verb (``they each bought``: :func:`_verbish`)."""
     n = len(toks)
     while j + 1 < n and toks[j].low in _MODIFIERS and toks[j + 1].kind == "word":
         j += 1
@@ -641,9 +681,35 @@ def _noun_at(toks: Sequence[Token], j: int) -> int | None:
         and (low not in _FUNCTION_WORDS or low == "time")
         and low not in _SMALL
         and low not in _TENS
+        and not _verbish(low)
     ):
         return j
     return None
+
+
+# Verbs in the past and verbs of having, that a noun never is: "the two men each bought 30 apples".
+_VERBS = frozenset(
+    _words(
+        """bought got took taken gave given paid spent ate eaten made sold sent kept won lost found held brought
+        caught drove driven rode ran wrote written grew grown threw received earned get gets give gives earn
+        earns weigh weighs hold holds contain contains require requires take takes receive receives eat eats
+        buy buys sell sells spend spends costs"""
+    )
+)
+
+
+def _participle(low: str) -> bool:
+    """A word in ``-ed`` (a participle used as an adjective: ``grilled cheese``), never a noun."""
+    return len(low) > 4 and low.endswith("ed") and not low.endswith("eed") and low != "hundred"
+
+
+def _verbish(low: str) -> bool:
+    """A lower-cased word that is a verb, never a noun: ``bought``, ``given``, ``grilled`` (``-ed``).
+
+    >>> _verbish("bought"), _verbish("grilled"), _verbish("seed"), _verbish("hundred"), _verbish("box")
+    (True, True, False, False, False)
+    """
+    return low in _VERBS or _participle(low)
 
 
 _Rate = tuple[str, int] | None  # the Y of a rate as written, and the index after it
@@ -665,8 +731,16 @@ def _rate_suffix(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
     return None if reading is None else reading(toks, k, look)
 
 
-def _noun_rate(toks: Sequence[Token], j: int) -> _Rate:
-    """The rate whose ``Y`` is the content word at ``j`` (after modifiers)."""
+def _noun_rate(toks: Sequence[Token], j: int, look: _PackTexts | None = None) -> _Rate:
+    """The rate whose ``Y`` is the content word at ``j`` (after modifiers), or with the pack a unit of
+    two or three words there (``per square foot``)."""
+    if look is not None:
+        for width in (3, 2):
+            words = toks[j : j + width]
+            if len(words) == width and all(t.kind == "word" for t in words) and look.may_be_unit(words[0].low):
+                written = " ".join(t.text for t in words)
+                if look.lookup(written) is not None:
+                    return written, j + width
     head = _noun_at(toks, j)
     return None if head is None else (toks[head].text, head + 1)
 
@@ -688,7 +762,7 @@ def _rate_per(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
     """``per hour``, ``per a day``, ``per each box``."""
     if k + 1 >= len(toks):
         return None
-    return _noun_rate(toks, k + 2 if toks[k + 1].low in _A or toks[k + 1].low == "each" else k + 1)
+    return _noun_rate(toks, k + 2 if toks[k + 1].low in _A or toks[k + 1].low == "each" else k + 1, look)
 
 
 def _rate_a(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
@@ -766,7 +840,11 @@ def _rate_after_list(toks: Sequence[Token], k: int, look: _PackTexts) -> str | N
 def _each_before(toks: Sequence[Token], i: int) -> int | None:
     """The index of the ``Y`` of an ``each Y`` / ``every Y`` earlier in the clause, with no number between.
 
-    ``each of ...`` is not read: in "each of the 6 lambs" the number is the group itself.
+    ``each of ...`` is not read: in "each of the 6 lambs" the number is the group itself.  In a list
+    (``6 parrots and 2 parakeets``) an ``each Y`` before the first number is shared; one after it is the
+    earlier number's own (``60 blisters on each arm and 80 blisters``).  ``Y`` is the head of a compound
+    (``Each bicycle wheel has``); an ``each`` that floats after its noun (``macaroons, each weighing``,
+    ``the men each bought``) gives that noun (:func:`_each_noun`).
     """
     k = i - 1
     listed = i > 0 and toks[i - 1].low in ("and", ",")  # "6 parrots and 2 parakeets": one list
@@ -779,15 +857,55 @@ def _each_before(toks: Sequence[Token], i: int) -> int | None:
                 return None
             listed = False
         elif tok.low in ("each", "every") and k + 1 < i:
-            j = k + 1
-            while j < i - 1 and toks[j].low in _MODIFIERS:
-                j += 1  # "each additional minute"
-            nxt = toks[j]
-            if nxt.kind == "word" and nxt.low not in _FUNCTION_WORDS:
-                return j
-            return None
+            return None if listed else _each_noun(toks, k, i)
         k -= 1
     return None
+
+
+def _each_noun(toks: Sequence[Token], k: int, i: int) -> int | None:
+    """The noun of the ``each`` at ``k`` (before the number at ``i``): the head of the compound after it
+    (``each bicycle wheel`` -> wheel), or the plural noun before a floating ``each`` (``12 macaroons, each
+    weighing``, ``two men each bought``); None before a number word (``for every five feet``)."""
+    j = k + 1
+    while j < i - 1 and toks[j].low in _MODIFIERS:
+        j += 1  # "each additional minute"
+    nxt = toks[j]
+    if nxt.kind != "word" or nxt.low in _SMALL or nxt.low in _TENS:
+        return None
+    if _verbish(nxt.low) or (k > 0 and toks[k - 1].text == ","):
+        return _floating_subject(toks, k)
+    if nxt.low in _FUNCTION_WORDS:
+        return None
+    while (
+        j + 1 < i - 1
+        and toks[j + 1].kind == "word"
+        and toks[j + 1].low not in _FUNCTION_WORDS
+        and toks[j + 1].low not in _BEARING
+        and not _verbish(toks[j + 1].low)
+        and not toks[j + 1].text[0].isupper()
+        and not is_plural_noun(toks[j + 1].text)  # after "each box" a plural-looking word is a verb: "holds"
+    ):
+        j += 1  # "Each bicycle wheel has 10 spokes": the compound's head
+    return j
+
+
+_FLOATING_SKIPS = frozenset({",", "that", "which", "who", *_words("are were is was have had will would can")})
+
+
+def _floating_subject(toks: Sequence[Token], k: int) -> int | None:
+    """The plural noun an ``each`` at ``k`` floats after (commas, relatives and auxiliaries between):
+    ``12 macaroons, each weighing``, ``the men each bought``, ``6 bags of beans that each weighed`` (the
+    container of ``X of Y``)."""
+    j = k - 1
+    while j >= 0 and k - j <= 3 and toks[j].low in _FLOATING_SKIPS:
+        j -= 1
+    if j < 0 or toks[j].kind != "word" or not is_plural_noun(toks[j].text):
+        return None
+    if j >= 2 and toks[j - 1].low == "of" and toks[j - 2].kind == "word" and is_plural_noun(toks[j - 2].text):
+        return j - 2  # "bags of coffee beans that each weighed": the bags
+    if j >= 3 and toks[j - 2].low == "of" and toks[j - 3].kind == "word" and is_plural_noun(toks[j - 3].text):
+        return j - 3  # "bags of coffee beans": a two-word content
+    return j
 
 
 _PERIODIC = {
@@ -845,14 +963,19 @@ _PERCENT_UNITS = frozenset({"%", "percent", "per cent", "pct"})  # the units a p
 
 def _container_before(toks: Sequence[Token], i: int) -> str | None:
     """The container of ``bags of 5 apples`` / ``groups of 2``: a count noun right before ``of N``."""
-    if i < 2 or toks[i - 1].low != "of":
-        return None
+    if i < 2 or toks[i - 1].low != "of" or (i + 1 < len(toks) and toks[i + 1].low == "of"):
+        return None  # "the contents of one of the bags": one bag, not a content per bag
     noun = toks[i - 2]
     if noun.kind != "word" or noun.low in _FUNCTION_WORDS or noun.low in _NOT_UNITS:
         return None
-    if is_plural_noun(noun.text):  # "cases of 12 boxes" (but "a group of 12 adults" is one group)
-        return lemmatize(noun.text)
-    return None
+    if not is_plural_noun(noun.text):  # "cases of 12 boxes" (but "a group of 12 adults" is one group)
+        return None
+    for tok in itertools.islice(toks, i + 1, None):  # to the sentence's end: read once per container
+        if tok.text in _SENTENCE_END:
+            break
+        if tok.low == "respectively":
+            return None  # "two transfers of $90 and $60 respectively": each value is one transfer's
+    return lemmatize(noun.text)
 
 
 def unit_after(
@@ -900,7 +1023,7 @@ def _unit_after(
     container = _container_before(toks, clause_start) if clause_start is not None else None
     if written.unit is None:
         return _items_rate(toks, j, look, container, kind_hint)
-    return _rate_of_unit(toks, written.unit, written.next, text, look, currency, container, clause_start)
+    return _rate_of_unit(toks, written.unit, written.next, text, look, currency, container, clause_start, value)
 
 
 def _written_unit(
@@ -935,10 +1058,21 @@ def _percent_or_times(toks: Sequence[Token], k: int) -> _Unit | None:
     if tok.low == "per" and k + 1 < n and toks[k + 1].low == "cent":
         return _Unit("per cent", k + 2)
     if tok.low == "times":
-        if k + 1 < n and toks[k + 1].low in _MULTIPLIER_FOLLOWERS:
+        if k + 1 < n and _multiplies(toks, k):
             return _Unit(None, k + 1, "multiplier")
         return _Unit(tok.text, k + 1)
     return None
+
+
+def _multiplies(toks: Sequence[Token], k: int) -> bool:
+    """Whether the ``times`` at ``k`` multiplies what follows: ``3 times as many``, ``2 times Nada's
+    house``, ``2 times Sam``, ``than 2 times``; not a count of times (``8 times last month``)."""
+    nxt = toks[k + 1]
+    if nxt.low in _MULTIPLIER_FOLLOWERS or nxt.low.endswith(("'s", "\u2019s")):
+        return True
+    if nxt.kind == "word" and nxt.text[0].isupper() and len(nxt.text) > 1:
+        return True  # "4 times Ann's age", "3 times Bob": a person's quantity
+    return k >= 2 and toks[k - 2].low in ("than", "plus", "minus")
 
 
 def _noun_unit(
@@ -957,7 +1091,7 @@ def _noun_unit(
     packed = _pack_unit(toks, start, text, look, glued=False) if start != k else None
     if packed is not None:
         return _Unit(*packed)
-    head = _noun_run(toks, start, value, plural_only=kind_hint == "fraction")
+    head = _noun_run(toks, start, value, plural_only=kind_hint == "fraction", partitive=start != k)
     return _Unit(None, k) if head is None else _Unit(toks[head[0]].text, head[1])
 
 
@@ -984,10 +1118,11 @@ def _rate_of_unit(
     currency: str | None,
     container: str | None,
     clause_start: int | None,
+    value: float | int,
 ) -> tuple[str, int, str]:
     """A unit read at ``k`` made a rate, in this order: by a container before the number (``cases of 12
-    boxes``), a rate after it (:func:`_rate_suffix`), a rate closing its list, a rate earlier in its
-    clause (:func:`_clause_rate`); else the unit as it is."""
+    boxes``), a compound (``$20 bills``), a rate written after it (:func:`_rate_suffix`), else the first
+    rate its context gives (:data:`_CONTEXT_RATES`); else the unit as it is."""
     if container is not None and lemmatize(container) != _head_lemma(unit) and " per " not in unit:
         return f"{unit} per {container}", k, "quantity"  # "cases of 12 boxes": 12 boxes per case
     compound = _compound_noun(toks, k, unit, look, currency)
@@ -996,14 +1131,80 @@ def _rate_of_unit(
     rate = _rate_suffix(toks, k, look)
     if rate is not None:
         return f"{unit} per {rate[0]}", rate[1], "quantity"
-    per = _rate_after_list(toks, k, look)
-    if per is None and clause_start is not None and unit not in _PERCENT_UNITS:
-        per = _clause_rate(toks, text, unit, look, currency, clause_start)
-    if per is None and unit not in _PERCENT_UNITS:
-        per = _rate_later(toks, k, look)
-    if per is not None and lemmatize(per) == _head_lemma(unit):
-        per = None
-    return (unit, k, "quantity") if per is None else (f"{unit} per {per}", k, "quantity")
+    context = _Context(toks, text, look, unit, k, clause_start, currency, value)
+    head = _head_lemma(unit)
+    for _name, rule in _CONTEXT_RATES:
+        per = rule(context)
+        if per is not None and lemmatize(per) != head:  # never a rate of the unit itself
+            return f"{unit} per {per}", k, "quantity"
+    return unit, k, "quantity"
+
+
+class _Context(NamedTuple):
+    """What a context rule reads about a number with a unit: the text's tokens, the unit and the index
+    ``k`` after it, the number's first token ``start`` (None: no look-back), its currency and value."""
+
+    toks: Sequence[Token]
+    text: str
+    look: _PackTexts
+    unit: str
+    k: int
+    start: int | None
+    currency: str | None
+    value: float | int
+
+
+def _listed_rate(c: _Context) -> str | None:
+    """``7 women and 3 men at each table``: the rate that closes the number's list."""
+    return _rate_after_list(c.toks, c.k, c.look)
+
+
+def _each_rate(c: _Context) -> str | None:
+    """``Each box holds 5 crayons``: an ``each Y`` earlier in the clause (:func:`_each_before`)."""
+    if c.start is None or c.unit in _PERCENT_UNITS or not _look_back_cues(c.text).each:
+        return None  # most texts have no cue word: their tokens are not scanned back
+    at = _each_before(c.toks, c.start)
+    if at is None:
+        return None
+    word = c.toks[at].text
+    return lemmatize(word) if is_plural_noun(word) else word
+
+
+def _periodic_rate(c: _Context) -> str | None:
+    """``a daily budget of 88 dollars``: a rate word earlier in the clause (:func:`_periodic_before`)."""
+    if c.start is None or c.unit in _PERCENT_UNITS or not _look_back_cues(c.text).periodic:
+        return None
+    return _periodic_before(c.toks, c.start)
+
+
+def _price_rate(c: _Context) -> str | None:
+    """``Cappuccinos cost $2``: money that is the price of a thing (:func:`_price_before`)."""
+    if c.start is None or c.currency is None:
+        return None
+    return _price_before(c.toks, c.start, c.look)
+
+
+def _bearer_rate(c: _Context) -> str | None:
+    """``One batch of cookies requires 2 cups``: the thing a bearing verb gives the measure of."""
+    if c.start is None or c.unit in _PERCENT_UNITS:
+        return None
+    return _bearer_before(c.toks, c.start, c.look) or _relative_bearer(c.toks, c.start)
+
+
+def _later_rate(c: _Context) -> str | None:
+    """``he drove 8 hours each day``: a rate word later in the clause (:func:`_rate_later`)."""
+    return None if c.unit in _PERCENT_UNITS else _rate_later(c.toks, c.k, c.look)
+
+
+# The rates a number's context gives its unit, tried in this order; the first answer wins.
+_CONTEXT_RATES: tuple[tuple[str, Callable[[_Context], str | None]], ...] = (
+    ("list", _listed_rate),
+    ("each", _each_rate),
+    ("periodic", _periodic_rate),
+    ("price", _price_rate),
+    ("bearer", _bearer_rate),
+    ("later", _later_rate),
+)
 
 
 # Words of a part of a day: "every morning" is once a day.
@@ -1051,6 +1252,8 @@ def _compound_noun(
     tok = toks[k]
     if tok.kind != "word" or tok.low in _FUNCTION_WORDS or tok.low in _NOT_UNITS or not is_plural_noun(tok.text):
         return None
+    if unit in _PERCENT_UNITS:
+        return None  # "60% boys": a share of the boys, not a percentage per boy
     if currency is None:
         hit = look.lookup(unit)
         if hit is None or hit.dimension == _COUNT or hit.is_rate or _singular(unit.rsplit(maxsplit=1)[-1]):
@@ -1059,27 +1262,6 @@ def _compound_noun(
     if measure is not None and measure.dimension != _COUNT:
         return None  # "5 feet inches": two measures
     return lemmatize(tok.text), k + 1
-
-
-def _clause_rate(
-    toks: Sequence[Token], text: str, unit: str, look: _PackTexts, currency: str | None, clause_start: int
-) -> str | None:
-    """The ``Y`` a clause sets before its number: an earlier ``each Y`` (``Each book shelf had 15 books``:
-    the compound's head), a rate word (``a daily budget of``), or for money a price (``Cappuccinos cost``);
-    never the unit itself."""
-    cues = _look_back_cues(text)  # most texts have no cue word: their tokens are not scanned back
-    at = _each_before(toks, clause_start) if cues.each else None
-    each = None if at is None else toks[at].text
-    if at is not None and at + 1 < clause_start and lemmatize(toks[at].text) == _head_lemma(unit):
-        after = toks[at + 1]  # "Each book shelf had 15 books": the compound's head
-        each = after.text if after.kind == "word" and after.low not in _FUNCTION_WORDS else None
-    if each is None and cues.periodic:
-        each = _periodic_before(toks, clause_start)
-    if each is None and currency is not None:
-        each = _price_before(toks, clause_start, look)
-    if each is None:
-        each = _bearer_before(toks, clause_start, look) or _relative_bearer(toks, clause_start)
-    return each if each is not None and lemmatize(each) != _head_lemma(unit) else None
 
 
 # Verbs that give a measure of the thing before them: "a bag weighs 5 kg", "one batch requires 2 cups".
