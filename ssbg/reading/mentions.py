@@ -292,6 +292,8 @@ def clear_lemma_cache() -> None:
     _STARTS_NUMBER.clear()
     _num_value.cache_clear()
     _look_back_cues.cache_clear()
+    _COUNTED.clear()
+    _PERIODS.clear()
 
 
 def pack_lookup(pack: UnitPack, text: str) -> ResolvedUnit | None:
@@ -737,7 +739,11 @@ def _noun_rate(toks: Sequence[Token], j: int, look: _PackTexts | None = None) ->
     if look is not None:
         for width in (3, 2):
             words = toks[j : j + width]
-            if len(words) == width and all(t.kind == "word" for t in words) and look.may_be_unit(words[0].low):
+            if (
+                len(words) == width
+                and all(t.kind == "word" and t.low != "per" for t in words)  # no rate of a rate
+                and look.may_be_unit(words[0].low)
+            ):
                 written = " ".join(t.text for t in words)
                 if look.lookup(written) is not None:
                     return written, j + width
@@ -751,11 +757,14 @@ def _rate_of(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
     if k + 1 >= n or toks[k + 1].kind != "word" or toks[k + 1].low in _FUNCTION_WORDS:
         return None
     for j in (k + 2, k + 3):
-        if j < n and toks[j].kind == "word" and toks[j].low in ("per", "each", "every", "a", "an"):
+        if j < n and toks[j].kind == "word" and (toks[j].low in _OF_RATE_WORDS):
             return _rate_suffix(toks, j, look)
         if j >= n or toks[j].kind != "word" or toks[j].low in _FUNCTION_WORDS:
             break
     return None
+
+
+_OF_RATE_WORDS = frozenset({"per", "each", "every", "a", "an", "in", "on", "for"})  # "5 rows of cookies on a tray"
 
 
 def _rate_per(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
@@ -793,11 +802,25 @@ def _rate_each(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
 
 
 def _rate_in_each(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
-    """``in each Y``, ``for every Y``, ``at per Y``: a preposition before the rate word."""
+    """``in each Y``, ``for every Y``, ``at per Y``: a preposition before the rate word; ``in one Y``; and
+    ``for a Y`` / ``on a Y`` when the text counts several Y (``$120 for a filling`` with "two fillings")."""
     n = len(toks)
-    if k + 1 < n and toks[k + 1].low in ("each", "every", "per"):
-        return _noun_rate(toks, k + 2)
+    if k + 1 >= n:
+        return None
+    nxt = toks[k + 1].low
+    if nxt in ("each", "every", "per") or (nxt == "one" and toks[k].low in _ONE_THING_PREPOSITIONS):
+        return _noun_rate(toks, k + 2, look)
+    if nxt in _A and toks[k].low in _ONE_THING_PREPOSITIONS:
+        rate = _noun_rate(toks, k + 2, look)
+        if rate is not None and " " not in rate[0]:
+            head = _compound_head(toks, rate[1] - 1, n)
+            rate = toks[head].text, head + 1
+        if rate is not None and lemmatize(rate[0].rpartition(" ")[2]) in _counted(toks).several:
+            return rate
     return None
+
+
+_ONE_THING_PREPOSITIONS = frozenset(_words("in on for into"))
 
 
 def _rate_to(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
@@ -876,16 +899,23 @@ def _each_noun(toks: Sequence[Token], k: int, i: int) -> int | None:
         return _floating_subject(toks, k)
     if nxt.low in _FUNCTION_WORDS:
         return None
+    return _compound_head(toks, j, i - 1)
+
+
+def _compound_head(toks: Sequence[Token], j: int, stop: int) -> int:
+    """The head of a singular compound starting at the noun ``j`` (before index ``stop``): ``bicycle
+    wheel`` of "Each bicycle wheel has", ``sandwich`` of "One ham sandwich requires"; it ends at a
+    function word, a verb, a name, or a plural-looking word (after a singular noun, a verb: ``holds``)."""
     while (
-        j + 1 < i - 1
+        j + 1 < stop
         and toks[j + 1].kind == "word"
         and toks[j + 1].low not in _FUNCTION_WORDS
         and toks[j + 1].low not in _BEARING
         and not _verbish(toks[j + 1].low)
         and not toks[j + 1].text[0].isupper()
-        and not is_plural_noun(toks[j + 1].text)  # after "each box" a plural-looking word is a verb: "holds"
+        and not is_plural_noun(toks[j + 1].text)
     ):
-        j += 1  # "Each bicycle wheel has 10 spokes": the compound's head
+        j += 1
     return j
 
 
@@ -929,10 +959,14 @@ def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None
         if tok.kind == "num" or tok.text in _SENTENCE_END or tok.low in _SMALL:
             break
         if tok.low in _A and j + 1 < k and toks[j + 1].kind == "word" and toks[j + 1].low not in _FUNCTION_WORDS:
+            if j >= 2 and toks[j - 1].low == "of" and _is_part(toks[j - 2]):
+                return None  # "One-half of a pound of mangoes costs $0.60": the price of the half
             unit_noun = look.lookup(toks[j + 1].text) is not None
             priced = j >= 2 and toks[j - 1].low == "of" and toks[j - 2].low in ("cost", "price")
-            # "a pair of shoes costs $50", "the price of a ticket is $5" (but "a trumpet for $149" is one purchase)
-            return toks[j + 1].text if unit_noun or priced else None
+            several = lemmatize(toks[j + 1].text) in _counted(toks).several
+            # "a pair of shoes costs $50", "the price of a ticket is $5", "a ticket costs $5" when the text
+            # counts tickets (but "a trumpet for $149" is one purchase)
+            return toks[j + 1].text if unit_noun or priced or several else None
     subject = k - 1
     if subject >= 0 and toks[subject].low in ("which", "that"):
         subject -= 1
@@ -941,6 +975,11 @@ def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None
         if before is None or (before.kind != "num" and before.low not in _SMALL and before.low not in _TENS):
             return lemmatize(toks[subject].text)  # "iced teas cost $3"
     return None
+
+
+def _is_part(tok: Token) -> bool:
+    """A fraction word or number: ``half``, ``One-half``, ``third``, ``0.5``."""
+    return tok.low.rpartition("-")[2] in _DENOMINATORS or (tok.kind == "num" and _num_value(tok.text) < 1)
 
 
 def _periodic_before(toks: Sequence[Token], i: int) -> str | None:
@@ -1196,14 +1235,154 @@ def _later_rate(c: _Context) -> str | None:
     return None if c.unit in _PERCENT_UNITS else _rate_later(c.toks, c.k, c.look)
 
 
+def _block_rate(c: _Context) -> str | None:
+    """``$1 per 30 texts``, ``$.50 for every 6 minutes``: a rate per a block of ``N Y`` is per ``Y`` (the
+    ``N`` stays a mention of its own; a ``1`` is the rate's other side: ``1 page every 30 minutes``)."""
+    toks, k = c.toks, c.k
+    if (c.value == 1 and c.currency is None) or k + 2 >= len(toks):
+        return None
+    if toks[k].low == "for" and toks[k + 1].low == "every":
+        k += 1
+    if toks[k].low not in ("per", "every"):
+        return None
+    number = _number_at(toks, k + 1)
+    if number is None or number.kind != "quantity" or number.currency is not None or number.next >= len(toks):
+        return None
+    packed = _pack_unit(toks, number.next, c.text, c.look, glued=False)
+    if packed is not None:
+        return packed[0]
+    head = _noun_run(toks, number.next, 2, plural_only=True)
+    return None if head is None else lemmatize(toks[head[0]].text)
+
+
+_PURPOSE_VERBS = frozenset(_words("make makes making bake build fill cover sew knit produce feed paint cook prepare"))
+
+
+def _purpose_rate(c: _Context) -> str | None:
+    """``18 inches of nylon to make a dog collar``, ``3 grams of sand to fill one square inch``: a measure
+    for making one thing (``a`` Y when the text counts several Y, ``one``/``each`` Y always)."""
+    toks, n = c.toks, len(c.toks)
+    for j in range(c.k, min(n - 3, c.k + 6)):
+        tok = toks[j]
+        if tok.kind == "num" or tok.text in _STOPS or tok.low in _CLAUSE_BREAKS:
+            return None
+        if tok.low != "to" or toks[j + 1].low not in _PURPOSE_VERBS:
+            continue
+        article = toks[j + 2].low
+        if article not in ("a", "an", "one", "each", "every"):
+            return None
+        rate = _noun_rate(toks, j + 3, c.look)
+        if rate is None:
+            return None
+        if " " not in rate[0]:
+            rate = (toks[_compound_head(toks, rate[1] - 1, n)].text, 0)
+        if article in _A and lemmatize(rate[0].rpartition(" ")[2]) not in _counted(toks).several:
+            return None  # "$20 to make a cake": one cake, unless the text makes several
+        return rate[0]
+    return None
+
+
+_BATCHES = frozenset(_words("recipe batch load trip lap round"))
+
+
+def _batch_rate(c: _Context) -> str | None:
+    """``Her recipe makes enough batter for 3 loaves``, ``The recipe calls for 1 banana``: what a recipe or
+    a batch (a thing made again and again) yields or needs is per that recipe."""
+    if c.start is None:
+        return None
+    toks = c.toks
+    bearing = False
+    for j in range(c.start - 1, max(-1, c.start - 9), -1):
+        tok = toks[j]
+        if tok.kind == "num" or tok.text in _STOPS or tok.low in _CLAUSE_BREAKS:
+            return None
+        bearing = bearing or tok.low in _BEARING
+        if tok.low in _BATCHES:
+            return tok.text if bearing and j + 1 < c.start and toks[j + 1].low in _BEARING else None
+    return None
+
+
+class _Adverbial(NamedTuple):
+    """A period adverbial that scopes a whole sentence: numbers from ``lo`` to ``hi`` (token indices) are per
+    ``period``."""
+
+    lo: int
+    hi: int
+    period: str
+
+
+def _sentence_periods(toks: Sequence[Token], look: _PackTexts) -> tuple[_Adverbial, ...]:
+    """The sentence-wide period adverbials of a text, read in one pass (memoized by the tokens' identity):
+    ``Every day for 30 days he picks 4 apples`` (before the sentence's first number: the numbers after it)
+    and ``a 1.5-mile walk in the morning and another in the evening, every day,`` (set off by commas: the
+    numbers before it)."""
+    key = id(toks)
+    found = _PERIODS.get(key)
+    if found is not None and found[0] is toks:
+        return found[1]
+    out: list[_Adverbial] = []
+    n = len(toks)
+    start = 0
+    first_number: int | None = None
+    for i, tok in enumerate(toks):
+        if tok.text in _SENTENCE_END:
+            start, first_number = i + 1, None
+            continue
+        if tok.kind == "num" or tok.low in _SMALL or tok.low in _TENS:
+            first_number = i if first_number is None else first_number
+            continue
+        if tok.low not in ("each", "every") or i + 1 >= n or toks[i + 1].kind != "word":
+            continue
+        period = _period(look, toks[i + 1].text)
+        if period is None:
+            continue
+        after = toks[i + 2].text if i + 2 < n else "."
+        if first_number is None:
+            end = next((j for j in range(i + 2, n) if toks[j].text in _SENTENCE_END), n)
+            out.append(_Adverbial(i + 2, end, period))
+        elif i > 0 and toks[i - 1].text == "," and (after == "," or after in _SENTENCE_END):
+            out.append(_Adverbial(start, i, period))
+    result = tuple(out)
+    _PERIODS.clear()
+    _PERIODS[key] = (toks, result)
+    return result
+
+
+_PERIODS: dict[int, tuple[Sequence[Token], tuple[_Adverbial, ...]]] = {}
+_DURATION_WORDS = frozenset(_words("for in after over during within lasting of"))
+
+
+def _sentence_rate(c: _Context) -> str | None:
+    """``On each day Jade drove 8 hours``, ``a 1.5-mile walk ..., every day,``: a period adverbial that scopes
+    its sentence (:func:`_sentence_periods`) makes its numbers rates, not a duration (``for 30 days``) nor a
+    time as long as the period (``5 hours every hour``) nor a percentage."""
+    if c.start is None or c.unit in _PERCENT_UNITS or not _look_back_cues(c.text).each:
+        return None
+    if c.start > 0 and c.toks[c.start - 1].low in _DURATION_WORDS:
+        return None
+    for adverbial in _sentence_periods(c.toks, c.look):
+        if adverbial.lo <= c.start < adverbial.hi:
+            hit = c.look.lookup(c.unit)
+            period = c.look.lookup(adverbial.period)
+            if hit is not None and period is not None and hit.dimension == _TIME:
+                if hit.ratio is None or period.ratio is None or hit.ratio >= period.ratio:
+                    return None
+            return adverbial.period
+    return None
+
+
 # The rates a number's context gives its unit, tried in this order; the first answer wins.
 _CONTEXT_RATES: tuple[tuple[str, Callable[[_Context], str | None]], ...] = (
     ("list", _listed_rate),
+    ("block", _block_rate),
     ("each", _each_rate),
     ("periodic", _periodic_rate),
     ("price", _price_rate),
     ("bearer", _bearer_rate),
+    ("batch", _batch_rate),
     ("later", _later_rate),
+    ("purpose", _purpose_rate),
+    ("sentence", _sentence_rate),
 )
 
 
@@ -1293,6 +1472,7 @@ def _bearer_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | Non
             head = _noun_at(toks, j + 1)
             if head is None or head >= k or toks[head].low in _NOT_UNITS:
                 return None
+            head = _compound_head(toks, head, k)  # "One ham sandwich requires": the sandwich
             period = _period(look, toks[head].text)
             if period is not None:
                 return period
@@ -1302,33 +1482,53 @@ def _bearer_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | Non
     return None
 
 
+class _Counted(NamedTuple):
+    """The lemmas of the nouns a text counts (:func:`_counted`)."""
+
+    any: frozenset[str]  # after any number, ``how many``, ``each``, ``every`` or ``per``
+    several: frozenset[str]  # after a number other than one, or ``how many``: the text has several of them
+
+
 def _counted_nouns(toks: Sequence[Token]) -> frozenset[str]:
     """The lemmas of the nouns a text counts: after a number (a modifier between), ``how many``, ``each``,
-    ``every`` or ``per`` (memoized by the tokens' identity for the text being read)."""
+    ``every`` or ``per``."""
+    return _counted(toks).any
+
+
+def _counted(toks: Sequence[Token]) -> _Counted:
+    """The nouns a text counts, and those it has several of (memoized by the tokens' identity for the
+    text being read: one pass over its tokens)."""
     key = id(toks)
     found = _COUNTED.get(key)
     if found is not None and found[0] is toks:
         return found[1]
     nouns: set[str] = set()
+    several: set[str] = set()
     n = len(toks)
     for i, tok in enumerate(toks):
         counting = tok.kind == "num" or tok.low in _SMALL or tok.low in _TENS or tok.low in ("each", "every", "per")
-        if not counting and not (tok.low == "many" and i > 0 and toks[i - 1].low == "how"):
+        many = tok.low == "many" and i > 0 and toks[i - 1].low == "how"
+        if not counting and not many:
             continue
         j = i + 1
         while j < n and toks[j].low in _MODIFIERS:
             j += 1
         if j < n and toks[j].kind == "word" and toks[j].low not in _FUNCTION_WORDS:
-            nouns.add(lemmatize(toks[j].text))
+            words = [lemmatize(toks[j].text)]
             if j + 1 < n and toks[j + 1].kind == "word" and toks[j + 1].low not in _FUNCTION_WORDS:
-                nouns.add(lemmatize(toks[j + 1].text))  # "3 chocolate bars"
-    result = frozenset(nouns)
+                words.append(lemmatize(toks[j + 1].text))  # "3 chocolate bars"
+            nouns.update(words)
+            if many or (tok.kind == "num" and tok.text not in ("1", "1.0")) or tok.low in _TENS or (
+                tok.low in _SMALL and _SMALL[tok.low] > 1
+            ):
+                several.update(words)
+    result = _Counted(frozenset(nouns), frozenset(several))
     _COUNTED.clear()
     _COUNTED[key] = (toks, result)
     return result
 
 
-_COUNTED: dict[int, tuple[Sequence[Token], frozenset[str]]] = {}
+_COUNTED: dict[int, tuple[Sequence[Token], _Counted]] = {}
 
 
 _RELATIVES = frozenset(_words("that which who containing holding weighing with"))
