@@ -449,11 +449,30 @@ def _fraction_word(toks: Sequence[Token], i: int) -> tuple[float, int] | None:
     if tok.low in ("half",):
         return 0.5, i + 1
     if (tok.low in _SMALL or tok.low in _A) and i + 1 < len(toks) and toks[i + 1].low in _DENOMINATORS:
+        if _coins(toks, i + 1):
+            return None  # "two quarters and a dime": coins, counted
         numerator = 1 if tok.low in _A else _SMALL[tok.low]
         if numerator == 0:
             return None
         return numerator / _DENOMINATORS[toks[i + 1].low], i + 2
     return None
+
+
+# What may follow a coin's name ("two quarters and a dime", "found a quarter."), never a fraction's ("a
+# quarter of the pie", "a quarter cup", "three quarters full").
+_AFTER_COINS = frozenset({*_SENTENCE_END, ",", *_words("and or in into to from each for on")})
+
+
+def _coins(toks: Sequence[Token], j: int) -> bool:
+    """Whether the ``quarter``/``quarters`` at ``j`` names coins: the words after it are those after a
+    coin's name (:data:`_AFTER_COINS`), or the text's end.
+
+    >>> _coins(tokenize("two quarters and a dime"), 1), _coins(tokenize("a quarter of it"), 1)
+    (True, False)
+    """
+    if toks[j].low not in ("quarter", "quarters"):
+        return False
+    return j + 1 >= len(toks) or toks[j + 1].low in _AFTER_COINS
 
 
 def _adjacent(a: Token, b: Token) -> bool:
@@ -536,14 +555,35 @@ def _words_at(toks: Sequence[Token], j: int) -> _Number | None:
     words = _word_number(toks, j)
     if words is not None:
         value, k = words
-        if k < n and toks[k].low in _DENOMINATORS and toks[k - 1].low in _SMALL and value < 20:
+        if k < n and toks[k].low in _DENOMINATORS and toks[k - 1].low in _SMALL and value < 20 and not _coins(toks, k):
             return None  # "three fourths" is read by _fraction_word; never reached
         return _Number(value, start, k, "quantity")
-    if toks[j].low in _A and j + 1 < n and toks[j + 1].low in ("dozen", "pair", "couple"):
+    if toks[j].low == "both":
+        at = _both_counts(toks, j)
+        return None if at is None else _Number(2, start, at, "quantity")
+    if toks[j].low in _A and j + 1 < n and (toks[j + 1].low in ("dozen", "pair", "couple") or _coins(toks, j + 1)):
         if toks[j + 1].low == "couple":
             return _Number(2, start, j + 2, "quantity") if j + 2 < n and toks[j + 2].low == "of" else None
         return _Number(1, start, j + 1, "quantity")
     return None
+
+
+def _both_counts(toks: Sequence[Token], j: int) -> int | None:
+    """Where the noun of a ``both`` at ``j`` that counts two things starts: ``both teams``, ``both his
+    parents``, ``both of the boxes``, ``both of them``; None for ``both apples and pears`` (a
+    coordination: two kinds, not two things) or a ``both`` with no noun after it."""
+    n = len(toks)
+    k = j + 1
+    if k < n and toks[k].low == "of":
+        return k  # "both of them", "both of the boxes": the unit reads the partitive
+    if k < n and toks[k].low in _DETERMINERS and toks[k].low != "them":
+        k += 1
+    head = _noun_run(toks, k, 2, plural_only=True)
+    if head is None or (head[1] < n and toks[head[1]].low in ("and", "or")):
+        return None
+    if any(not (tok.low in _MODIFIERS or tok.kind == "word" and is_plural_noun(tok.text)) for tok in toks[k : head[0]]):
+        return None  # "both owe equal amounts": a verb, not the noun, follows
+    return k
 
 
 @dataclass(frozen=True, slots=True)
@@ -1437,9 +1477,11 @@ def _compound_noun(
         hit = look.lookup(unit)
         if hit is None or hit.dimension == _COUNT or hit.is_rate or _singular(unit.rsplit(maxsplit=1)[-1]):
             return None  # a count, a rate, or a plural unit ("3 pounds apples" is not a compound)
-    measure = look.lookup(tok.text)
-    if measure is not None and measure.dimension != _COUNT:
-        return None  # "5 feet inches": two measures
+        measure = look.lookup(tok.text)
+        if measure is not None and measure.dimension != _COUNT:
+            return None  # "5 feet inches": two measures (but "2 $4 gallons of milk" is a price per gallon)
+    elif (measure := look.lookup(tok.text)) is not None and measure.dimension == _MONEY:
+        return None  # "$20 dollars": money written twice
     return lemmatize(tok.text), k + 1
 
 
@@ -1580,7 +1622,7 @@ def _look_back_cues(text: str) -> _Cues:
     return _Cues(any(map(low.__contains__, _EACH_CUES)), any(map(low.__contains__, _PERIODIC)))
 
 
-_NUMBER_WORDS = frozenset({*_SMALL, *_TENS, *_DENOMINATORS})
+_NUMBER_WORDS = frozenset({*_SMALL, *_TENS, *_DENOMINATORS, "both"})
 _AFTER_A = frozenset({*_SCALES, *_DENOMINATORS, "dozen", "pair", "couple"})
 _NUMBER_OR_A = _NUMBER_WORDS | _A
 # A token's fields read from C (itemgetter: like attrgetter on a NamedTuple, but cheaper).
@@ -1606,7 +1648,7 @@ def _may_start_number(low: str) -> bool:
     first = low[:1]
     if first.isdecimal() or (first == "." and len(low) > 1):  # a number token; a lone "." is a symbol
         return True
-    return low in _CURRENCY_SYMBOLS or low.partition("-")[0] in _NUMBER_OR_A
+    return low in _CURRENCY_SYMBOLS or low.partition("-")[0] in _NUMBER_OR_A or low == "both"
 
 
 class _TextMemo(dict[str, bool]):
@@ -1684,7 +1726,7 @@ def extract_mentions(
                 toks, number.next, text, number.value, look, number.currency, last.end, i, number.kind
             )
         if unit is None and kind == "quantity" and number.kind == "quantity":
-            unit = _elided_unit(toks, i, k, out, look)
+            unit = _elided_unit(toks, i, k, out, look, text)
         out.append(_mention(text, toks, number, unit, k, kind, look))
         i = k
     return tuple(_second_readings(text, out, look)) if out else ()
@@ -1750,31 +1792,129 @@ def _sentence_of(text: str, at: int) -> tuple[int, int]:
 
 
 def _elided_unit(
-    toks: Sequence[Token], i: int, k: int, before: Sequence[Mention], look: _PackTexts
+    toks: Sequence[Token], i: int, k: int, before: Sequence[Mention], look: _PackTexts, text: str
 ) -> str | None:
-    """The unit a bare number (tokens ``i`` to ``k``) leaves to its sentence: ``7 more than 4 times the
-    number of Oreos`` (the noun the comparison names), ``12 of them`` and ``5 more than Sam`` (the unit
-    of the nearest quantity before, in this sentence or the one before; not a rate or a percentage).
-    ``the 3 of them`` / ``all 3 of them`` are the persons of the story, not things: no unit."""
+    """The unit a bare number (tokens ``i`` to ``k``) leaves to its sentence: the first answer of
+    :data:`_ELISIONS` (``""``: the words say it has none)."""
+    if k >= len(toks):
+        return None
+    e = _Elision(toks, i, k, before, look, text)
+    for _name, rule in _ELISIONS:
+        unit = rule(e)
+        if unit is not None:
+            return unit or None
+    return None
+
+
+class _Elision(NamedTuple):
+    """A bare number (tokens ``i`` to ``k``) and the mentions read before it."""
+
+    toks: Sequence[Token]
+    i: int
+    k: int
+    before: Sequence[Mention]
+    look: _PackTexts
+    text: str
+
+
+def _compared_noun(e: _Elision) -> str | None:
+    """``7 more than 4 times the number of Oreos``, ``15 more than three times the pages``, ``5 fewer than
+    twice as many students``, ``12 plus two times the number of sodas``: the noun the comparison names."""
+    toks, k = e.toks, e.k
     n = len(toks)
-    if k + 1 >= n:
+    if k + 1 >= n or not (
+        (toks[k].low in _COMPARATIVES and toks[k + 1].low == "than") or toks[k].low in ("plus", "minus")
+    ):
         return None
-    first, second = toks[k].low, toks[k + 1].low
-    if first in _COMPARATIVES and second == "than":
-        for j in range(k + 2, min(n - 2, k + 12)):
-            if toks[j].text in _SENTENCE_END or toks[j].text == ",":
-                break
-            if toks[j].low in ("number", "amount") and toks[j + 1].low == "of" and toks[j + 2].kind == "word":
-                noun = toks[j + 2].text
-                if is_plural_noun(noun) or look.lookup(noun) is not None:
-                    return noun
-                break
-    elif first == "of" and second == "them":
-        if i > 0 and toks[i - 1].low in ("the", "all"):
+    for j in range(k + 1, min(n - 2, k + 12)):
+        tok, nxt = toks[j], toks[j + 1]
+        if tok.text in _SENTENCE_END or tok.text == ",":
+            break
+        if tok.low in ("number", "amount") and nxt.low == "of" and toks[j + 2].kind == "word":
+            noun = toks[j + 2].text
+            return noun if is_plural_noun(noun) or e.look.lookup(noun) is not None else None
+        if tok.low in ("the", "many") and toks[j - 1].low in ("times", "as", "twice") and nxt.kind == "word":
+            if nxt.low in ("number", "amount"):
+                continue
+            head = _noun_run(toks, j + 1, 2, plural_only=True)  # "times the pages", "as many tennis balls"
+            return None if head is None else toks[head[0]].text
+    return _as_many_before(toks, e.i)
+
+
+def _as_many_before(toks: Sequence[Token], i: int) -> str | None:
+    """The noun of an ``as many X`` earlier in the sentence (``twice as many tennis balls as Frodo, who has 8
+    more than Lily``), with no number between."""
+    for j in range(i - 1, max(0, i - 20), -1):
+        tok = toks[j]
+        if tok.text in _SENTENCE_END or tok.kind == "num":
             return None
-    elif not _ends_clause(toks, i, k):
+        if tok.low == "many" and toks[j - 1].low == "as" and j + 1 < i:
+            head = _noun_run(toks, j + 1, 2, plural_only=True)
+            return None if head is None or head[0] >= i else toks[head[0]].text
+    return None
+
+
+def _them(e: _Elision) -> str | None:
+    """``12 of them``: the things of the quantity before; ``the 3 of them`` / ``all 3 of them`` are the
+    persons of the story, not things: no unit."""
+    toks, i, k = e.toks, e.i, e.k
+    if k + 1 >= len(toks) or toks[k].low != "of" or toks[k + 1].low != "them":
         return None
-    return _unit_before(toks, k, before, look, partitive=first == "of" or first not in _COMPARATIVES)
+    if i > 0 and toks[i - 1].low in ("the", "all"):
+        return ""
+    return _unit_before(toks, k, e.before, e.look, partitive=True) or ""
+
+
+def _compared(e: _Elision) -> str | None:
+    """``5 more than Sam``: the unit of the nearest quantity before (a measure or money too)."""
+    toks, k = e.toks, e.k
+    if k + 1 >= len(toks) or toks[k].low not in _COMPARATIVES or toks[k + 1].low != "than":
+        return None
+    return _unit_before(toks, k, e.before, e.look, partitive=False) or ""
+
+
+def _dimension(e: _Elision) -> str | None:
+    """``8*7 feet``, ``12 by 9 meters``, ``6 x 4 inches``: a dimension takes the unit written after the next."""
+    toks, k = e.toks, e.k
+    if k + 2 >= len(toks) or toks[k].low not in ("by", "x", "*", "\u00d7") or toks[k + 1].kind != "num":
+        return None
+    packed = _pack_unit(toks, k + 2, e.text, e.look, glued=toks[k + 1].end == toks[k + 2].start)
+    return None if packed is None else packed[0]
+
+
+def _counted_measures(e: _Elision) -> str | None:
+    """``two $20 bills``, ``three 5-pound bags``: a number before a measure of each counts the things."""
+    toks, k = e.toks, e.k
+    n = len(toks)
+    j = k + 1 if k < n and toks[k].text in _CURRENCY_SYMBOLS else k
+    if j >= n or toks[j].kind != "num":
+        return None
+    j += 1
+    if j + 1 < n and toks[j].text == "-" and toks[j + 1].kind == "word":
+        j += 2  # "5-pound"
+    if j < n and toks[j].kind == "word" and is_plural_noun(toks[j].text) and toks[j].low not in _NOT_UNITS:
+        if e.look.lookup(toks[j].text) is None or toks[k].text in _CURRENCY_SYMBOLS or j > k + 1:
+            return toks[j].text
+    return None
+
+
+def _clause_end(e: _Elision) -> str | None:
+    """``and Carla caught 8.``: a bare number that ends its clause after a verb counts the things of the
+    quantity before it (:func:`_ends_clause`)."""
+    if not _ends_clause(e.toks, e.i, e.k):
+        return None
+    return _unit_before(e.toks, e.k, e.before, e.look, partitive=True)
+
+
+# How a bare number takes the unit its sentence leaves out, in this order; the first answer wins.
+_ELISIONS: tuple[tuple[str, Callable[[_Elision], str | None]], ...] = (
+    ("compared noun", _compared_noun),
+    ("them", _them),
+    ("compared", _compared),
+    ("dimension", _dimension),
+    ("counted measures", _counted_measures),
+    ("clause end", _clause_end),
+)
 
 
 def _unit_before(
@@ -1819,8 +1959,9 @@ def _ends_clause(toks: Sequence[Token], i: int, k: int) -> bool:
 
 
 def _countable(unit: str, look: _PackTexts) -> bool:
-    """A plural count noun (``students``, ``boxes``), not a measure (``hours``, ``$``, ``pound``)."""
-    if not is_plural_noun(unit.rsplit(maxsplit=1)[-1]):
+    """A plural count noun (``students``, ``boxes``, ``fish``), not a measure (``hours``, ``$``, ``pound``)."""
+    last = unit.rsplit(maxsplit=1)[-1]
+    if not is_plural_noun(last) and not _invariant_plural(last.lower()):
         return False
     resolved = look.lookup(unit)
     return resolved is None or resolved.dimension == _COUNT
