@@ -294,6 +294,7 @@ def clear_lemma_cache() -> None:
     _look_back_cues.cache_clear()
     _COUNTED.clear()
     _PERIODS.clear()
+    _LOTS.clear()
 
 
 def pack_lookup(pack: UnitPack, text: str) -> ResolvedUnit | None:
@@ -714,8 +715,8 @@ def _noun_at(toks: Sequence[Token], j: int) -> int | None:
     """The index of the content word at ``j`` (after modifiers: ``each additional minute``), or None:
     never a number word or a verb (``they each bought``: :func:`_verbish`)."""
     n = len(toks)
-    while j + 1 < n and toks[j].low in _MODIFIERS and toks[j + 1].kind == "word":
-        j += 1
+    while j + 1 < n and (toks[j].low in _MODIFIERS or _participle(toks[j].low)) and toks[j + 1].kind == "word":
+        j += 1  # "each additional minute", "one grilled cheese sandwich"
     low = toks[j].low if j < n else ""
     if (
         j < n
@@ -873,6 +874,17 @@ def _rate_to(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
     return None
 
 
+_PERIODIC = {
+    "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+    "yearly": "year", "annual": "year", "annually": "year",
+}  # fmt: skip
+
+
+def _rate_periodic(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
+    """``5 miles daily``, ``a 450-mile monthly drive``: a periodic word right after the unit."""
+    return _PERIODIC[toks[k].low], k + 1
+
+
 # The word after a unit -> how a rate reads from it.
 _RATE_WORDS: Mapping[str, Callable[[Sequence[Token], int, _PackTexts], _Rate]] = MappingProxyType(
     {
@@ -882,6 +894,7 @@ _RATE_WORDS: Mapping[str, Callable[[Sequence[Token], int, _PackTexts], _Rate]] =
         **dict.fromkeys(("each", "apiece", "every"), _rate_each),
         **dict.fromkeys(_RATE_PREPOSITIONS - {"to"}, _rate_in_each),
         "to": _rate_to,
+        **dict.fromkeys(_PERIODIC, _rate_periodic),
     }
 )
 
@@ -978,10 +991,7 @@ def _floating_subject(toks: Sequence[Token], k: int) -> int | None:
     return j
 
 
-_PERIODIC = {
-    "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
-    "yearly": "year", "annual": "year", "annually": "year",
-}  # fmt: skip
+
 
 
 _PRICE_VERBS = frozenset(_words("cost costs is was are were for at sells sell priced"))
@@ -1007,14 +1017,61 @@ def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None
             # "a pair of shoes costs $50", "the price of a ticket is $5", "a ticket costs $5" when the text
             # counts tickets (but "a trumpet for $149" is one purchase)
             return toks[j + 1].text if unit_noun or priced or several else None
+    subject = _priced_noun(toks, k)
+    if subject is not None and is_plural_noun(toks[subject].text):
+        before = toks[subject - 1] if subject > 0 else None
+        if before is not None and (before.kind == "num" or before.low in _SMALL or before.low in _TENS):
+            return None  # "3 iced teas cost $3": their total
+        if before is not None and before.low == "of" and subject >= 2 and toks[subject - 2].kind == "word":
+            return None  # "the first pair of shoes for $40": the price of one pair
+        if before is not None and before.low in _DETERMINERS and lemmatize(toks[subject].text) in _lots(toks):
+            return None  # "a pair of soccer shoes ... the shoes cost $92": one lot's price
+        return lemmatize(toks[subject].text)  # "iced teas cost $3"
+    return None
+
+
+def _priced_noun(toks: Sequence[Token], k: int) -> int | None:
+    """The noun a price verb at ``k`` prices: the word before it (``iced teas cost``, ``pens which cost``),
+    or past a prepositional phrase to the thing sold (``sells the wands to her friends for $5``)."""
     subject = k - 1
     if subject >= 0 and toks[subject].low in ("which", "that"):
         subject -= 1
-    if subject >= 0 and toks[subject].kind == "word" and is_plural_noun(toks[subject].text):
-        before = toks[subject - 1] if subject > 0 else None
-        if before is None or (before.kind != "num" and before.low not in _SMALL and before.low not in _TENS):
-            return lemmatize(toks[subject].text)  # "iced teas cost $3"
-    return None
+    if toks[k].low != "for":
+        return subject if subject >= 0 and toks[subject].kind == "word" else None  # "price for adults is $26"
+    for _hop in range(2):
+        if subject < 0 or toks[subject].kind != "word":
+            return None
+        j = subject - 1
+        while j >= 0 and toks[j].low in _DETERMINERS:
+            j -= 1
+        if j < 0 or toks[j].low not in _RATE_PREPOSITIONS:
+            return subject
+        subject = j - 1  # "to her friends": the noun before the preposition
+    return subject if subject >= 0 and toks[subject].kind == "word" else None
+
+
+def _lots(toks: Sequence[Token]) -> frozenset[str]:
+    """The lemmas of the nouns a text introduces as the content of one lot: ``a pair of soccer shoes``,
+    ``one box of pencils`` (memoized by the tokens' identity: one pass)."""
+    key = id(toks)
+    found = _LOTS.get(key)
+    if found is not None and found[0] is toks:
+        return found[1]
+    nouns: set[str] = set()
+    n = len(toks)
+    for i in range(2, n - 1):
+        if toks[i].low != "of" or toks[i - 2].low not in ("a", "an", "one") or toks[i - 1].kind != "word":
+            continue
+        head = _noun_run(toks, i + 1, 2, plural_only=True)
+        if head is not None:
+            nouns.add(lemmatize(toks[head[0]].text))
+    result = frozenset(nouns)
+    _LOTS.clear()
+    _LOTS[key] = (toks, result)
+    return result
+
+
+_LOTS: dict[int, tuple[Sequence[Token], frozenset[str]]] = {}
 
 
 def _is_part(tok: Token) -> bool:
@@ -1032,6 +1089,8 @@ def _periodic_before(toks: Sequence[Token], i: int) -> str | None:
             return None
         period = _PERIODIC.get(tok.low)
         if period is not None:
+            if any(t.kind == "num" for t in toks[max(0, k - 3) : k]):
+                return None  # "his 450-mile monthly driving ... his three cars": the earlier number's rate
             return period
         k -= 1
     return None
@@ -1468,6 +1527,10 @@ def _compound_noun(
     count noun is the measure of each (a rate per that noun)."""
     if k >= len(toks):
         return None
+    if currency is None:
+        period = _period_compound(toks, k, unit, look)
+        if period is not None:
+            return period
     tok = toks[k]
     if tok.kind != "word" or tok.low in _FUNCTION_WORDS or tok.low in _NOT_UNITS or not is_plural_noun(tok.text):
         return None
@@ -1483,6 +1546,24 @@ def _compound_noun(
     elif (measure := look.lookup(tok.text)) is not None and measure.dimension == _MONEY:
         return None  # "$20 dollars": money written twice
     return lemmatize(tok.text), k + 1
+
+
+def _period_compound(toks: Sequence[Token], k: int, unit: str, look: _PackTexts) -> tuple[str, int] | None:
+    """``8 hour days``, ``a 5 day work week``, ``a 30 day month``: a time written singular before a longer
+    period (one modifier between) is a time per that period."""
+    hit = look.lookup(unit)
+    if hit is None or hit.dimension != _TIME or hit.is_rate or hit.ratio is None or _singular(unit.lower()):
+        return None
+    for j in (k, k + 1):
+        if j >= len(toks) or toks[j].kind != "word":
+            return None
+        period = look.lookup(toks[j].text)
+        if period is not None and period.dimension == _TIME and not period.is_rate:
+            longer = period.ratio is not None and period.ratio > hit.ratio
+            return (lemmatize(toks[j].text), j + 1) if longer else None
+        if toks[j].low in _FUNCTION_WORDS:
+            return None
+    return None
 
 
 # Verbs that give a measure of the thing before them: "a bag weighs 5 kg", "one batch requires 2 cups".
@@ -1511,6 +1592,8 @@ def _bearer_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | Non
         if tok.kind == "num" or tok.text in _STOPS or tok.low in _CLAUSE_BREAKS:
             return None
         if tok.low in ("a", "an", "one", "each", "every") and j + 1 < k:
+            if j >= 2 and toks[j - 1].low == "of" and _is_part(toks[j - 2]):
+                return None  # "One-half of a pound of mangoes costs $0.60": the measure of the part
             head = _noun_at(toks, j + 1)
             if head is None or head >= k or toks[head].low in _NOT_UNITS:
                 return None
@@ -1906,6 +1989,33 @@ def _clause_end(e: _Elision) -> str | None:
     return _unit_before(e.toks, e.k, e.before, e.look, partitive=True)
 
 
+_COPULAS = frozenset(_words("is are was were numbered totaled totalled"))
+
+
+def _relative_count(e: _Elision) -> str | None:
+    """``the remaining apples, which were 230``: a relative clause gives the number to the noun before it."""
+    toks, i = e.toks, e.i
+    if i < 3 or toks[i - 1].low not in _COPULAS or toks[i - 2].low not in ("which", "that"):
+        return None
+    j = i - 4 if toks[i - 3].text == "," else i - 3
+    if j < 0 or toks[j].kind != "word" or not is_plural_noun(toks[j].text) or e.look.lookup(toks[j].text) is not None:
+        return None
+    return toks[j].text
+
+
+def _shared_out(e: _Elision) -> str | None:
+    """``3 magic wands, one for herself and two for her friends``: numbers that share out the count before
+    them (after a comma or ``and``, before a preposition) count its things."""
+    toks, i, k = e.toks, e.i, e.k
+    if i == 0 or toks[i - 1].text not in (",", "and") or toks[k].low not in _SHARED_BY:
+        return None
+    unit = _unit_before(toks, i, e.before, e.look, partitive=True, sentence_only=True)
+    return unit if unit is not None and " per " not in unit else None
+
+
+_SHARED_BY = frozenset(_words("for to from with in on at"))
+
+
 # How a bare number takes the unit its sentence leaves out, in this order; the first answer wins.
 _ELISIONS: tuple[tuple[str, Callable[[_Elision], str | None]], ...] = (
     ("compared noun", _compared_noun),
@@ -1913,18 +2023,31 @@ _ELISIONS: tuple[tuple[str, Callable[[_Elision], str | None]], ...] = (
     ("compared", _compared),
     ("dimension", _dimension),
     ("counted measures", _counted_measures),
+    ("relative count", _relative_count),
+    ("shared out", _shared_out),
     ("clause end", _clause_end),
 )
 
 
 def _unit_before(
-    toks: Sequence[Token], k: int, before: Sequence[Mention], look: _PackTexts, *, partitive: bool
+    toks: Sequence[Token],
+    k: int,
+    before: Sequence[Mention],
+    look: _PackTexts,
+    *,
+    partitive: bool,
+    sentence_only: bool = False,
 ) -> str | None:
-    """The unit of the nearest quantity before token ``k``, in its sentence or the one before: for a
-    ``partitive`` reading ("12 of them", "Carla caught 8") a thing counted, the ``Y`` of a rate per thing
-    included ("2-pound packages ... 3 of them" are packages); never a percentage."""
-    ends = [t.end for t in toks[:k] if t.text in _SENTENCE_END]
-    since = ends[-2] if len(ends) >= 2 else 0
+    """The unit of the nearest quantity before token ``k``, in its sentence or the one before (or only in
+    its sentence): for a ``partitive`` reading ("12 of them", "Carla caught 8") a thing counted, the ``Y``
+    of a rate per thing included ("2-pound packages ... 3 of them" are packages); never a percentage."""
+    since, back = 0, 1 if sentence_only else 2
+    for j in range(k - 1, -1, -1):  # back to the start of this sentence, or the one before
+        if toks[j].text in _SENTENCE_END:
+            back -= 1
+            if back == 0:
+                since = toks[j].end
+                break
     for m in reversed(before):
         if m.start < since:
             break
@@ -2225,6 +2348,9 @@ def _asked_noun(text: str, toks: Sequence[Token], many: bool, j: int, look: _Pac
     return None if head is None else (toks[head[0]].text, head[1])
 
 
+_NOT_ASKED_RATES = frozenset({"one", "a", "an"})
+
+
 def _with_question_rate(toks: Sequence[Token], unit: str, k: int, look: _PackTexts) -> str:
     """``unit`` with the rate the rest of its clause writes (``miles per hour``), else ``unit``."""
     n = len(toks)
@@ -2233,6 +2359,8 @@ def _with_question_rate(toks: Sequence[Token], unit: str, k: int, look: _PackTex
             break  # "pounds of hamburger that costs 1.60 dollars per pound", "if each pig needs 3 gallons"
         if toks[m].low == "each" and m + 1 < n and toks[m + 1].low == "of":
             continue  # "will each of you have saved": each person, not a rate
+        if m + 1 < n and toks[m].low in _ONE_THING_PREPOSITIONS and toks[m + 1].low in _NOT_ASKED_RATES:
+            continue  # "how many miles in one day": a question asks the total of that one day
         rate = _rate_suffix(toks, m, look)
         if rate is not None and (toks[m].low not in _A or m == k):
             return f"{unit} per {rate[0]}"
