@@ -195,7 +195,8 @@ _MODIFIERS = frozenset(
 _NOT_UNITS = frozenset(
     _words(
         """money time distance length width height weight amount number total cost price value sum difference rest
-        remainder way speed rate area volume age profit income budget change balance"""
+        remainder way speed rate area volume age profit income budget change balance savings earnings winnings
+        proceeds needs"""
     )
 )
 _AUXILIARIES = frozenset(_words("are were is was will would do does did can could should must have has had"))
@@ -668,13 +669,15 @@ def _noun_run(
         if toks[k].low.endswith(("'s", "\u2019s", "s'")) and k + 1 < n and toks[k + 1].kind == "word":
             k += 1  # "four children's tickets": the possessor is not the unit
             continue
-        if run and _run_verb(toks, run[-1], k, value):
-            break
+        if (run and _run_verb(toks, run[-1], k, value)) or (not run and _verb_at(toks, k)):
+            break  # "One ham sandwich requires", "each one selling for $2"
         run.append(k)
         k += 1
     for at, idx in enumerate(run):
         if toks[idx].text[0].isupper() and idx != run[0]:
             break
+        if value == 1 and not partitive and at == 0 and is_plural_noun(toks[idx].text) and toks[j - 1].low == "one":
+            return None  # "one exceeds the other": a pronoun and its verb
         if is_plural_noun(toks[idx].text):
             if at + 1 < len(run) and toks[idx].text[0].isupper() and is_plural_noun(toks[run[at + 1]].text):
                 continue  # "60 Christmas presents": a name before the noun
@@ -682,7 +685,7 @@ def _noun_run(
     if plural_only or not run or any(toks[idx].low in _NOT_UNITS for idx in run):
         return None
     if value == 1 or partitive or (len(run) == 1 and _invariant_plural(toks[run[0]].low)):
-        head = run[-1] if len(run) <= 2 and not partitive else run[0]
+        head = run[0] if partitive else run[-1]  # "one mini tissue box": the compound's head
         if toks[head].text[0].isupper() and len(toks[head].text) > 1 and not toks[head].text.isupper():
             return None  # a name, not a unit
         return head, head + 1
@@ -694,9 +697,26 @@ def _run_verb(toks: Sequence[Token], last: int, k: int, value: float | int) -> b
     a bearing verb or a past tense (``3 pens cost``, ``2 boys bought``), or after one singular noun a
     word in ``-s`` (``One ham sandwich requires``)."""
     low = toks[k].low
-    if low in _BEARING or _verbish(low):
+    if low in _BEARING or _verbish(low) or _adverb(low):
         return True
-    return value == 1 and is_plural_noun(toks[k].text) and not is_plural_noun(toks[last].text)
+    if toks[k].text[0].isupper() and not toks[last].text[0].isupper():
+        return True  # "one day Sam": a name after the noun
+    if not is_plural_noun(toks[k].text) or is_plural_noun(toks[last].text):
+        return False
+    return value == 1 or _invariant_plural(toks[last].low)  # "200 more fish arrives"
+
+
+_ADVERB_ENDINGS = ("ally", "ently", "antly", "ously", "ively", "edly", "ately", "ctly", "omly", "ularly")
+
+
+def _adverb(low: str) -> bool:
+    """An adverb in ``-ly`` (``normally``, ``currently``, ``exactly``), never a unit (``family``,
+    ``butterfly`` and ``supply`` are nouns).
+
+    >>> _adverb("normally"), _adverb("exactly"), _adverb("family"), _adverb("supply")
+    (True, True, False, False)
+    """
+    return low.endswith(_ADVERB_ENDINGS)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -724,10 +744,25 @@ def _noun_at(toks: Sequence[Token], j: int) -> int | None:
         and (low not in _FUNCTION_WORDS or low == "time")
         and low not in _SMALL
         and low not in _TENS
-        and not _verbish(low)
+        and not _verb_at(toks, j)
     ):
         return j
     return None
+
+
+_OBJECT_STARTS = frozenset({*_A, "the"})
+
+
+def _verb_at(toks: Sequence[Token], j: int) -> bool:
+    """Whether the word at ``j`` is a verb: :func:`_verbish`, or a word in ``-ing`` before a number or an
+    article (``each weighing 30 pounds``, ``each containing 15``; but ``each serving has``)."""
+    low = toks[j].low
+    if _verbish(low):
+        return True
+    if not low.endswith("ing") or j + 1 >= len(toks):
+        return False
+    nxt = toks[j + 1]
+    return nxt.kind == "num" or nxt.low in _SMALL or nxt.low in _TENS or nxt.low in _OBJECT_STARTS
 
 
 # Verbs in the past and verbs of having, that a noun never is: "the two men each bought 30 apples".
@@ -736,7 +771,8 @@ _VERBS = frozenset(
         """bought got took taken gave given paid spent ate eaten made sold sent kept won lost found held brought
         caught drove driven rode ran wrote written grew grown threw received earned get gets give gives earn
         earns weigh weighs hold holds contain contains require requires take takes receive receives eat eats
-        buy buys sell sells spend spends costs"""
+        buy buys sell sells spend spends costs need needs having selling arrive arrives exceed exceeds consisting
+        containing weighing holding costing measuring"""
     )
 )
 
@@ -924,6 +960,7 @@ def _each_before(toks: Sequence[Token], i: int) -> int | None:
     """
     k = i - 1
     listed = i > 0 and toks[i - 1].low in ("and", ",")  # "6 parrots and 2 parakeets": one list
+    passed = False
     while k >= 0:
         tok = toks[k]
         if tok.text in _SENTENCE_END:
@@ -931,9 +968,13 @@ def _each_before(toks: Sequence[Token], i: int) -> int | None:
         if tok.kind == "num":
             if not listed:
                 return None
-            listed = False
+            listed, passed = False, True
         elif tok.low in ("each", "every") and k + 1 < i:
-            return None if listed else _each_noun(toks, k, i)
+            if listed:
+                return None
+            at = _each_noun(toks, k, i)
+            # "10 pigs, which each need 4 gallons, and 20 ducks": a floating each is its own clause's
+            return None if at is not None and at < k and passed else at
         k -= 1
     return None
 
@@ -948,7 +989,7 @@ def _each_noun(toks: Sequence[Token], k: int, i: int) -> int | None:
     nxt = toks[j]
     if nxt.kind != "word" or nxt.low in _SMALL or nxt.low in _TENS:
         return None
-    if _verbish(nxt.low) or (k > 0 and toks[k - 1].text == ","):
+    if _verb_at(toks, j) or (k > 0 and toks[k - 1].text == ",") or _floats(toks, k, j):
         return _floating_subject(toks, k)
     if nxt.low in _FUNCTION_WORDS:
         return None
@@ -972,7 +1013,18 @@ def _compound_head(toks: Sequence[Token], j: int, stop: int) -> int:
     return j
 
 
-_FLOATING_SKIPS = frozenset({",", "that", "which", "who", *_words("are were is was have had will would can")})
+_FLOATING_SKIPS = frozenset({",", "that", "which", "who", "with", *_words("are were is was have had will would can")})
+
+
+def _floats(toks: Sequence[Token], k: int, j: int) -> bool:
+    """Whether the ``each`` at ``k`` floats after its noun: a relative, a pronoun or a plural noun before
+    it, and a number or an article after the word at ``j`` (``10 pigs, which each need 4 gallons``)."""
+    if k == 0 or j + 1 >= len(toks):
+        return False
+    before, after = toks[k - 1], toks[j + 1]
+    if not (after.kind == "num" or after.low in _SMALL or after.low in _TENS or after.low in _A):
+        return False
+    return before.low in ("which", "that", "who", "they", "we") or is_plural_noun(before.text)
 
 
 def _floating_subject(toks: Sequence[Token], k: int) -> int | None:
@@ -982,13 +1034,12 @@ def _floating_subject(toks: Sequence[Token], k: int) -> int | None:
     j = k - 1
     while j >= 0 and k - j <= 3 and toks[j].low in _FLOATING_SKIPS:
         j -= 1
-    if j < 0 or toks[j].kind != "word" or not is_plural_noun(toks[j].text):
+    if j < 0 or toks[j].kind != "word":
         return None
-    if j >= 2 and toks[j - 1].low == "of" and toks[j - 2].kind == "word" and is_plural_noun(toks[j - 2].text):
-        return j - 2  # "bags of coffee beans that each weighed": the bags
-    if j >= 3 and toks[j - 2].low == "of" and toks[j - 3].kind == "word" and is_plural_noun(toks[j - 3].text):
-        return j - 3  # "bags of coffee beans": a two-word content
-    return j
+    for back in (2, 3):  # "4 bags of flour each weighing", "bags of coffee beans that each weighed": the bags
+        if j >= back and toks[j - back + 1].low == "of" and is_plural_noun(toks[j - back].text):
+            return j - back
+    return j if is_plural_noun(toks[j].text) else None
 
 
 
@@ -1018,6 +1069,8 @@ def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None
             # counts tickets (but "a trumpet for $149" is one purchase)
             return toks[j + 1].text if unit_noun or priced or several else None
     subject = _priced_noun(toks, k)
+    if subject is not None and toks[k].low == "for" and _bought_before(toks, subject):
+        return None  # "He buys a roast for €17 and vegetables for €11": what a purchase cost
     if subject is not None and is_plural_noun(toks[subject].text):
         before = toks[subject - 1] if subject > 0 else None
         if before is not None and (before.kind == "num" or before.low in _SMALL or before.low in _TENS):
@@ -1028,6 +1081,19 @@ def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None
             return None  # "a pair of soccer shoes ... the shoes cost $92": one lot's price
         return lemmatize(toks[subject].text)  # "iced teas cost $3"
     return None
+
+
+_BUYING = frozenset(_words("buy buys bought buying purchase purchases purchased purchasing pay pays paid spend spends spent"))
+
+
+def _bought_before(toks: Sequence[Token], subject: int) -> bool:
+    """Whether a verb of buying comes earlier in the sentence of the noun at ``subject`` (at most 12 words)."""
+    for j in range(subject - 1, max(-1, subject - 13), -1):
+        if toks[j].text in _SENTENCE_END:
+            return False
+        if toks[j].low in _BUYING:
+            return True
+    return False
 
 
 def _priced_noun(toks: Sequence[Token], k: int) -> int | None:
@@ -1106,6 +1172,8 @@ def _container_before(toks: Sequence[Token], i: int) -> str | None:
     noun = toks[i - 2]
     if noun.kind != "word" or noun.low in _FUNCTION_WORDS or noun.low in _NOT_UNITS:
         return None
+    if i >= 3 and toks[i - 3].low == "the":
+        return None  # "the ages of 3 children": what the things have, not a container
     if not is_plural_noun(noun.text):  # "cases of 12 boxes" (but "a group of 12 adults" is one group)
         return None
     for tok in itertools.islice(toks, i + 1, None):  # to the sentence's end: read once per container
