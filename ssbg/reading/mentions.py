@@ -200,6 +200,7 @@ _NOT_UNITS = frozenset(
     )
 )
 _AUXILIARIES = frozenset(_words("are were is was will would do does did can could should must have has had"))
+_SUBJECT_PRONOUNS = frozenset(_words("i you he she it we they who"))
 _DETERMINERS = frozenset(_words("the his her their its my your our these those them"))
 _MULTIPLIER_FOLLOWERS = frozenset(
     _words(
@@ -257,12 +258,18 @@ def _singular(word: str) -> str | None:
         return None
     if last.endswith(("is", "us", "ss")) and result == last[:-1]:
         return None  # "tennis", "bonus", "class": a final s that is no plural
+    if last in _NOT_PLURAL:
+        return None
     return head + sep + result
 
 
 def _acronym_plural(word: str) -> bool:
     """An acronym in the plural: ``TVs``, ``DVDs`` (too short for ``inflect``'s reading)."""
     return len(word) >= 3 and word[-1] == "s" and word[:-1].isalpha() and word[:-1].isupper()
+
+
+# Nouns in -as that inflect reads as plurals of nothing.
+_NOT_PLURAL = frozenset(_words("christmas canvas atlas texas kansas arkansas alias bias pancreas overseas"))
 
 
 def is_plural_noun(word: str) -> bool:
@@ -745,6 +752,7 @@ def _noun_at(toks: Sequence[Token], j: int) -> int | None:
         and low not in _SMALL
         and low not in _TENS
         and not _verb_at(toks, j)
+        and not _adverb(low)
     ):
         return j
     return None
@@ -772,7 +780,7 @@ _VERBS = frozenset(
         caught drove driven rode ran wrote written grew grown threw received earned get gets give gives earn
         earns weigh weighs hold holds contain contains require requires take takes receive receives eat eats
         buy buys sell sells spend spends costs need needs having selling arrive arrives exceed exceeds consisting
-        containing weighing holding costing measuring"""
+        containing weighing holding costing measuring equals equal deliver delivers"""
     )
 )
 
@@ -969,6 +977,8 @@ def _each_before(toks: Sequence[Token], i: int) -> int | None:
             if not listed:
                 return None
             listed, passed = False, True
+        elif _clause_opens(toks, k):
+            return None  # "every Tuesday and Thursday, and he delivers 3 dozen": another clause
         elif tok.low in ("each", "every") and k + 1 < i:
             if listed:
                 return None
@@ -979,6 +989,21 @@ def _each_before(toks: Sequence[Token], i: int) -> int | None:
     return None
 
 
+_NEW_SUBJECTS = frozenset({*_SUBJECT_PRONOUNS, *_AUXILIARIES, "then"})
+
+
+def _clause_opens(toks: Sequence[Token], k: int) -> bool:
+    """Whether a new clause starts at the conjunction at ``k``: ``, and``, ``and he``, ``and will``,
+    ``but then`` (a list of things, ``6 parrots and 2 parakeets``, is one clause)."""
+    tok = toks[k]
+    if k + 1 >= len(toks):
+        return False
+    nxt = toks[k + 1]
+    if tok.text == ",":
+        return nxt.low in ("and", "but", "so", "then")
+    return tok.low in ("and", "but", "so") and (nxt.low in _NEW_SUBJECTS or _verbish(nxt.low))
+
+
 def _each_noun(toks: Sequence[Token], k: int, i: int) -> int | None:
     """The noun of the ``each`` at ``k`` (before the number at ``i``): the head of the compound after it
     (``each bicycle wheel`` -> wheel), or the plural noun before a floating ``each`` (``12 macaroons, each
@@ -986,6 +1011,8 @@ def _each_noun(toks: Sequence[Token], k: int, i: int) -> int | None:
     j = k + 1
     while j < i - 1 and toks[j].low in _MODIFIERS:
         j += 1  # "each additional minute"
+    while j < i - 1 and _adverb(toks[j].low):
+        j += 1  # "two rackets that were each originally marked"
     nxt = toks[j]
     if nxt.kind != "word" or nxt.low in _SMALL or nxt.low in _TENS:
         return None
@@ -1006,10 +1033,11 @@ def _compound_head(toks: Sequence[Token], j: int, stop: int) -> int:
         and toks[j + 1].low not in _FUNCTION_WORDS
         and toks[j + 1].low not in _BEARING
         and not _verbish(toks[j + 1].low)
+        and not _adverb(toks[j + 1].low)
         and not toks[j + 1].text[0].isupper()
         and not is_plural_noun(toks[j + 1].text)
     ):
-        j += 1
+        j += 1  # "each pair normally cost" stops at the adverb
     return j
 
 
@@ -1022,6 +1050,8 @@ def _floats(toks: Sequence[Token], k: int, j: int) -> bool:
     if k == 0 or j + 1 >= len(toks):
         return False
     before, after = toks[k - 1], toks[j + 1]
+    if toks[j].low in _FUNCTION_WORDS:
+        return False  # "4 stickers each to 3 friends"
     if not (after.kind == "num" or after.low in _SMALL or after.low in _TENS or after.low in _A):
         return False
     return before.low in ("which", "that", "who", "they", "we") or is_plural_noun(before.text)
@@ -1062,12 +1092,17 @@ def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None
         if tok.low in _A and j + 1 < k and toks[j + 1].kind == "word" and toks[j + 1].low not in _FUNCTION_WORDS:
             if j >= 2 and toks[j - 1].low == "of" and _is_part(toks[j - 2]):
                 return None  # "One-half of a pound of mangoes costs $0.60": the price of the half
-            unit_noun = look.lookup(toks[j + 1].text) is not None
+            head = _noun_at(toks, j + 1)
+            if head is None or head >= k:
+                return None
+            unit_noun = look.lookup(toks[head].text) is not None  # "a pound of", "a pair of shoes costs"
+            if not unit_noun:
+                head = _compound_head(toks, head, k)  # "a single layer cake slice is $4": the slice
             priced = j >= 2 and toks[j - 1].low == "of" and toks[j - 2].low in ("cost", "price")
-            several = lemmatize(toks[j + 1].text) in _counted(toks).several
+            several = lemmatize(toks[head].text) in _counted(toks).several
             # "a pair of shoes costs $50", "the price of a ticket is $5", "a ticket costs $5" when the text
             # counts tickets (but "a trumpet for $149" is one purchase)
-            return toks[j + 1].text if unit_noun or priced or several else None
+            return toks[head].text if unit_noun or priced or several else None
     subject = _priced_noun(toks, k)
     if subject is not None and toks[k].low == "for" and _bought_before(toks, subject):
         return None  # "He buys a roast for €17 and vegetables for €11": what a purchase cost
@@ -1102,6 +1137,8 @@ def _priced_noun(toks: Sequence[Token], k: int) -> int | None:
     subject = k - 1
     if subject >= 0 and toks[subject].low in ("which", "that"):
         subject -= 1
+    if subject >= 1 and toks[subject - 1].low in _SUBJECT_PRONOUNS:
+        return None  # "the bicycle she wants costs $80": a verb, not the thing priced
     if toks[k].low != "for":
         return subject if subject >= 0 and toks[subject].kind == "word" else None  # "price for adults is $26"
     for _hop in range(2):
@@ -1334,9 +1371,11 @@ def _rate_of_unit(
     compound = _compound_noun(toks, k, unit, look, currency)
     if compound is not None:
         return f"{unit} per {compound[0]}", compound[1], "quantity"
-    rate = _rate_suffix(toks, k, look)
+    rate = None if _floating_after(toks, k, look) else _rate_suffix(toks, k, look)
     if rate is not None:
         return f"{unit} per {rate[0]}", rate[1], "quantity"
+    if " per " in unit or (look.lookup(unit) or _NO_UNIT).is_rate:
+        return unit, k, "quantity"  # "2 gallons per minute": a rate already, never a rate of a rate
     context = _Context(toks, text, look, unit, k, clause_start, currency, value)
     head = _head_lemma(unit)
     for _name, rule in _CONTEXT_RATES:
@@ -1344,6 +1383,22 @@ def _rate_of_unit(
         if per is not None and lemmatize(per) != head:  # never a rate of the unit itself
             return f"{unit} per {per}", k, "quantity"
     return unit, k, "quantity"
+
+
+_NO_UNIT = ResolvedUnit("", "", DIMENSIONLESS, None, "lemma")
+
+
+def _floating_after(toks: Sequence[Token], k: int, look: _PackTexts) -> bool:
+    """Whether the ``each`` at ``k``, right after a number's unit, floats after it before a verb with its
+    object (``Two of the hoses each deliver water``): the word after it is no period, and a content word
+    follows that word (``5 apples each day``, ``2 points each game.`` are rates)."""
+    n = len(toks)
+    if k + 2 >= n or toks[k].low != "each" or toks[k + 1].kind != "word":
+        return False
+    word, after = toks[k + 1], toks[k + 2]
+    if word.low in _FUNCTION_WORDS or _period(look, word.text) is not None:
+        return False
+    return after.kind == "word" and after.low not in _FUNCTION_WORDS
 
 
 class _Context(NamedTuple):
@@ -1577,6 +1632,8 @@ def _rate_later(toks: Sequence[Token], k: int, look: _PackTexts) -> str | None:
         if tok.kind == "num" or tok.text in _STOPS or tok.low in _CLAUSE_BREAKS:
             return None
         if tok.low in ("per", "each", "every") and j + 1 < n and toks[j + 1].low != "of":
+            if tok.low == "each" and j > 0 and toks[j - 1].low in ("which", "that", "who", "they", "we"):
+                return None  # "3 gardens that each measure 16 feet": the each floats after the gardens
             head = _noun_at(toks, j + 1)
             if head is None:
                 return None
@@ -1602,6 +1659,8 @@ def _compound_noun(
     tok = toks[k]
     if tok.kind != "word" or tok.low in _FUNCTION_WORDS or tok.low in _NOT_UNITS or not is_plural_noun(tok.text):
         return None
+    if _verbish(tok.low):
+        return None  # "1 inch equals 5 pages"
     if unit in _PERCENT_UNITS:
         return None  # "60% boys": a share of the boys, not a percentage per boy
     if currency is None:
