@@ -180,6 +180,7 @@ _FUNCTION_WORDS = frozenset(
         tomorrow now ago old later earlier all some any many much only just also too very already still both either
         neither into onto over under about around up down out off altogether total together instead there here away
         back again not no yes plus minus times time until since during between among through across against within
+        else
         without alone extra additional other another same different whole full empty new remaining leftover
         spare such own few several enough half twice double triple once"""
     )
@@ -713,7 +714,7 @@ def _run_verb(toks: Sequence[Token], last: int, k: int, value: float | int) -> b
     return value == 1 or _invariant_plural(toks[last].low)  # "200 more fish arrives"
 
 
-_ADVERB_ENDINGS = ("ally", "ently", "antly", "ously", "ively", "edly", "ately", "ctly", "omly", "ularly")
+_ADVERB_ENDINGS = ("ally", "ently", "antly", "ously", "ively", "edly", "ately", "ctly", "omly", "ularly", "etely")
 
 
 def _adverb(low: str) -> bool:
@@ -780,7 +781,7 @@ _VERBS = frozenset(
         caught drove driven rode ran wrote written grew grown threw received earned get gets give gives earn
         earns weigh weighs hold holds contain contains require requires take takes receive receives eat eats
         buy buys sell sells spend spends costs need needs having selling arrive arrives exceed exceeds consisting
-        containing weighing holding costing measuring equals equal deliver delivers"""
+        containing weighing holding costing measuring equals equal deliver delivers fell"""
     )
 )
 
@@ -977,7 +978,7 @@ def _each_before(toks: Sequence[Token], i: int) -> int | None:
             if not listed:
                 return None
             listed, passed = False, True
-        elif _clause_opens(toks, k):
+        elif tok.low in _CLAUSE_JOINS and _clause_opens(toks, k):
             return None  # "every Tuesday and Thursday, and he delivers 3 dozen": another clause
         elif tok.low in ("each", "every") and k + 1 < i:
             if listed:
@@ -990,6 +991,7 @@ def _each_before(toks: Sequence[Token], i: int) -> int | None:
 
 
 _NEW_SUBJECTS = frozenset({*_SUBJECT_PRONOUNS, *_AUXILIARIES, "then"})
+_CLAUSE_JOINS = frozenset({",", "and", "but", "so"})
 
 
 def _clause_opens(toks: Sequence[Token], k: int) -> bool:
@@ -1483,6 +1485,8 @@ _PURPOSE_VERBS = frozenset(_words("make makes making bake build fill cover sew k
 def _purpose_rate(c: _Context) -> str | None:
     """``18 inches of nylon to make a dog collar``, ``3 grams of sand to fill one square inch``: a measure
     for making one thing (``a`` Y when the text counts several Y, ``one``/``each`` Y always)."""
+    if not _look_back_cues(c.text).purpose:
+        return None
     toks, n = c.toks, len(c.toks)
     for j in range(c.k, min(n - 3, c.k + 6)):
         tok = toks[j]
@@ -1510,7 +1514,7 @@ _BATCHES = frozenset(_words("recipe batch load trip lap round"))
 def _batch_rate(c: _Context) -> str | None:
     """``Her recipe makes enough batter for 3 loaves``, ``The recipe calls for 1 banana``: what a recipe or
     a batch (a thing made again and again) yields or needs is per that recipe."""
-    if c.start is None:
+    if c.start is None or not _look_back_cues(c.text).batch:
         return None
     toks = c.toks
     bearing = False
@@ -1534,35 +1538,31 @@ class _Adverbial(NamedTuple):
 
 
 def _sentence_periods(toks: Sequence[Token], look: _PackTexts) -> tuple[_Adverbial, ...]:
-    """The sentence-wide period adverbials of a text, read in one pass (memoized by the tokens' identity):
-    ``Every day for 30 days he picks 4 apples`` (before the sentence's first number: the numbers after it)
-    and ``a 1.5-mile walk in the morning and another in the evening, every day,`` (set off by commas: the
-    numbers before it)."""
+    """The sentence-wide period adverbials of a text (memoized by the tokens' identity): ``Every day for 30
+    days he picks 4 apples`` (before the sentence's first number: the numbers after it) and ``a 1.5-mile walk
+    in the morning and another in the evening, every day,`` (set off by commas: the numbers before it).
+    Only the sentences of an ``each``/``every`` + period are read."""
     key = id(toks)
     found = _PERIODS.get(key)
     if found is not None and found[0] is toks:
         return found[1]
     out: list[_Adverbial] = []
     n = len(toks)
-    start = 0
-    first_number: int | None = None
-    for i, tok in enumerate(toks):
-        if tok.text in _SENTENCE_END:
-            start, first_number = i + 1, None
-            continue
-        if tok.kind == "num" or tok.low in _SMALL or tok.low in _TENS:
-            first_number = i if first_number is None else first_number
-            continue
-        if tok.low not in ("each", "every") or i + 1 >= n or toks[i + 1].kind != "word":
+    for i in itertools.compress(range(n), map(_EACH_WORDS.__contains__, map(_TOKEN_LOW, toks))):
+        if i + 1 >= n or toks[i + 1].kind != "word":
             continue
         period = _period(look, toks[i + 1].text)
         if period is None:
             continue
+        start, numbered = i, False
+        while start > 0 and toks[start - 1].text not in _SENTENCE_END:
+            start -= 1
+            numbered = numbered or toks[start].kind == "num" or toks[start].low in _SMALL or toks[start].low in _TENS
         after = toks[i + 2].text if i + 2 < n else "."
-        if first_number is None:
+        if not numbered:
             end = next((j for j in range(i + 2, n) if toks[j].text in _SENTENCE_END), n)
             out.append(_Adverbial(i + 2, end, period))
-        elif i > 0 and toks[i - 1].text == "," and (after == "," or after in _SENTENCE_END):
+        elif toks[i - 1].text == "," and (after == "," or after in _SENTENCE_END):
             out.append(_Adverbial(start, i, period))
     result = tuple(out)
     _PERIODS.clear()
@@ -1570,6 +1570,7 @@ def _sentence_periods(toks: Sequence[Token], look: _PackTexts) -> tuple[_Adverbi
     return result
 
 
+_EACH_WORDS = frozenset({"each", "every"})
 _PERIODS: dict[int, tuple[Sequence[Token], tuple[_Adverbial, ...]]] = {}
 _DURATION_WORDS = frozenset(_words("for in after over during within lasting of"))
 
@@ -1816,6 +1817,8 @@ def _head_lemma(unit: str) -> str:
 class _Cues(NamedTuple):
     each: bool  # the text may write "each" or "every"
     periodic: bool  # the text may write "daily", "hourly", ...
+    batch: bool  # the text may write "recipe", "batch", ...
+    purpose: bool  # the text may write "to make", "to fill", ...
 
 
 _EACH_CUES = ("each", "every")
@@ -1829,7 +1832,12 @@ def _look_back_cues(text: str) -> _Cues:
     latter is in no token: :func:`_each_before` and :func:`_periodic_before` need not scan for it.
     """
     low = text.lower()
-    return _Cues(any(map(low.__contains__, _EACH_CUES)), any(map(low.__contains__, _PERIODIC)))
+    return _Cues(
+        any(map(low.__contains__, _EACH_CUES)),
+        any(map(low.__contains__, _PERIODIC)),
+        any(map(low.__contains__, _BATCHES)),
+        "to " in low and any(map(low.__contains__, _PURPOSE_VERBS)),
+    )
 
 
 _NUMBER_WORDS = frozenset({*_SMALL, *_TENS, *_DENOMINATORS, "both"})
