@@ -491,3 +491,20 @@ def test_a_bare_number_takes_the_noun_its_words_leave_out(text: str, expected: l
 )
 def test_coins_and_both_are_counted(text: str, expected: list[tuple[str, float, str | None]]) -> None:
     assert [(m.text, m.value, m.unit) for m in extract_mentions(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "they" are persons when the text names persons
+        ("Ali and Leila pay $147 per person, but they were each given a discount of $14.", ["$ per person"] * 2),
+        ("The boxes are big and they each hold 5 balls.", ["balls"]),
+        # a ticket's price is per ticket
+        ("The regular ticket costs $9 and the ticket for children is $2 less.", ["$ per ticket"] * 2),
+        # what the things measure is each one's
+        ("The trees she wants to plant will measure 1.5 feet wide.", ["feet per tree"]),
+        ("Each figure is worth $15, except for one which is worth $20.", ["$ per figure", "figure", "$"]),
+    ],
+)
+def test_whose_measure_a_number_is(text: str, expected: list[str | None]) -> None:
+    assert units(text) == expected

@@ -1059,6 +1059,9 @@ def _floats(toks: Sequence[Token], k: int, j: int) -> bool:
     return before.low in ("which", "that", "who", "they", "we") or is_plural_noun(before.text)
 
 
+_PERSONS_PRONOUNS = frozenset({"they", "we"})
+
+
 def _floating_subject(toks: Sequence[Token], k: int) -> int | None:
     """The plural noun an ``each`` at ``k`` floats after (commas, relatives and auxiliaries between):
     ``12 macaroons, each weighing``, ``the men each bought``, ``6 bags of beans that each weighed`` (the
@@ -1068,6 +1071,8 @@ def _floating_subject(toks: Sequence[Token], k: int) -> int | None:
         j -= 1
     if j < 0 or toks[j].kind != "word":
         return None
+    if toks[j].low in _PERSONS_PRONOUNS:
+        return j  # "they were each given a discount of $14": persons, when the text names persons
     for back in (2, 3):  # "4 bags of flour each weighing", "bags of coffee beans that each weighed": the bags
         if j >= back and toks[j - back + 1].low == "of" and is_plural_noun(toks[j - back].text):
             return j - back
@@ -1108,6 +1113,9 @@ def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None
     subject = _priced_noun(toks, k)
     if subject is not None and toks[k].low == "for" and _bought_before(toks, subject):
         return None  # "He buys a roast for €17 and vegetables for €11": what a purchase cost
+    fare = _fare_before(toks, k)
+    if fare is not None:
+        return fare
     if subject is not None and is_plural_noun(toks[subject].text):
         before = toks[subject - 1] if subject > 0 else None
         if before is not None and (before.kind == "num" or before.low in _SMALL or before.low in _TENS):
@@ -1121,6 +1129,24 @@ def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None
 
 
 _BUYING = frozenset(_words("buy buys bought buying purchase purchases purchased purchasing pay pays paid spend spends spent"))
+
+
+# Things whose price is always one person's or one use's: "The regular ticket costs $9".
+_FARES = frozenset(_words("ticket admission fare toll entry entrance pass"))
+
+
+def _fare_before(toks: Sequence[Token], k: int) -> str | None:
+    """A ticket's price is per ticket: ``The regular ticket costs $9``, ``the ticket for children is $2
+    less`` (the noun before the price verb, or before its preposition phrase)."""
+    for j in range(k - 1, max(-1, k - 5), -1):
+        tok = toks[j]
+        if tok.kind != "word" or tok.text in _SENTENCE_END:
+            return None
+        if tok.low in _FARES:
+            return tok.text
+        if tok.low not in _RATE_PREPOSITIONS and tok.low not in _DETERMINERS and j != k - 1:
+            return None
+    return None
 
 
 def _bought_before(toks: Sequence[Token], subject: int) -> bool:
@@ -1430,6 +1456,8 @@ def _each_rate(c: _Context) -> str | None:
     if at is None:
         return None
     word = c.toks[at].text
+    if word.lower() in _PERSONS_PRONOUNS:
+        return "person" if _look_back_cues(c.text).persons else None
     return lemmatize(word) if is_plural_noun(word) else word
 
 
@@ -1452,6 +1480,29 @@ def _bearer_rate(c: _Context) -> str | None:
     if c.start is None or c.unit in _PERCENT_UNITS:
         return None
     return _bearer_before(c.toks, c.start, c.look) or _relative_bearer(c.toks, c.start)
+
+
+_MEASURING = frozenset(_words("measure measures weigh weighs"))
+
+
+def _measured_rate(c: _Context) -> str | None:
+    """``the trees she wants to plant will measure 1.5 feet wide``: what things (``the`` + a plural noun,
+    no number before it) measure or weigh is each one's (a relative clause may come between)."""
+    if c.start is None or c.currency is not None:
+        return None
+    toks = c.toks
+    k = c.start - 1
+    while k >= 0 and (toks[k].low in _HEDGES or toks[k].low in ("will", "would", "can", "could", "each")):
+        k -= 1
+    if k < 2 or toks[k].low not in _MEASURING:
+        return None
+    for j in range(k - 1, max(0, k - 8), -1):
+        tok = toks[j]
+        if tok.kind == "num" or tok.text in _STOPS or tok.low in _SMALL or tok.low in _TENS:
+            return None
+        if tok.kind == "word" and is_plural_noun(tok.text) and toks[j - 1].low in _DETERMINERS | {"these"}:
+            return lemmatize(tok.text)
+    return None
 
 
 def _later_rate(c: _Context) -> str | None:
@@ -1602,6 +1653,7 @@ _CONTEXT_RATES: tuple[tuple[str, Callable[[_Context], str | None]], ...] = (
     ("periodic", _periodic_rate),
     ("price", _price_rate),
     ("bearer", _bearer_rate),
+    ("measured", _measured_rate),
     ("batch", _batch_rate),
     ("later", _later_rate),
     ("purpose", _purpose_rate),
@@ -1819,6 +1871,7 @@ class _Cues(NamedTuple):
     periodic: bool  # the text may write "daily", "hourly", ...
     batch: bool  # the text may write "recipe", "batch", ...
     purpose: bool  # the text may write "to make", "to fill", ...
+    persons: bool  # the text names persons ("Ali and Leila"): its "they" are persons
 
 
 _EACH_CUES = ("each", "every")
@@ -1837,7 +1890,11 @@ def _look_back_cues(text: str) -> _Cues:
         any(map(low.__contains__, _PERIODIC)),
         any(map(low.__contains__, _BATCHES)),
         "to " in low and any(map(low.__contains__, _PURPOSE_VERBS)),
+        _NAMED_PAIR.search(text) is not None,
     )
+
+
+_NAMED_PAIR = re.compile(r"\b[A-Z][a-z]+,? and [A-Z][a-z]+\b")
 
 
 _NUMBER_WORDS = frozenset({*_SMALL, *_TENS, *_DENOMINATORS, "both"})
@@ -2151,6 +2208,15 @@ def _shared_out(e: _Elision) -> str | None:
 _SHARED_BY = frozenset(_words("for to from with in on at"))
 
 
+def _one_which(e: _Elision) -> str | None:
+    """``Each figure is worth $15, except for one which is worth $20``: a ``one`` a relative clause follows
+    is one of the things counted before it in its sentence."""
+    toks, i, k = e.toks, e.i, e.k
+    if toks[i].low != "one" or k != i + 1 or toks[k].low not in ("which", "that", "who"):
+        return None
+    return _unit_before(toks, i, e.before, e.look, partitive=True, sentence_only=True)
+
+
 # How a bare number takes the unit its sentence leaves out, in this order; the first answer wins.
 _ELISIONS: tuple[tuple[str, Callable[[_Elision], str | None]], ...] = (
     ("compared noun", _compared_noun),
@@ -2159,6 +2225,7 @@ _ELISIONS: tuple[tuple[str, Callable[[_Elision], str | None]], ...] = (
     ("dimension", _dimension),
     ("counted measures", _counted_measures),
     ("relative count", _relative_count),
+    ("one which", _one_which),
     ("shared out", _shared_out),
     ("clause end", _clause_end),
 )
