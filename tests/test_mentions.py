@@ -471,6 +471,8 @@ def test_a_price_is_per_thing_unless_the_words_say_one_lot(text: str, expected: 
         ("They gave the cashier two $20 bills.", ["bills", "$ per bill"]),
         ("He collected the remaining apples, which were 230.", ["apples"]),
         ("Kate buys 3 magic wands, one for herself and two for her friends.", ["wands", "wands", "wands"]),
+        ("In a town where 60% of the citizens own a pet, half own a dog and 30 own a cat.", ["%", None, "citizens"]),
+        ("Of the 30 boys, 12 play and 5 swim.", ["boys", "boys", "boys"]),
     ],
 )
 def test_a_bare_number_takes_the_noun_its_words_leave_out(text: str, expected: list[str | None]) -> None:

@@ -2217,6 +2217,28 @@ def _one_which(e: _Elision) -> str | None:
     return _unit_before(toks, i, e.before, e.look, partitive=True, sentence_only=True)
 
 
+_NOT_A_VERB = frozenset({*_DETERMINERS, *_RATE_PREPOSITIONS, *_COMPARATIVES, *_A, "of", "times", "percent", "and", "or"})
+
+
+def _part_of_group(e: _Elision) -> str | None:
+    """``60% of the citizens own a pet, half own a dog and 30 own a cat``: a number that is the subject of
+    a verb after a conjunction counts the group an ``of the X`` names earlier in its sentence."""
+    toks, i, k = e.toks, e.i, e.k
+    if i == 0 or toks[i - 1].low not in ("and", "while", "but", ",") or toks[k].kind != "word":
+        return None
+    if toks[k].low in _NOT_A_VERB or is_plural_noun(toks[k].text):
+        return None
+    for j in range(i - 2, max(0, i - 25), -1):
+        if toks[j].text in _SENTENCE_END:
+            return None
+        if toks[j - 1].low != "of" or toks[j].low not in _DETERMINERS:
+            continue
+        noun = j + 2 if j + 2 < i and toks[j + 1].kind == "num" else j + 1  # "Of the 30 boys, 12 play"
+        if noun < i and is_plural_noun(toks[noun].text):
+            return toks[noun].text if e.look.lookup(toks[noun].text) is None else None
+    return None
+
+
 # How a bare number takes the unit its sentence leaves out, in this order; the first answer wins.
 _ELISIONS: tuple[tuple[str, Callable[[_Elision], str | None]], ...] = (
     ("compared noun", _compared_noun),
@@ -2227,6 +2249,7 @@ _ELISIONS: tuple[tuple[str, Callable[[_Elision], str | None]], ...] = (
     ("relative count", _relative_count),
     ("one which", _one_which),
     ("shared out", _shared_out),
+    ("part of a group", _part_of_group),
     ("clause end", _clause_end),
 )
 
