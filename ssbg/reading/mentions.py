@@ -591,7 +591,7 @@ def _both_counts(toks: Sequence[Token], j: int) -> int | None:
     head = _noun_run(toks, k, 2, plural_only=True)
     if head is None or (head[1] < n and toks[head[1]].low in ("and", "or")):
         return None
-    if any(not (tok.low in _MODIFIERS or tok.kind == "word" and is_plural_noun(tok.text)) for tok in toks[k : head[0]]):
+    if not all(tok.low in _MODIFIERS or is_plural_noun(tok.text) for tok in toks[k : head[0]]):
         return None  # "both owe equal amounts": a verb, not the noun, follows
     return k
 
@@ -664,27 +664,11 @@ def _noun_run(
     """
     if partitive:
         value = 0  # "one of the brown bags": the noun is plural
-    n = len(toks)
-    k = j
-    skipped = 0
-    while k < n and skipped < 2 and (
-        toks[k].low in _MODIFIERS or (_participle(toks[k].low) and k + 1 < n and toks[k + 1].kind == "word")
-    ):
-        k += 1  # "5 more apples", "one grilled cheese sandwich"
-        skipped += 1
-    run: list[int] = []
-    while k < n and len(run) < 3 and toks[k].kind == "word" and toks[k].low not in _FUNCTION_WORDS:
-        if toks[k].low.endswith(("'s", "\u2019s", "s'")) and k + 1 < n and toks[k + 1].kind == "word":
-            k += 1  # "four children's tickets": the possessor is not the unit
-            continue
-        if (run and _run_verb(toks, run[-1], k, value)) or (not run and _verb_at(toks, k)):
-            break  # "One ham sandwich requires", "each one selling for $2"
-        run.append(k)
-        k += 1
+    run = _run_words(toks, j, value)
     for at, idx in enumerate(run):
         if toks[idx].text[0].isupper() and idx != run[0]:
             break
-        if value == 1 and not partitive and at == 0 and is_plural_noun(toks[idx].text) and toks[j - 1].low == "one":
+        if value == 1 and at == 0 and is_plural_noun(toks[idx].text) and toks[j - 1].low == "one":
             return None  # "one exceeds the other": a pronoun and its verb
         if is_plural_noun(toks[idx].text):
             if at + 1 < len(run) and toks[idx].text[0].isupper() and is_plural_noun(toks[run[at + 1]].text):
@@ -698,6 +682,30 @@ def _noun_run(
             return None  # a name, not a unit
         return head, head + 1
     return None
+
+
+def _run_words(toks: Sequence[Token], j: int, value: float | int) -> list[int]:
+    """The indices of the (at most three) content words after a number at ``j``: past two modifiers or
+    participles (``5 more apples``, ``one grilled cheese sandwich``) and possessors (``four children's
+    tickets``), up to a function word or a verb (:func:`_run_verb`)."""
+    n = len(toks)
+    k = j
+    skipped = 0
+    while k < n and skipped < 2 and (
+        toks[k].low in _MODIFIERS or (_participle(toks[k].low) and k + 1 < n and toks[k + 1].kind == "word")
+    ):
+        k += 1
+        skipped += 1
+    run: list[int] = []
+    while k < n and len(run) < 3 and toks[k].kind == "word" and toks[k].low not in _FUNCTION_WORDS:
+        if toks[k].low.endswith(("'s", "\u2019s", "s'")) and k + 1 < n and toks[k + 1].kind == "word":
+            k += 1  # "four children's tickets": the possessor is not the unit
+            continue
+        if (run and _run_verb(toks, run[-1], k, value)) or (not run and _verb_at(toks, k)):
+            break  # "One ham sandwich requires", "each one selling for $2"
+        run.append(k)
+        k += 1
+    return run
 
 
 def _run_verb(toks: Sequence[Token], last: int, k: int, value: float | int) -> bool:
@@ -1087,8 +1095,10 @@ _PRICE_VERBS = frozenset(_words("cost costs is was are were for at sells sell pr
 
 def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None:
     """The ``Y`` of a price: ``Cappuccinos cost $2``, ``a pair of shoes which costs $50``,
-    ``the cost of a kilogram is $2``: ``a Y`` before the verb when Y is a pack unit or follows
-    ``cost of``/``price of``, else a plural subject; no number between."""
+    ``the cost of a kilogram is $2``, ``The regular ticket costs $9``: ``a Y`` before the verb
+    (:func:`_one_priced`), else a fare (:func:`_fare_before`), else a plural subject
+    (:func:`_things_priced`); no number between, and never what a purchase cost (``buys ... vegetables
+    for €11``)."""
     k = i - 1
     if k < 0 or toks[k].low not in _PRICE_VERBS:
         return None
@@ -1097,38 +1107,51 @@ def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None
         if tok.kind == "num" or tok.text in _SENTENCE_END or tok.low in _SMALL:
             break
         if tok.low in _A and j + 1 < k and toks[j + 1].kind == "word" and toks[j + 1].low not in _FUNCTION_WORDS:
-            if j >= 2 and toks[j - 1].low == "of" and _is_part(toks[j - 2]):
-                return None  # "One-half of a pound of mangoes costs $0.60": the price of the half
-            head = _noun_at(toks, j + 1)
-            if head is None or head >= k:
-                return None
-            unit_noun = look.lookup(toks[head].text) is not None  # "a pound of", "a pair of shoes costs"
-            if not unit_noun:
-                head = _compound_head(toks, head, k)  # "a single layer cake slice is $4": the slice
-            priced = j >= 2 and toks[j - 1].low == "of" and toks[j - 2].low in ("cost", "price")
-            several = lemmatize(toks[head].text) in _counted(toks).several
-            # "a pair of shoes costs $50", "the price of a ticket is $5", "a ticket costs $5" when the text
-            # counts tickets (but "a trumpet for $149" is one purchase)
-            return toks[head].text if unit_noun or priced or several else None
+            return _one_priced(toks, j, k, look)
     subject = _priced_noun(toks, k)
     if subject is not None and toks[k].low == "for" and _bought_before(toks, subject):
         return None  # "He buys a roast for €17 and vegetables for €11": what a purchase cost
-    fare = _fare_before(toks, k)
-    if fare is not None:
-        return fare
-    if subject is not None and is_plural_noun(toks[subject].text):
-        before = toks[subject - 1] if subject > 0 else None
-        if before is not None and (before.kind == "num" or before.low in _SMALL or before.low in _TENS):
-            return None  # "3 iced teas cost $3": their total
-        if before is not None and before.low == "of" and subject >= 2 and toks[subject - 2].kind == "word":
-            return None  # "the first pair of shoes for $40": the price of one pair
-        if before is not None and before.low in _DETERMINERS and lemmatize(toks[subject].text) in _lots(toks):
-            return None  # "a pair of soccer shoes ... the shoes cost $92": one lot's price
-        return lemmatize(toks[subject].text)  # "iced teas cost $3"
-    return None
+    return _fare_before(toks, k) or (None if subject is None else _things_priced(toks, subject))
 
 
-_BUYING = frozenset(_words("buy buys bought buying purchase purchases purchased purchasing pay pays paid spend spends spent"))
+def _one_priced(toks: Sequence[Token], j: int, k: int, look: _PackTexts) -> str | None:
+    """The ``Y`` of ``a Y`` (at ``j``) before the price verb at ``k``, when a price of one ``Y`` is a rate:
+    ``Y`` a pack unit (``a pair of shoes costs $50``), after ``cost of``/``price of`` (``the price of a
+    ticket is $5``), or a thing the text counts several of (``a ticket costs $5`` ... ``4 tickets``); never
+    the price of a part (``One-half of a pound of mangoes costs $0.60``) nor of one purchase (``a trumpet
+    for $149``)."""
+    if j >= 2 and toks[j - 1].low == "of" and _is_part(toks[j - 2]):
+        return None
+    head = _noun_at(toks, j + 1)
+    if head is None or head >= k:
+        return None
+    unit_noun = look.lookup(toks[head].text) is not None
+    if not unit_noun:
+        head = _compound_head(toks, head, k)  # "a single layer cake slice is $4": the slice
+    priced = j >= 2 and toks[j - 1].low == "of" and toks[j - 2].low in ("cost", "price")
+    several = lemmatize(toks[head].text) in _counted(toks).several
+    return toks[head].text if unit_noun or priced or several else None
+
+
+def _things_priced(toks: Sequence[Token], subject: int) -> str | None:
+    """The plural noun at ``subject`` a price is each one's (``iced teas cost $3``), unless the words say
+    one lot: a count before it, the lot of ``X of`` (``the first pair of shoes for $40``), or a lot named
+    earlier (``a pair of soccer shoes ... the shoes cost $92``)."""
+    if not is_plural_noun(toks[subject].text):
+        return None
+    before = toks[subject - 1] if subject > 0 else None
+    if before is not None and (before.kind == "num" or before.low in _SMALL or before.low in _TENS):
+        return None
+    if before is not None and before.low == "of" and subject >= 2 and toks[subject - 2].kind == "word":
+        return None
+    if before is not None and before.low in _DETERMINERS and lemmatize(toks[subject].text) in _lots(toks):
+        return None
+    return lemmatize(toks[subject].text)
+
+
+_BUYING = frozenset(
+    _words("buy buys bought buying purchase purchases purchased purchasing pay pays paid spend spends spent")
+)
 
 
 # Things whose price is always one person's or one use's: "The regular ticket costs $9".
@@ -1638,9 +1661,13 @@ def _sentence_rate(c: _Context) -> str | None:
         if adverbial.lo <= c.start < adverbial.hi:
             hit = c.look.lookup(c.unit)
             period = c.look.lookup(adverbial.period)
-            if hit is not None and period is not None and hit.dimension == _TIME:
-                if hit.ratio is None or period.ratio is None or hit.ratio >= period.ratio:
-                    return None
+            if (
+                hit is not None
+                and period is not None
+                and hit.dimension == _TIME
+                and (hit.ratio is None or period.ratio is None or hit.ratio >= period.ratio)
+            ):
+                return None  # "for 5 hours every hour": no time per a period as long
             return adverbial.period
     return None
 
@@ -2167,9 +2194,14 @@ def _counted_measures(e: _Elision) -> str | None:
     j += 1
     if j + 1 < n and toks[j].text == "-" and toks[j + 1].kind == "word":
         j += 2  # "5-pound"
-    if j < n and toks[j].kind == "word" and is_plural_noun(toks[j].text) and toks[j].low not in _NOT_UNITS:
-        if e.look.lookup(toks[j].text) is None or toks[k].text in _CURRENCY_SYMBOLS or j > k + 1:
-            return toks[j].text
+    if (
+        j < n
+        and toks[j].kind == "word"
+        and is_plural_noun(toks[j].text)
+        and toks[j].low not in _NOT_UNITS
+        and (e.look.lookup(toks[j].text) is None or toks[k].text in _CURRENCY_SYMBOLS or j > k + 1)
+    ):
+        return toks[j].text  # a count noun, or a measure only after a currency or a hyphenated measure
     return None
 
 
@@ -2217,7 +2249,9 @@ def _one_which(e: _Elision) -> str | None:
     return _unit_before(toks, i, e.before, e.look, partitive=True, sentence_only=True)
 
 
-_NOT_A_VERB = frozenset({*_DETERMINERS, *_RATE_PREPOSITIONS, *_COMPARATIVES, *_A, "of", "times", "percent", "and", "or"})
+_NOT_A_VERB = frozenset(
+    {*_DETERMINERS, *_RATE_PREPOSITIONS, *_COMPARATIVES, *_A, "of", "times", "percent", "and", "or"}
+)
 
 
 def _part_of_group(e: _Elision) -> str | None:
