@@ -255,8 +255,8 @@ def _singular(word: str) -> str | None:
         return None
     head, sep, last = word.rpartition("-")
     result = _inflect_engine().singular_noun(last)
-    if not isinstance(result, str) or result == last or len(result) < 3:
-        return None
+    if not isinstance(result, str) or result == last or len(head + sep + result) < 3:
+        return None  # ("push-ups" is "push-up")
     if last.endswith(("is", "us", "ss")) and result == last[:-1]:
         return None  # "tennis", "bonus", "class": a final s that is no plural
     if last in _NOT_PLURAL:
@@ -676,7 +676,7 @@ def _noun_run(
             return (idx, idx + 1) if toks[idx].low not in _NOT_UNITS else None
     if plural_only or not run or any(toks[idx].low in _NOT_UNITS for idx in run):
         return None
-    if value == 1 or partitive or (len(run) == 1 and _invariant_plural(toks[run[0]].low)):
+    if value == 1 or partitive or (len(run) == 1 and toks[run[0]].low not in _BEARING):
         head = run[0] if partitive else run[-1]  # "one mini tissue box": the compound's head
         if toks[head].text[0].isupper() and len(toks[head].text) > 1 and not toks[head].text.isupper():
             return None  # a name, not a unit
@@ -719,7 +719,7 @@ def _run_verb(toks: Sequence[Token], last: int, k: int, value: float | int) -> b
         return True  # "one day Sam": a name after the noun
     if not is_plural_noun(toks[k].text) or is_plural_noun(toks[last].text):
         return False
-    return value == 1 or _invariant_plural(toks[last].low)  # "200 more fish arrives"
+    return value == 1 or (toks[last].text.islower() and _invariant_plural(toks[last].low))  # "200 more fish arrives"
 
 
 _ADVERB_ENDINGS = ("ally", "ently", "antly", "ously", "ively", "edly", "ately", "ctly", "omly", "ularly", "etely")
