@@ -254,6 +254,11 @@ def _singular(word: str) -> str | None:
     if len(word) < 3 or word in _FUNCTION_WORDS or (not word.isalpha() and "-" not in word):
         return None
     head, sep, last = word.rpartition("-")
+    for plural, singular in _IRREGULAR_ENDINGS:
+        if last.endswith(plural) and len(last) > len(plural):
+            return head + sep + last[: -len(plural)] + singular  # "grandchildren", "policewomen"
+    if last.endswith("men") and last[:-3] in _MEN_COMPOUNDS:
+        return head + sep + last[:-3] + "man"  # "firemen" (but "ramen", "specimen" are no plurals)
     result = _inflect_engine().singular_noun(last)
     if not isinstance(result, str) or result == last or len(head + sep + result) < 3:
         return None  # ("push-ups" is "push-up")
@@ -269,6 +274,14 @@ def _acronym_plural(word: str) -> bool:
     return len(word) >= 3 and word[-1] == "s" and word[:-1].isalpha() and word[:-1].isupper()
 
 
+# Irregular plurals that end a compound, which inflect does not read ("grandchildren", "policewomen").
+_IRREGULAR_ENDINGS = (("children", "child"), ("women", "woman"), ("people", "person"))
+_MEN_COMPOUNDS = frozenset(
+    _words(
+        """fire police business sales fisher chair gentle snow crafts work line cave post milk mail camera sea
+        horse door repair sports noble country fresh garbage delivery fore middle"""
+    )
+)
 # Nouns in -as that inflect reads as plurals of nothing.
 _NOT_PLURAL = frozenset(_words("christmas canvas atlas texas kansas arkansas alias bias pancreas overseas"))
 
@@ -652,15 +665,22 @@ def _pack_unit(
 
 
 def _noun_run(
-    toks: Sequence[Token], j: int, value: float | int, *, plural_only: bool = False, partitive: bool = False
+    toks: Sequence[Token],
+    j: int,
+    value: float | int,
+    *,
+    plural_only: bool = False,
+    partitive: bool = False,
+    lone: bool = False,
 ) -> tuple[int, int] | None:
     """Index of the head noun after a number (skipping modifiers) and the next index.
 
     The first plural noun of the next few words (past a capitalized modifier: ``60 Christmas presents``);
     failing that (unless ``plural_only``), a lone word or the head of a two-word run after a ``1``, and a
     lone word after another number only when its plural is itself (``3 fish``, not ``the two take``);
-    after ``of the`` (``partitive``) the first word (``26 of the blowfish stay``).  The run stops at a
-    verb (:func:`_run_verb`: ``One ham sandwich requires``).
+    after ``of the`` (``partitive``) the first word (``26 of the blowfish stay``); with ``lone`` any lone
+    word (a question's ``how many emus``).  The run stops at a verb (:func:`_run_verb`: ``One ham
+    sandwich requires``).
     """
     if partitive:
         value = 0  # "one of the brown bags": the noun is plural
@@ -676,7 +696,7 @@ def _noun_run(
             return (idx, idx + 1) if toks[idx].low not in _NOT_UNITS else None
     if plural_only or not run or any(toks[idx].low in _NOT_UNITS for idx in run):
         return None
-    if value == 1 or partitive or (len(run) == 1 and toks[run[0]].low not in _BEARING):
+    if value == 1 or partitive or (len(run) == 1 and (lone or _invariant_plural(toks[run[0]].low))):
         head = run[0] if partitive else run[-1]  # "one mini tissue box": the compound's head
         if toks[head].text[0].isupper() and len(toks[head].text) > 1 and not toks[head].text.isupper():
             return None  # a name, not a unit
@@ -698,6 +718,8 @@ def _run_words(toks: Sequence[Token], j: int, value: float | int) -> list[int]:
         skipped += 1
     run: list[int] = []
     while k < n and len(run) < 3 and toks[k].kind == "word" and toks[k].low not in _FUNCTION_WORDS:
+        if toks[k].low.endswith(("n't", "n\u2019t")):
+            break  # "how many don't eat": a verb
         if toks[k].low.endswith(("'s", "\u2019s", "s'")) and k + 1 < n and toks[k + 1].kind == "word":
             k += 1  # "four children's tickets": the possessor is not the unit
             continue
@@ -710,16 +732,14 @@ def _run_words(toks: Sequence[Token], j: int, value: float | int) -> list[int]:
 
 def _run_verb(toks: Sequence[Token], last: int, k: int, value: float | int) -> bool:
     """Whether the word at ``k``, after the run's word at ``last``, is a verb that ends the noun run:
-    a bearing verb or a past tense (``3 pens cost``, ``2 boys bought``), or after one singular noun a
-    word in ``-s`` (``One ham sandwich requires``)."""
+    a bearing verb, a past tense or an adverb (``3 pens cost``, ``2 boys bought``); after a 1, a name or,
+    after one singular noun, a word in ``-s`` (``One ham sandwich requires``, ``one day Sam``)."""
     low = toks[k].low
     if low in _BEARING or _verbish(low) or _adverb(low):
         return True
-    if toks[k].text[0].isupper() and not toks[last].text[0].isupper():
+    if value == 1 and toks[k].text[0].isupper() and not toks[last].text[0].isupper():
         return True  # "one day Sam": a name after the noun
-    if not is_plural_noun(toks[k].text) or is_plural_noun(toks[last].text):
-        return False
-    return value == 1 or (toks[last].text.islower() and _invariant_plural(toks[last].low))  # "200 more fish arrives"
+    return value == 1 and is_plural_noun(toks[k].text) and not is_plural_noun(toks[last].text)
 
 
 _ADVERB_ENDINGS = ("ally", "ently", "antly", "ously", "ively", "edly", "ately", "ctly", "omly", "ularly", "etely")
@@ -2603,7 +2623,7 @@ def _asked_noun(text: str, toks: Sequence[Token], many: bool, j: int, look: _Pac
     packed = _pack_unit(toks, j, text, look, glued=False)
     if packed is not None:
         return packed
-    head = _noun_run(toks, j, 2)
+    head = _noun_run(toks, j, 2, lone=True)
     return None if head is None else (toks[head[0]].text, head[1])
 
 
@@ -2620,6 +2640,8 @@ def _with_question_rate(toks: Sequence[Token], unit: str, k: int, look: _PackTex
             continue  # "will each of you have saved": each person, not a rate
         if m + 1 < n and toks[m].low in _ONE_THING_PREPOSITIONS and toks[m + 1].low in _NOT_ASKED_RATES:
             continue  # "how many miles in one day": a question asks the total of that one day
+        if m > k and toks[m].low in _PERIODIC:
+            continue  # "how many weeks of daily tea": a periodic word of another noun
         rate = _rate_suffix(toks, m, look)
         if rate is not None and (toks[m].low not in _A or m == k):
             return f"{unit} per {rate[0]}"
