@@ -510,3 +510,18 @@ def test_coins_and_both_are_counted(text: str, expected: list[tuple[str, float, 
 )
 def test_whose_measure_a_number_is(text: str, expected: list[str | None]) -> None:
     assert units(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a duration is no rate of a thing, but a time per day when a period adverbial scopes it
+        ("Each loan will be paid in monthly installments over 20 years.", ["years"]),
+        ("Each day, she reads for 10 minutes and then writes for 20 minutes.", ["minutes per day"] * 2),
+        ("He pays his weekly water bill for $55.", ["$ per week"]),
+        # an "each Y" stops at a number word and at a new clause
+        ("If each person brought two bags, how many gallons does a 400-mile trip take?", ["bags per person", "mile"]),
+    ],
+)
+def test_durations_and_clauses_bound_a_rate(text: str, expected: list[str | None]) -> None:
+    assert units(text) == expected

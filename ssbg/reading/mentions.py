@@ -1002,7 +1002,7 @@ def _each_before(toks: Sequence[Token], i: int) -> int | None:
         tok = toks[k]
         if tok.text in _SENTENCE_END:
             return None
-        if tok.kind == "num":
+        if tok.kind == "num" or tok.low in _SMALL or tok.low in _TENS:
             if not listed:
                 return None
             listed, passed = False, True
@@ -1020,6 +1020,7 @@ def _each_before(toks: Sequence[Token], i: int) -> int | None:
 
 _NEW_SUBJECTS = frozenset({*_SUBJECT_PRONOUNS, *_AUXILIARIES, "then"})
 _CLAUSE_JOINS = frozenset({",", "and", "but", "so"})
+_CLAUSE_STARTS = frozenset(_words("and but so then how what if when which"))
 
 
 def _clause_opens(toks: Sequence[Token], k: int) -> bool:
@@ -1030,7 +1031,7 @@ def _clause_opens(toks: Sequence[Token], k: int) -> bool:
         return False
     nxt = toks[k + 1]
     if tok.text == ",":
-        return nxt.low in ("and", "but", "so", "then")
+        return nxt.low in _CLAUSE_STARTS
     return tok.low in ("and", "but", "so") and (nxt.low in _NEW_SUBJECTS or _verbish(nxt.low))
 
 
@@ -1445,7 +1446,8 @@ def _rate_of_unit(
     rate = None if _floating_after(toks, k, look) else _rate_suffix(toks, k, look)
     if rate is not None:
         return f"{unit} per {rate[0]}", rate[1], "quantity"
-    if " per " in unit or (look.lookup(unit) or _NO_UNIT).is_rate:
+    resolved = look.lookup(unit) or _NO_UNIT
+    if " per " in unit or resolved.is_rate:
         return unit, k, "quantity"  # "2 gallons per minute": a rate already, never a rate of a rate
     context = _Context(toks, text, look, unit, k, clause_start, currency, value)
     head = _head_lemma(unit)
@@ -1457,6 +1459,14 @@ def _rate_of_unit(
 
 
 _NO_UNIT = ResolvedUnit("", "", DIMENSIONLESS, None, "lemma")
+
+
+_DURATION_PREPOSITIONS = frozenset(_words("for over during within lasting after"))
+
+
+def _duration_at(toks: Sequence[Token], i: int) -> bool:
+    """Whether the number at ``i`` is written as a duration: ``for 2 weeks``, ``over 20 years``."""
+    return i > 0 and toks[i - 1].low in _DURATION_PREPOSITIONS
 
 
 def _floating_after(toks: Sequence[Token], k: int, look: _PackTexts) -> bool:
@@ -1501,6 +1511,8 @@ def _each_rate(c: _Context) -> str | None:
     word = c.toks[at].text
     if word.lower() in _PERSONS_PRONOUNS:
         return "person" if _look_back_cues(c.text).persons else None
+    if _duration_at(c.toks, c.start) and _period(c.look, word) is None and c.look.lookup(c.unit) is not None:
+        return None  # "Each loan will be paid over 20 years": a duration, not per loan (but per day, "Each day")
     return lemmatize(word) if is_plural_noun(word) else word
 
 
@@ -1508,6 +1520,8 @@ def _periodic_rate(c: _Context) -> str | None:
     """``a daily budget of 88 dollars``: a rate word earlier in the clause (:func:`_periodic_before`)."""
     if c.start is None or c.unit in _PERCENT_UNITS or not _look_back_cues(c.text).periodic:
         return None
+    if _duration_at(c.toks, c.start) and (c.look.lookup(c.unit) or _NO_UNIT).dimension == _TIME:
+        return None  # "paid in monthly installments over 20 years": a duration
     return _periodic_before(c.toks, c.start)
 
 
@@ -1666,17 +1680,16 @@ def _sentence_periods(toks: Sequence[Token], look: _PackTexts) -> tuple[_Adverbi
 
 _EACH_WORDS = frozenset({"each", "every"})
 _PERIODS: dict[int, tuple[Sequence[Token], tuple[_Adverbial, ...]]] = {}
-_DURATION_WORDS = frozenset(_words("for in after over during within lasting of"))
 
 
 def _sentence_rate(c: _Context) -> str | None:
     """``On each day Jade drove 8 hours``, ``a 1.5-mile walk ..., every day,``: a period adverbial that scopes
-    its sentence (:func:`_sentence_periods`) makes its numbers rates, not a duration (``for 30 days``) nor a
-    time as long as the period (``5 hours every hour``) nor a percentage."""
+    its sentence (:func:`_sentence_periods`) makes its numbers rates, never a time as long as the period
+    (``for 30 days``), a thing's measure (``a book of 300 pages``) nor a percentage."""
     if c.start is None or c.unit in _PERCENT_UNITS or not _look_back_cues(c.text).each:
         return None
-    if c.start > 0 and c.toks[c.start - 1].low in _DURATION_WORDS:
-        return None
+    if c.start > 0 and c.toks[c.start - 1].low == "of":
+        return None  # "Every week she reads a book of 300 pages": the book's measure
     for adverbial in _sentence_periods(c.toks, c.look):
         if adverbial.lo <= c.start < adverbial.hi:
             hit = c.look.lookup(c.unit)
