@@ -102,8 +102,9 @@ def _words_of(text: str) -> tuple[str, ...]:
 
 
 def overlap(line: Iterable[str], context: Mapping[str, float], cap: float = 3.0) -> float:
-    """How much of ``context`` (word -> weight) a line's words cover, each word once, capped."""
-    return min(cap, sum(context.get(w, 0.0) for w in set(line)))
+    """How much of ``context`` (word -> weight) a line's words cover, each word once (in the line's order:
+    a sum over a set would add in hash order, and a tie could fall either way between processes), capped."""
+    return min(cap, sum(context.get(w, 0.0) for w in dict.fromkeys(line)))
 
 
 def sentence_bounds(text: str, at: int) -> tuple[int, int]:
