@@ -13,6 +13,9 @@ on one of three paths that give the same tables, row for row:
 - ``engine="dask"``: the same batch function mapped over ``dask.bag``
   partitions, window by window.
 
+With no ``pack`` given, corpus work binds with :data:`~ssbg.units.CORPUS_PACK_NAME`
+(``en_units_v1+en_counts_v1``, ADR 0017), not the core's ``en_units_v1``.
+
 Memory stays bounded: records are read lazily, rows are turned into compact
 pandas chunks (categorical columns) every :data:`~ssbg.stats.rows.CHUNK_ROWS` rows
 (:class:`~ssbg.stats.tables.TableAccumulator`), and only a handful of bound graphs
@@ -28,16 +31,16 @@ Examples
 >>> from ssbg.stats.rows import EQUATION_COLUMNS, PROBLEM_COLUMNS
 >>> g = MathProblemGraph.from_dict({
 ...     "problem_id": "p1", "entities": ["Ann"],
-...     "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "apples"}}],
-...     "operations": [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "apples"}}],
-...     "unknown": {"entity": "Ann", "unit": "apples"}})
+...     "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "zorbles"}}],
+...     "operations": [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "zorbles"}}],
+...     "unknown": {"entity": "Ann", "unit": "zorbles"}})
 >>> a = analyse_record(CorpusRecord("demo", "p1", "demo.jsonl:1", payload=g))
 >>> row = dict(zip(PROBLEM_COLUMNS, a.problem))
 >>> (row["outcome"], row["n_equations"], row["n_root_cause"])
 ('equation_refused', 1, 1)
 >>> eq = dict(zip(EQUATION_COLUMNS, a.equations[0]))
 >>> (eq["status"], eq["reason"], eq["unknown_units"], eq["pack_fixable"])
-('refused', 'unknown_unit', 'apples', True)
+('refused', 'unknown_unit', 'zorbles', True)
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ from ssbg.problem import MathProblemGraph
 from ssbg.reading.records import CorpusRecord
 from ssbg.stats.rows import PROBLEM_COLUMNS, BatchChunk, Drilldown
 from ssbg.stats.tables import TableAccumulator
-from ssbg.units import UnitPack, default_pack, load_pack, normalize_unit_text
+from ssbg.units import PackComponent, UnitPack, corpus_pack, load_pack, normalize_unit_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -240,7 +243,7 @@ def answer_unit_agreement(predicted: str | None, gold: str | None, pack: UnitPac
     >>> answer_unit_agreement("hours", None)
     'no_gold'
     """
-    p = default_pack() if pack is None else pack
+    p = corpus_pack() if pack is None else pack
     if gold is None or not gold.strip():
         return "no_gold"
     if predicted is None or not predicted.strip():
@@ -284,8 +287,9 @@ def analyse_record(record: CorpusRecord, *, pack: UnitPack | None = None) -> Pro
     binding, becomes the problem's outcome (``import_refused`` /
     ``bind_failed``).  Rows follow :data:`~ssbg.stats.rows.PROBLEM_COLUMNS` and
     :data:`~ssbg.stats.rows.EQUATION_COLUMNS`; missing values are ``None``.
+    ``pack`` defaults to :func:`~ssbg.units.corpus_pack`, as in :func:`run_batch`.
     """
-    p = default_pack() if pack is None else pack
+    p = corpus_pack() if pack is None else pack
     if record.refusal is not None:
         return _import_refused(record, record.refusal)
     try:
@@ -446,8 +450,8 @@ def _keep_first(
 
 @functools.lru_cache(maxsize=8)
 def _pack_for(spec: str | None) -> UnitPack:
-    """The pack a worker binds with, loaded once per process (an immutable value)."""
-    return default_pack() if spec is None else load_pack(spec)
+    """The pack a worker binds with, loaded once per process (an immutable value); None: the corpus pack."""
+    return corpus_pack() if spec is None else load_pack(spec)
 
 
 def analyse_records(
@@ -459,7 +463,7 @@ def analyse_records(
 ) -> BatchChunk:
     """Apply :func:`analyse_record` to a batch; the unit of work of every engine.
 
-    ``pack`` is a pack name or folder (``None``: ``en_units_v1``): a name, not a
+    ``pack`` is a pack name or folder (``None``: ``en_units_v1+en_counts_v1``): a name, not a
     loaded pack, so that the call pickles to a worker process.  ``full_keys``
     are the drill-down keys (``(corpus, kind, reason)``) the run already holds
     ``samples_per_reason`` problems of: the batch keeps none of them, since the
@@ -536,7 +540,8 @@ def read_record_at(corpus: str, source: str, *, pack: UnitPack | None = None) ->
     """The record at ``source`` (``path:line``, as the readers name a record and the tables keep it) of a
     file in format ``corpus``, read again; None when the file or the record is not there any more.
 
-    A run keeps few bound graphs (ADR 0007); a drill-down chosen from the tables afterwards is read again.
+    A run keeps few bound graphs (ADR 0007); a drill-down chosen from the tables afterwards is read again,
+    with ``pack`` (the run's; default :func:`~ssbg.units.corpus_pack`).
     """
     from ssbg.reading.readers import READERS, PendingRecord, scan_corpus
 
@@ -546,16 +551,21 @@ def read_record_at(corpus: str, source: str, *, pack: UnitPack | None = None) ->
     for item in scan_corpus(f"{corpus}={path}"):
         where = item.raw.where if isinstance(item, PendingRecord) else item.source
         if where == source:
-            return item.build(default_pack() if pack is None else pack) if isinstance(item, PendingRecord) else item
+            return item.build(corpus_pack() if pack is None else pack) if isinstance(item, PendingRecord) else item
     return None
 
 
-def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> Iterator[CorpusRecord]:
-    """Stream the records of every spec in order (``limit`` applies per spec)."""
-    from ssbg.reading.readers import read_corpus
+def iter_records(
+    specs: Iterable[str | Path], *, limit: int | None = None, pack: UnitPack | None = None
+) -> Iterator[CorpusRecord]:
+    """Stream the records of every spec in order (``limit`` applies per spec), read with ``pack``
+    (default :func:`~ssbg.units.corpus_pack`: the pack decides which words after a number are units)."""
+    from ssbg.reading.readers import PendingRecord, scan_corpus
 
+    p = corpus_pack() if pack is None else pack
     for spec in expand_specs(specs):
-        yield from read_corpus(spec, limit=limit)
+        for item in scan_corpus(spec, limit=limit):
+            yield item.build(p) if isinstance(item, PendingRecord) else item
 
 
 def _scan(
@@ -778,10 +788,22 @@ class BatchResult:
     equations: pd.DataFrame
     drilldowns: tuple[Drilldown, ...]
     specs: tuple[str, ...]
-    pack: str
+    pack: str  # the pack's citation (UnitPack.citation: name@version#sha256 prefix of each component)
     engine: str
     jobs: int
     meta: Mapping[str, Any] = field(default_factory=dict)
+    unit_pack: UnitPack | None = field(default=None, repr=False)  # the pack itself (None: a result built by hand)
+
+    @property
+    def pack_components(self) -> tuple[PackComponent, ...]:
+        """The pack folders the run's pack was read from, with their full checksums (``pack.csv``)."""
+        return () if self.unit_pack is None else self.unit_pack.components
+
+    @property
+    def pack_provenance(self) -> str:
+        """The pack as a report prints it (:attr:`ssbg.units.UnitPack.provenance`): every component's name,
+        version and short checksum."""
+        return self.pack if self.unit_pack is None else self.unit_pack.provenance
 
 
 def _progress(enabled: bool, total: int | None) -> Any:
@@ -815,7 +837,8 @@ def run_batch(
     engine
         ``local`` (this process or a process pool) or ``dask`` (``dask.bag``).
     pack
-        Unit pack name or folder (default ``en_units_v1``).
+        Unit pack name or folder, or packs joined by ``+`` (default :data:`~ssbg.units.CORPUS_PACK_NAME`,
+        ``en_units_v1+en_counts_v1``).
     limit
         At most this many records per spec.
     progress
@@ -894,5 +917,5 @@ def run_batch(
             bar.close()
     problems, equations = acc.result()
     check_readable(problems, expanded, counts_per_spec)
-    return BatchResult(problems, equations, tuple(drills), tuple(expanded), f"{loaded.name}@{loaded.version}",
-                       engine, jobs)
+    return BatchResult(problems, equations, tuple(drills), tuple(expanded), loaded.citation, engine, jobs,
+                       unit_pack=loaded)
