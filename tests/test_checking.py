@@ -190,15 +190,17 @@ def test_an_answer_the_last_step_does_not_give_leaves_the_target_unchecked() -> 
 
 
 def test_an_unknown_unit_alone_is_unverifiable_never_error() -> None:
-    v = check_solution("Ann has 3 apples and buys 4 apples. How many apples?", "3 + 4 = <<3+4=7>>7 apples\nA: 7")
+    q, s = "Ann has 3 apples and buys 4 apples. How many apples?", "3 + 4 = <<3+4=7>>7 apples\nA: 7"
+    v = check_solution(q, s, pack="en_units_v1")  # apples are outside the seed pack
     assert v.status == "unverifiable"
     assert {f.reason for f in v.findings} <= COVERAGE_FINDINGS
     assert "unknown_unit" in {f.reason for f in v.findings}
+    assert check_solution(q, s).status == "sound"  # the default pack counts apples (ADR 0017)
 
 
 def test_an_unknown_unit_is_one_finding_and_its_dependents_propagate() -> None:
     q = "Ann has 3 apples and buys 4 apples. Each apple costs $2. How much in dollars?"
-    v = check_solution(q, "3 + 4 = <<3+4=7>>7 apples\n7 * 2 = <<7*2=14>>14 dollars\nA: 14")
+    v = check_solution(q, "3 + 4 = <<3+4=7>>7 apples\n7 * 2 = <<7*2=14>>14 dollars\nA: 14", pack="en_units_v1")
     assert [(f.reason, f.step) for f in v.findings if f.step is not None] == [("unknown_unit", 0)]
     assert [s.status for s in v.steps] == ["coverage", "propagated"]
 

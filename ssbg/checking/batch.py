@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from ssbg.checking.verdict import VERDICT_STATUSES, Finding, Verdict, check_solution
 from ssbg.errors import ImportRefusal
 from ssbg.reading.readers.common import RawRecord, decode_jsonl_line, scan_jsonl
-from ssbg.units import UnitPack, default_pack, load_pack
+from ssbg.units import UnitPack, corpus_pack, load_pack
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -226,8 +226,8 @@ def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bo
 
 @functools.lru_cache(maxsize=8)
 def _pack_for(spec: str | None) -> UnitPack:
-    """The pack a worker checks with, loaded once per process (an immutable value)."""
-    return default_pack() if spec is None else load_pack(spec)
+    """The pack a worker checks with, loaded once per process (an immutable value); None: the corpus pack."""
+    return corpus_pack() if spec is None else load_pack(spec)
 
 
 @dataclass(frozen=True, slots=True)

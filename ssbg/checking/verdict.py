@@ -52,7 +52,7 @@ from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBindin
 from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution
 from ssbg.reading.textview import text_spans
 from ssbg.trace import Trace, bind_trace
-from ssbg.units import UnitPack, default_pack, load_pack
+from ssbg.units import UnitPack, corpus_pack, load_pack
 
 __all__ = [
     "COVERAGE_FINDINGS",
@@ -85,7 +85,7 @@ ERROR_FINDINGS: frozenset[str] = frozenset(
 
 COVERAGE_FINDINGS: frozenset[str] = frozenset(
     {
-        "unknown_unit",  # a unit outside the pack (an open count noun, until the count-noun pack)
+        "unknown_unit",  # a unit outside the pack (a noun en_counts_v1 does not list, with the default pack)
         "unit_unbound",  # a number ssbg read without a unit
         "ambiguous_grounding",  # a number the words do not bind to one mention (the grounding issue's refusal)
         "unsupported_operation",  # algebra beyond one unknown, remainders, powers; a step no rule fits
@@ -238,8 +238,9 @@ class Verdict:
     """The verdict on one solution: its status, the findings (each at its step), and the steps.
 
     ``status`` is one of :data:`VERDICT_STATUSES`.  ``solution`` is the solution as shown (a
-    list of steps joined by newlines); spans index it.  ``trace`` and ``graph`` are what was
-    checked (None when no step was read), for views.
+    list of steps joined by newlines); spans index it.  ``pack`` names the pack it was checked with
+    (:attr:`~ssbg.units.UnitPack.citation`: each part's name, version and checksum prefix).
+    ``trace`` and ``graph`` are what was checked (None when no step was read), for views.
     """
 
     status: str
@@ -589,7 +590,7 @@ def _mark_recurring(findings: Iterable[Finding], reference: Iterable[Finding]) -
 
 def _pack(pack: UnitPack | str | Path | None) -> UnitPack:
     if pack is None:
-        return default_pack()
+        return corpus_pack()
     if isinstance(pack, UnitPack):
         return pack
     return load_pack(pack)
@@ -621,7 +622,8 @@ def check_solution(
         (calculator annotations, prose arithmetic, ``Step 1:`` lines, a final ``#### N`` / ``A: N`` /
         ``The answer is N`` / ``\\boxed{N}``), or a list of step strings.
     pack
-        The unit pack (a :class:`~ssbg.units.UnitPack`, a name or a folder; default ``en_units_v1``).
+        The unit pack (a :class:`~ssbg.units.UnitPack`, a name or a folder; default the corpus pack,
+        ``en_units_v1+en_counts_v1``: ADR 0017 says why the checker reads counted nouns by default).
     reference
         A reference solution (e.g. the gold one), or its findings (:func:`reference_findings`):
         findings that recur in it at the same question span are a reading limit, not evidence.
@@ -652,7 +654,7 @@ def check_solution(
         tuple(findings),
         _step_statuses(reading, graph, findings),
         reading.answer,
-        f"{p.name}@{p.version}",
+        p.citation,
         checked,
         reading.trace,
         graph,
