@@ -161,7 +161,7 @@ def test_trace_payloads_dispatch_to_bind_trace() -> None:
     assert (prob["predicted_answer_unit"], prob["answer_unit_agreement"]) == ("apples", "agree")
     # with the corpus pack (the default) apples are counts: the same trace is admitted
     _, eqs = rows(analyse_record(CorpusRecord("demo", "tr1", "demo:1", payload=t)))
-    assert (eqs[0]["status"], eqs[0]["unit_proof"]) == ("admitted", "add: [count,count] -> count")
+    assert (eqs[0]["status"], eqs[0]["unit_proof"]) == ("admitted", "add: [count[apple],count[apple]] -> count[apple]")
 
 
 # --------------------------------------------------------------------------- equation rows

@@ -105,7 +105,7 @@ def test_every_html_table_equals_the_head_of_its_csv(report: ReportResult) -> No
 
 def test_every_table_is_written_as_csv(report: ReportResult) -> None:
     names = sorted(p.stem for p in report.csv_paths)
-    assert names == sorted(["problems", "equations", *SUMMARY_TABLES, "pack"])
+    assert names == sorted(["problems", "equations", "kinds", *SUMMARY_TABLES, "pack"])
 
 
 def test_parquet_round_trips_the_tidy_tables(report: ReportResult) -> None:

@@ -102,6 +102,7 @@ class ProblemAnalysis:
     equations: tuple[tuple[Any, ...], ...]
     graph: SemanticSymbolicBindingGraph | None
     drilldowns: tuple[Drilldown, ...]
+    kinds: tuple[tuple[Any, ...], ...] = ()  # the kind check's rows (ssbg.stats.rows.KIND_COLUMNS)
 
 
 def bind_payload(payload: object, *, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
@@ -320,8 +321,11 @@ def _text(record: CorpusRecord) -> str | None:
 
 
 def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> ProblemAnalysis:
+    from ssbg.kinds import read_kinds
+
     symbols = {s.symbol_id: s for s in graph.symbols}
-    eq_rows, counts = _equation_rows(record, graph, symbols, pack)
+    reading = read_kinds(graph, pack)  # the proofs with their counted nouns, and the kind check
+    eq_rows, counts = _equation_rows(record, graph, symbols, pack, reading.proofs)
     admitted, refused, root, propagated, first_root = counts
     unknown_target = graph.unknowns[0] if graph.unknowns else None
     gold = _gold_unit(record)
@@ -335,17 +339,24 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
         *_target_columns(unknown_target),
         predicted, gold, answer_unit_agreement(predicted, gold, pack),
     )
-    drills = _drilldowns(record, graph, first_root, unknown_target if target_refused else None)
-    return ProblemAnalysis(problem, eq_rows, graph, drills)
+    drills = _drilldowns(record, reading.graph(graph), first_root, unknown_target if target_refused else None)
+    kinds = tuple((record.corpus, record.problem_id, f.index, f.lhs, f.where, f.finding, ";".join(f.nouns), f.detail)
+                  for f in reading.findings)
+    return ProblemAnalysis(problem, eq_rows, graph, drills, kinds)
 
 
 _Counts = tuple[int, int, int, int, BoundEquation | None]  # admitted, refused, root causes, propagated, first root
 
 
 def _equation_rows(
-    record: CorpusRecord, graph: SemanticSymbolicBindingGraph, symbols: Mapping[str, SymbolBinding], pack: UnitPack
+    record: CorpusRecord,
+    graph: SemanticSymbolicBindingGraph,
+    symbols: Mapping[str, SymbolBinding],
+    pack: UnitPack,
+    proofs: Sequence[str],
 ) -> tuple[tuple[tuple[Any, ...], ...], _Counts]:
-    """One row per equation (:data:`~ssbg.stats.rows.EQUATION_COLUMNS`) and the problem's counts."""
+    """One row per equation (:data:`~ssbg.stats.rows.EQUATION_COLUMNS`; ``unit_proof`` its proof with the counted
+    nouns, ``proofs``) and the problem's counts."""
     units = {eq.lhs_symbol_id: _equation_units(eq, symbols, pack) for eq in graph.equations}
     blocking = _blocking(graph, {lhs: u[2] for lhs, u in units.items()})
     eq_rows: list[tuple[Any, ...]] = []
@@ -371,7 +382,7 @@ def _equation_rows(
             _UNIT_SEPARATOR.join(unknown) or None,
             (_UNIT_SEPARATOR.join(sorted(needed)) or None) if is_refused else None,
             is_refused and fixable,
-            eq.unit_proof, span.text, span.start, span.end,
+            proofs[i], span.text, span.start, span.end,
         ))
     return tuple(eq_rows), (admitted, refused, root, propagated, first_root)
 
@@ -481,6 +492,7 @@ def analyse_records(
     problems: list[tuple[Any, ...]] = []
     equations: list[tuple[Any, ...]] = []
     drills: list[Drilldown] = []
+    kinds: list[tuple[Any, ...]] = []
     counts = dict.fromkeys(full_keys, samples_per_reason)
     for item in records:
         record = item if isinstance(item, CorpusRecord) else item.build(p)
@@ -488,7 +500,8 @@ def analyse_records(
         problems.append(a.problem)
         equations.extend(a.equations)
         drills.extend(_keep_first(a.drilldowns, samples_per_reason, counts))
-    return BatchChunk(tuple(problems), tuple(equations), tuple(drills))
+        kinds.extend(a.kinds)
+    return BatchChunk(tuple(problems), tuple(equations), tuple(drills), tuple(kinds))
 
 
 # --------------------------------------------------------------------------- reading
@@ -793,6 +806,7 @@ class BatchResult:
     jobs: int
     meta: Mapping[str, Any] = field(default_factory=dict)
     unit_pack: UnitPack | None = field(default=None, repr=False)  # the pack itself (None: a result built by hand)
+    kinds: pd.DataFrame | None = None  # the kind check's rows (KIND_COLUMNS; None: a result built by hand)
 
     @property
     def pack_components(self) -> tuple[PackComponent, ...]:
@@ -918,4 +932,4 @@ def run_batch(
     problems, equations = acc.result()
     check_readable(problems, expanded, counts_per_spec)
     return BatchResult(problems, equations, tuple(drills), tuple(expanded), loaded.citation, engine, jobs,
-                       unit_pack=loaded)
+                       unit_pack=loaded, kinds=acc.kinds)

@@ -324,6 +324,17 @@ REASONS_LEDE = (
 """What the refusal-reason table's reasons mean, printed above it."""
 
 
+KINDS_LEDE = (
+    '<p class="lede">The kind check (ADR 0017) reads what each count counts, after admissibility: '
+    "<b>count_kind_mismatch</b> is a rate per one thing applied to a count of another that is not a listed kind of "
+    "it (dollars per cookie &times; boxes), or a question asking how many of one thing answered by a count of "
+    "another; <b>mixed_kinds</b> notes a sum or difference of different kinds (boys + girls). Neither is a "
+    "refusal: those equations are admitted by the six-dimension algebra, and are counted here, apart. The "
+    "proofs in the tables keep what is counted (<code>count[cookie]</code>).</p>"
+)
+"""What the kind check's table means, printed above it."""
+
+
 def reading_uncertainty_note(refusal_reasons: pd.DataFrame, reason: str) -> str | None:
     """A note for a refusal reason dominated by reading uncertainty, or None.
 
@@ -615,7 +626,8 @@ def render_report_html(
     >>> page.startswith("<!DOCTYPE html>") and "<script" not in page
     True
     """
-    s = summary if summary is not None else summarize(batch.problems, batch.equations, pack=batch.unit_pack)
+    s = summary if summary is not None else summarize(batch.problems, batch.equations, pack=batch.unit_pack,
+                                                      kinds=batch.kinds)
     typical = typical_drilldowns(batch)
     chosen = choose_drilldowns(s, batch.drilldowns, typical)
     drawn = _Diagrams.of(chosen) if diagrams else None
@@ -660,6 +672,7 @@ def _page(
         '<p class="note">Every table of this report was computed with this pack: <code>pack.csv</code>, beside '
         "the tables, lists each of its parts with its full sha256.</p></details>"
         '<nav class="toc"><a href="#corpora">Corpora</a><a href="#reasons">Refusal reasons</a>'
+        '<a href="#kinds-counted">What is counted</a>'
         '<a href="#units">Unknown units</a><a href="#kinds">Operation kinds</a><a href="#targets">Question targets'
         '</a><a href="#imports">Import refusals</a><a href="#drilldowns">Drill-downs</a></nav></div></header><main>',
         _cards(s.overview),
@@ -672,6 +685,9 @@ def _page(
         REASONS_LEDE,
         reasons_figure,
         _table(s.refusal_reasons, table_id="refusal_reasons"),
+        '<h2 id="kinds-counted">What is counted</h2>',
+        KINDS_LEDE,
+        _table(s.kind_findings, table_id="kind_findings"),
         '<h2 id="units">Unknown units</h2>',
         '<p class="lede">Units the pack does not know, ranked by the root-cause refusals they cause. The coverage '
         "curve counts the refusals that would disappear if the top-k units were added: a refusal disappears only "
@@ -786,7 +802,7 @@ class ReportResult:
     def tables(self) -> Mapping[str, pd.DataFrame]:
         """Every table by name (the tidy tables, then the summaries)."""
         return dict(iter_csv_tables(self.batch.problems, self.batch.equations, self.summary,
-                                    self.batch.pack_components))
+                                    self.batch.pack_components, self.batch.kinds))
 
 
 class _RenderingWarmUp:
@@ -872,7 +888,7 @@ def write_report(
                           on_chunk=warm_up.on_chunk)
     finally:
         warm_up.join()
-    summary = summarize(batch.problems, batch.equations, pack=batch.unit_pack)
+    summary = summarize(batch.problems, batch.equations, pack=batch.unit_pack, kinds=batch.kinds)
     typical = typical_drilldowns(batch)
     chosen = choose_drilldowns(summary, batch.drilldowns, typical)
     # the figures (a forked child) and the diagrams (dot processes) are drawn while this process
@@ -881,7 +897,7 @@ def write_report(
     drawn = _Diagrams.of(chosen) if diagrams else None
     try:
         csvs, parquets = write_tables(
-            iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components), tables_dir,
+            iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds), tables_dir,
             parquet=parquet, metadata={"ssbg.pack": batch.pack_provenance})
         page = _page(batch, summary, chosen, drawn, title, figures.result(), typical)
     finally:

@@ -46,6 +46,7 @@ from ssbg.stats.rows import (
     ANSWER_UNIT_AGREEMENTS,
     CHUNK_ROWS,
     EQUATION_COLUMNS,
+    KIND_COLUMNS,
     PROBLEM_COLUMNS,
     PROBLEM_OUTCOMES,
     UNREADABLE_IMPORT_REASONS,
@@ -61,6 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "ALL_CORPORA",
     "EQUATION_DTYPES",
+    "KIND_DTYPES",
     "PACK_COLUMNS",
     "PROBLEM_DTYPES",
     "SUMMARY_TABLES",
@@ -72,6 +74,8 @@ __all__ = [
     "corpus_overview",
     "equations_frame",
     "import_refusals",
+    "kind_findings",
+    "kinds_frame",
     "pack_coverage_curve",
     "pack_table",
     "problems_frame",
@@ -143,6 +147,18 @@ EQUATION_DTYPES: Mapping[str, DtypeSpec] = {
 }
 
 
+KIND_DTYPES: Mapping[str, DtypeSpec] = {
+    "corpus": "category",
+    "problem_id": "str",
+    "index": "int32",
+    "lhs": "category",
+    "where": ("equation", "target"),
+    "finding": ("count_kind_mismatch", "mixed_kinds"),
+    "nouns": "category",
+    "detail": "str",
+}
+
+
 def _check_columns(columns: Sequence[str], dtypes: Mapping[str, DtypeSpec]) -> None:
     if tuple(columns) != tuple(dtypes):  # pragma: no cover - a programming error caught by the tests
         raise RuntimeError("column vocabulary and dtype table disagree")
@@ -150,6 +166,7 @@ def _check_columns(columns: Sequence[str], dtypes: Mapping[str, DtypeSpec]) -> N
 
 _check_columns(PROBLEM_COLUMNS, PROBLEM_DTYPES)
 _check_columns(EQUATION_COLUMNS, EQUATION_DTYPES)
+_check_columns(KIND_COLUMNS, KIND_DTYPES)
 
 
 def _categorical(values: Any, spec: DtypeSpec) -> Any:
@@ -188,6 +205,11 @@ def equations_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
 def problems_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     """The problem table from row tuples in :data:`~ssbg.stats.rows.PROBLEM_COLUMNS` order."""
     return _frame(rows, PROBLEM_DTYPES)
+
+
+def kinds_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """The kind check's table from row tuples in :data:`~ssbg.stats.rows.KIND_COLUMNS` order."""
+    return _frame(rows, KIND_DTYPES)
 
 
 def _is_categorical(spec: DtypeSpec) -> bool:
@@ -289,17 +311,22 @@ class TableAccumulator:
         self._chunk_rows = chunk_rows
         self._problems = _ColumnStore(PROBLEM_DTYPES)
         self._equations = _ColumnStore(EQUATION_DTYPES)
+        self._kinds = _ColumnStore(KIND_DTYPES)
+        self.kinds: pd.DataFrame | None = None  # the kind check's table, once result() has run
 
     def add(self, chunk: BatchChunk) -> None:
-        for store, rows in ((self._problems, chunk.problems), (self._equations, chunk.equations)):
+        for store, rows in ((self._problems, chunk.problems), (self._equations, chunk.equations),
+                            (self._kinds, chunk.kinds)):
             store.rows.extend(rows)
             if len(store.rows) >= self._chunk_rows:
                 store.flush()
                 release_freed_memory()
 
     def result(self) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """The (problems, equations) frames of everything added; the accumulator is spent afterwards."""
+        """The (problems, equations) frames of everything added (the kind check's table in :attr:`kinds`); the
+        accumulator is spent afterwards."""
         frames = self._problems.frame(), self._equations.frame()
+        self.kinds = self._kinds.frame()
         release_freed_memory()
         return frames
 
@@ -366,8 +393,12 @@ def _with_total(frame: pd.DataFrame, compute: Any, total: bool) -> pd.DataFrame:
     return pd.concat([per, whole], ignore_index=True)
 
 
-def corpus_overview(problems: pd.DataFrame, equations: pd.DataFrame, *, total: bool = True) -> pd.DataFrame:
-    """One row per corpus: records and problem outcomes, equations admitted and refused.
+def corpus_overview(
+    problems: pd.DataFrame, equations: pd.DataFrame, *, total: bool = True, kinds: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """One row per corpus: records and problem outcomes, equations admitted and refused, and (given the kind
+    check's table) its findings beside them: ``kind_mismatches`` (``count_kind_mismatch``, equations and
+    question targets) and ``mixed_kinds`` (sums of different kinds, admitted and noted).
 
     Examples
     --------
@@ -411,6 +442,12 @@ def corpus_overview(problems: pd.DataFrame, equations: pd.DataFrame, *, total: b
         out[name] = out[name].astype("int64")
     out["admission_pct"] = _pct(out["admitted_equations"], out["equations"])
     out["problems_admitted_pct"] = _pct(out["admitted"], out["records"])
+    if kinds is not None:
+        for column, finding in (("kind_mismatches", "count_kind_mismatch"), ("mixed_kinds", "mixed_kinds")):
+            mine = kinds.loc[kinds["finding"] == finding, "corpus"].astype("object")
+            per = mine.value_counts()
+            out[column] = [len(mine) if c == ALL_CORPORA else int(per.get(c, 0)) for c in out["corpus"]]
+            out[column] = out[column].astype("int64")
     return _plain(out)
 
 
@@ -501,6 +538,43 @@ def import_refusals(problems: pd.DataFrame, *, examples: int = 3, total: bool = 
         return out.sort_values(sort, ascending=asc, kind="stable").reset_index(drop=True)
 
     return _with_total(problems, compute, total)
+
+
+def kind_findings(
+    kinds: pd.DataFrame, problems: pd.DataFrame, *, examples: int = 3, total: bool = True
+) -> pd.DataFrame:
+    """The kind check's findings and notes (ADR 0017) x corpus, apart from the refusals: how many, in how many
+    problems, their share of the imported problems, and the first example problems (``corpus:problem_id``).
+
+    Examples
+    --------
+    >>> kind_findings(kinds_frame([]), problems_frame([])).columns.tolist()
+    ['corpus', 'finding', 'where', 'findings', 'problems', 'share_of_imported_pct', 'examples']
+    """
+    import pandas as pd
+
+    cols = ["corpus", "finding", "where", "findings", "problems", "share_of_imported_pct", "examples"]
+    imported = problems.loc[problems["import_status"] == "imported", "corpus"].astype("object").value_counts()
+    groups: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+    rows = zip(*(kinds[c].astype("object").tolist() for c in ("corpus", "problem_id", "finding", "where")),
+               strict=True)
+    for corpus, problem_id, finding, where in rows:
+        for scope in ((corpus,) if not total else (corpus, ALL_CORPORA)):
+            groups.setdefault((scope, finding, where), []).append((corpus, problem_id))
+    out = []
+    for (scope, finding, where), hits in groups.items():
+        distinct = list(dict.fromkeys(hits))
+        whole = int(imported.sum()) if scope == ALL_CORPORA else int(imported.get(scope, 0))
+        out.append((scope, finding, where, len(hits), len(distinct), whole,
+                    _SEP.join(f"{c}:{p}" for c, p in distinct[:examples])))
+    frame = pd.DataFrame(out, columns=["corpus", "finding", "where", "findings", "problems", "_imported",
+                                       "examples"])
+    frame["_last"] = frame["corpus"] == ALL_CORPORA
+    frame = frame.sort_values(["_last", "corpus", "finding", "where"], kind="stable").reset_index(drop=True)
+    for name in ("findings", "problems"):
+        frame[name] = frame[name].astype("int64")
+    frame["share_of_imported_pct"] = _pct(frame["problems"], frame["_imported"])
+    return _plain(frame[cols].astype({"corpus": "str", "finding": "str", "where": "str", "examples": "str"}))
 
 
 def bad_lines(problems: pd.DataFrame) -> pd.DataFrame:
@@ -929,6 +1003,7 @@ SUMMARY_TABLES: tuple[str, ...] = (
     "target_refusals",
     "import_refusals",
     "bad_lines",
+    "kind_findings",
     "unknown_units",
     "coverage_curve",
     "admission_by_kind",
@@ -945,6 +1020,7 @@ class CorpusSummary:
     target_refusals: pd.DataFrame
     import_refusals: pd.DataFrame
     bad_lines: pd.DataFrame
+    kind_findings: pd.DataFrame
     unknown_units: pd.DataFrame
     coverage_curve: pd.DataFrame
     admission_by_kind: pd.DataFrame
@@ -956,10 +1032,16 @@ class CorpusSummary:
 
 
 def summarize(
-    problems: pd.DataFrame, equations: pd.DataFrame, *, max_k: int | None = 50, pack: UnitPack | None = None
+    problems: pd.DataFrame,
+    equations: pd.DataFrame,
+    *,
+    max_k: int | None = 50,
+    pack: UnitPack | None = None,
+    kinds: pd.DataFrame | None = None,
 ) -> CorpusSummary:
-    """Compute every summary of a run from its two tidy tables (``pack``: the run's, which keys the
-    unknown units; default :func:`~ssbg.units.corpus_pack`).
+    """Compute every summary of a run from its tidy tables (``pack``: the run's, which keys the
+    unknown units; default :func:`~ssbg.units.corpus_pack`; ``kinds``: the kind check's table,
+    :attr:`~ssbg.stats.batch.BatchResult.kinds`, none when not given).
 
     Examples
     --------
@@ -967,12 +1049,14 @@ def summarize(
     >>> sorted(s.tables()) == sorted(SUMMARY_TABLES)
     True
     """
+    kinds = kinds_frame([]) if kinds is None else kinds
     return CorpusSummary(
-        overview=corpus_overview(problems, equations),
+        overview=corpus_overview(problems, equations, kinds=kinds),
         refusal_reasons=refusal_reasons(equations),
         target_refusals=target_refusals(problems),
         import_refusals=import_refusals(problems),
         bad_lines=bad_lines(problems),
+        kind_findings=kind_findings(kinds, problems),
         unknown_units=unknown_unit_leaderboard(equations, pack=pack),
         coverage_curve=pack_coverage_curve(equations, max_k=max_k, pack=pack),
         admission_by_kind=admission_by_kind(equations),
@@ -1021,11 +1105,14 @@ def iter_csv_tables(
     equations: pd.DataFrame,
     summary: CorpusSummary,
     pack_components: Sequence[PackComponent] = (),
+    kinds: pd.DataFrame | None = None,
 ) -> Iterable[tuple[str, pd.DataFrame]]:
-    """(name, frame) of every table a report writes, tidy tables first; ``pack`` (:func:`pack_table`)
-    last, when the run's pack components are given."""
+    """(name, frame) of every table a report writes, tidy tables first (``kinds``, the kind check's rows,
+    when given); ``pack`` (:func:`pack_table`) last, when the run's pack components are given."""
     yield "problems", problems
     yield "equations", equations
+    if kinds is not None:
+        yield "kinds", kinds
     yield from summary.tables().items()
     if pack_components:
         yield "pack", pack_table(pack_components)
