@@ -553,5 +553,5 @@ def bind_math_problem_graph(graph: MathProblemGraph, *, pack: UnitPack | None = 
         equations=tuple(b.equations),
         unknowns=(unknown,),
         constraints=(),
-        provenance=f"{INTRODUCED_BY} pack={p.name}@{p.version} problem={graph.problem_id or '-'}",
+        provenance=f"{INTRODUCED_BY} pack={p.citation} problem={graph.problem_id or '-'}",
     )
