@@ -1220,8 +1220,10 @@ def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
 
 
 def _contested(g: GroundingState, formulas: Sequence[tuple[int, int | None, str, str | None]]) -> bool:
-    """Whether a solution's numbers contend for the text's mentions: a value two mentions (or a mention and
-    an earlier result) could give, or a mention two numbers could take.  Only then is it planned at once."""
+    """Whether a solution's numbers contend for the text's mentions, so that choosing them one by one could
+    differ from choosing them at once: a value two mentions could give, a value a mention and an earlier
+    result could give, or a mention two numbers could take where a constant's words could give it too.
+    Only then is the solution planned at once (the plan reads every number's words: it costs)."""
     takers: dict[float, int] = {}
     results: set[float] = set()
     for _position, _at, formula, _unit in formulas:
@@ -1234,7 +1236,7 @@ def _contested(g: GroundingState, formulas: Sequence[tuple[int, int | None, str,
                 return True
             if givers:
                 takers[value] = takers.get(value, 0) + 1
-                if takers[value] > 1:
+                if takers[value] > 1 and find_cue_occurrences(g.text, value):
                     return True
         written = _FIRST_NUMBER.search(stated) if eq else None
         if written is not None:
