@@ -583,8 +583,12 @@ class EquationStamper:
     ) -> BoundEquation:
         deps = frozenset(dependencies)
         root_of = self.root_of
-        if root_of and not deps.isdisjoint(root_of):
-            first = min(deps.intersection(root_of))  # the first refused dependency in sorted order
+        # The refused dependencies, found by walking the few dependencies: deps.isdisjoint(root_of) and
+        # deps.intersection(root_of) walk root_of (a dict, not a set), which made a chain of n refused
+        # steps cost n^2.
+        refused = [dep for dep in deps if dep in root_of] if root_of else None
+        if refused:
+            first = min(refused)  # the first refused dependency in sorted order
             root = root_of[first]
             root_of[lhs] = root
             return BoundEquation(
