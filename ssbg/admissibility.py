@@ -479,7 +479,7 @@ def _prove(
             return _Refusal("unit_unbound", f"operand {sid} has no unit and no admitted upstream unit", detail=sid)
     lhs_unit = table[lhs_id].unit
     if kind in _ID_FREE_KINDS:
-        proved = _proof_by_units(kind, tuple(signature), lhs_unit, p)
+        proved = _memoized_proof(kind, tuple(signature), lhs_unit, p)
         if proved is not None:
             return proved
     # A refusal (its message names the symbols) or a division: the rule reads the operands themselves.
@@ -531,14 +531,33 @@ _ID_FREE_KINDS: frozenset[str] = frozenset(KIND_RULES) - {"divide"}
 reads their ids and the rhs, to tell the dividend from the divisor)."""
 
 
-@functools.lru_cache(maxsize=8192)
+Signature = tuple[tuple[str, str | UnitVector | None], ...]
+"""The operands of an equation as its proof reads them: (role, unit text or upstream unit) in sorted-id order."""
+
+_PROOFS = "ssbg.admissibility.proofs"  # the name of the proof memo of each pack (UnitPack.memo)
+_MEMO_LIMIT = 1 << 14  # entries a memo holds before it starts afresh (bounded memory over any corpus)
+
+
+def _memoized_proof(kind: str, signature: Signature, lhs_unit: str | None, p: UnitPack) -> tuple[UnitProof, str] | None:
+    """:func:`_proof_by_units`, memoized in the pack (a pure function of immutable values; no hash of the
+    pack per lookup).  :func:`clear_proof_cache` or ``UnitPack.clear_cache`` forget it."""
+    memo: dict[tuple[str, Signature, str | None], tuple[UnitProof, str] | None] = p.memo(_PROOFS)
+    key = (kind, signature, lhs_unit)
+    try:
+        return memo[key]
+    except KeyError:
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        proved = memo[key] = _proof_by_units(kind, signature, lhs_unit, p)
+        return proved
+
+
 def _proof_by_units(
-    kind: str, signature: tuple[tuple[str, str | UnitVector | None], ...], lhs_unit: str | None, p: UnitPack
+    kind: str, signature: Signature, lhs_unit: str | None, p: UnitPack
 ) -> tuple[UnitProof, str] | None:
     """The proof and its canonical string for an equation of a kind in :data:`_ID_FREE_KINDS`, from its
     operands' (role, unit) in sorted-id order and the unit its lhs declares; None when it refuses (the
-    caller then refuses naming the symbols).  Memoized: a pure function of immutable values;
-    :func:`clear_proof_cache` forgets it.
+    caller then refuses naming the symbols).
     """
     operands = [
         _new_operand(Operand, (f"operand_{i}", role, _operand_unit(source, p)))
@@ -551,9 +570,10 @@ def _proof_by_units(
     return None if isinstance(proof, _Refusal) else (proof, proof.to_canonical_string())
 
 
-def clear_proof_cache() -> None:
-    """Forget the memoized proofs and upstream units (tests use this; the pack memoizes unit lookups)."""
-    _proof_by_units.cache_clear()
+def clear_proof_cache(pack: UnitPack | None = None) -> None:
+    """Forget the memoized proofs of ``pack`` (the default pack when None) and the upstream units (tests use
+    this; ``UnitPack.clear_cache`` forgets a pack's unit lookups and proofs together)."""
+    (default_pack() if pack is None else pack).memo(_PROOFS).clear()
     _upstream_unit.cache_clear()
 
 

@@ -286,14 +286,34 @@ class UnitPack:
     checksum: str
     _cache: dict[str, ResolvedUnit | str] = field(default_factory=dict, compare=False, repr=False)
     _vectors: dict[str, UnitVector] = field(default_factory=dict, compare=False, repr=False)
+    _memos: dict[str, dict[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def __hash__(self) -> int:
         return hash((self.name, self.version, self.checksum))
 
     def clear_cache(self) -> None:
-        """Forget memoized lookups (the pack's content is unchanged)."""
+        """Forget memoized lookups and every :meth:`memo` (the pack's content is unchanged)."""
         self._cache.clear()
         self._vectors.clear()
+        for memo in self._memos.values():
+            memo.clear()
+
+    def memo(self, name: str) -> dict[Any, Any]:
+        """The memo called ``name`` that belongs to this pack: what another module derives from the pack's
+        units once per distinct input (adapter unit readings, admissibility proofs).
+
+        Found through the pack, not keyed by it: a memo keyed by ``(pack, ...)`` would run
+        :meth:`__hash__` (Python) on every lookup, which costs more than the lookup.  Its values must be
+        immutable; :meth:`clear_cache` empties it.
+
+        >>> pack = default_pack()
+        >>> pack.memo("example") is pack.memo("example")
+        True
+        """
+        memo = self._memos.get(name)
+        if memo is None:
+            memo = self._memos[name] = {}
+        return memo
 
     @property
     def lemmas(self) -> tuple[str, ...]:
