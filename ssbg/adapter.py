@@ -25,10 +25,8 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -54,8 +52,8 @@ from ssbg.problem import (
     Quantity,
     Rate,
 )
-from ssbg.question import question_form_for, reconcile_target
-from ssbg.units import UnitPack, default_pack, normalize_unit_text
+from ssbg.question import question_form_for, reconcile_resolved
+from ssbg.units import ResolvedUnit, UnitPack, UnitVector, default_pack, normalize_unit_text
 
 __all__ = ["bind_math_problem_graph", "holding_key"]
 
@@ -93,45 +91,72 @@ def holding_key(unit: str, pack: UnitPack) -> str:
         return key
 
 
-def _role_for_unit(unit: str, pack: UnitPack) -> str:
-    try:
-        resolved = pack.resolve(unit)
-    except UnitAlgebraError:
+_TIME = UnitVector(time=1)
+_COUNT = UnitVector(count=1)
+
+
+def _role_for_unit(resolved: ResolvedUnit | None) -> str:
+    """The role of a symbol holding a unit: a rate, a duration, a count, or a quantity (also when the pack
+    does not resolve it)."""
+    if resolved is None:
         return "quantity"
     if resolved.is_rate:
         return "rate"
-    dims = resolved.dimension.as_dict()
-    if dims == {"time": 1}:
+    dims = resolved.dimension
+    if dims == _TIME:
         return "duration"
-    if dims == {"count": 1}:
+    if dims == _COUNT:
         return "count"
     return "quantity"
 
 
-@dataclass
-class _Holding:
+class _UnitReading(NamedTuple):
+    """What the adapter reads of a unit text: its holding key, the role of a symbol in it, and what the pack
+    resolves it to (None: not in the pack).  One per distinct (pack, text), memoized in the pack."""
+
+    key: str
+    role: str
+    resolved: ResolvedUnit | None
+
+
+_UNIT_READINGS = "ssbg.adapter.units"  # the name of the unit-reading memo of each pack (UnitPack.memo)
+
+
+def _read_unit(unit: str, pack: UnitPack) -> _UnitReading:
+    hit = pack.lookup(unit)
+    resolved = hit if isinstance(hit, ResolvedUnit) else None
+    return _UnitReading(holding_key(unit, pack), _role_for_unit(resolved), resolved)
+
+
+class _Holding(NamedTuple):
     symbol_id: str
     unit: str
-    writer_kind: str | None = None  # kind of the equation that last wrote it
-    writer_index: int | None = None
+    writer_kind: str | None  # kind of the equation that last wrote it
+    writer_index: int | None
 
 
-@dataclass
+_new_tuple = tuple.__new__  # skips the generated NamedTuple constructor on the hot path
+
+
 class _Builder:
     """Mutable scratch state of one binding run (never escapes the adapter)."""
 
-    graph: MathProblemGraph
-    pack: UnitPack
-    source_id: str
-    symbols: dict[str, SymbolBinding] = field(default_factory=dict)
-    facts: list[BoundFact] = field(default_factory=list)
-    equations: list[BoundEquation] = field(default_factory=list)
-    entity_ids: dict[str, str] = field(default_factory=dict)
-    holdings: dict[tuple[str, str], _Holding] = field(default_factory=dict)
-    latest: dict[str, tuple[str, str]] = field(default_factory=dict)  # entity -> last written key
-    keys: dict[str, str] = field(default_factory=dict)  # unit text -> holding key (memo for this run)
-    spans: dict[str, SourceSpanLink] = field(default_factory=dict)  # path -> span (one per element)
-    stamper: EquationStamper | None = None
+    __slots__ = ("entity_ids", "equations", "facts", "graph", "holdings", "latest", "pack", "source_id", "spans",
+                 "stamper", "symbols", "units")  # fmt: skip
+
+    def __init__(self, graph: MathProblemGraph, pack: UnitPack, source_id: str) -> None:
+        self.graph = graph
+        self.pack = pack
+        self.source_id = source_id
+        self.symbols: dict[str, SymbolBinding] = {}
+        self.facts: list[BoundFact] = []
+        self.equations: list[BoundEquation] = []
+        self.entity_ids: dict[str, str] = {}
+        self.holdings: dict[tuple[str, str], _Holding] = {}
+        self.latest: dict[str, tuple[str, str]] = {}  # entity -> last written key
+        self.spans: dict[str, SourceSpanLink] = {}  # path -> span (one per element)
+        self.units: dict[str, _UnitReading] = pack.memo(_UNIT_READINGS)  # unit text -> reading, for every run
+        self.stamper = EquationStamper(self.symbols, pack)
 
     def span(self, path: str, text: str) -> SourceSpanLink:
         cached = self.spans.get(path)
@@ -140,43 +165,49 @@ class _Builder:
             cached = self.spans[path] = SourceSpanLink(f"{self.source_id}:{path}", 0, len(text), text)
         return cached
 
-    def checker(self) -> EquationStamper:
-        if self.stamper is None:
-            self.stamper = EquationStamper(self.symbols, self.pack)
-        return self.stamper
-
-    def add_symbol(self, symbol: SymbolBinding) -> str:
-        self.symbols[symbol.symbol_id] = symbol
-        return symbol.symbol_id
+    def unit(self, text: str) -> _UnitReading:
+        reading = self.units.get(text)
+        if reading is None:
+            if len(self.units) >= _MEMO_LIMIT:
+                self.units.clear()
+            reading = self.units[text] = _read_unit(text, self.pack)
+        return reading
 
     def literal(self, i: int, suffix: str, value: float, unit: str | None, role: str, path: str, text: str) -> str:
         sid = f"op_{i:03d}__{suffix}"
         span = self.span(path, text)
-        self.add_symbol(SymbolBinding(sid, f"{suffix} of operation {i}", role, span, INTRODUCED_BY, unit=unit))
-        self.facts.append(BoundFact(sid, _number_text(value), span, unit))
+        self.symbols[sid] = SymbolBinding(sid, f"{suffix} of operation {i}", role, span, INTRODUCED_BY, None, unit)
+        self.facts.append(BoundFact(sid, repr(value), span, unit))  # repr: _number_text
         return sid
 
-    def key(self, unit: str) -> str:
-        cached = self.keys.get(unit)
-        if cached is None:
-            cached = self.keys[unit] = holding_key(unit, self.pack)
-        return cached
-
     def holding(self, entity: str, unit: str) -> _Holding | None:
-        return self.holdings.get((entity, self.key(unit)))
+        return self.holdings.get((entity, self.unit(unit).key))
 
     def latest_holding(self, entity: str) -> _Holding | None:
         key = self.latest.get(entity)
         return None if key is None else self.holdings[key]
 
     def write(self, entity: str, unit: str, sid: str, kind: str | None, index: int | None) -> None:
-        key = (entity, self.key(unit))
-        self.holdings[key] = _Holding(sid, unit, kind, index)
+        key = (entity, self.unit(unit).key)
+        self.holdings[key] = _new_tuple(_Holding, (sid, unit, kind, index))
         self.latest[entity] = key
+
+    def per(self, numerator: str, denominator: str) -> str:
+        """The composite unit id ``<num>_per_<den>``, the denominator in its pack lemma when it has one."""
+        resolved = self.unit(denominator).resolved
+        return f"{numerator}_per_{denominator if resolved is None else resolved.lemma}"
+
+    def has_dimension(self, unit: str) -> bool:
+        resolved = self.unit(unit).resolved
+        return resolved is not None and not resolved.dimension.is_dimensionless
+
+
+_MEMO_LIMIT = 1 << 14  # readings a pack's memo holds before it starts afresh (bounded memory over any corpus)
 
 
 def _entity_symbols(b: _Builder) -> None:
     used: set[str] = set()
+    symbols = b.symbols
     for i, entity in enumerate(b.graph.entities):
         slug = slugify(entity) or f"e{i:03d}"
         sid = f"entity_{slug}"
@@ -186,57 +217,43 @@ def _entity_symbols(b: _Builder) -> None:
             n += 1
         used.add(sid)
         b.entity_ids[entity] = sid
-        b.add_symbol(
-            SymbolBinding(sid, entity, "entity", b.span(f"$.entities[{i}]", entity), INTRODUCED_BY, entity=entity)
-        )
+        symbols[sid] = SymbolBinding(sid, entity, "entity", b.span(f"$.entities[{i}]", entity), INTRODUCED_BY, entity)
 
 
 def _initial_symbols(b: _Builder) -> None:
+    symbols = b.symbols
     for i, possession in enumerate(b.graph.initial_state):
         entity, q = possession.entity, possession.quantity
-        existing = b.holding(entity, q.unit)
-        if existing is not None and existing.unit == q.unit:
+        unit = q.unit
+        reading = b.unit(unit)
+        existing = b.holdings.get((entity, reading.key))
+        if existing is not None and existing.unit == unit:
             continue  # the same possession listed twice (equal values; contradictions are refused earlier)
-        unit_slug = slugify(b.key(q.unit)) or "unit"
+        unit_slug = slugify(reading.key) or "unit"
         owner = b.entity_ids[entity].removeprefix("entity_")
         sid = f"t0_{owner}_{unit_slug}"
         n = 1
-        while sid in b.symbols:
+        while sid in symbols:
             sid = f"t0_{owner}_{unit_slug}_{n:03d}"
             n += 1
-        path = f"$.initial_state[{i}]"
-        span = b.span(path, f"{entity} has {_number_text(q.value)} {q.unit}")
-        b.add_symbol(
-            SymbolBinding(
-                sid,
-                f"{entity}'s {q.unit} (initially)",
-                _role_for_unit(q.unit, b.pack),
-                span,
-                INTRODUCED_BY,
-                entity=entity,
-                unit=q.unit,
-            )
+        value = repr(q.value)  # _number_text
+        span = b.span(f"$.initial_state[{i}]", f"{entity} has {value} {unit}")
+        symbols[sid] = SymbolBinding(
+            sid, f"{entity}'s {unit} (initially)", reading.role, span, INTRODUCED_BY, entity, unit
         )
-        b.facts.append(BoundFact(sid, _number_text(q.value), span, q.unit))
+        b.facts.append(BoundFact(sid, value, span, unit))
         if existing is None:
-            b.write(entity, q.unit, sid, None, None)
+            b.write(entity, unit, sid, None, None)
             continue
         # A second possession of the same measure ("2 hours and 30 minutes"): the
         # holding is their sum, in the first possession's unit; nothing is dropped.
         total = f"{sid}_total"
-        b.add_symbol(
-            SymbolBinding(
-                total,
-                f"{entity}'s {existing.unit} in all (initially)",
-                "total",
-                span,
-                INTRODUCED_BY,
-                entity=entity,
-                unit=existing.unit,
-            )
-        )
+        symbols[total] = SymbolBinding(
+            total, f"{entity}'s {existing.unit} in all (initially)", "total", span, INTRODUCED_BY, entity,
+            existing.unit,
+        )  # fmt: skip
         b.equations.append(
-            b.checker().stamp(total, f"{existing.symbol_id} + {sid}", (existing.symbol_id, sid), "add", span)
+            b.stamper.stamp(total, f"{existing.symbol_id} + {sid}", (existing.symbol_id, sid), "add", span)
         )
         b.write(entity, existing.unit, total, None, None)
 
@@ -256,113 +273,108 @@ def _describe(op: Operation) -> str:
     return f"{op.actor} has {amount} {o.direction} than {o.reference_actor}"
 
 
-class _Step(NamedTuple):
-    """What an operation's kind makes of it: the result's right-hand side, the symbols it reads, and
-    the unit of the holding it writes (None: it writes none)."""
-
-    rhs: str
-    deps: list[str]
-    write_unit: str | None
+Step = tuple[str, list[str], str | None]
+"""What an operation's kind makes of it: the result's right-hand side, the symbols it reads, and the unit
+of the holding it writes (None: it writes none).  Each rule receives the builder, the operation, its operand,
+and where the operation stands: its index, its JSON path and the text that describes it."""
 
 
-class _At(NamedTuple):
-    """Where an operation stands: its index ``i``, its JSON path and the text that describes it."""
-
-    i: int
-    path: str
-    text: str
-
-
-def _deps(*symbols: str | None) -> list[str]:
-    return [s for s in symbols if s is not None]
+def _deps(state: str | None, literal: str) -> list[str]:
+    """The symbols a step reads: the holding it starts from (when there is one) and its literal."""
+    return [literal] if state is None else [state, literal]
 
 
 def _holding_id(h: _Holding | None) -> str | None:
     return None if h is None else h.symbol_id
 
 
-def _additive_step(b: _Builder, op: Operation, o: Quantity, at: _At) -> _Step:
+_ADDITIVE_SUFFIX: Mapping[str, str] = MappingProxyType({"add": "addend", "subtract": "subtrahend",
+                                                         "transfer": "amount"})  # fmt: skip
+
+
+def _additive_step(b: _Builder, op: Operation, o: Quantity, i: int, path: str, text: str) -> Step:
     """add / subtract / transfer: the actor's holding of the operand's measure plus or minus it."""
-    suffix = {"add": "addend", "subtract": "subtrahend", "transfer": "amount"}[op.kind]
-    lit = b.literal(at.i, suffix, o.value, o.unit, "quantity", at.path, at.text)
+    lit = b.literal(i, _ADDITIVE_SUFFIX[op.kind], o.value, o.unit, "quantity", path, text)
     state = _holding_id(b.holding(op.actor, o.unit))
-    return _Step(f"{state or '0'} {'+' if op.kind == 'add' else '-'} {lit}", _deps(state, lit), o.unit)
+    return f"{state or '0'} {'+' if op.kind == 'add' else '-'} {lit}", _deps(state, lit), o.unit
 
 
-def _scaling_step(b: _Builder, op: Operation, o: Quantity, at: _At) -> _Step:
+def _scaling_step(b: _Builder, op: Operation, o: Quantity, i: int, path: str, text: str) -> Step:
     """multiply / divide: the actor's latest holding scaled; dividing by a measure makes a per-unit holding."""
     multiply = op.kind == "multiply"
-    lit = b.literal(at.i, "multiplicand" if multiply else "divisor", o.value, o.unit, "quantity", at.path, at.text)
+    lit = b.literal(i, "multiplicand" if multiply else "divisor", o.value, o.unit, "quantity", path, text)
     latest = b.latest_holding(op.actor)
     state = _holding_id(latest)
     write_unit = None if latest is None else latest.unit
-    if not multiply and latest is not None and _has_dimension(o.unit, b.pack):
+    if not multiply and latest is not None and b.has_dimension(o.unit):
         # "60 dollars among 4 people", "120 miles in 2 hours": a new per-unit holding.
-        write_unit = _per(latest.unit, o.unit, b.pack)
-    return _Step(f"{state or '1'} {'*' if multiply else '/'} {lit}", _deps(state, lit), write_unit)
+        write_unit = b.per(latest.unit, o.unit)
+    return f"{state or '1'} {'*' if multiply else '/'} {lit}", _deps(state, lit), write_unit
 
 
-def _rate_step(b: _Builder, op: Operation, o: Rate, at: _At) -> _Step:
+def _rate_step(b: _Builder, op: Operation, o: Rate, i: int, path: str, text: str) -> Step:
     """apply_rate: the rate times the actor's holding of its denominator."""
-    lit = b.literal(at.i, "rate", o.value, _per(o.numerator_unit, o.denominator_unit, b.pack), "rate", at.path,
-                    at.text)
+    lit = b.literal(i, "rate", o.value, b.per(o.numerator_unit, o.denominator_unit), "rate", path, text)
     state = _holding_id(b.holding(op.actor, o.denominator_unit))
-    return _Step(f"{lit} * {state or '?'}", _deps(state, lit), o.numerator_unit)
+    return f"{lit} * {state or '?'}", _deps(state, lit), o.numerator_unit
 
 
-def _partition_step(b: _Builder, op: Operation, o: PartitionChunk, at: _At) -> _Step:
+def _partition_step(b: _Builder, op: Operation, o: PartitionChunk, i: int, path: str, text: str) -> Step:
     """unit_partition: the actor's holding divided into chunks of the operand's size."""
-    lit = b.literal(at.i, "chunk", o.value, _per(o.unit, o.result_unit, b.pack), "rate", at.path, at.text)
+    lit = b.literal(i, "chunk", o.value, b.per(o.unit, o.result_unit), "rate", path, text)
     state = _holding_id(b.holding(op.actor, o.unit))
-    return _Step(f"{state or '?'} / {lit}", _deps(state, lit), o.result_unit)
+    return f"{state or '?'} / {lit}", _deps(state, lit), o.result_unit
 
 
-def _fraction_step(b: _Builder, op: Operation, o: FractionPortion, at: _At) -> _Step:
+def _fraction_step(b: _Builder, op: Operation, o: FractionPortion, i: int, path: str, text: str) -> Step:
     """fraction_portion: a fraction of the actor's latest holding."""
-    lit = b.literal(at.i, "fraction", o.numerator / o.denominator, None, "ratio", at.path, at.text)
+    lit = b.literal(i, "fraction", o.numerator / o.denominator, None, "ratio", path, text)
     latest = b.latest_holding(op.actor)
     state = _holding_id(latest)
-    return _Step(f"{lit} * {state or '?'}", _deps(state, lit), None if latest is None else latest.unit)
+    return f"{lit} * {state or '?'}", _deps(state, lit), None if latest is None else latest.unit
 
 
-def _additive_comparison_step(b: _Builder, op: Operation, o: Comparison, at: _At) -> _Step:
+def _additive_comparison_step(b: _Builder, op: Operation, o: Comparison, i: int, path: str, text: str) -> Step:
     """compare_additive: the reference's holding of the delta's measure plus or minus the delta."""
     delta = o.delta
     if delta is None:  # pragma: no cover - Operation validated an additive comparison's delta
-        raise ProblemGraphError("an additive comparison needs a delta", reason="missing_field", path=at.path)
-    lit = b.literal(at.i, "delta", delta.value, delta.unit, "difference", at.path, at.text)
+        raise ProblemGraphError("an additive comparison needs a delta", reason="missing_field", path=path)
+    lit = b.literal(i, "delta", delta.value, delta.unit, "difference", path, text)
     state = _holding_id(b.holding(o.reference_actor, delta.unit))
-    return _Step(f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}", _deps(state, lit), delta.unit)
+    return f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}", _deps(state, lit), delta.unit
 
 
-def _multiplicative_comparison_step(b: _Builder, op: Operation, o: Comparison, at: _At) -> _Step:
+def _multiplicative_comparison_step(
+    b: _Builder, op: Operation, o: Comparison, i: int, path: str, text: str
+) -> Step:
     """compare_multiplicative: a factor times the reference's latest holding."""
-    lit = b.literal(at.i, "factor", o.factor or 0.0, None, "ratio", at.path, at.text)
+    lit = b.literal(i, "factor", o.factor or 0.0, None, "ratio", path, text)
     ref = b.latest_holding(o.reference_actor)
     state = _holding_id(ref)
-    return _Step(f"{lit} * {state or '?'}", _deps(state, lit), None if ref is None else ref.unit)
+    return f"{lit} * {state or '?'}", _deps(state, lit), None if ref is None else ref.unit
 
 
 # kind -> (what the kind makes of the operation, the role of its result).  Operation has checked that
 # the operand is the kind's type (problem.OPERAND_TYPES), so each rule receives the operand it reads.
-_OPERATION_RULES: Mapping[str, tuple[Callable[[_Builder, Operation, Any, _At], _Step], str]] = MappingProxyType(
-    {
-        "add": (_additive_step, "total"),
-        "subtract": (_additive_step, "difference"),
-        "transfer": (_additive_step, "quantity"),
-        "multiply": (_scaling_step, "quantity"),
-        "divide": (_scaling_step, "quantity"),
-        "apply_rate": (_rate_step, "total"),
-        "compare_additive": (_additive_comparison_step, "quantity"),
-        "compare_multiplicative": (_multiplicative_comparison_step, "quantity"),
-        "unit_partition": (_partition_step, "count"),
-        "fraction_portion": (_fraction_step, "quantity"),
-    }
+_OPERATION_RULES: Mapping[str, tuple[Callable[[_Builder, Operation, Any, int, str, str], Step], str]] = (
+    MappingProxyType(
+        {
+            "add": (_additive_step, "total"),
+            "subtract": (_additive_step, "difference"),
+            "transfer": (_additive_step, "quantity"),
+            "multiply": (_scaling_step, "quantity"),
+            "divide": (_scaling_step, "quantity"),
+            "apply_rate": (_rate_step, "total"),
+            "compare_additive": (_additive_comparison_step, "quantity"),
+            "compare_multiplicative": (_multiplicative_comparison_step, "quantity"),
+            "unit_partition": (_partition_step, "count"),
+            "fraction_portion": (_fraction_step, "quantity"),
+        }
+    )
 )
 
 
 def _operation(b: _Builder, i: int, op: Operation) -> None:
-    stamper = b.checker()
     path = f"$.operations[{i}]"
     text = _describe(op)
     span = b.span(path, text)
@@ -370,22 +382,15 @@ def _operation(b: _Builder, i: int, op: Operation) -> None:
     if kind not in _OPERATION_RULES:  # pragma: no cover - Operation validated the kind
         raise ProblemGraphError(f"unknown operation kind {kind!r}", reason="unknown_operation", path=f"{path}.kind")
     rule, role = _OPERATION_RULES[kind]
-    step = rule(b, op, op.operand, _At(i, path, text))
+    rhs, deps, write_unit = rule(b, op, op.operand, i, path, text)
     result = f"op_{i:03d}_result"
-    b.add_symbol(
-        SymbolBinding(
-            result,
-            f"{actor}'s {step.write_unit or 'holding'} after operation {i}",
-            role,
-            span,
-            INTRODUCED_BY,
-            entity=actor,
-            unit=step.write_unit,
-        )
-    )
-    b.equations.append(stamper.stamp(result, step.rhs, step.deps, kind, span))
-    if step.write_unit is not None:
-        b.write(actor, step.write_unit, result, kind, i)
+    b.symbols[result] = SymbolBinding(
+        result, f"{actor}'s {write_unit or 'holding'} after operation {i}", role, span, INTRODUCED_BY, actor,
+        write_unit,
+    )  # fmt: skip
+    b.equations.append(b.stamper.stamp(result, rhs, deps, kind, span))
+    if write_unit is not None:
+        b.write(actor, write_unit, result, kind, i)
     if kind == "transfer":
         _received(b, i, op, span)
 
@@ -398,44 +403,33 @@ def _received(b: _Builder, i: int, op: Operation, span: SourceSpanLink) -> None:
     received = f"op_{i:03d}_received"
     target_state = _holding_id(b.holding(target, o.unit))
     lit = f"op_{i:03d}__amount"
-    b.add_symbol(
-        SymbolBinding(
-            received,
-            f"{target}'s {o.unit} after operation {i}",
-            "total",
-            span,
-            INTRODUCED_BY,
-            entity=target,
-            unit=o.unit,
-        )
+    b.symbols[received] = SymbolBinding(
+        received, f"{target}'s {o.unit} after operation {i}", "total", span, INTRODUCED_BY, target, o.unit
     )
-    deps = _deps(target_state, lit)
-    b.equations.append(b.checker().stamp(received, f"{target_state or '0'} + {lit}", deps, op.kind, span))
+    b.equations.append(b.stamper.stamp(received, f"{target_state or '0'} + {lit}", _deps(target_state, lit),
+                                       op.kind, span))  # fmt: skip
     b.write(target, o.unit, received, "add", i)
 
 
 def _unknown(b: _Builder) -> BoundUnknown:
     u = b.graph.unknown
-    stamper = b.checker()
-    key = b.key(u.unit)
+    stamper = b.stamper
+    reading = b.unit(u.unit)
+    key = reading.key
     who = b.entity_ids[u.entity].removeprefix("entity_") if u.entity is not None else "total"
     sid = f"unknown_{who}_{slugify(key) or 'unit'}"
     label = f"how many {u.unit} does {u.entity} have?" if u.entity else f"how many {u.unit} in total?"
     span = b.span("$.unknown", label)
-    b.add_symbol(SymbolBinding(sid, label, "unknown", span, INTRODUCED_BY, entity=u.entity, unit=u.unit))
-    try:
-        expected = b.pack.resolve(u.unit)
-        expected_is_rate = expected.is_rate
-        dimension = expected.dimension
-    except UnitAlgebraError:
-        expected_is_rate, dimension = False, None
+    b.symbols[sid] = SymbolBinding(sid, label, "unknown", span, INTRODUCED_BY, u.entity, u.unit)
+    expected = reading.resolved
     holders = [(e, h) for (e, k), h in b.holdings.items() if k == key and (u.entity is None or e == u.entity)]
     ambiguous: tuple[str, ...] = ()
-    if not holders and dimension is not None:
+    if not holders and expected is not None:
+        dimension = expected.dimension
         same_dim = [
             (e, h)
             for (e, _k), h in b.holdings.items()
-            if (u.entity is None or e == u.entity) and _dimension_of(h.unit, b.pack) == dimension
+            if (u.entity is None or e == u.entity) and _dimension_of(b.unit(h.unit)) == dimension
         ]
         if len(same_dim) == 1:
             holders = same_dim
@@ -459,45 +453,21 @@ def _unknown(b: _Builder) -> BoundUnknown:
     admitted = stamper.admitted.get(resolved_by) if resolved_by is not None else None
     if admitted is None and resolved_by is not None and not refused:
         # An initial fact: its unit is its own declared unit.
-        sym = b.symbols[resolved_by]
-        try:
-            admitted = b.pack.resolve(sym.unit).dimension if sym.unit else None
-        except UnitAlgebraError:
-            refused = True
-    form = question_form_for(kind, is_total=is_total, expected_is_rate=expected_is_rate)
-    return reconcile_target(
-        sid,
-        span,
-        u.unit,
-        resolved_by=resolved_by,
-        admitted_unit=admitted,
-        refused_upstream=refused,
-        state_index=state_index,
-        question_form=form,
-        ambiguous=ambiguous,
-        pack=b.pack,
+        unit = b.symbols[resolved_by].unit
+        if unit:
+            declared = b.unit(unit).resolved
+            if declared is None:
+                refused = True
+            else:
+                admitted = declared.dimension
+    form = question_form_for(kind, is_total=is_total, expected_is_rate=expected is not None and expected.is_rate)
+    return reconcile_resolved(
+        sid, span, u.unit, expected, resolved_by, admitted, refused, state_index, form, ambiguous, b.pack.name
     )
 
 
-def _per(numerator: str, denominator: str, pack: UnitPack) -> str:
-    """The composite unit id ``<num>_per_<den>``, the denominator in its pack lemma when it has one."""
-    with contextlib.suppress(UnitAlgebraError):
-        denominator = pack.resolve(denominator).lemma
-    return f"{numerator}_per_{denominator}"
-
-
-def _has_dimension(unit: str, pack: UnitPack) -> bool:
-    try:
-        return not pack.resolve(unit).dimension.is_dimensionless
-    except UnitAlgebraError:
-        return False
-
-
-def _dimension_of(unit: str, pack: UnitPack) -> object:
-    try:
-        return pack.resolve(unit).dimension
-    except UnitAlgebraError:
-        return None
+def _dimension_of(reading: _UnitReading) -> UnitVector | None:
+    return None if reading.resolved is None else reading.resolved.dimension
 
 
 def bind_math_problem_graph(graph: MathProblemGraph, *, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
@@ -527,10 +497,10 @@ def bind_math_problem_graph(graph: MathProblemGraph, *, pack: UnitPack | None = 
         _operation(b, i, op)
     unknown = _unknown(b)
     return SemanticSymbolicBindingGraph(
-        symbols=tuple(b.symbols.values()),
-        facts=tuple(b.facts),
-        equations=tuple(b.equations),
-        unknowns=(unknown,),
-        constraints=(),
-        provenance=f"{INTRODUCED_BY} pack={p.name}@{p.version} problem={graph.problem_id or '-'}",
+        tuple(b.symbols.values()),
+        tuple(b.facts),
+        tuple(b.equations),
+        (unknown,),
+        (),
+        f"{INTRODUCED_BY} pack={p.name}@{p.version} problem={graph.problem_id or '-'}",
     )
