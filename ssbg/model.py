@@ -582,16 +582,26 @@ class SemanticSymbolicBindingGraph:
     provenance: str
 
     def __post_init__(self) -> None:
-        for name, cls, is_member in _GRAPH_MEMBERS:
-            value = getattr(self, name)
-            if not isinstance(value, tuple):
-                raise _refusal("invalid_field", f"'{name}' must be a tuple (got {type(value).__name__})", path=name)
-            if not all(map(is_member, value)):  # one pass in C for the common case; the loop names the item
-                for i, item in enumerate(value):
-                    _instance(item, cls, f"{name}[{i}]")
-        _nonempty_str(self.provenance, "provenance")
-        known = set(map(_SYMBOL_ID, self.symbols))
-        if len(known) != len(self.symbols):
+        symbols, facts, equations, unknowns, constraints = (
+            self.symbols, self.facts, self.equations, self.unknowns, self.constraints
+        )  # fmt: skip
+        if not (  # the common case in one expression, each collection's members checked in C; _check_members names a fault
+            type(symbols) is tuple
+            and type(facts) is tuple
+            and type(equations) is tuple
+            and type(unknowns) is tuple
+            and type(constraints) is tuple
+            and all(map(_IS_SYMBOL, symbols))
+            and all(map(_IS_FACT, facts))
+            and all(map(_IS_EQUATION, equations))
+            and all(map(_IS_UNKNOWN, unknowns))
+            and all(map(_IS_CONSTRAINT, constraints))
+            and type(self.provenance) is str
+            and self.provenance
+        ):
+            self._check_members()
+        known = set(map(_SYMBOL_ID, symbols))
+        if len(known) != len(symbols):
             seen: set[str] = set()
             for i, symbol in enumerate(self.symbols):
                 if symbol.symbol_id in seen:
@@ -602,13 +612,12 @@ class SemanticSymbolicBindingGraph:
                         detail=symbol.symbol_id,
                     )
                 seen.add(symbol.symbol_id)
-        equations, unknowns = self.equations, self.unknowns
         # Every reference, gathered by C-level maps; None (no propagated_from or resolved_by) is dropped.
-        referenced: set[str | None] = set(map(_SYMBOL_ID, self.facts))
+        referenced: set[str | None] = set(map(_SYMBOL_ID, facts))
         referenced.update(
             map(_LHS_SYMBOL_ID, equations), map(_PROPAGATED_FROM, equations), *map(_DEPENDENCIES, equations)
         )
-        referenced.update(map(_SYMBOL_ID, unknowns), map(_RESOLVED_BY, unknowns), map(_SYMBOL_ID, self.constraints))
+        referenced.update(map(_SYMBOL_ID, unknowns), map(_RESOLVED_BY, unknowns), map(_SYMBOL_ID, constraints))
         referenced.discard(None)
         if not referenced <= known:
             self._explain_reference(known)
@@ -620,6 +629,17 @@ class SemanticSymbolicBindingGraph:
                 path="equations",
                 detail=cycle,
             )
+
+    def _check_members(self) -> None:
+        """Refuse the first collection that is not a tuple of its members, or a bad provenance."""
+        for name, cls, is_member in _GRAPH_MEMBERS:
+            value = getattr(self, name)
+            if not isinstance(value, tuple):
+                raise _refusal("invalid_field", f"'{name}' must be a tuple (got {type(value).__name__})", path=name)
+            if not all(map(is_member, value)):  # one pass in C for the common case; the loop names the item
+                for i, item in enumerate(value):
+                    _instance(item, cls, f"{name}[{i}]")
+        _nonempty_str(self.provenance, "provenance")
 
     def _explain_reference(self, known: set[str]) -> None:
         """Name the first reference (in collection order) to an unknown symbol."""
@@ -696,6 +716,12 @@ _LHS_SYMBOL_ID = attrgetter("lhs_symbol_id")
 _DEPENDENCIES = attrgetter("dependencies")
 _PROPAGATED_FROM = attrgetter("propagated_from")
 _RESOLVED_BY = attrgetter("resolved_by")
+
+_IS_SYMBOL: Callable[[object], bool] = SymbolBinding.__instancecheck__  # isinstance(item, class) as a C callable
+_IS_FACT: Callable[[object], bool] = BoundFact.__instancecheck__
+_IS_EQUATION: Callable[[object], bool] = BoundEquation.__instancecheck__
+_IS_UNKNOWN: Callable[[object], bool] = BoundUnknown.__instancecheck__
+_IS_CONSTRAINT: Callable[[object], bool] = BoundConstraint.__instancecheck__
 
 # (field, member class, isinstance(item, class) as a C callable for map()).
 _GRAPH_MEMBERS: tuple[tuple[str, type, Callable[[object], bool]], ...] = tuple(
