@@ -15,6 +15,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -22,7 +23,7 @@ import keyword
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Any, TypeVar
 
 from ssbg.errors import BindingGraphError
 
@@ -98,11 +99,47 @@ def _instance(value: object, cls: type, path: str) -> None:
         raise _refusal("invalid_field", f"'{path}' must be a {cls.__name__} (got {type(value).__name__})", path=path)
 
 
+_Value = TypeVar("_Value")
+
+
+def _slot_init(cls: type[_Value]) -> type[_Value]:
+    """Give a frozen, slotted dataclass the constructor :func:`dataclasses.dataclass` writes for it, with each
+    slot filled through its descriptor instead of ``object.__setattr__``.
+
+    Same parameters (names, order, defaults), same order of work: every field is set, then
+    ``__post_init__`` validates the value (ADR 0013: no value exists that skipped it).  What changes
+    is the cost of a field: the dataclass constructor calls ``object.__setattr__(self, "name", value)``,
+    which looks ``name`` up through the class and repacks its arguments on every call; here the slot's
+    ``__set__`` is bound once, when the class is made (about a third of a value's construction;
+    ADR 0015).  The generated source is small and checked by ``tests/test_model.py``.
+    """
+    namespace: dict[str, Any] = {}
+    params = []
+    body = []
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]  # a dataclass, as the decorator order says
+        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            namespace[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n    self.__post_init__()\n"
+    exec(source, namespace)  # noqa: S102 - source built here from the class's own field names, as dataclasses does
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
+
+
 def _q(text: str | None) -> str:
     """Quote text for canonical strings: JSON escapes keep one item per line."""
     return "-" if text is None else json.dumps(text, ensure_ascii=False)
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class SourceSpanLink:
     """A half-open span ``[start, end)`` of a source text, with the covered text."""
@@ -156,6 +193,7 @@ class SourceSpanLink:
         return f"{self.source_id}[{self.start}:{self.end}]{_q(self.text)}"
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class SymbolBinding:
     """A symbol: a stable id, a readable name, a role, and the words it came from."""
@@ -208,6 +246,7 @@ class SymbolBinding:
         )
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class BoundFact:
     """``symbol_id = value [unit]`` lifted from language; ``value`` is the number's text."""
@@ -243,6 +282,7 @@ class BoundFact:
         )
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class BoundEquation:
     """``lhs := rhs`` with its dependencies, kind, unit proof and admissibility.
@@ -369,6 +409,7 @@ class BoundEquation:
         return f"{line} span={self.source_span.to_canonical_string()}"
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class BoundUnknown:
     """A question target bound to a known symbol (ADR-0132), with phase-4 fields.
@@ -476,6 +517,7 @@ class BoundUnknown:
         return f"{line} span={self.question_span.to_canonical_string()}"
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class BoundConstraint:
     """A canonical-string predicate over one symbol."""
@@ -565,6 +607,7 @@ def _is_acyclic(edges: dict[str, set[str]]) -> bool:
     return done == len(edges)
 
 
+@_slot_init
 @dataclass(frozen=True, slots=True)
 class SemanticSymbolicBindingGraph:
     """The binding graph: symbols, facts, equations, unknowns, constraints, provenance.
@@ -585,7 +628,7 @@ class SemanticSymbolicBindingGraph:
         symbols, facts, equations, unknowns, constraints = (
             self.symbols, self.facts, self.equations, self.unknowns, self.constraints
         )  # fmt: skip
-        if not (  # the common case in one expression, each collection's members checked in C; _check_members names a fault
+        if not (  # the common case in one expression (members checked in C); _check_members names a fault
             type(symbols) is tuple
             and type(facts) is tuple
             and type(equations) is tuple

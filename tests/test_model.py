@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from typing import Any
 
 import pytest
@@ -79,6 +80,25 @@ def test_values_are_frozen(value: object) -> None:
 def test_values_are_slotted(value: object) -> None:
     assert not hasattr(value, "__dict__")
     assert hasattr(type(value), "__slots__")
+
+
+@pytest.mark.parametrize("value", VALUES, ids=lambda v: type(v).__name__)
+def test_constructor_takes_the_fields_dataclasses_declares(value: object) -> None:
+    # model._slot_init writes the constructor: the dataclass's parameters, in order, with its defaults
+    params = list(inspect.signature(type(value).__init__).parameters.values())[1:]
+    fields = dataclasses.fields(value)  # type: ignore[arg-type]
+    empty = inspect.Parameter.empty
+    assert [(p.name, p.default) for p in params] == [
+        (f.name, empty if f.default is dataclasses.MISSING else f.default) for f in fields
+    ]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=lambda v: type(v).__name__)
+def test_constructor_validates_every_value(value: object) -> None:
+    # the constructor sets the fields, then __post_init__ refuses: a bad field never makes a value
+    first = dataclasses.fields(value)[0].name  # type: ignore[arg-type]
+    with pytest.raises(BindingGraphError):
+        dataclasses.replace(value, **{first: 3.5})  # type: ignore[type-var]
 
 
 @pytest.mark.parametrize("value", VALUES, ids=lambda v: type(v).__name__)
