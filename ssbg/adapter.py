@@ -128,21 +128,32 @@ def _read_unit(unit: str, pack: UnitPack) -> _UnitReading:
     return _UnitReading(holding_key(unit, pack), _role_for_unit(resolved), resolved)
 
 
-class _Holding(NamedTuple):
-    symbol_id: str
-    unit: str
-    writer_kind: str | None  # kind of the equation that last wrote it
-    writer_index: int | None
+_Holding = tuple[str, str, str | None, int | None]
+"""A holding's current symbol, its unit, the kind of the equation that last wrote it and that operation's index
+(a plain tuple: one is built per write)."""
 
 
-_new_tuple = tuple.__new__  # skips the generated NamedTuple constructor on the hot path
+class _OpLabels(NamedTuple):
+    """The texts that name operation ``i``: its JSON path, the id prefix of its symbols (``op_007``) and the
+    ends of its symbols' names (`` of operation 7``, `` after operation 7``)."""
+
+    path: str
+    prefix: str
+    of: str
+    after: str
+
+
+@functools.lru_cache(maxsize=1024)
+def _op_labels(i: int) -> _OpLabels:
+    """Memoized: the same for every problem, and ``{i:03d}`` formatting costs more than the lookup."""
+    return _OpLabels(f"$.operations[{i}]", f"op_{i:03d}", f" of operation {i}", f" after operation {i}")
 
 
 class _Builder:
     """Mutable scratch state of one binding run (never escapes the adapter)."""
 
-    __slots__ = ("entity_ids", "equations", "facts", "graph", "holdings", "latest", "pack", "source_id", "spans",
-                 "stamper", "symbols", "units")  # fmt: skip
+    __slots__ = ("entity_ids", "equations", "facts", "graph", "holdings", "latest", "pack", "source_id", "stamper",
+                 "symbols", "units")  # fmt: skip
 
     def __init__(self, graph: MathProblemGraph, pack: UnitPack, source_id: str) -> None:
         self.graph = graph
@@ -154,42 +165,43 @@ class _Builder:
         self.entity_ids: dict[str, str] = {}
         self.holdings: dict[tuple[str, str], _Holding] = {}
         self.latest: dict[str, tuple[str, str]] = {}  # entity -> last written key
-        self.spans: dict[str, SourceSpanLink] = {}  # path -> span (one per element)
         self.units: dict[str, _UnitReading] = pack.memo(_UNIT_READINGS)  # unit text -> reading, for every run
         self.stamper = EquationStamper(self.symbols, pack)
 
     def span(self, path: str, text: str) -> SourceSpanLink:
-        cached = self.spans.get(path)
-        if cached is None:
-            text = text if text else path
-            cached = self.spans[path] = SourceSpanLink(f"{self.source_id}:{path}", 0, len(text), text)
-        return cached
+        """The span of one element of the problem (each element's path is its own source)."""
+        text = text or path
+        return SourceSpanLink(f"{self.source_id}:{path}", 0, len(text), text)
 
     def unit(self, text: str) -> _UnitReading:
-        reading = self.units.get(text)
-        if reading is None:
-            if len(self.units) >= _MEMO_LIMIT:
-                self.units.clear()
-            reading = self.units[text] = _read_unit(text, self.pack)
+        return self.units.get(text) or self._read(text)  # a reading is a non-empty tuple
+
+    def _read(self, text: str) -> _UnitReading:
+        if len(self.units) >= _MEMO_LIMIT:
+            self.units.clear()
+        reading = self.units[text] = _read_unit(text, self.pack)
         return reading
 
-    def literal(self, i: int, suffix: str, value: float, unit: str | None, role: str, path: str, text: str) -> str:
-        sid = f"op_{i:03d}__{suffix}"
-        span = self.span(path, text)
-        self.symbols[sid] = SymbolBinding(sid, f"{suffix} of operation {i}", role, span, INTRODUCED_BY, None, unit)
+    def literal(self, i: int, suffix: str, value: float, unit: str | None, role: str, span: SourceSpanLink) -> str:
+        """The symbol and fact of operation ``i``'s number: ``op_<i>__<suffix>``."""
+        labels = _op_labels(i)
+        sid = f"{labels.prefix}__{suffix}"
+        self.symbols[sid] = SymbolBinding(sid, suffix + labels.of, role, span, INTRODUCED_BY, None, unit)
         self.facts.append(BoundFact(sid, repr(value), span, unit))  # repr: _number_text
         return sid
 
-    def holding(self, entity: str, unit: str) -> _Holding | None:
-        return self.holdings.get((entity, self.unit(unit).key))
+    def holding(self, entity: str, unit: str) -> str | None:
+        """The current symbol of ``entity``'s holding of ``unit``'s measure, if it has one."""
+        h = self.holdings.get((entity, (self.units.get(unit) or self._read(unit)).key))
+        return None if h is None else h[0]
 
     def latest_holding(self, entity: str) -> _Holding | None:
         key = self.latest.get(entity)
         return None if key is None else self.holdings[key]
 
     def write(self, entity: str, unit: str, sid: str, kind: str | None, index: int | None) -> None:
-        key = (entity, self.unit(unit).key)
-        self.holdings[key] = _new_tuple(_Holding, (sid, unit, kind, index))
+        key = (entity, (self.units.get(unit) or self._read(unit)).key)
+        self.holdings[key] = (sid, unit, kind, index)
         self.latest[entity] = key
 
     def per(self, numerator: str, denominator: str) -> str:
@@ -227,7 +239,7 @@ def _initial_symbols(b: _Builder) -> None:
         unit = q.unit
         reading = b.unit(unit)
         existing = b.holdings.get((entity, reading.key))
-        if existing is not None and existing.unit == unit:
+        if existing is not None and existing[1] == unit:
             continue  # the same possession listed twice (equal values; contradictions are refused earlier)
         unit_slug = slugify(reading.key) or "unit"
         owner = b.entity_ids[entity].removeprefix("entity_")
@@ -248,14 +260,12 @@ def _initial_symbols(b: _Builder) -> None:
         # A second possession of the same measure ("2 hours and 30 minutes"): the
         # holding is their sum, in the first possession's unit; nothing is dropped.
         total = f"{sid}_total"
+        first, first_unit = existing[0], existing[1]
         symbols[total] = SymbolBinding(
-            total, f"{entity}'s {existing.unit} in all (initially)", "total", span, INTRODUCED_BY, entity,
-            existing.unit,
-        )  # fmt: skip
-        b.equations.append(
-            b.stamper.stamp(total, f"{existing.symbol_id} + {sid}", (existing.symbol_id, sid), "add", span)
+            total, f"{entity}'s {first_unit} in all (initially)", "total", span, INTRODUCED_BY, entity, first_unit
         )
-        b.write(entity, existing.unit, total, None, None)
+        b.equations.append(b.stamper.stamp(total, f"{first} + {sid}", (first, sid), "add", span))
+        b.write(entity, first_unit, total, None, None)
 
 
 def _describe(op: Operation) -> str:
@@ -274,89 +284,87 @@ def _describe(op: Operation) -> str:
 
 
 Step = tuple[str, list[str], str | None]
-"""What an operation's kind makes of it: the result's right-hand side, the symbols it reads, and the unit
-of the holding it writes (None: it writes none).  Each rule receives the builder, the operation, its operand,
-and where the operation stands: its index, its JSON path and the text that describes it."""
-
-
-def _deps(state: str | None, literal: str) -> list[str]:
-    """The symbols a step reads: the holding it starts from (when there is one) and its literal."""
-    return [literal] if state is None else [state, literal]
+"""What an operation's kind makes of it: the result's right-hand side, the symbols it reads (the holding it
+starts from, when there is one, and its literal), and the unit of the holding it writes (None: it writes
+none).  Each rule receives the builder, the operation, its operand, its index and its span."""
 
 
 def _holding_id(h: _Holding | None) -> str | None:
-    return None if h is None else h.symbol_id
+    return None if h is None else h[0]
 
 
 _ADDITIVE_SUFFIX: Mapping[str, str] = MappingProxyType({"add": "addend", "subtract": "subtrahend",
                                                          "transfer": "amount"})  # fmt: skip
 
 
-def _additive_step(b: _Builder, op: Operation, o: Quantity, i: int, path: str, text: str) -> Step:
+def _additive_step(b: _Builder, op: Operation, o: Quantity, i: int, span: SourceSpanLink) -> Step:
     """add / subtract / transfer: the actor's holding of the operand's measure plus or minus it."""
-    lit = b.literal(i, _ADDITIVE_SUFFIX[op.kind], o.value, o.unit, "quantity", path, text)
-    state = _holding_id(b.holding(op.actor, o.unit))
-    return f"{state or '0'} {'+' if op.kind == 'add' else '-'} {lit}", _deps(state, lit), o.unit
+    lit = b.literal(i, _ADDITIVE_SUFFIX[op.kind], o.value, o.unit, "quantity", span)
+    state = b.holding(op.actor, o.unit)
+    if state is None:
+        return f"0 {'+' if op.kind == 'add' else '-'} {lit}", [lit], o.unit
+    return f"{state} {'+' if op.kind == 'add' else '-'} {lit}", [state, lit], o.unit
 
 
-def _scaling_step(b: _Builder, op: Operation, o: Quantity, i: int, path: str, text: str) -> Step:
+def _scaling_step(b: _Builder, op: Operation, o: Quantity, i: int, span: SourceSpanLink) -> Step:
     """multiply / divide: the actor's latest holding scaled; dividing by a measure makes a per-unit holding."""
     multiply = op.kind == "multiply"
-    lit = b.literal(i, "multiplicand" if multiply else "divisor", o.value, o.unit, "quantity", path, text)
+    lit = b.literal(i, "multiplicand" if multiply else "divisor", o.value, o.unit, "quantity", span)
     latest = b.latest_holding(op.actor)
     state = _holding_id(latest)
-    write_unit = None if latest is None else latest.unit
+    write_unit = None if latest is None else latest[1]
     if not multiply and latest is not None and b.has_dimension(o.unit):
         # "60 dollars among 4 people", "120 miles in 2 hours": a new per-unit holding.
-        write_unit = b.per(latest.unit, o.unit)
-    return f"{state or '1'} {'*' if multiply else '/'} {lit}", _deps(state, lit), write_unit
+        write_unit = b.per(latest[1], o.unit)
+    return f"{state or '1'} {'*' if multiply else '/'} {lit}", [lit] if state is None else [state, lit], write_unit
 
 
-def _rate_step(b: _Builder, op: Operation, o: Rate, i: int, path: str, text: str) -> Step:
+def _rate_step(b: _Builder, op: Operation, o: Rate, i: int, span: SourceSpanLink) -> Step:
     """apply_rate: the rate times the actor's holding of its denominator."""
-    lit = b.literal(i, "rate", o.value, b.per(o.numerator_unit, o.denominator_unit), "rate", path, text)
-    state = _holding_id(b.holding(op.actor, o.denominator_unit))
-    return f"{lit} * {state or '?'}", _deps(state, lit), o.numerator_unit
+    lit = b.literal(i, "rate", o.value, b.per(o.numerator_unit, o.denominator_unit), "rate", span)
+    state = b.holding(op.actor, o.denominator_unit)
+    return f"{lit} * {state or '?'}", [lit] if state is None else [state, lit], o.numerator_unit
 
 
-def _partition_step(b: _Builder, op: Operation, o: PartitionChunk, i: int, path: str, text: str) -> Step:
+def _partition_step(b: _Builder, op: Operation, o: PartitionChunk, i: int, span: SourceSpanLink) -> Step:
     """unit_partition: the actor's holding divided into chunks of the operand's size."""
-    lit = b.literal(i, "chunk", o.value, b.per(o.unit, o.result_unit), "rate", path, text)
-    state = _holding_id(b.holding(op.actor, o.unit))
-    return f"{state or '?'} / {lit}", _deps(state, lit), o.result_unit
+    lit = b.literal(i, "chunk", o.value, b.per(o.unit, o.result_unit), "rate", span)
+    state = b.holding(op.actor, o.unit)
+    return f"{state or '?'} / {lit}", [lit] if state is None else [state, lit], o.result_unit
 
 
-def _fraction_step(b: _Builder, op: Operation, o: FractionPortion, i: int, path: str, text: str) -> Step:
+def _fraction_step(b: _Builder, op: Operation, o: FractionPortion, i: int, span: SourceSpanLink) -> Step:
     """fraction_portion: a fraction of the actor's latest holding."""
-    lit = b.literal(i, "fraction", o.numerator / o.denominator, None, "ratio", path, text)
+    lit = b.literal(i, "fraction", o.numerator / o.denominator, None, "ratio", span)
     latest = b.latest_holding(op.actor)
     state = _holding_id(latest)
-    return f"{lit} * {state or '?'}", _deps(state, lit), None if latest is None else latest.unit
+    return f"{lit} * {state or '?'}", [lit] if state is None else [state, lit], None if latest is None else latest[1]
 
 
-def _additive_comparison_step(b: _Builder, op: Operation, o: Comparison, i: int, path: str, text: str) -> Step:
+def _additive_comparison_step(b: _Builder, op: Operation, o: Comparison, i: int, span: SourceSpanLink) -> Step:
     """compare_additive: the reference's holding of the delta's measure plus or minus the delta."""
     delta = o.delta
     if delta is None:  # pragma: no cover - Operation validated an additive comparison's delta
-        raise ProblemGraphError("an additive comparison needs a delta", reason="missing_field", path=path)
-    lit = b.literal(i, "delta", delta.value, delta.unit, "difference", path, text)
-    state = _holding_id(b.holding(o.reference_actor, delta.unit))
-    return f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}", _deps(state, lit), delta.unit
+        raise ProblemGraphError("an additive comparison needs a delta", reason="missing_field", path="operand")
+    lit = b.literal(i, "delta", delta.value, delta.unit, "difference", span)
+    state = b.holding(o.reference_actor, delta.unit)
+    rhs = f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}"
+    return rhs, [lit] if state is None else [state, lit], delta.unit
 
 
 def _multiplicative_comparison_step(
-    b: _Builder, op: Operation, o: Comparison, i: int, path: str, text: str
+    b: _Builder, op: Operation, o: Comparison, i: int, span: SourceSpanLink
 ) -> Step:
     """compare_multiplicative: a factor times the reference's latest holding."""
-    lit = b.literal(i, "factor", o.factor or 0.0, None, "ratio", path, text)
+    lit = b.literal(i, "factor", o.factor or 0.0, None, "ratio", span)
     ref = b.latest_holding(o.reference_actor)
     state = _holding_id(ref)
-    return f"{lit} * {state or '?'}", _deps(state, lit), None if ref is None else ref.unit
+    return f"{lit} * {state or '?'}", [lit] if state is None else [state, lit], None if ref is None else ref[1]
 
 
 # kind -> (what the kind makes of the operation, the role of its result).  Operation has checked that
 # the operand is the kind's type (problem.OPERAND_TYPES), so each rule receives the operand it reads.
-_OPERATION_RULES: Mapping[str, tuple[Callable[[_Builder, Operation, Any, int, str, str], Step], str]] = (
+_OPERATION_RULES: Mapping[str, tuple[Callable[[_Builder, Operation, Any, int, SourceSpanLink], Step], str]] = (
     MappingProxyType(
         {
             "add": (_additive_step, "total"),
@@ -375,19 +383,16 @@ _OPERATION_RULES: Mapping[str, tuple[Callable[[_Builder, Operation, Any, int, st
 
 
 def _operation(b: _Builder, i: int, op: Operation) -> None:
-    path = f"$.operations[{i}]"
-    text = _describe(op)
-    span = b.span(path, text)
+    labels = _op_labels(i)
+    span = b.span(labels.path, _describe(op))
     kind, actor = op.kind, op.actor
     if kind not in _OPERATION_RULES:  # pragma: no cover - Operation validated the kind
-        raise ProblemGraphError(f"unknown operation kind {kind!r}", reason="unknown_operation", path=f"{path}.kind")
+        raise ProblemGraphError(f"unknown operation kind {kind!r}", reason="unknown_operation", path="kind")
     rule, role = _OPERATION_RULES[kind]
-    rhs, deps, write_unit = rule(b, op, op.operand, i, path, text)
-    result = f"op_{i:03d}_result"
-    b.symbols[result] = SymbolBinding(
-        result, f"{actor}'s {write_unit or 'holding'} after operation {i}", role, span, INTRODUCED_BY, actor,
-        write_unit,
-    )  # fmt: skip
+    rhs, deps, write_unit = rule(b, op, op.operand, i, span)
+    result = labels.prefix + "_result"
+    name = f"{actor}'s {write_unit or 'holding'}{labels.after}"
+    b.symbols[result] = SymbolBinding(result, name, role, span, INTRODUCED_BY, actor, write_unit)
     b.equations.append(b.stamper.stamp(result, rhs, deps, kind, span))
     if write_unit is not None:
         b.write(actor, write_unit, result, kind, i)
@@ -400,14 +405,15 @@ def _received(b: _Builder, i: int, op: Operation, span: SourceSpanLink) -> None:
     o, target = op.operand, op.target
     if not isinstance(o, Quantity) or target is None:  # pragma: no cover - Operation validated a transfer
         raise ProblemGraphError("a transfer needs a quantity and a target", reason="missing_field", path="target")
-    received = f"op_{i:03d}_received"
-    target_state = _holding_id(b.holding(target, o.unit))
-    lit = f"op_{i:03d}__amount"
+    labels = _op_labels(i)
+    received = labels.prefix + "_received"
+    target_state = b.holding(target, o.unit)
+    lit = labels.prefix + "__amount"
     b.symbols[received] = SymbolBinding(
-        received, f"{target}'s {o.unit} after operation {i}", "total", span, INTRODUCED_BY, target, o.unit
+        received, f"{target}'s {o.unit}{labels.after}", "total", span, INTRODUCED_BY, target, o.unit
     )
-    b.equations.append(b.stamper.stamp(received, f"{target_state or '0'} + {lit}", _deps(target_state, lit),
-                                       op.kind, span))  # fmt: skip
+    deps = [lit] if target_state is None else [target_state, lit]
+    b.equations.append(b.stamper.stamp(received, f"{target_state or '0'} + {lit}", deps, op.kind, span))
     b.write(target, o.unit, received, "add", i)
 
 
@@ -429,23 +435,22 @@ def _unknown(b: _Builder) -> BoundUnknown:
         same_dim = [
             (e, h)
             for (e, _k), h in b.holdings.items()
-            if (u.entity is None or e == u.entity) and _dimension_of(b.unit(h.unit)) == dimension
+            if (u.entity is None or e == u.entity) and _dimension_of(b.unit(h[1])) == dimension
         ]
         if len(same_dim) == 1:
             holders = same_dim
         elif len(same_dim) > 1:
-            ambiguous = tuple(sorted(h.symbol_id for _e, h in same_dim))
+            ambiguous = tuple(sorted(h[0] for _e, h in same_dim))
     resolved_by: str | None = None
     kind: str | None = None
     is_total = False
     state_index = STATE_INDEX_INITIAL
     if len(holders) == 1:
-        h = holders[0][1]
-        resolved_by, kind = h.symbol_id, h.writer_kind
-        state_index = STATE_INDEX_INITIAL if h.writer_index is None else STATE_INDEX_TERMINAL
+        resolved_by, _unit, kind, writer_index = holders[0][1]
+        state_index = STATE_INDEX_INITIAL if writer_index is None else STATE_INDEX_TERMINAL
     elif len(holders) > 1:
         # "How many in total?": the unknown is the sum of the holders' current symbols.
-        deps = sorted(h.symbol_id for _e, h in holders)
+        deps = sorted(h[0] for _e, h in holders)
         b.equations.append(stamper.stamp(sid, " + ".join(deps), deps, "add", span))
         resolved_by, kind, is_total = sid, "add", True
         state_index = STATE_INDEX_TERMINAL
