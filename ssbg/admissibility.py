@@ -385,6 +385,16 @@ def _upstream_unit(vec: UnitVector) -> ResolvedUnit:
 _new_operand = tuple.__new__  # skips the generated NamedTuple constructor on the hot path
 
 
+Signature = tuple[tuple[str, str | UnitVector | None], ...]
+"""The operands of an equation as its proof reads them: (role, unit text or upstream unit) in sorted-id order."""
+
+ProofMemo = dict[tuple[str, Signature, str | None], tuple[UnitProof, str] | None]
+"""Proofs by (kind, signature, lhs unit text); None: the rule refuses (the caller refuses naming the symbols)."""
+
+_PROOFS = "ssbg.admissibility.proofs"  # the name of the proof memo of each pack (UnitPack.memo)
+_MEMO_LIMIT = 1 << 14  # entries a memo holds before it starts afresh (bounded memory over any corpus)
+
+
 def check_admissibility(
     equation: BoundEquation,
     *,
@@ -427,6 +437,7 @@ def check_admissibility(
         _symbol_table(symbols),
         p,
         upstream_units or {},
+        p.memo(_PROOFS),
     )
     if isinstance(proved, _Refusal):
         raise proved.error()
@@ -441,16 +452,38 @@ def _prove(
     table: Mapping[str, SymbolBinding],
     p: UnitPack,
     upstream: Mapping[str, UnitVector],
+    memo: ProofMemo,
 ) -> tuple[UnitProof, str] | _Refusal:
     """The checks of :func:`check_admissibility` on validated parts: the proof and its canonical string.
 
     The refusals it finds itself come back as a :class:`_Refusal` record; a kind's rule raises its own.
+    An equation whose operands' (role, unit) and lhs unit have been proved before (``memo``, the pack's)
+    gets that proof at once: the checks below gave it for the same kind, roles, unit texts and pack, and
+    would give it again.
     """
+    ordered_deps = sorted(dependencies)
+    if kind in _ID_FREE_KINDS and (lhs := table.get(lhs_id)) is not None:
+        seen: list[tuple[str, str | UnitVector | None]] = []
+        for sid in ordered_deps:
+            sym = table.get(sid)
+            if sym is None:
+                break
+            if sym.unit is not None:
+                seen.append((sym.semantic_role, sym.unit))
+            elif sid in upstream:
+                seen.append((sym.semantic_role, upstream[sid]))
+            elif sym.semantic_role == "ratio":
+                seen.append((sym.semantic_role, None))
+            else:
+                break
+        else:
+            known = memo.get((kind, tuple(seen), lhs.unit))
+            if known is not None:
+                return known
     if kind not in KIND_RULES:
         return _Refusal(
             "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=kind
         )
-    ordered_deps = sorted(dependencies)
     if lhs_id not in table:
         return _Refusal("unknown_symbol", f"symbol {lhs_id!r} is not bound", detail=lhs_id)
     for sid in ordered_deps:
@@ -479,7 +512,7 @@ def _prove(
             return _Refusal("unit_unbound", f"operand {sid} has no unit and no admitted upstream unit", detail=sid)
     lhs_unit = table[lhs_id].unit
     if kind in _ID_FREE_KINDS:
-        proved = _memoized_proof(kind, tuple(signature), lhs_unit, p)
+        proved = _memoized_proof(kind, tuple(signature), lhs_unit, p, memo)
         if proved is not None:
             return proved
     # A refusal (its message names the symbols) or a division: the rule reads the operands themselves.
@@ -531,17 +564,11 @@ _ID_FREE_KINDS: frozenset[str] = frozenset(KIND_RULES) - {"divide"}
 reads their ids and the rhs, to tell the dividend from the divisor)."""
 
 
-Signature = tuple[tuple[str, str | UnitVector | None], ...]
-"""The operands of an equation as its proof reads them: (role, unit text or upstream unit) in sorted-id order."""
-
-_PROOFS = "ssbg.admissibility.proofs"  # the name of the proof memo of each pack (UnitPack.memo)
-_MEMO_LIMIT = 1 << 14  # entries a memo holds before it starts afresh (bounded memory over any corpus)
-
-
-def _memoized_proof(kind: str, signature: Signature, lhs_unit: str | None, p: UnitPack) -> tuple[UnitProof, str] | None:
-    """:func:`_proof_by_units`, memoized in the pack (a pure function of immutable values; no hash of the
-    pack per lookup).  :func:`clear_proof_cache` or ``UnitPack.clear_cache`` forget it."""
-    memo: dict[tuple[str, Signature, str | None], tuple[UnitProof, str] | None] = p.memo(_PROOFS)
+def _memoized_proof(
+    kind: str, signature: Signature, lhs_unit: str | None, p: UnitPack, memo: ProofMemo
+) -> tuple[UnitProof, str] | None:
+    """:func:`_proof_by_units`, memoized in ``memo``, the pack's (a pure function of immutable values; no hash
+    of the pack per lookup).  :func:`clear_proof_cache` or ``UnitPack.clear_cache`` forget it."""
     key = (kind, signature, lhs_unit)
     try:
         return memo[key]
@@ -592,6 +619,7 @@ class EquationStamper:
         self.admitted: dict[str, UnitVector] = {}
         self.proofs: dict[str, UnitProof] = {}
         self.root_of: dict[str, str] = {}
+        self.memo: ProofMemo = self.pack.memo(_PROOFS)
 
     def stamp(
         self,
@@ -625,7 +653,7 @@ class EquationStamper:
                 root,
             )
         try:
-            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted)
+            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted, self.memo)
         except AdmissibilityError as exc:  # a rule's refusal
             return self._refused(lhs, rhs, deps, kind, span, exc.reason, exc.detail or exc.message, exc.offending_unit)
         if isinstance(proved, _Refusal):  # the detail, else the message its AdmissibilityError would carry

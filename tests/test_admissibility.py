@@ -22,7 +22,7 @@ from ssbg.admissibility import (
 )
 from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError
 from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
-from ssbg.units import DIMENSIONLESS, UnitVector, default_pack
+from ssbg.units import DIMENSIONLESS, UnitPack, UnitVector, default_pack
 
 SPAN = SourceSpanLink("p", 0, 1, "x")
 
@@ -301,7 +301,8 @@ def test_memoized_proofs_never_change_a_verdict(
         return eq.unit_proof, eq.admissibility_status, eq.refusal_reason, eq.refusal_detail, eq.offending_unit
 
     ids = [f"s{i}" for i in range(len(operands))]
-    with mock.patch("ssbg.admissibility._memoized_proof", return_value=None):
+    no_memo = mock.patch.object(UnitPack, "memo", return_value={})  # no proof known beforehand
+    with mock.patch("ssbg.admissibility._memoized_proof", return_value=None), no_memo:
         direct = verdict(ids)
     verdict([f"t{i}" for i in range(len(operands))])  # primes the memo
     assert verdict(ids) == direct
@@ -311,10 +312,11 @@ def test_clear_proof_cache_empties_the_memo() -> None:
     symbols = {"a": sym("a", "feet"), "b": sym("b", "feet"), "out": sym("out")}
     signature = (("quantity", "feet"), ("quantity", "feet"))
     EquationStamper(symbols).stamp("out", "a + b", ("a", "b"), "add", SPAN)
+    memo = default_pack().memo("ssbg.admissibility.proofs")
     with mock.patch("ssbg.admissibility._proof_by_units", return_value=None) as rule:
-        assert _memoized_proof("add", signature, None, default_pack()) is not None  # from the memo
+        assert _memoized_proof("add", signature, None, default_pack(), memo) is not None  # from the memo
         clear_proof_cache()
-        assert _memoized_proof("add", signature, None, default_pack()) is None  # the rule again
+        assert _memoized_proof("add", signature, None, default_pack(), memo) is None  # the rule again
     assert rule.call_count == 1
 
 
