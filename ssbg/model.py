@@ -625,24 +625,76 @@ class SemanticSymbolicBindingGraph:
     provenance: str
 
     def __post_init__(self) -> None:
-        symbols, facts, equations, unknowns, constraints = (
-            self.symbols, self.facts, self.equations, self.unknowns, self.constraints
-        )  # fmt: skip
-        if not (  # the common case in one expression (members checked in C); _check_members names a fault
+        if not self._holds():  # the common, valid graph in one pass per collection; _validate names the fault
+            self._validate()
+
+    def _holds(self) -> bool:
+        """True when every check of :meth:`_validate` passes and the equations are in dependency order.
+
+        One loop per collection, each item checked where it is read (its type, its references); a
+        graph of a few values costs a fraction of what building a C-level iterator per check did.
+        """
+        # Typed as what they may hold before the checks (a caller may pass anything).
+        symbols: tuple[object, ...] = self.symbols
+        facts: tuple[object, ...] = self.facts
+        equations: tuple[object, ...] = self.equations
+        unknowns: tuple[object, ...] = self.unknowns
+        constraints: tuple[object, ...] = self.constraints
+        if not (
             type(symbols) is tuple
             and type(facts) is tuple
             and type(equations) is tuple
             and type(unknowns) is tuple
             and type(constraints) is tuple
-            and all(map(_IS_SYMBOL, symbols))
-            and all(map(_IS_FACT, facts))
-            and all(map(_IS_EQUATION, equations))
-            and all(map(_IS_UNKNOWN, unknowns))
-            and all(map(_IS_CONSTRAINT, constraints))
             and type(self.provenance) is str
             and self.provenance
         ):
-            self._check_members()
+            return False
+        known: set[str] = set()
+        for symbol in symbols:
+            if not isinstance(symbol, SymbolBinding):
+                return False
+            known.add(symbol.symbol_id)
+        if len(known) != len(symbols):
+            return False
+        for fact in facts:
+            if not (isinstance(fact, BoundFact) and fact.symbol_id in known):
+                return False
+        later: set[str] = set()  # the lhs of this equation and the ones after it
+        for eq in equations:
+            if not isinstance(eq, BoundEquation):
+                return False
+            later.add(eq.lhs_symbol_id)
+        if len(later) != len(equations):
+            return False
+        for eq in self.equations:  # every one a BoundEquation now
+            deps, upstream = eq.dependencies, eq.propagated_from
+            if not (
+                eq.lhs_symbol_id in known
+                and known.issuperset(deps)
+                and deps.isdisjoint(later)  # every dependency on an equation is on an earlier one: no cycle
+                and (upstream is None or upstream in known)
+            ):
+                return False
+            later.discard(eq.lhs_symbol_id)
+        for unknown in unknowns:
+            if not (
+                isinstance(unknown, BoundUnknown)
+                and unknown.symbol_id in known
+                and (unknown.resolved_by is None or unknown.resolved_by in known)
+            ):
+                return False
+        for constraint in constraints:
+            if not (isinstance(constraint, BoundConstraint) and constraint.symbol_id in known):
+                return False
+        return True
+
+    def _validate(self) -> None:
+        """The checks in their order, each refusing with its own reason and path."""
+        self._check_members()
+        symbols, facts, equations, unknowns, constraints = (
+            self.symbols, self.facts, self.equations, self.unknowns, self.constraints
+        )  # fmt: skip
         known = set(map(_SYMBOL_ID, symbols))
         if len(known) != len(symbols):
             seen: set[str] = set()
@@ -759,12 +811,6 @@ _LHS_SYMBOL_ID = attrgetter("lhs_symbol_id")
 _DEPENDENCIES = attrgetter("dependencies")
 _PROPAGATED_FROM = attrgetter("propagated_from")
 _RESOLVED_BY = attrgetter("resolved_by")
-
-_IS_SYMBOL: Callable[[object], bool] = SymbolBinding.__instancecheck__  # isinstance(item, class) as a C callable
-_IS_FACT: Callable[[object], bool] = BoundFact.__instancecheck__
-_IS_EQUATION: Callable[[object], bool] = BoundEquation.__instancecheck__
-_IS_UNKNOWN: Callable[[object], bool] = BoundUnknown.__instancecheck__
-_IS_CONSTRAINT: Callable[[object], bool] = BoundConstraint.__instancecheck__
 
 # (field, member class, isinstance(item, class) as a C callable for map()).
 _GRAPH_MEMBERS: tuple[tuple[str, type, Callable[[object], bool]], ...] = tuple(
