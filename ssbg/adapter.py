@@ -52,7 +52,7 @@ from ssbg.problem import (
     Quantity,
     Rate,
 )
-from ssbg.question import question_form_for, reconcile_resolved
+from ssbg.question import question_form, reconcile_resolved
 from ssbg.units import ResolvedUnit, UnitPack, UnitVector, default_pack, normalize_unit_text
 
 __all__ = ["bind_math_problem_graph", "holding_key"]
@@ -143,6 +143,12 @@ class _OpLabels(NamedTuple):
     after: str
 
 
+@functools.lru_cache(maxsize=4096)
+def _element_path(collection: str, i: int) -> str:
+    """``$.<collection>[<i>]`` (memoized: formatting the index costs more than the lookup)."""
+    return f"$.{collection}[{i}]"
+
+
 @functools.lru_cache(maxsize=1024)
 def _op_labels(i: int) -> _OpLabels:
     """Memoized: the same for every problem, and ``{i:03d}`` formatting costs more than the lookup."""
@@ -229,15 +235,16 @@ def _entity_symbols(b: _Builder) -> None:
             n += 1
         used.add(sid)
         b.entity_ids[entity] = sid
-        symbols[sid] = SymbolBinding(sid, entity, "entity", b.span(f"$.entities[{i}]", entity), INTRODUCED_BY, entity)
+        span = b.span(_element_path("entities", i), entity)
+        symbols[sid] = SymbolBinding(sid, entity, "entity", span, INTRODUCED_BY, entity)
 
 
 def _initial_symbols(b: _Builder) -> None:
-    symbols = b.symbols
+    symbols, units = b.symbols, b.units
     for i, possession in enumerate(b.graph.initial_state):
         entity, q = possession.entity, possession.quantity
         unit = q.unit
-        reading = b.unit(unit)
+        reading = units.get(unit) or b._read(unit)
         existing = b.holdings.get((entity, reading.key))
         if existing is not None and existing[1] == unit:
             continue  # the same possession listed twice (equal values; contradictions are refused earlier)
@@ -249,7 +256,7 @@ def _initial_symbols(b: _Builder) -> None:
             sid = f"t0_{owner}_{unit_slug}_{n:03d}"
             n += 1
         value = repr(q.value)  # _number_text
-        span = b.span(f"$.initial_state[{i}]", f"{entity} has {value} {unit}")
+        span = b.span(_element_path("initial_state", i), f"{entity} has {value} {unit}")
         symbols[sid] = SymbolBinding(
             sid, f"{entity}'s {unit} (initially)", reading.role, span, INTRODUCED_BY, entity, unit
         )
@@ -428,7 +435,10 @@ def _unknown(b: _Builder) -> BoundUnknown:
     span = b.span("$.unknown", label)
     b.symbols[sid] = SymbolBinding(sid, label, "unknown", span, INTRODUCED_BY, u.entity, u.unit)
     expected = reading.resolved
-    holders = [(e, h) for (e, k), h in b.holdings.items() if k == key and (u.entity is None or e == u.entity)]
+    holders = []  # the holdings of the asked-for key (of the asked-for entity, when the question names one)
+    for (e, k), h in b.holdings.items():
+        if k == key and (u.entity is None or e == u.entity):
+            holders.append((e, h))
     ambiguous: tuple[str, ...] = ()
     if not holders and expected is not None:
         dimension = expected.dimension
@@ -465,7 +475,7 @@ def _unknown(b: _Builder) -> BoundUnknown:
                 refused = True
             else:
                 admitted = declared.dimension
-    form = question_form_for(kind, is_total=is_total, expected_is_rate=expected is not None and expected.is_rate)
+    form = question_form(kind, is_total, expected is not None and expected.is_rate)
     return reconcile_resolved(
         sid, span, u.unit, expected, resolved_by, admitted, refused, state_index, form, ambiguous, b.pack.name
     )

@@ -57,6 +57,11 @@ def question_form_for(
     the resolving equation (``difference`` for take-aways and comparisons,
     ``ratio`` for divisions and portions, ``count`` for the rest).
     """
+    return question_form(resolving_kind, is_total, expected_is_rate)
+
+
+def question_form(resolving_kind: str | None, is_total: bool, expected_is_rate: bool) -> str:
+    """:func:`question_form_for`, positional, for the binders' hot path."""
     if expected_is_rate:
         return "rate"
     if is_total:
