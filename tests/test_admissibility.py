@@ -290,8 +290,9 @@ _UNITS = (None, "feet", "dollars", "dollars per hour", "hours", "minutes", "appl
 def test_memoized_proofs_never_change_a_verdict(
     kind: str, operands: list[tuple[str | None, str]], lhs_unit: str | None
 ) -> None:
-    """An equation stamped through the proof memo (primed by the same units and roles under other ids)
-    gets the proof, status and refusal fields that the kind's rule gives it with the memo switched off."""
+    """An equation stamped through the proof memo (primed by the same units and roles under other ids), or
+    through the refusal memo (the same equation again), gets the proof, status and refusal fields that the
+    kind's rule gives it with the memos switched off."""
 
     def verdict(ids: list[str]) -> tuple[str, str, str | None, str | None, str | None]:
         symbols = {sid: sym(sid, unit, role) for sid, (unit, role) in zip(ids, operands, strict=True)}
@@ -304,8 +305,9 @@ def test_memoized_proofs_never_change_a_verdict(
     no_memo = mock.patch.object(UnitPack, "memo", return_value={})  # no proof known beforehand
     with mock.patch("ssbg.admissibility._memoized_proof", return_value=None), no_memo:
         direct = verdict(ids)
-    verdict([f"t{i}" for i in range(len(operands))])  # primes the memo
+    verdict([f"t{i}" for i in range(len(operands))])  # primes the proof memo
     assert verdict(ids) == direct
+    assert verdict(ids) == direct  # a refusal now comes from the refusal memo
 
 
 def test_clear_proof_cache_empties_the_memo() -> None:
