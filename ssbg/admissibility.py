@@ -29,9 +29,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError
 from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
@@ -44,6 +43,9 @@ from ssbg.units import (
     unit_product,
     unit_quotient,
 )
+
+if TYPE_CHECKING:  # imported where a pack is read, not at `import ssbg` (ADR 0015: import time)
+    from fractions import Fraction
 
 __all__ = [
     "ADMISSIBILITY_REASONS",
@@ -202,20 +204,23 @@ def _multiply(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
     return result, tuple(_vec(o) for o in ops), _scaled(ops, result), ()
 
 
-_ONE = Fraction(1)
-
-
 def _scaled(ops: Sequence[Operand], result: UnitVector) -> ResolvedUnit | None:
     """A synthetic resolved unit carrying the product's scale (for lhs notes)."""
-    ratio: Fraction | None = _ONE
+    ratio: Fraction | None = None  # the product so far (the first factor alone: Fraction arithmetic is slow)
+    scaled = True  # every unit so far has a scale
     lemmas = []
     for op in ops:
         unit = op.unit
         if unit is None:
             continue
         lemmas.append(unit.lemma)
-        if ratio is not None:  # the first factor is the product so far (Fraction arithmetic is slow)
-            ratio = None if unit.ratio is None else unit.ratio if ratio is _ONE else ratio * unit.ratio
+        if scaled:
+            scaled = unit.ratio is not None
+            ratio = None if unit.ratio is None else unit.ratio if ratio is None else ratio * unit.ratio
+    if scaled and ratio is None:  # no unit at all: the empty product
+        from fractions import Fraction  # imported by the pack loader already; not at `import ssbg`
+
+        ratio = Fraction(1)
     name = "*".join(lemmas)
     return ResolvedUnit(name, name, result, ratio, "composite")
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import json
 import keyword
 from collections.abc import Callable
@@ -789,6 +788,8 @@ class SemanticSymbolicBindingGraph:
         """sha256 hex digest of the canonical string, for corpus joins."""
         # surrogatepass: a lone surrogate in a directly built value hashes deterministically
         # instead of raising (input types refuse such text earlier).
+        import hashlib  # not at `import ssbg` (ADR 0015: import time)
+
         return hashlib.sha256(self.to_canonical_string().encode("utf-8", "surrogatepass")).hexdigest()
 
     def summary(self) -> dict[str, Any]:

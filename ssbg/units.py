@@ -27,19 +27,19 @@ ssbg.errors.UnitAlgebraError: unknown_unit: 'apples'
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
-from importlib import resources
-from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ssbg import jsontext
 from ssbg.errors import PackError, UnitAlgebraError
+
+if TYPE_CHECKING:  # imported where a pack is read, not at `import ssbg` (ADR 0015: import time)
+    from fractions import Fraction
+    from pathlib import Path
 
 __all__ = [
     "BASE_DIMENSIONS",
@@ -479,6 +479,8 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
         raise _pack_error("malformed_row", f"'dimension' must map base dimensions to ints: {dims}", where)
     ratio: Fraction | None = None
     if row["ratio"] is not None:
+        from fractions import Fraction
+
         try:
             ratio = Fraction(row["ratio"])
         except (ValueError, ZeroDivisionError):
@@ -501,6 +503,9 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
 
 
 def _pack_dir(name_or_path: str | Path) -> Path:
+    from importlib import resources
+    from pathlib import Path
+
     path = Path(name_or_path)
     if path.is_dir():
         return path
@@ -536,6 +541,8 @@ def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
     if not isinstance(manifest, dict) or any(not isinstance(manifest.get(k), t) for k, t in need.items()):
         raise _pack_error("manifest_invalid", f"manifest needs {sorted(need)}", f"{manifest_path}:1")
     data = lexicon_path.read_bytes()
+    import hashlib
+
     checksum = hashlib.sha256(data).hexdigest()
     if checksum != manifest["sha256"]:
         raise _pack_error(
