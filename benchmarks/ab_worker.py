@@ -10,8 +10,8 @@ text can be served from a cache filled by an earlier copy):
 
 - ``lanes N``: ``bind_math_problem_graph`` over the lanes of ``data/lanes`` replicated to N problems;
 - ``graphs N``: the same over the hand-written graphs of ``benchmarks/graphs.jsonl``;
-- ``check N``: ``check_operation`` on N random unit pairs, three kinds each (add, multiply, divide), a
-  refusal caught as the caller would;
+- ``check N``: ``check_operation`` on the first N unit pairs of ``bench_units.py``, three kinds each (add,
+  multiply, divide), a refusal caught as the caller would;
 - ``trace N`` / ``trace_refused N``: ``bind_trace`` of one trace of N chained steps (each adds a mention
   to the step before), admitted throughout, or refused at its first step so that every later step
   inherits the refusal;
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -35,8 +34,6 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 LANES = HERE.parent / "data" / "lanes"
 GRAPHS = HERE / "graphs.jsonl"
-UNITS = ("feet", "inches", "miles", "meters", "km", "seconds", "minutes", "hours", "days", "years", "pounds",
-         "grams", "kg", "liters", "mph", "hertz", "feet_per_second", "meters_per_second")  # fmt: skip
 
 
 def _records(paths: list[Path]) -> list[dict[str, Any]]:
@@ -73,11 +70,13 @@ def _bind_all(problems: list[Any]) -> Callable[[], int]:
 
 
 def _checks(size: int) -> Callable[[], int]:
+    """The check_operation row of ``bench_units.py``: its unit texts, its seeded pairs."""
+    from bench_units import UNITS, draw_pairs
+
     from ssbg.admissibility import check_operation
     from ssbg.errors import AdmissibilityError
 
-    rnd = random.Random(20261129)
-    pairs = [(UNITS[rnd.randrange(len(UNITS))], UNITS[rnd.randrange(len(UNITS))]) for _ in range(size)]
+    pairs = [(UNITS[i][0], UNITS[j][0]) for i, j in draw_pairs(size)]
 
     def run() -> int:
         for a, b in pairs:
