@@ -482,25 +482,9 @@ def _prove(
     would give it again.
     """
     ordered_deps = sorted(dependencies)
-    if kind in _MEMO_KINDS and (lhs := table.get(lhs_id)) is not None:
-        seen: list[tuple[str, str | UnitVector | None]] = []
-        for sid in ordered_deps:
-            sym = table.get(sid)
-            if sym is None:
-                break
-            if sym.unit is not None:
-                seen.append((sym.semantic_role, sym.unit))
-            elif sid in upstream:
-                seen.append((sym.semantic_role, upstream[sid]))
-            elif sym.semantic_role == "ratio":
-                seen.append((sym.semantic_role, None))
-            else:
-                break
-        else:
-            in_order = _in_role_order(kind, ordered_deps, rhs, seen)
-            known = None if in_order is None else memo.get((kind, in_order, lhs.unit))
-            if known is not None:
-                return known
+    known = _known_proof(lhs_id, ordered_deps, kind, rhs, table, upstream, memo) if kind in _MEMO_KINDS else None
+    if known is not None:
+        return known
     if kind not in KIND_RULES:
         return _Refusal(
             "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=kind
@@ -557,6 +541,38 @@ def _prove(
         refusals[named] = proof
         return proof
     return proof, proof.to_canonical_string()
+
+
+def _known_proof(
+    lhs_id: str,
+    ordered_deps: list[str],
+    kind: str,
+    rhs: str,
+    table: Mapping[str, SymbolBinding],
+    upstream: Mapping[str, UnitVector],
+    memo: ProofMemo,
+) -> tuple[UnitProof, str] | None:
+    """The proof :func:`_prove` gave before to an equation of this kind whose operands have the same (role,
+    unit) and whose lhs declares the same unit, if it did: its checks would give it again (same kind,
+    roles, unit texts and pack).  None when the memo has none, or a symbol is missing or has no unit."""
+    lhs = table.get(lhs_id)
+    if lhs is None:
+        return None
+    seen: list[tuple[str, str | UnitVector | None]] = []
+    for sid in ordered_deps:
+        sym = table.get(sid)
+        if sym is None:
+            return None
+        if sym.unit is not None:
+            seen.append((sym.semantic_role, sym.unit))
+        elif sid in upstream:
+            seen.append((sym.semantic_role, upstream[sid]))
+        elif sym.semantic_role == "ratio":
+            seen.append((sym.semantic_role, None))
+        else:
+            return None
+    in_order = _in_role_order(kind, ordered_deps, rhs, seen)
+    return None if in_order is None else memo.get((kind, in_order, lhs.unit))
 
 
 def _operand_unit(source: str | UnitVector | None, p: UnitPack) -> ResolvedUnit | None:

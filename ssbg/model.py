@@ -633,29 +633,37 @@ class SemanticSymbolicBindingGraph:
         One loop per collection, each item checked where it is read (its type, its references); a
         graph of a few values costs a fraction of what building a C-level iterator per check did.
         """
-        # Typed as what they may hold before the checks (a caller may pass anything).
-        symbols: tuple[object, ...] = self.symbols
+        known = self._symbol_ids()
+        return known is not None and self._references_hold(known)
+
+    def _symbol_ids(self) -> set[str] | None:
+        """The symbol ids, when every collection is a tuple, the provenance a text and the symbols
+        ``SymbolBinding`` values with distinct ids; None otherwise."""
+        if not (
+            type(self.symbols) is tuple
+            and type(self.facts) is tuple
+            and type(self.equations) is tuple
+            and type(self.unknowns) is tuple
+            and type(self.constraints) is tuple
+            and type(self.provenance) is str
+            and self.provenance
+        ):
+            return None
+        symbols: tuple[object, ...] = self.symbols  # what it may hold before the checks (a caller may pass anything)
+        known: set[str] = set()
+        for symbol in symbols:
+            if not isinstance(symbol, SymbolBinding):
+                return None
+            known.add(symbol.symbol_id)
+        return known if len(known) == len(symbols) else None
+
+    def _references_hold(self, known: set[str]) -> bool:
+        """Every other member is of its type and references only ``known`` ids; every dependency on an
+        equation is on an earlier one (so there is no cycle)."""
         facts: tuple[object, ...] = self.facts
         equations: tuple[object, ...] = self.equations
         unknowns: tuple[object, ...] = self.unknowns
         constraints: tuple[object, ...] = self.constraints
-        if not (
-            type(symbols) is tuple
-            and type(facts) is tuple
-            and type(equations) is tuple
-            and type(unknowns) is tuple
-            and type(constraints) is tuple
-            and type(self.provenance) is str
-            and self.provenance
-        ):
-            return False
-        known: set[str] = set()
-        for symbol in symbols:
-            if not isinstance(symbol, SymbolBinding):
-                return False
-            known.add(symbol.symbol_id)
-        if len(known) != len(symbols):
-            return False
         for fact in facts:
             if not (isinstance(fact, BoundFact) and fact.symbol_id in known):
                 return False
@@ -671,7 +679,7 @@ class SemanticSymbolicBindingGraph:
             if not (
                 eq.lhs_symbol_id in known
                 and known.issuperset(deps)
-                and deps.isdisjoint(later)  # every dependency on an equation is on an earlier one: no cycle
+                and deps.isdisjoint(later)
                 and (upstream is None or upstream in known)
             ):
                 return False
