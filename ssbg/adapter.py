@@ -201,6 +201,22 @@ class _Builder:
         h = self.holdings.get((entity, (self.units.get(unit) or self._read(unit)).key))
         return None if h is None else h[0]
 
+    def holding_or_latest(self, entity: str, unit: str) -> str | None:
+        """The entity's holding of ``unit``'s measure; when it has none and the pack does not know ``unit`` or
+        the unit of the entity's latest holding, that latest holding.
+
+        A unit the pack does not know (``hourz``) matches no holding of the measure meant (``hours``): taking
+        the latest holding lets the check refuse the equation as ``unknown_unit``, naming the unit, where a
+        missing operand would refuse it as ``operand_arity`` and name nothing (ADR 0020).
+        """
+        found = self.holding(entity, unit)
+        if found is not None:
+            return found
+        latest = self.latest_holding(entity)
+        if latest is not None and (self.unit(unit).resolved is None or self.unit(latest[1]).resolved is None):
+            return latest[0]
+        return None
+
     def latest_holding(self, entity: str) -> _Holding | None:
         key = self.latest.get(entity)
         return None if key is None else self.holdings[key]
@@ -329,14 +345,14 @@ def _scaling_step(b: _Builder, op: Operation, o: Quantity, i: int, span: SourceS
 def _rate_step(b: _Builder, op: Operation, o: Rate, i: int, span: SourceSpanLink) -> Step:
     """apply_rate: the rate times the actor's holding of its denominator."""
     lit = b.literal(i, "rate", o.value, b.per(o.numerator_unit, o.denominator_unit), "rate", span)
-    state = b.holding(op.actor, o.denominator_unit)
+    state = b.holding_or_latest(op.actor, o.denominator_unit)
     return f"{lit} * {state or '?'}", [lit] if state is None else [state, lit], o.numerator_unit
 
 
 def _partition_step(b: _Builder, op: Operation, o: PartitionChunk, i: int, span: SourceSpanLink) -> Step:
     """unit_partition: the actor's holding divided into chunks of the operand's size."""
     lit = b.literal(i, "chunk", o.value, b.per(o.unit, o.result_unit), "rate", span)
-    state = b.holding(op.actor, o.unit)
+    state = b.holding_or_latest(op.actor, o.unit)
     return f"{state or '?'} / {lit}", [lit] if state is None else [state, lit], o.result_unit
 
 
@@ -354,7 +370,7 @@ def _additive_comparison_step(b: _Builder, op: Operation, o: Comparison, i: int,
     if delta is None:  # pragma: no cover - Operation validated an additive comparison's delta
         raise ProblemGraphError("an additive comparison needs a delta", reason="missing_field", path="operand")
     lit = b.literal(i, "delta", delta.value, delta.unit, "difference", span)
-    state = b.holding(o.reference_actor, delta.unit)
+    state = b.holding_or_latest(o.reference_actor, delta.unit)
     rhs = f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}"
     return rhs, [lit] if state is None else [state, lit], delta.unit
 

@@ -749,6 +749,30 @@ class EquationStamper:
         self.proofs[lhs] = proof
         return BoundEquation(lhs, rhs, deps, kind, text, "admitted", span, None, None, None, None)
 
+    def admits(self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str) -> bool:
+        """Whether the equation would be admitted now, recording nothing: a trial of another reading."""
+        deps = frozenset(dependencies)
+        root_of = self.root_of
+        if root_of and any(dep in root_of for dep in deps):  # walk the few dependencies, never the refusals
+            return False
+        try:
+            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted, self.memo, self.refusals)
+        except AdmissibilityError:
+            return False
+        return not isinstance(proved, _Refusal)
+
+    def retract(self, lhs: str) -> None:
+        """Forget what stamping ``lhs`` recorded, so that it can be stamped again under another reading."""
+        self.root_of.pop(lhs, None)
+        self.admitted.pop(lhs, None)
+        self.proofs.pop(lhs, None)
+
+    def refuse(
+        self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str, span: SourceSpanLink, reason: str, detail: str
+    ) -> BoundEquation:
+        """Stamp a root-cause refusal a caller established (``ambiguous_grounding``: ADR 0018)."""
+        return self._refused(lhs, rhs, frozenset(dependencies), kind, span, reason, detail, None)
+
     def _refused(
         self,
         lhs: str,
@@ -768,6 +792,10 @@ class EquationStamper:
 
 
 _PLAYGROUND_SPAN = SourceSpanLink("check_operation", 0, 1, "?")
+
+
+# Kinds whose every operand may be a pure number (``None``: '-' in the shell, a blank in the playground).
+_PURE_NUMBER_KINDS = frozenset({"multiply", "divide"})
 
 
 def _operand_roles(kind: str, n: int) -> list[str]:
@@ -790,7 +818,8 @@ def check_operation(
     Operand order: ``apply_rate`` [rate, base]; ``unit_partition`` [quantity,
     chunk rate]; ``divide`` [dividend, divisor]; ``fraction_portion`` and
     ``compare_multiplicative`` [holding, factor] (factor ``None`` = a pure
-    number); other kinds any order.
+    number); other kinds any order.  Any operand of ``multiply`` and
+    ``divide`` may be ``None``, a pure number (``dollars * 3``).
     """
     if not (type(operand_units) is list or type(operand_units) is tuple) and (
         isinstance(operand_units, str) or not isinstance(operand_units, Sequence)
@@ -821,7 +850,7 @@ def _operation_equation(
     ids: list[str] = []
     for i, unit in enumerate(operand_units):
         sid = f"op_{i}" if not (kind == "divide" and i == 1) else f"op_{i}__divisor"
-        role = roles[i] if i < len(roles) else "quantity"
+        role = "ratio" if unit is None and kind in _PURE_NUMBER_KINDS else roles[i] if i < len(roles) else "quantity"
         symbols[sid] = SymbolBinding(sid, sid, role, _PLAYGROUND_SPAN, "check_operation", unit=unit)
         ids.append(sid)
     symbols["lhs"] = SymbolBinding("lhs", "lhs", "quantity", _PLAYGROUND_SPAN, "check_operation", unit=lhs_unit)

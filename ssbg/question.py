@@ -135,9 +135,12 @@ def reconcile_resolved(
         detail = "candidates: " + ", ".join(ambiguous)
         return _refused(symbol_id, question_span, expected_unit, "ambiguous_target", detail, state_index, question_form)
     if resolved_by is None:
+        unknown = expected_unit is not None and expected is None
         return _refused(
             symbol_id, question_span, expected_unit, "unbound_target",
-            "nothing in the problem produces the asked-for holding", state_index, question_form,
+            "nothing in the problem produces the asked-for holding"
+            + (f" ({expected_unit!r} is not in pack {pack_name})" if unknown else ""),  # a typo is named (ADR 0020)
+            state_index, question_form,
         )  # fmt: skip
     if expected_unit is not None and expected is None:
         return _refused(

@@ -47,7 +47,7 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ssbg.adapter import bind_math_problem_graph, holding_key
 from ssbg.errors import ImportRefusal, SsbgError, UnitAlgebraError
@@ -71,8 +71,12 @@ __all__ = [
     "analyse_records",
     "answer_unit_agreement",
     "bind_payload",
+    "check_readable",
     "expand_specs",
     "iter_records",
+    "map_batches",
+    "predicted_answer_unit",
+    "read_record_at",
     "run_batch",
     "unknown_unit_parts",
 ]
@@ -317,7 +321,7 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
     admitted, refused, root, propagated, first_root = counts
     unknown_target = graph.unknowns[0] if graph.unknowns else None
     gold = _gold_unit(record)
-    predicted = _predicted_unit(unknown_target, symbols)
+    predicted = predicted_answer_unit(graph, record.payload)
     target_refused = unknown_target is not None and unknown_target.target_status == "refused"
     outcome = "equation_refused" if refused else "target_refused" if target_refused else "admitted"
     problem = (
@@ -368,13 +372,34 @@ def _equation_rows(
     return tuple(eq_rows), (admitted, refused, root, propagated, first_root)
 
 
-def _predicted_unit(target: BoundUnknown | None, symbols: Mapping[str, SymbolBinding]) -> str | None:
-    """The unit the binding gives the answer: the resolving symbol's declared unit, else the unit
-    the question asks for."""
-    if target is None:
-        return None
-    resolver = symbols.get(target.resolved_by) if target.resolved_by else None
-    return resolver.unit if resolver is not None and resolver.unit else target.expected_unit
+def predicted_answer_unit(graph: SemanticSymbolicBindingGraph, payload: object) -> str | None:
+    """The answer unit ssbg predicts, read with the gold withheld (ADR 0020).
+
+    The unit the resolving symbol declares (a unit the solution states for its
+    last step, ``>>24 clips``, ``=120(min)``), else the unit the question asks
+    as read from the problem itself: a trace's ``answer_unit`` (its question's
+    words), a ``MathProblemGraph``'s unknown.  Never the question target's
+    ``expected_unit``, which is the gold unit where a corpus has one, and never
+    the record's gold: removing the gold leaves the prediction unchanged (tested).
+
+    Examples
+    --------
+    >>> from ssbg.reading.readers.asdiv import asdiv_trace
+    >>> from ssbg.trace import bind_trace
+    >>> t = asdiv_trace("a-1", "Ann has 7 red apples and 2 green apples.", "How many apples does she have?",
+    ...                 "Addition", "9 (fruits)", "7+2=9")
+    >>> t.gold_answer_unit, predicted_answer_unit(bind_trace(t), t)
+    ('fruits', 'apples')
+    """
+    target = graph.unknowns[0] if graph.unknowns else None
+    if target is not None and target.resolved_by:
+        resolver = next((s for s in graph.symbols if s.symbol_id == target.resolved_by), None)
+        if resolver is not None and resolver.unit:
+            return resolver.unit
+    asked = getattr(payload, "answer_unit", None)  # a trace: the unit its question's words ask
+    if asked is None and isinstance(payload, MathProblemGraph):
+        asked = payload.unknown.unit
+    return asked if isinstance(asked, str) and asked.strip() else None
 
 
 def _target_columns(target: BoundUnknown | None) -> tuple[Any, ...]:
@@ -470,7 +495,8 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
 
     Each file's format is guessed from its own name (so ``data/`` with lanes and
     per-format samples reads each file with its reader); ``FORMAT=FOLDER`` and
-    file specs are kept as they are.  Files are sorted; hidden files, READMEs and
+    file specs are kept as they are.  Files are sorted; hidden files, READMEs,
+    gold annotations (``*.gold.jsonl``, read by :mod:`ssbg.stats.alignment`) and
     files whose format is not recognised as a corpus are skipped.
 
     Raises
@@ -497,13 +523,31 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
         for f in sorted(path.rglob("*")):
             if not f.is_file() or any(part.startswith(".") for part in f.relative_to(path).parts):
                 continue
-            if f.suffix not in (".jsonl", ".json", ".xml", ".csv"):
+            if f.suffix not in (".jsonl", ".json", ".xml", ".csv") or f.name.endswith(".gold.jsonl"):
                 continue
             guessed = guess_format(f)
             if f.suffix in (".json", ".xml", ".csv") and guessed == "ssbg":
                 continue  # not a corpus format we can read: ssbg corpora are JSONL
             out.append(f"{guessed}={f}")
     return out
+
+
+def read_record_at(corpus: str, source: str, *, pack: UnitPack | None = None) -> CorpusRecord | None:
+    """The record at ``source`` (``path:line``, as the readers name a record and the tables keep it) of a
+    file in format ``corpus``, read again; None when the file or the record is not there any more.
+
+    A run keeps few bound graphs (ADR 0007); a drill-down chosen from the tables afterwards is read again.
+    """
+    from ssbg.reading.readers import READERS, PendingRecord, scan_corpus
+
+    path, sep, _line = source.rpartition(":")
+    if not sep or corpus not in READERS or not Path(path).is_file():
+        return None
+    for item in scan_corpus(f"{corpus}={path}"):
+        where = item.raw.where if isinstance(item, PendingRecord) else item.source
+        if where == source:
+            return item.build(default_pack() if pack is None else pack) if isinstance(item, PendingRecord) else item
+    return None
 
 
 def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> Iterator[CorpusRecord]:
@@ -514,12 +558,76 @@ def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> It
         yield from read_corpus(spec, limit=limit)
 
 
-def _scan(specs: Iterable[str], limit: int | None) -> Iterator[CorpusRecord | PendingRecord]:
-    """The cheap reading stage of every (expanded) spec, in order; batches finish reading where they run."""
+def _scan(
+    specs: Iterable[str], limit: int | None, counts: list[int] | None = None
+) -> Iterator[CorpusRecord | PendingRecord]:
+    """The cheap reading stage of every (expanded) spec, in order; batches finish reading where they run.
+
+    ``counts`` gets the number of records of each spec, in order, as it is read.
+    """
     from ssbg.reading.readers import scan_corpus
 
     for spec in specs:
-        yield from scan_corpus(spec, limit=limit)
+        n = 0
+        for item in scan_corpus(spec, limit=limit):
+            n += 1
+            yield item
+        if counts is not None:
+            counts.append(n)
+
+
+def _has_content(path: Path) -> bool:
+    """Whether a file holds anything but white space (read a block at a time; a folder: False)."""
+    if not path.is_file():
+        return False
+    with open(path, "rb") as handle:
+        while block := handle.read(1 << 16):
+            if block.strip():
+                return True
+    return False
+
+
+def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequence[int]) -> None:
+    """Refuse a run one of whose specs gives no record that reads in its format (named or guessed).
+
+    ``counts`` are the records of each spec in order: a spec's rows are the next
+    ``count`` rows of ``problems`` (every engine keeps reading order).  A file
+    with content but no record, or whose every record is unreadable (not JSON, not
+    UTF-8, too large, not a record of the format: ``bad_lines``), is not a corpus
+    in that format (``README.md``, ``gsm8k=README.md``, ``svamp=`` a GSM8K file):
+    bad input, not a report of bad lines (ADR 0020).  An empty file is an empty corpus.
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` naming the spec's path, its format and the first record's reason.
+    """
+    from ssbg.reading.readers import parse_corpus_spec
+    from ssbg.stats.rows import UNREADABLE_IMPORT_REASONS
+
+    reasons = problems["import_reason"]
+    start = 0
+    for spec, n in zip(specs, counts, strict=True):
+        block = reasons.iloc[start : start + n]
+        start += n
+        unreadable = block.isin(sorted(UNREADABLE_IMPORT_REASONS))
+        if n and not bool(unreadable.all()):
+            continue
+        fmt, path = parse_corpus_spec(spec)
+        if not n and not _has_content(path):
+            continue  # an empty file is an empty corpus
+        if n:
+            first = problems.iloc[start - n]
+            why = (f"{n} of {n} records are unreadable as {fmt} (first: {first['source']}: "
+                   f"{first['import_message']})")
+        else:
+            why = f"it holds no {fmt} record"
+        raise ImportRefusal(
+            f"{path} does not read as {fmt}: {why}; name its format with FORMAT=PATH (ssbg report --help lists them)",
+            reason="malformed_record",
+            path=str(path),
+            detail=fmt,
+        )
 
 
 _Item = TypeVar("_Item")
@@ -554,14 +662,28 @@ class _Work:
 
 
 _FullKeys = Callable[[], frozenset[tuple[str, str, str]]]
+_Result = TypeVar("_Result")
+_Result_co = TypeVar("_Result_co", covariant=True)
 
 
-def _local_chunks(batches: _Batches, work: _Work, full_keys: _FullKeys) -> Iterator[tuple[int, BatchChunk]]:
+class _Unit(Protocol[_Result_co]):
+    """A unit of work: a batch and the drill-down keys already full (run_batch's; map_batches' ignore them)."""
+
+    def __call__(
+        self, batch: Sequence[Any], full_keys: frozenset[tuple[str, str, str]] = ...
+    ) -> _Result_co: ...  # pragma: no cover - a protocol
+
+
+def _local_chunks(
+    batches: Iterator[list[Any]], work: _Unit[_Result], full_keys: _FullKeys
+) -> Iterator[tuple[int, _Result]]:
     for batch in batches:
         yield len(batch), work(batch, full_keys())
 
 
-def _pool_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys) -> Iterator[tuple[int, BatchChunk]]:
+def _pool_chunks(
+    batches: Iterator[list[Any]], work: _Unit[_Result], jobs: int, full_keys: _FullKeys
+) -> Iterator[tuple[int, _Result]]:
     """Ordered results from a process pool with at most ``2 * jobs`` batches in flight."""
     import multiprocessing
     from collections import deque
@@ -571,7 +693,7 @@ def _pool_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys
     # ``__main__`` guard in the caller's script), spawn elsewhere.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
-    pending: deque[tuple[int, Future[BatchChunk]]] = deque()
+    pending: deque[tuple[int, Future[_Result]]] = deque()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         for batch in batches:
             pending.append((len(batch), pool.submit(work, batch, full_keys())))
@@ -583,7 +705,9 @@ def _pool_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys
             yield n, fut.result()
 
 
-def _dask_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys) -> Iterator[tuple[int, BatchChunk]]:
+def _dask_chunks(
+    batches: Iterator[list[Any]], work: _Unit[_Result], jobs: int, full_keys: _FullKeys
+) -> Iterator[tuple[int, _Result]]:
     """The same batch function mapped over ``dask.bag`` partitions, a window at a time."""
     import dask
     import dask.bag as db
@@ -598,6 +722,47 @@ def _dask_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys
         with dask.config.set(scheduler=scheduler, num_workers=jobs):
             chunks = bag.map(functools.partial(work, full_keys=full_keys())).compute()
         yield from zip((len(b) for b in window), chunks, strict=True)
+
+
+@dataclass(frozen=True, slots=True)
+class _KeysIgnored:
+    """A picklable unit of work for :func:`map_batches`: ``work(batch)``, the engines' keys ignored."""
+
+    work: Callable[[Sequence[Any]], Any]
+
+    def __call__(self, batch: Sequence[Any], full_keys: frozenset[tuple[str, str, str]] = frozenset()) -> Any:
+        return self.work(batch)
+
+
+def _no_keys() -> frozenset[tuple[str, str, str]]:
+    return frozenset()
+
+
+def map_batches(
+    batches: Iterable[list[_Item]],
+    work: Callable[[Sequence[_Item]], _Result],
+    *,
+    jobs: int = 1,
+    engine: str = "local",
+) -> Iterator[tuple[int, _Result]]:
+    """``work`` applied to each batch, in order, on the engines of :func:`run_batch`: (batch size, result).
+
+    ``work`` must pickle (a module-level function or a frozen dataclass) when ``jobs > 1`` or
+    ``engine="dask"``; at most ``2 * jobs`` batches are in flight.  The checker's batch
+    (:mod:`ssbg.checking.batch`) runs on it.
+
+    >>> list(map_batches([[1, 2], [3]], sum))
+    [(2, 3), (1, 3)]
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
+    unit = _KeysIgnored(work)
+    stream = iter(batches)
+    if engine == "dask":
+        return _dask_chunks(stream, unit, jobs, _no_keys)
+    if jobs > 1:
+        return _pool_chunks(stream, unit, jobs, _no_keys)
+    return _local_chunks(stream, unit, _no_keys)
 
 
 @dataclass(frozen=True)
@@ -670,7 +835,8 @@ def run_batch(
     Raises
     ------
     ImportRefusal
-        ``malformed_record`` for a spec that names no corpus.
+        ``malformed_record`` for a spec that names no corpus, or none of whose
+        records reads in its format (:func:`check_readable`).
     ValueError
         For ``jobs < 1``, ``batch_size < 1`` or an engine outside :data:`ENGINES`.
 
@@ -697,7 +863,8 @@ def run_batch(
     loaded = _pack_for(pack_spec)  # fail early, in this process, on a bad pack
     expanded = expand_specs(specs)
     work = _Work(pack_spec, samples_per_reason)
-    batches = _batched(_scan(expanded, limit), batch_size)
+    counts_per_spec: list[int] = []
+    batches = _batched(_scan(expanded, limit, counts_per_spec), batch_size)
     counts: dict[tuple[str, str, str], int] = {}
 
     def full_keys() -> frozenset[tuple[str, str, str]]:
@@ -726,5 +893,6 @@ def run_batch(
         if bar is not None:
             bar.close()
     problems, equations = acc.result()
+    check_readable(problems, expanded, counts_per_spec)
     return BatchResult(problems, equations, tuple(drills), tuple(expanded), f"{loaded.name}@{loaded.version}",
                        engine, jobs)

@@ -74,8 +74,14 @@ def pair_quantities(quants: Sequence[float], mentions: Sequence[Mention]) -> lis
     return out
 
 
-def cogcomp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPack | None = None) -> Trace:
-    """Read one CogComp record (a dict) into a trace; ``ImportRefusal`` when it cannot be."""
+def cogcomp_trace(
+    data: dict[str, Any], *, where: str | None = None, pack: UnitPack | None = None, aligned: bool = True
+) -> Trace:
+    """Read one CogComp record (a dict) into a trace; ``ImportRefusal`` when it cannot be.
+
+    ``aligned=False`` withholds the corpus's ``lAlignments``: each equation number is then grounded by
+    evidence, as in any corpus (what :func:`ssbg.stats.alignment.cogcomp_alignment` scores against them).
+    """
     p = default_pack() if pack is None else pack
     pid = data.get("iIndex")
     if isinstance(pid, bool) or not isinstance(pid, int | str):
@@ -115,7 +121,7 @@ def cogcomp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitP
         pack=p,
     )
     paired = pair_quantities(quants, mentions)
-    aligned: list[int | None] = []
+    by_position: list[int | None] = []
     for k, a in enumerate(alignments):
         if not 0 <= a < len(quants):
             raise ImportRefusal(
@@ -123,8 +129,8 @@ def cogcomp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitP
                 reason="malformed_record",
                 detail="lAlignments",
             )
-        aligned.append(paired[a])
-    builder.add_equation(equations[0], result=answer, aligned=aligned)
+        by_position.append(paired[a])
+    builder.add_equation(equations[0], result=answer, aligned=by_position if aligned else None)
     return builder.build()
 
 
