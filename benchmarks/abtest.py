@@ -28,7 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-BASELINE = "9595572"
+BASELINE = "d28d171"
 """main as issue 21 (core speed) was merged with it: the 'old' of ADR 0015's issue-21 figures (the branch
 started from ad52217; its per-change instruction counts in ADR 0015 are against that commit)."""
 

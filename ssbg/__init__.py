@@ -13,7 +13,8 @@ another in one direction only.
   :mod:`ssbg.errors`, :mod:`ssbg.jsontext`, :mod:`ssbg.model`,
   :mod:`ssbg.allocation`, :mod:`ssbg.units`, :mod:`ssbg.admissibility`,
   :mod:`ssbg.question`, :mod:`ssbg.problem`, :mod:`ssbg.adapter`,
-  :mod:`ssbg.trace`, :mod:`ssbg.constants`.  It imports only the core.
+  :mod:`ssbg.trace`, :mod:`ssbg.constants`, :mod:`ssbg.kinds` (what is counted:
+  the kind check read from a bound graph, ADR 0017).  It imports only the core.
 - edges (import optional dependencies inside the functions that need them):
 
   - :mod:`ssbg.reading` (a problem's text and solution into a trace: readers,
@@ -112,6 +113,7 @@ from ssbg.units import (
     UnitPack,
     UnitVector,
     clear_pack_cache,
+    corpus_pack,
     default_pack,
     load_pack,
     parse_unit,
@@ -209,6 +211,7 @@ __all__ = [
     "check_solution",
     "check_solutions",
     "clear_pack_cache",
+    "corpus_pack",
     "default_pack",
     "holding_key",
     "load_pack",

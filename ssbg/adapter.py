@@ -533,5 +533,5 @@ def bind_math_problem_graph(graph: MathProblemGraph, *, pack: UnitPack | None = 
         tuple(b.equations),
         (unknown,),
         (),
-        f"{INTRODUCED_BY} pack={p.name}@{p.version} problem={graph.problem_id or '-'}",
+        f"{INTRODUCED_BY} pack={p.citation} problem={graph.problem_id or '-'}",
     )

@@ -28,7 +28,7 @@ from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import SsbgError, UnitAlgebraError
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.reading.records import CorpusRecord
-from ssbg.units import UnitPack, default_pack, normalize_unit_text
+from ssbg.units import UnitPack, corpus_pack, normalize_unit_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -161,7 +161,7 @@ def filter_equations(
         unit with the same pack lemma (``dollar`` finds ``dollars`` and ``$``),
         or, for units outside the pack, the same normalized text.
     pack
-        The pack that decides lemmas (``en_units_v1`` when None).
+        The pack that decides lemmas (the corpus pack, ``en_units_v1+en_counts_v1``, when None).
 
     Raises
     ------
@@ -194,7 +194,7 @@ def filter_equations(
             mask = [m and h for m, h in zip(mask, hits, strict=True)]
     if unit_text is not None:
         _require_columns(equations, UNIT_COLUMNS, "equations")
-        p = default_pack() if pack is None else pack
+        p = corpus_pack() if pack is None else pack
         key = _unit_key(unit_text, p)
         for_column = []
         for column in UNIT_COLUMNS:
@@ -266,10 +266,12 @@ def problem_choices(equations: pd.DataFrame, limit: int | None = None) -> tuple[
 
 
 def index_records(
-    specs: Sequence[str | Path], *, keys: Iterable[tuple[str, str]] | None = None
+    specs: Sequence[str | Path], *, keys: Iterable[tuple[str, str]] | None = None, pack: UnitPack | None = None
 ) -> dict[tuple[str, str], CorpusRecord]:
     """Read corpus records by ``(corpus, problem_id)`` (only ``keys`` when given), first one wins.
 
+    Records are read with ``pack``, the pack the tables were built with (the corpus pack,
+    ``en_units_v1+en_counts_v1``, when None), since the pack decides which words are units.
     Reading stops as soon as every asked-for key is found.
 
     Raises
@@ -282,7 +284,7 @@ def index_records(
 
     wanted = None if keys is None else set(keys)
     found: dict[tuple[str, str], CorpusRecord] = {}
-    for record in iter_records(specs):
+    for record in iter_records(specs, pack=pack):
         key = (record.corpus, record.problem_id)
         if key not in found and (wanted is None or key in wanted):
             found[key] = record
@@ -438,7 +440,8 @@ def problem_detail(
         The problem's corpus record (:func:`index_records`): its text is
         highlighted and its payload bound again to draw the diagram.
     pack
-        The pack to bind with (the one the tables were built with; ``en_units_v1`` when None).
+        The pack to bind with (the one the tables were built with; the corpus pack,
+        ``en_units_v1+en_counts_v1``, when None).
 
     Raises
     ------
@@ -451,12 +454,13 @@ def problem_detail(
     ]
     rows = mine.sort_values("index", kind="stable")[list(DETAIL_COLUMNS)].reset_index(drop=True)
     notes: list[str] = []
-    graph = _bind(record, pack, notes)
+    p = corpus_pack() if pack is None else pack
+    graph = _bind(record, p, notes)
     return ProblemDetail(
         corpus=corpus,
         problem_id=problem_id,
         text=_record_text(record),
-        text_html=_text_html(record, graph, pack),
+        text_html=_text_html(record, graph, p),
         diagram_svg=_diagram_svg(graph, notes),
         equations=rows,
         problem=_problem_row(problems, corpus, problem_id),

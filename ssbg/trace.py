@@ -1048,5 +1048,5 @@ def bind_trace(trace: Trace, *, pack: UnitPack | None = None) -> SemanticSymboli
         tuple(binder.equations),
         (unknown,),
         (),
-        f"{INTRODUCED_BY} pack={p.name}@{p.version} corpus={trace.corpus} problem={trace.problem_id}",
+        f"{INTRODUCED_BY} pack={p.citation} corpus={trace.corpus} problem={trace.problem_id}",
     )

@@ -17,7 +17,9 @@ lemmas and surfaces are both packs' (a lemma or surface claimed by both with
 different entries is a ``PackError`` ``pack_conflict``), named
 ``en_units_v1+en_counts_v1`` and keeping every component's name, version and
 checksum in :attr:`UnitPack.components`.  ``load_pack("en_units_v1+en_counts_v1")``
-loads the composition.
+loads the composition; it is the default of corpus work (:data:`CORPUS_PACK_NAME`,
+:func:`corpus_pack`: reports, tables, the browser), while this module, the core API and
+the lanes keep :data:`DEFAULT_PACK_NAME`.
 
 Examples
 --------
@@ -50,6 +52,7 @@ if TYPE_CHECKING:  # imported where a pack is read, not at `import ssbg` (ADR 00
 
 __all__ = [
     "BASE_DIMENSIONS",
+    "CORPUS_PACK_NAME",
     "DEFAULT_PACK_NAME",
     "DIMENSIONLESS",
     "PACK_DOMAINS",
@@ -61,6 +64,7 @@ __all__ = [
     "clear_pack_cache",
     "compose",
     "composition_checksum",
+    "corpus_pack",
     "default_pack",
     "load_pack",
     "parse_unit",
@@ -74,6 +78,11 @@ __all__ = [
 
 BASE_DIMENSIONS: tuple[str, ...] = ("length", "time", "mass", "money", "count", "temperature")
 DEFAULT_PACK_NAME = "en_units_v1"
+CORPUS_PACK_NAME = "en_units_v1+en_counts_v1"
+"""The pack corpus work binds with when none is given (ADR 0017): ``ssbg report``, the batch and
+table functions of :mod:`ssbg.stats`, the corpus browser, the solution checker.  The core API
+(``parse_unit``, ``check_operation``, ``bind_*``), ``ssbg check``/``bind``/``lane`` and the lanes
+keep :data:`DEFAULT_PACK_NAME`."""
 _BASE_SET = frozenset(BASE_DIMENSIONS)
 
 PACK_DOMAINS: frozenset[str] = frozenset(
@@ -295,6 +304,15 @@ class PackComponent(NamedTuple):
     def __str__(self) -> str:
         return f"{self.name} {self.version} sha256:{self.checksum[:12]}"
 
+    @property
+    def token(self) -> str:
+        """The component as one space-free word: ``name@version#`` and the checksum's first 12 hex digits.
+
+        >>> PackComponent("en_units_v1", "1.0.0", "e40912d9afa767ba4f4b").token
+        'en_units_v1@1.0.0#e40912d9afa7'
+        """
+        return f"{self.name}@{self.version}#{self.checksum[:12]}"
+
 
 @dataclass(frozen=True, slots=True)
 class UnitPack:
@@ -349,6 +367,17 @@ class UnitPack:
     def provenance(self) -> str:
         """Every component's name, version and short checksum, joined by ``" + "``."""
         return " + ".join(str(c) for c in self.components)
+
+    @property
+    def citation(self) -> str:
+        """:attr:`provenance` as one space-free word: each component's :attr:`PackComponent.token`, joined by ``+``.
+
+        What a graph's provenance (``pack=...``), a verdict and a batch name the pack by.
+
+        >>> default_pack().citation
+        'en_units_v1@1.0.0#e40912d9afa7'
+        """
+        return _citation(self.components)
 
     def clear_cache(self) -> None:
         """Forget memoized lookups and every :meth:`memo` (the pack's content is unchanged)."""
@@ -874,6 +903,21 @@ def _claim(value: object) -> str:
 def default_pack() -> UnitPack:
     """The ``en_units_v1`` pack, loaded once and memoized."""
     return load_pack(DEFAULT_PACK_NAME)
+
+
+@functools.lru_cache(maxsize=64)
+def _citation(components: tuple[PackComponent, ...]) -> str:
+    """:attr:`UnitPack.citation` (memoized: every bound graph's provenance names its pack)."""
+    return "+".join(c.token for c in components)
+
+
+def corpus_pack() -> UnitPack:
+    """The pack of corpus work, :data:`CORPUS_PACK_NAME` (``en_units_v1+en_counts_v1``), loaded once and memoized.
+
+    >>> corpus_pack().provenance.startswith("en_units_v1 1.0.0 sha256:e40912d9afa7 + en_counts_v1 1.0.0 sha256:")
+    True
+    """
+    return load_pack(CORPUS_PACK_NAME)
 
 
 def clear_pack_cache() -> None:

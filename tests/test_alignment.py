@@ -95,6 +95,26 @@ def test_units_are_compared_as_what_is_counted_and_per_what() -> None:
     assert (wrong.mentions_right, wrong.unit_errors) == (1, ["p '2': ssbg None/None, gold dog/None"])
 
 
+@pytest.mark.parametrize(
+    ("token", "gold_unit", "read", "right"),
+    [
+        ("stuffies", "stuffie", "stuffy", True),  # one written plural, two singular spellings
+        ("dozen", "cupcake", "dozen", True),  # "a dozen cupcakes": 12 cupcakes, or 1 dozen
+        ("pair", "shoe", "pair", True),
+        ("2", "cupcake", "dozen", False),  # only the token that names the scale
+        ("dozen", "cupcake", "box", False),
+    ],
+)
+def test_a_unit_is_judged_by_its_noun_in_either_spelling_or_scale(
+    token: str, gold_unit: str, read: str, right: bool
+) -> None:
+    from ssbg.stats.alignment import _unit_right
+
+    gm = GoldMention("n0", (0, len(token)), token, gold_unit, None, skip=False)
+    found = Mention(0, len(token), token, 1, read, read)
+    assert _unit_right(gm, found) is right
+
+
 def test_annotations_that_compute_nothing_are_not_judged() -> None:
     assert computes("48/2=24")
     assert not computes("60=60")

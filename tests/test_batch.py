@@ -48,9 +48,12 @@ def rate(num: str, den: str, value: float = 3) -> dict[str, Any]:
 
 
 def mixed_corpus(n: int) -> list[str]:
-    """JSONL lines: admitted, unknown-unit chains, mismatches, and bad lines, deterministic."""
+    """JSONL lines: admitted, unknown-unit chains, mismatches, and bad lines, deterministic.
+
+    ``flurbs`` and ``quoggs`` are in no pack (unknown with any pack); ``pencils`` is a count noun
+    of the corpus pack (unknown with ``en_units_v1`` alone)."""
     lines: list[str] = []
-    units = ["dollars", "apples", "hours", "marbles", "pencils", "feet"]
+    units = ["dollars", "flurbs", "hours", "quoggs", "pencils", "feet"]
     for i in range(n):
         unit = units[i % len(units)]
         other = units[(i // len(units)) % len(units)]
@@ -87,7 +90,7 @@ def rows(analysis: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 OUTCOME_CASES: dict[str, CorpusRecord] = {
     "admitted": record_of(problem("a")),
-    "equation_refused": record_of(problem("e", "apples")),
+    "equation_refused": record_of(problem("e", "zorbles")),  # in no pack
     "target_refused": record_of(problem("t", "dollars", asked="hours")),
     "import_refused": CorpusRecord("t", "i", "t.jsonl:9", refusal=ImportRefusal(
         "not JSON", reason="malformed_record", path="t.jsonl:9", problem_id="i", corpus="t")),
@@ -146,7 +149,7 @@ def test_trace_payloads_dispatch_to_bind_trace() -> None:
                      {"start": 26, "end": 34, "text": "2 apples", "value": 2, "unit": "apples"}],
         "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}], "result": 5}],
         "gold_answer_unit": "apples"})
-    prob, eqs = rows(analyse_record(CorpusRecord("demo", "tr1", "demo:1", payload=t)))
+    prob, eqs = rows(analyse_record(CorpusRecord("demo", "tr1", "demo:1", payload=t), pack=default_pack()))
     assert ([e["lhs"] for e in eqs], eqs[0]["unknown_units"], eqs[0]["reason"]) == (
         ["step_000"], "apples", "unknown_unit")
     # the trace states no answer unit (no question unit, no stated step unit): nothing is predicted, the
@@ -154,8 +157,11 @@ def test_trace_payloads_dispatch_to_bind_trace() -> None:
     assert (prob["gold_answer_unit"], prob["predicted_answer_unit"], prob["answer_unit_agreement"]) == (
         "apples", None, "no_prediction")
     asked = Trace.from_dict({**t.to_dict(), "answer_unit": "apples"})
-    prob, _ = rows(analyse_record(CorpusRecord("demo", "tr1", "demo:1", payload=asked)))
+    prob, _ = rows(analyse_record(CorpusRecord("demo", "tr1", "demo:1", payload=asked), pack=default_pack()))
     assert (prob["predicted_answer_unit"], prob["answer_unit_agreement"]) == ("apples", "agree")
+    # with the corpus pack (the default) apples are counts: the same trace is admitted
+    _, eqs = rows(analyse_record(CorpusRecord("demo", "tr1", "demo:1", payload=t)))
+    assert (eqs[0]["status"], eqs[0]["unit_proof"]) == ("admitted", "add: [count[apple],count[apple]] -> count[apple]")
 
 
 # --------------------------------------------------------------------------- equation rows
@@ -164,7 +170,7 @@ def test_trace_payloads_dispatch_to_bind_trace() -> None:
 def test_propagated_refusal_needs_its_roots_units() -> None:
     data = problem("p", "apples", [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "apples"}},
                                    rate("dollars", "apples")])
-    _, eqs = rows(analyse_record(record_of(data)))
+    _, eqs = rows(analyse_record(record_of(data), pack=default_pack()))
     root, prop = eqs
     assert (root["root_cause"], root["blocking_units"], root["pack_fixable"]) == (True, "apples", True)
     assert (prop["root_cause"], prop["propagated_from"], prop["reason"]) == (False, root["lhs"], "unit_unbound")
@@ -174,7 +180,7 @@ def test_propagated_refusal_needs_its_roots_units() -> None:
 def test_propagated_refusal_adds_its_own_unknown_units() -> None:
     data = problem("p", "apples", [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "apples"}},
                                    rate("widgets", "apples")])
-    _, eqs = rows(analyse_record(record_of(data)))
+    _, eqs = rows(analyse_record(record_of(data), pack=default_pack()))
     assert eqs[1]["blocking_units"] == "apples;widgets"
 
 
@@ -189,7 +195,7 @@ def test_propagated_trace_step_inherits_the_units_of_its_root() -> None:
                      {"start": 54, "end": 61, "text": "4 boxes", "value": 4, "unit": "boxes"}],
         "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}], "result": 5},
                   {"op": "multiply", "operands": [{"step": 0}, {"mention": 2}], "result": 20}]})
-    _, eqs = rows(analyse_record(CorpusRecord("demo", "tr2", "demo:2", payload=t)))
+    _, eqs = rows(analyse_record(CorpusRecord("demo", "tr2", "demo:2", payload=t), pack=default_pack()))
     assert [(e["root_cause"], e["unknown_units"], e["blocking_units"], e["pack_fixable"]) for e in eqs] == [
         (True, "apples", "apples", True), (False, None, "apples", True)]
 
@@ -197,7 +203,7 @@ def test_propagated_trace_step_inherits_the_units_of_its_root() -> None:
 def test_mismatch_root_is_not_pack_fixable_nor_its_dependents() -> None:
     data = problem("p", "dollars", [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "hours"}},
                                     {"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "apples"}}])
-    _, eqs = rows(analyse_record(record_of(data)))
+    _, eqs = rows(analyse_record(record_of(data), pack=default_pack()))
     refused = [e for e in eqs if e["status"] == "refused"]
     assert refused
     assert not any(e["pack_fixable"] for e in refused if e["reason"] != "unknown_unit")
@@ -264,14 +270,14 @@ def test_rows_agree_with_the_graph(g: MathProblemGraph) -> None:
 
 
 def test_analyse_records_keeps_the_first_drilldowns_per_key() -> None:
-    records = [record_of(problem(f"e{i}", "apples")) for i in range(6)]
+    records = [record_of(problem(f"e{i}", "zorbles")) for i in range(6)]
     chunk = analyse_records(records, samples_per_reason=2)
     equation_drills = [d.problem_id for d in chunk.drilldowns if d.kind == "equation"]
     assert equation_drills == ["e0", "e1"]
 
 
 def test_analyse_records_sends_nothing_for_a_full_key() -> None:
-    records = [record_of(problem(f"e{i}", "apples")) for i in range(3)]
+    records = [record_of(problem(f"e{i}", "zorbles")) for i in range(3)]
     full = {d.key for d in analyse_records(records).drilldowns if d.kind == "equation"}
     assert full
     chunk = analyse_records(records, samples_per_reason=2, full_keys=full)
@@ -418,10 +424,13 @@ def test_a_prediction_is_not_the_gold_where_the_question_asks_another_unit() -> 
 
     trace = asdiv_trace("a-1", "Ann has 7 red apples and 2 green apples.", "How many apples does she have?",
                         "Addition", "9 (fruits)", "7+2=9")
-    row = dict(zip(PROBLEM_COLUMNS, analyse_record(CorpusRecord("asdiv", "a-1", "a.xml:1", payload=trace,
-                                                                gold_answer_unit="fruits")).problem, strict=True))
+    record = CorpusRecord("asdiv", "a-1", "a.xml:1", payload=trace, gold_answer_unit="fruits")
+    row = dict(zip(PROBLEM_COLUMNS, analyse_record(record, pack=default_pack()).problem, strict=True))
     assert (row["predicted_answer_unit"], row["gold_answer_unit"], row["answer_unit_agreement"]) == \
         ("apples", "fruits", "disagree")
+    # with the count nouns both are counts: the same dimension, not the same unit
+    row = dict(zip(PROBLEM_COLUMNS, analyse_record(record).problem, strict=True))
+    assert row["answer_unit_agreement"] == "same_dimension"
 
 
 def test_no_gold_means_no_gold_not_refused_at_import() -> None:

@@ -143,7 +143,8 @@ def test_problem_detail_shows_the_problems_equations_by_index(lane_tables: Any) 
 
 
 def test_problem_detail_reads_the_problem_row(lane_tables: Any) -> None:
-    detail = problem_detail("ssbg", "kind-add-refused", equations=lane_tables.equations, problems=lane_tables.problems)
+    detail = problem_detail("ssbg", "kind-multiply-refused", equations=lane_tables.equations,
+                            problems=lane_tables.problems)
     assert detail.problem["outcome"] == "equation_refused"
 
 
@@ -192,7 +193,7 @@ def test_index_records_stops_reading_once_every_key_is_found(monkeypatch: pytest
     read: list[str] = []
     records = [CorpusRecord("c", p, f"c.jsonl:{i}", payload=object()) for i, p in enumerate(["a", "b", "c"], 1)]
 
-    def fake_iter(specs: Any) -> Any:
+    def fake_iter(specs: Any, **_: Any) -> Any:
         for record in records:
             read.append(record.problem_id)
             yield record

@@ -189,7 +189,7 @@ def test_changing_an_operand_in_the_browser_changes_the_verdict(lab: Lab) -> Non
     from playwright.sync_api import expect, sync_playwright
 
     before = _digest(REPO / NOTEBOOK)
-    expected_problem = _first_problem_with("unknown_unit")
+    expected_problem = _first_problem_with("unit_mismatch")  # the lanes have no unknown unit with the corpus pack
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
@@ -220,9 +220,9 @@ def test_changing_an_operand_in_the_browser_changes_the_verdict(lab: Lab) -> Non
                 PROOF, timeout=lab.ms(VERDICT_MS)
             )
             browser_box = page.locator(".ssbg-corpus-browser").first
-            browser_box.locator(".ssbg-filter-reason select").select_option(label="unknown_unit")
+            browser_box.locator(".ssbg-filter-reason select").select_option(label="unit_mismatch")
             shown = browser_box.locator(".ssbg-browser-detail .ssbg-problem-detail")
-            expect(shown, "the corpus browser shows the first problem with an unknown unit").to_have_attribute(
+            expect(shown, "the corpus browser shows the first problem with a unit mismatch").to_have_attribute(
                 "data-problem", expected_problem, timeout=lab.ms(VERDICT_MS)
             )
             expect(shown.locator("svg").first, "the browser draws the picked problem's diagram").to_be_visible()

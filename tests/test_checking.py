@@ -41,8 +41,24 @@ def test_the_two_families_are_disjoint_and_closed() -> None:
 
 
 def test_the_kind_check_is_not_error_evidence_until_its_precision_is_shown() -> None:
-    # ADR 0019: count_kind_mismatch joins ERROR_FINDINGS with the count-noun issue's kind check and its figures
+    # ADR 0017/0019: the kind check's findings are notes (precision at the base rate without a reference)
+    from ssbg.checking.verdict import NOTE_FINDINGS
+    from ssbg.kinds import KIND_FINDINGS
+
     assert "count_kind_mismatch" not in FINDING_REASONS
+    assert frozenset(KIND_FINDINGS) == NOTE_FINDINGS
+    assert Finding("count_kind_mismatch").family == "note"
+
+
+def test_a_kind_note_never_changes_the_verdict() -> None:
+    q = "Cookies cost $2 per cookie. Ann buys 3 boxes. How much does she pay?"
+    v = check_solution(q, "She pays 2 * 3 = $<<2*3=6>>6.\nA: 6")
+    assert [(n.reason, n.step, n.family) for n in v.notes] == [("count_kind_mismatch", 0, "note")]
+    assert v.status == "sound"
+    assert "note:" in v.explain()
+    assert v.steps[0].unit_proof == "apply_rate: [money/count[cookie],count[box]] -> money"
+    with pytest.raises(ProblemGraphError):
+        Verdict("unverifiable", "q", "s", v.notes, ())
 
 
 def test_every_reading_note_is_a_finding() -> None:
@@ -99,7 +115,7 @@ def test_a_status_the_findings_do_not_give_is_refused(status: str) -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("reason", "count_kind_mismatch"), ("step", -1), ("span", (3, 1)), ("question_spans", [(0, 1)])],
+    [("reason", "count_kind"), ("step", -1), ("span", (3, 1)), ("question_spans", [(0, 1)])],
 )
 def test_a_finding_validates_its_fields(field: str, value: object) -> None:
     with pytest.raises(ProblemGraphError) as info:
@@ -190,15 +206,17 @@ def test_an_answer_the_last_step_does_not_give_leaves_the_target_unchecked() -> 
 
 
 def test_an_unknown_unit_alone_is_unverifiable_never_error() -> None:
-    v = check_solution("Ann has 3 apples and buys 4 apples. How many apples?", "3 + 4 = <<3+4=7>>7 apples\nA: 7")
+    q, s = "Ann has 3 apples and buys 4 apples. How many apples?", "3 + 4 = <<3+4=7>>7 apples\nA: 7"
+    v = check_solution(q, s, pack="en_units_v1")  # apples are outside the seed pack
     assert v.status == "unverifiable"
     assert {f.reason for f in v.findings} <= COVERAGE_FINDINGS
     assert "unknown_unit" in {f.reason for f in v.findings}
+    assert check_solution(q, s).status == "sound"  # the default pack counts apples (ADR 0017)
 
 
 def test_an_unknown_unit_is_one_finding_and_its_dependents_propagate() -> None:
     q = "Ann has 3 apples and buys 4 apples. Each apple costs $2. How much in dollars?"
-    v = check_solution(q, "3 + 4 = <<3+4=7>>7 apples\n7 * 2 = <<7*2=14>>14 dollars\nA: 14")
+    v = check_solution(q, "3 + 4 = <<3+4=7>>7 apples\n7 * 2 = <<7*2=14>>14 dollars\nA: 14", pack="en_units_v1")
     assert [(f.reason, f.step) for f in v.findings if f.step is not None] == [("unknown_unit", 0)]
     assert [s.status for s in v.steps] == ["coverage", "propagated"]
 

@@ -32,6 +32,7 @@ CORE = frozenset(
         "ssbg.adapter",
         "ssbg.trace",
         "ssbg.constants",
+        "ssbg.kinds",
     }
 )
 # edge packages; every other module outside the core is an edge of its own

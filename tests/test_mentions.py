@@ -363,3 +363,165 @@ def test_a_bare_number_takes_the_unit_its_sentence_leaves_out(text: str, units: 
 def test_question_span(text: str, question: str | None) -> None:
     span = find_question_span(text)
     assert (None if span is None else text[span[0] : span[1]]) == question
+
+
+def units(text: str) -> list[str | None]:
+    return [m.unit for m in extract_mentions(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a verb after "each" floats it after its noun: no rate of the count, the noun for what follows
+        ("Two men each bought 30 apples.", ["men", "apples per man"]),
+        ("John bakes 12 coconut macaroons, each weighing 5 ounces.", ["macaroons", "ounces per macaroon"]),
+        ("He has 4 bags of flour each weighing 5 pounds.", ["bags", "pounds per bag"]),
+        ("She has 10 pigs, which each need 4 gallons, and 20 ducks.", ["pigs", "gallons per pig", "ducks"]),
+        ("Two of the hoses each deliver water at 2 gallons per minute.", ["hoses", "gallons per minute"]),
+        ("The kindergartners each need to bring one mini tissue box.", ["box per kindergartner"]),
+        # an "each Y" names the head of its compound; after a list's first number it is that number's own
+        ("Each bicycle wheel has 10 spokes.", ["spokes per wheel"]),
+        ("She has 60 blisters on each arm and 80 blisters on her body.", ["blisters per arm", "blisters"]),
+        ("Each pair normally cost $10.", ["$ per pair"]),
+        ("For every five feet it blows it forward, it blows it back two feet.", ["feet", "feet"]),
+        # a noun run stops at a verb, skips participles and names before the noun
+        (
+            "One ham sandwich requires 2 slices, and one grilled cheese sandwich requires 3 slices.",
+            ["sandwich", "slices per sandwich", "sandwich", "slices per sandwich"],
+        ),
+        ("He found 60 Christmas presents.", ["presents"]),
+        ("A new stock of 200 more fish arrives.", ["fish"]),
+        ("1 inch equals 5 pages.", ["inch", "pages"]),
+        ("How long do the two take?", [None]),
+        ("26 of the blowfish stay in their tank.", ["blowfish"]),
+        ("The team is 60% boys.", ["%"]),
+    ],
+)
+def test_verbs_and_adjectives_are_never_units(text: str, expected: list[str | None]) -> None:
+    assert units(text) == expected
+
+
+def test_acronym_plurals_are_counted() -> None:
+    assert [(m.unit, m.lemma) for m in extract_mentions("She looks at 8 TVs.")] == [("TVs", "tv")]
+
+
+def test_times_before_a_possessive_multiplies() -> None:
+    assert [m.kind for m in extract_mentions("It is 100 square feet larger than 2 times Nada's house.")] == [
+        "quantity",
+        "multiplier",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The floor costs $1.25 per square foot.", ["$ per square foot"]),
+        # a rate per a block of N things is per thing; a 1 is the rate's other side
+        ("The plan charges $1 per 30 texts.", ["$ per text", "texts"]),
+        ("He uses $.50 for every 6 minutes.", ["$ per minutes", "minutes"]),
+        ("She writes 1 page every 30 minutes.", ["page", "minutes"]),
+        # a measure for making one thing, when the text makes several (or says one)
+        ("It takes 18 inches to make a dog collar. She makes 9 dog collars.", ["inches per collar", "collars"]),
+        ("It takes 18 inches of nylon to make a dog collar.", ["inches"]),
+        ("It takes 3 grams of sand to fill one square inch.", ["grams per square inch", "square inch"]),
+        ("Her recipe makes enough batter for 3 loaves.", ["loaves per recipe"]),
+        # a period adverbial that scopes its sentence; never a duration
+        ("Every day for 30 days he picks 4 apples.", ["days", "apples per day"]),
+        ("He takes a 2-mile walk and a 1-mile walk, every day, for 30 days.", ["mile per day", "mile per day", "days"]),
+        # one thing named after a number: "in one Y", and "for/on a Y" when the text counts several Y
+        ("There are six cookies in one row.", ["cookies per row"]),
+        ("The dentist charges $120 for a filling. Wendy had two fillings.", ["$ per filling", "fillings"]),
+        ("She charges $70 for a cleaning.", ["$"]),
+        ("She places five rows of cookies on a baking tray. She uses four baking trays.", ["rows per tray", "trays"]),
+        # a time per a longer period, a periodic word after the unit
+        ("His 8 hour days are packed.", ["hour per day"]),
+        ("He splits his 450-mile monthly driving among his three cars.", ["mile per month", "cars"]),
+    ],
+)
+def test_rates_read_from_the_words_around_a_number(text: str, expected: list[str | None]) -> None:
+    assert units(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Cappuccinos cost $2.", ["$ per cappuccino"]),
+        ("One-half of a pound of mangoes costs $0.60.", ["pound", "$"]),  # the price of the half
+        ("She sells the wands to her friends for $5.", ["$ per wand"]),  # past the preposition phrase
+        ("He buys a pair of soccer shoes. The shoes cost $92.", ["pair", "$"]),  # one lot's price
+        ("He took the first pair of shoes for $40.", ["$"]),
+        ("He buys a roast for $17 and vegetables for $11.", ["$", "$"]),  # purchases
+        ("She has 3 pens. The bicycle she wants costs $80.", ["pens", "$"]),  # a verb, not a noun
+        ("The ticket price for adults is $26.", ["$ per adult"]),
+    ],
+)
+def test_a_price_is_per_thing_unless_the_words_say_one_lot(text: str, expected: list[str | None]) -> None:
+    assert units(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Carla, Kyle, and Tasha caught 36 fish, and Carla caught 8.", ["fish", "fish"]),
+        ("Cristobal read 15 more than three times the pages that Beatrix read.", ["pages", None]),
+        ("Tina gave her 12 plus two times the number of sodas Marcy had.", ["sodas", None]),
+        ("The class has 5 fewer than twice as many students as the other.", ["students"]),
+        ("Brian has twice as many tennis balls as Frodo, who has 8 more than Lily.", ["balls"]),
+        ("Tom's room is 8*7 feet.", ["feet", "feet"]),
+        ("They gave the cashier two $20 bills.", ["bills", "$ per bill"]),
+        ("He collected the remaining apples, which were 230.", ["apples"]),
+        ("Kate buys 3 magic wands, one for herself and two for her friends.", ["wands", "wands", "wands"]),
+        ("In a town where 60% of the citizens own a pet, half own a dog and 30 own a cat.", ["%", None, "citizens"]),
+        ("Of the 30 boys, 12 play and 5 swim.", ["boys", "boys", "boys"]),
+    ],
+)
+def test_a_bare_number_takes_the_noun_its_words_leave_out(text: str, expected: list[str | None]) -> None:
+    assert units(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("She has two quarters and a dime.", [("two quarters", 2, "quarters")]),
+        ("He found a quarter.", [("a quarter", 1, "quarter")]),
+        ("He ate three quarters of the pie.", [("three quarters", 0.75, None)]),
+        ("The tank is three quarters full.", [("three quarters", 0.75, None)]),
+        ("Both teams scored.", [("Both teams", 2, "teams")]),
+        ("If both parents of each kid attend, how many come?", [("both parents", 2, "parents per kid")]),
+        ("She likes both apples and pears.", []),  # a coordination, not a count
+    ],
+)
+def test_coins_and_both_are_counted(text: str, expected: list[tuple[str, float, str | None]]) -> None:
+    assert [(m.text, m.value, m.unit) for m in extract_mentions(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "they" are persons when the text names persons
+        ("Ali and Leila pay $147 per person, but they were each given a discount of $14.", ["$ per person"] * 2),
+        ("The boxes are big and they each hold 5 balls.", ["balls"]),
+        # a ticket's price is per ticket
+        ("The regular ticket costs $9 and the ticket for children is $2 less.", ["$ per ticket"] * 2),
+        # what the things measure is each one's
+        ("The trees she wants to plant will measure 1.5 feet wide.", ["feet per tree"]),
+        ("Each figure is worth $15, except for one which is worth $20.", ["$ per figure", "figure", "$"]),
+    ],
+)
+def test_whose_measure_a_number_is(text: str, expected: list[str | None]) -> None:
+    assert units(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a duration is no rate of a thing, but a time per day when a period adverbial scopes it
+        ("Each loan will be paid in monthly installments over 20 years.", ["years"]),
+        ("Each day, she reads for 10 minutes and then writes for 20 minutes.", ["minutes per day"] * 2),
+        ("He pays his weekly water bill for $55.", ["$ per week"]),
+        # an "each Y" stops at a number word and at a new clause
+        ("If each person brought two bags, how many gallons does a 400-mile trip take?", ["bags per person", "mile"]),
+    ],
+)
+def test_durations_and_clauses_bound_a_rate(text: str, expected: list[str | None]) -> None:
+    assert units(text) == expected

@@ -319,7 +319,9 @@ def test_bind_takes_a_composed_pack(tmp_path: Path, capsys: pytest.CaptureFixtur
     path.write_text(json.dumps(problem))
     assert main(["bind", str(path), "--pack", UNITS_AND_COUNTS, "--fail-on-refusal"]) == EXIT_OK
     out = capsys.readouterr().out
-    assert f"pack={UNITS_AND_COUNTS}@1.0.0+1.0.0" in out
+    both = load_pack(UNITS_AND_COUNTS)
+    assert f"pack={both.citation} " in out
+    assert both.citation == "+".join(f"{c.name}@{c.version}#{c.checksum[:12]}" for c in both.components)
     assert 'proof="add: [count,count] -> count"' in out
 
 

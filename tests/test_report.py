@@ -80,7 +80,7 @@ def read_csv(path: Path) -> list[list[str]]:
 def report(tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
     d = tmp_path_factory.mktemp("report")
     corpus = write_jsonl(d / "c.jsonl", mixed_corpus(80))
-    other = write_jsonl(d / "other.jsonl", [json.dumps(problem(f"o{i}", "marbles")) for i in range(5)])
+    other = write_jsonl(d / "other.jsonl", [json.dumps(problem(f"o{i}", "quoggs")) for i in range(5)])
     return write_report([corpus, other], d / "out" / "report.html", csv_dir=d / "csv", progress=False)
 
 
@@ -105,7 +105,7 @@ def test_every_html_table_equals_the_head_of_its_csv(report: ReportResult) -> No
 
 def test_every_table_is_written_as_csv(report: ReportResult) -> None:
     names = sorted(p.stem for p in report.csv_paths)
-    assert names == sorted(["problems", "equations", *SUMMARY_TABLES])
+    assert names == sorted(["problems", "equations", "kinds", *SUMMARY_TABLES, "pack"])
 
 
 def test_parquet_round_trips_the_tidy_tables(report: ReportResult) -> None:
@@ -252,7 +252,7 @@ def test_cli_writes_report_and_prints_the_refusal_table(tmp_path: Path, capsys: 
         == (0, True, True, True)
 
 
-@pytest.mark.parametrize(("lines", "code"), [([json.dumps(problem("a"))], 0), ([json.dumps(problem("a", "apples"))], 1),
+@pytest.mark.parametrize(("lines", "code"), [([json.dumps(problem("a"))], 0), ([json.dumps(problem("a", "flurbs"))], 1),
                                              ([json.dumps(problem("a")), "{bad"], 1), (["{bad"], 2)])
 def test_cli_fail_on_refusal(tmp_path: Path, lines: list[str], code: int) -> None:
     corpus = write_jsonl(tmp_path / "c.jsonl", lines)
@@ -299,11 +299,11 @@ def test_report_over_real_corpora_keeps_every_record(tmp_path: Path) -> None:
 def test_trace_drilldowns_use_the_text_view_and_escape_the_text(tmp_path: Path) -> None:
     from ssbg.trace import Trace
 
-    text = "Ann has 3 apples and buys 2 apples. <script>alert(1)</script> How many apples?"
+    text = "Ann has 3 flurbs and buys 2 flurbs. <script>alert(1)</script> How many flurbs?"
     trace = Trace.from_dict({
         "problem_id": "tr1", "corpus": "demo", "text": text,
-        "mentions": [{"start": 8, "end": 16, "text": "3 apples", "value": 3, "unit": "apples"},
-                     {"start": 26, "end": 34, "text": "2 apples", "value": 2, "unit": "apples"}],
+        "mentions": [{"start": 8, "end": 16, "text": "3 flurbs", "value": 3, "unit": "flurbs"},
+                     {"start": 26, "end": 34, "text": "2 flurbs", "value": 2, "unit": "flurbs"}],
         "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}], "result": 5}]})
     corpus = write_jsonl(tmp_path / "traces.jsonl", [trace.to_json()])
     page = write_report([corpus], tmp_path / "r.html", progress=False, diagrams=False).html_path.read_text()

@@ -280,7 +280,8 @@ def test_leaderboard_examples_name_problems_by_their_own_ids() -> None:
     from ssbg.stats.batch import run_batch
 
     samples = Path(__file__).resolve().parents[1] / "data" / "samples"
-    board = unknown_unit_leaderboard(run_batch([samples], progress=False).equations)
+    run = run_batch([samples], progress=False, pack="en_units_v1")  # the samples' nouns are all unknown to it
+    board = unknown_unit_leaderboard(run.equations, pack=run.unit_pack)
     examples = [e for cell in board["example_problems"] for e in cell.split(";")]
     assert any(e.startswith("asdiv:asdiv-s-") for e in examples)
     assert not [e for e in examples if ".xml:" in e or ".json:" in e]

@@ -228,7 +228,7 @@ def test_picking_a_problem_shows_it(lanes: Any) -> None:
 
 def test_the_pick_survives_a_filter_that_still_matches_it(lanes: Any) -> None:
     browser = CorpusBrowser(lanes.equations)
-    browser.reason.value = "unknown_unit"
+    browser.reason.value = "operand_arity"
     browser.problem.value = 1
     picked = shown_key(browser)
     browser.corpus.value = "ssbg"
@@ -250,7 +250,7 @@ def test_bad_unit_text_never_raises_and_is_not_injected(lanes: Any, text: str) -
 
 def test_the_count_line_says_how_many_rows_match(lanes: Any) -> None:
     browser = CorpusBrowser(lanes.equations)
-    browser.reason.value = "unknown_unit"
+    browser.reason.value = "unit_mismatch"
     assert f">{len(browser.filtered)} equations in " in browser.matches.value
 
 

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from ssbg.checking.verdict import VERDICT_STATUSES, Finding, Verdict, check_solution
 from ssbg.errors import ImportRefusal
 from ssbg.reading.readers.common import RawRecord, decode_jsonl_line, scan_jsonl
-from ssbg.units import UnitPack, default_pack, load_pack
+from ssbg.units import UnitPack, corpus_pack, load_pack
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -81,6 +81,7 @@ VERDICT_COLUMNS: tuple[str, ...] = (
     "coverage_reasons",  # every coverage finding's reason, ';'-joined, in order
     "refusal_reason",  # a refused row's import reason
     "refusal_detail",  # ... and the field path or what was wrong
+    "note_reasons",  # the kind check's notes the reference does not share, ';'-joined, in order (no verdict change)
 )
 
 SCORE_COLUMNS: tuple[str, ...] = (
@@ -221,13 +222,14 @@ def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bo
         None if first is None else first.line,
         ";".join(errors) or None, ";".join(coverage) or None,
         None, None,
+        ";".join(f.reason for f in verdict.notes if not f.in_reference) or None,
     )
 
 
 @functools.lru_cache(maxsize=8)
 def _pack_for(spec: str | None) -> UnitPack:
-    """The pack a worker checks with, loaded once per process (an immutable value)."""
-    return default_pack() if spec is None else load_pack(spec)
+    """The pack a worker checks with, loaded once per process (an immutable value); None: the corpus pack."""
+    return corpus_pack() if spec is None else load_pack(spec)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +312,7 @@ def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[
     ref_verdict: Verdict | None = None
     if reference is not None:
         ref_verdict = check_solution(question, reference, pack=pack)
-        shared = ref_verdict.findings
+        shared = (*ref_verdict.findings, *ref_verdict.notes)
     for s in _solutions(data, fields):
         if s.refusal is not None or s.text is None:
             rows.append(_refused_row(rid, s.solver, source, s.refusal or _refusal("malformed_record", "?", "?")))
@@ -328,7 +330,7 @@ def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
 
     frame = pd.DataFrame.from_records(list(rows), columns=list(VERDICT_COLUMNS))
     for name in ("id", "solver", "source", "first_error_reason", "error_reasons", "coverage_reasons",
-                 "refusal_reason", "refusal_detail"):
+                 "refusal_reason", "refusal_detail", "note_reasons"):
         frame[name] = frame[name].astype("string")
     for name in ("n_error", "n_coverage", "n_in_reference", "n_steps"):
         frame[name] = frame[name].astype("int64")
@@ -538,9 +540,9 @@ def score_verdicts(
 
     >>> import pandas as pd
     >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1,
-    ...                      "unit_mismatch", None, None, None),
+    ...                      "unit_mismatch", None, None, None, None),
     ...                     ("2", "m", "f:2", "sound", True, False, 0, 0, 0, 1, None, None, None, None, None,
-    ...                      None, None)])
+    ...                      None, None, None)])
     >>> s = score_verdicts(f, error_steps={("1", "m"): 1})
     >>> columns = ["solver", "precision_pct", "recall_pct", "false_alarm_pct", "first_step_right"]
     >>> print(s[columns].to_string(index=False))

@@ -5,11 +5,13 @@
 [--html report.html] [--error-steps FILE] [--jobs N] [--engine local|dask] [--pack P]
 [--limit N] [--no-progress] [--fail-on-error]``
 
-It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`) and
-prints the verdicts per solver; with labels it prints and writes beside the CSV
-(``<name>.scores.csv``) per solver: precision, recall, false-alarm rate on correct solutions,
-lift over the base rate, the verdict shares, and with ``--error-steps`` (errors located by hand)
-the share of flagged wrong solutions whose first flagged step is where the error is.  The dev file
+It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`), the
+pack it checked with beside it (``<name>.pack.csv``: name, version and sha256 of the pack and of
+each part, :func:`ssbg.stats.tables.pack_table`) and prints the verdicts per solver; with labels
+it prints and writes beside the CSV (``<name>.scores.csv``) per solver: precision, recall,
+false-alarm rate on correct solutions, lift over the base rate, the verdict shares, and with
+``--error-steps`` (errors located by hand) the share of flagged wrong solutions whose first
+flagged step is where the error is.  The dev file
 of model solutions (``../shared/corpora/gsm8k_model_solutions/dev.jsonl``)::
 
     ssbg check-solutions ../shared/corpora/gsm8k_model_solutions/dev.jsonl \\
@@ -64,8 +66,13 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
         solver_keys=keys, pack=args.pack, jobs=args.jobs, engine=args.engine, progress=not args.no_progress,
         limit=args.limit,
     )
+    from ssbg.stats.tables import pack_table
+
+    pack = _pack_for(args.pack)
     output = Path(args.output)
     write_text_atomic(output, frame.to_csv(index=False, lineterminator="\n"))
+    pack_path = write_text_atomic(output.with_suffix(".pack.csv"),
+                                  pack_table(pack.components).to_csv(index=False, lineterminator="\n"))
     counts = pd.crosstab(frame["solver"].astype(str), frame["status"].astype(str))
     print("Verdicts per solver")
     print(counts.to_string())
@@ -83,10 +90,12 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     if args.html:
         fields = Fields(args.question_field, args.solution_field, args.id_field, args.label_field,
                         args.reference_field, args.solver_field, keys)
-        drawn = recheck(Path(args.file), fields, example_rows(frame), _pack_for(args.pack))
-        page = report_html(frame, scores, drawn, title=f"{args.file} ({len(frame)} solutions)")
+        drawn = recheck(Path(args.file), fields, example_rows(frame), pack)
+        page = report_html(frame, scores, drawn, title=f"{args.file} ({len(frame)} solutions)",
+                           pack=pack.provenance)
         print(f"report: {write_text_atomic(args.html, page)}")
     print(f"verdicts: {output}")
+    print(f"pack: {pack.provenance} ({pack_path})")
     refused = int((frame["status"].astype(str) == "refused").sum())
     if refused:
         print(f"refused records: {refused} (status 'refused', reason in refusal_reason)")
@@ -123,7 +132,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="CSV of id, solver, line: where each solution's first error is, read by hand")
     cmd.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
     cmd.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
-    cmd.add_argument("--pack", metavar="PATH", help="unit pack name or folder (default en_units_v1)")
+    cmd.add_argument("--pack", metavar="PACK",
+                     help="unit pack name or folder, or packs joined by '+' (default en_units_v1+en_counts_v1)")
     cmd.add_argument("--limit", type=_positive_int, metavar="N", help="check at most N records")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.add_argument("--fail-on-error", action="store_true", help="exit 1 when any verdict is 'error'")

@@ -136,7 +136,8 @@ _TPL_PAGE = """<!DOCTYPE html>
 <style>body{{font-family:sans-serif;margin:2em;max-width:95em}} table{{border-collapse:collapse;font-size:0.85em}}
 td,th{{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right}} td:first-child,th:first-child{{text-align:left}}
 section{{border-top:1px solid #ddd;margin-top:1.2em;padding-top:0.8em}}</style></head>
-<body><h1>ssbg check-solutions</h1><p>{title}</p>{scores}<h2>Verdicts</h2>{counts}{plot}{examples}</body></html>
+<body><h1>ssbg check-solutions</h1><p>{title}</p><p class="pack">Unit pack: {pack}</p>{scores}
+<h2>Verdicts</h2>{counts}{plot}{examples}</body></html>
 """
 
 
@@ -165,8 +166,10 @@ def report_html(
     examples: Sequence[tuple[str, Any, Verdict]],
     *,
     title: str,
+    pack: str = "",
 ) -> str:
-    """The page: scores (when labelled), verdict counts per solver, and the drawn verdicts (all escaped)."""
+    """The page: the pack (its :attr:`~ssbg.units.UnitPack.provenance`), scores (when labelled), verdict counts per
+    solver, and the drawn verdicts (all escaped)."""
     import pandas as pd
 
     counts = pd.crosstab(frame["solver"].astype(str), frame["status"].astype(str)).reset_index()
@@ -179,6 +182,7 @@ def report_html(
         )
     return _TPL_PAGE.format(
         title=html.escape(title),
+        pack=html.escape(pack) if pack else "(not given)",
         scores="" if scores is None else "<h2>Scores</h2>" + _table(scores),
         counts=_table(counts),
         plot=_svg_body(plot_verdicts(frame).svg),

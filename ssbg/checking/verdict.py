@@ -18,9 +18,12 @@ a coverage gap, else ``sound`` (every step admitted, the answer's unit checked).
 alone never makes a verdict ``error``.  A refusal that propagates from an earlier one
 (ADR 0009) is no finding of its own: each root cause is counted once, at its step.
 
-A count-noun kind check (``count_kind_mismatch``: a per-thing rate applied to a count of
-another thing) is not in :data:`ERROR_FINDINGS`: it joins it once the count-noun issue's
-check exists and its precision on labelled solutions is shown (ADR 0019).
+The count-noun kind check (:mod:`ssbg.kinds`, ADR 0017: ``count_kind_mismatch``, a per-thing
+rate applied to a count of another thing or a question answered by a count of another;
+``mixed_kinds``, a sum of different kinds) gives **notes** (:data:`NOTE_FINDINGS`,
+:attr:`Verdict.notes`), which never change the status: on the dev model solutions its
+findings flag 33 wrong and 19 correct solutions (precision 63.5%, the base rate), so it is not
+error evidence (ADR 0017 has the figures, with the reference too).
 
 With a ``reference`` solution (the gold one, say), a finding that recurs in the reference
 at the same question span (or, without one, with the same detail) is marked
@@ -52,13 +55,14 @@ from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBindin
 from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution
 from ssbg.reading.textview import text_spans
 from ssbg.trace import Trace, bind_trace
-from ssbg.units import UnitPack, default_pack, load_pack
+from ssbg.units import UnitPack, corpus_pack, load_pack
 
 __all__ = [
     "COVERAGE_FINDINGS",
     "ERROR_FINDINGS",
     "FINDING_FAMILIES",
     "FINDING_REASONS",
+    "NOTE_FINDINGS",
     "STEP_STATUSES",
     "VERDICT_STATUSES",
     "CheckedStep",
@@ -71,7 +75,7 @@ VERDICT_STATUSES: tuple[str, ...] = ("sound", "error", "unverifiable")
 """``sound``: every step admitted and the answer's unit checked; ``error``: error evidence;
 ``unverifiable``: no error evidence, but something ssbg could not read or check."""
 
-FINDING_FAMILIES: tuple[str, ...] = ("error", "coverage")
+FINDING_FAMILIES: tuple[str, ...] = ("error", "coverage", "note")
 
 ERROR_FINDINGS: frozenset[str] = frozenset(
     {
@@ -85,7 +89,7 @@ ERROR_FINDINGS: frozenset[str] = frozenset(
 
 COVERAGE_FINDINGS: frozenset[str] = frozenset(
     {
-        "unknown_unit",  # a unit outside the pack (an open count noun, until the count-noun pack)
+        "unknown_unit",  # a unit outside the pack (a noun en_counts_v1 does not list, with the default pack)
         "unit_unbound",  # a number ssbg read without a unit
         "ambiguous_grounding",  # a number the words do not bind to one mention (the grounding issue's refusal)
         "unsupported_operation",  # algebra beyond one unknown, remainders, powers; a step no rule fits
@@ -101,6 +105,10 @@ COVERAGE_FINDINGS: frozenset[str] = frozenset(
 """Coverage: what ssbg could not read or check; alone, it makes a verdict ``unverifiable``, never ``error``."""
 
 FINDING_REASONS: frozenset[str] = ERROR_FINDINGS | COVERAGE_FINDINGS
+
+NOTE_FINDINGS: frozenset[str] = frozenset({"count_kind_mismatch", "mixed_kinds"})
+"""The kind check's findings (:data:`ssbg.kinds.KIND_FINDINGS`), kept as notes (:attr:`Verdict.notes`): they never
+change a verdict (ADR 0017: their precision on labelled solutions is the base rate without a reference)."""
 
 STEP_STATUSES: tuple[str, ...] = ("admitted", "error", "coverage", "propagated", "unread")
 """What became of each formula of the solution: admitted; the step of an error or coverage finding;
@@ -163,8 +171,9 @@ class Finding:
     in_reference: bool = False
 
     def __post_init__(self) -> None:
-        if self.reason not in FINDING_REASONS:
-            raise _fail(f"'reason' must be one of {sorted(FINDING_REASONS)} (got {self.reason!r})", "reason")
+        if self.reason not in FINDING_REASONS and self.reason not in NOTE_FINDINGS:
+            known = sorted(FINDING_REASONS | NOTE_FINDINGS)
+            raise _fail(f"'reason' must be one of {known} (got {self.reason!r})", "reason")
         for name in ("step", "line"):
             value = getattr(self, name)
             if value is not None and (type(value) is not int or value < 0):
@@ -180,7 +189,10 @@ class Finding:
 
     @property
     def family(self) -> str:
-        """``error`` for error evidence, ``coverage`` for a reading limit (also error evidence the reference shares)."""
+        """``error`` for error evidence, ``coverage`` for a reading limit (also error evidence the reference shares),
+        ``note`` for the kind check's notes."""
+        if self.reason in NOTE_FINDINGS:
+            return "note"
         return "error" if self.reason in ERROR_FINDINGS and not self.in_reference else "coverage"
 
     def key(self) -> tuple[str, frozenset[tuple[int, int]], str]:
@@ -230,6 +242,9 @@ _EXPLAIN = {
     "record_too_large": "the solution has more formulas than ssbg reads",
     "unknown_expected_unit": "the question asks for a unit ssbg's pack does not know",
     "unbound_target": "ssbg cannot tell which step answers the question",
+    "count_kind_mismatch": "it applies a rate per one thing to a count of another (or answers how many of one "
+    "thing with a count of another)",
+    "mixed_kinds": "it adds or subtracts counts of different things",
 }
 
 
@@ -238,8 +253,9 @@ class Verdict:
     """The verdict on one solution: its status, the findings (each at its step), and the steps.
 
     ``status`` is one of :data:`VERDICT_STATUSES`.  ``solution`` is the solution as shown (a
-    list of steps joined by newlines); spans index it.  ``trace`` and ``graph`` are what was
-    checked (None when no step was read), for views.
+    list of steps joined by newlines); spans index it.  ``pack`` names the pack it was checked with
+    (:attr:`~ssbg.units.UnitPack.citation`: each part's name, version and checksum prefix).
+    ``trace`` and ``graph`` are what was checked (None when no step was read), for views.
     """
 
     status: str
@@ -252,8 +268,11 @@ class Verdict:
     reference_checked: bool = False
     trace: Trace | None = field(default=None, repr=False, compare=False)
     graph: SemanticSymbolicBindingGraph | None = field(default=None, repr=False, compare=False)
+    notes: tuple[Finding, ...] = ()  # the kind check's notes (NOTE_FINDINGS): never change the status
 
     def __post_init__(self) -> None:
+        if any(f.family == "note" for f in self.findings) or any(f.family != "note" for f in self.notes):
+            raise _fail("the kind check's notes go in 'notes', and only they", "notes")
         if self.status not in VERDICT_STATUSES:
             raise _fail(f"'status' must be one of {list(VERDICT_STATUSES)} (got {self.status!r})", "status")
         errors = any(f.family == "error" for f in self.findings)
@@ -284,14 +303,15 @@ class Verdict:
         sound: every step of the solution is admitted by dimensional analysis and the answer has the unit asked for.
         """
         if self.status == "sound":
-            return ("sound: every step of the solution is admitted by dimensional analysis and the answer has "
-                    "the unit asked for.")
+            return "\n".join(["sound: every step of the solution is admitted by dimensional analysis and the answer "
+                               "has the unit asked for.", *("- note: " + self._sentence(f) for f in self.notes)])
         head = {
             "error": "error: the solution has error evidence",
             "unverifiable": "unverifiable: no error evidence, but ssbg could not check everything",
         }[self.status]
         lines = [f"{head} ({len(self.errors)} error finding(s), {len(self.coverage)} coverage gap(s))."]
         lines.extend("- " + self._sentence(f) for f in self._ordered())
+        lines.extend("- note: " + self._sentence(f) for f in self.notes)
         return "\n".join(lines)
 
     def _sentence(self, f: Finding) -> str:
@@ -310,6 +330,8 @@ class Verdict:
             said += "; the reference solution has the same finding, so it is taken as ssbg's reading limit"
         elif f.family == "coverage":
             said += " (coverage: not evidence of an error)"
+        elif f.family == "note":
+            said += " (a note of the kind check: not evidence of an error)"
         return said + "."
 
     def to_dict(self) -> dict[str, Any]:
@@ -320,6 +342,7 @@ class Verdict:
             "pack": self.pack,
             "reference_checked": self.reference_checked,
             "findings": [f.to_dict() for f in self.findings],
+            "notes": [f.to_dict() for f in self.notes],
             "steps": [
                 {"index": s.index, "line": s.line, "span": [s.start, s.end], "formula": s.formula, "status": s.status}
                 for s in self.steps
@@ -497,6 +520,24 @@ class _GraphFindings:
                 return sym.unit
         return None
 
+    def kind_notes(self, pack: UnitPack) -> tuple[list[Finding], SemanticSymbolicBindingGraph]:
+        """The kind check's notes (:func:`ssbg.kinds.read_kinds`), each at its step, and the graph with the counted
+        nouns in its proofs."""
+        from ssbg.kinds import read_kinds
+
+        kinds = read_kinds(self.graph, pack)
+        out: list[Finding] = []
+        for f in kinds.findings:
+            step = self.step_of(f.lhs)
+            spans: tuple[tuple[int, int], ...]
+            if f.where == "target" and self.graph.unknowns:
+                link = self.graph.unknowns[0].question_span
+                spans = ((link.start, link.end),) if link.source_id == self.problem_id else ()
+            else:
+                spans = self.question_spans(self.graph.equations[f.index], step) if f.index >= 0 else ()
+            out.append(self.finding(f.finding, step, spans, f.detail))
+        return out, kinds.graph(self.graph)
+
     def target_findings(self) -> list[Finding]:
         if not self.graph.unknowns or not self.graph.equations:
             return []
@@ -563,17 +604,23 @@ def _step_statuses(reading: SolutionReading, graph: SemanticSymbolicBindingGraph
     return tuple(out)
 
 
-def _findings(reading: SolutionReading, pack: UnitPack) -> tuple[list[Finding], SemanticSymbolicBindingGraph | None]:
+def _findings(
+    reading: SolutionReading, pack: UnitPack
+) -> tuple[list[Finding], SemanticSymbolicBindingGraph | None, list[Finding]]:
+    """The findings, the bound graph (its proofs with the counted nouns) and the kind check's notes."""
     findings = _note_findings(reading)
     if reading.trace is None:
-        return findings, None
+        return findings, None, []
     graph = bind_trace(reading.trace, pack=pack)
     found = _GraphFindings(reading, graph)
     findings += found.equation_findings()
     findings += found.target_findings()
-    findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 30, f.step if f.step is not None else -1,
-                                 f.reason))
-    return findings, graph
+    notes, graph = found.kind_notes(pack)
+
+    def order(f: Finding) -> tuple[int, int, str]:
+        return (f.line if f.line is not None else 1 << 30, f.step if f.step is not None else -1, f.reason)
+
+    return sorted(findings, key=order), graph, sorted(notes, key=order)
 
 
 def _mark_recurring(findings: Iterable[Finding], reference: Iterable[Finding]) -> list[Finding]:
@@ -589,7 +636,7 @@ def _mark_recurring(findings: Iterable[Finding], reference: Iterable[Finding]) -
 
 def _pack(pack: UnitPack | str | Path | None) -> UnitPack:
     if pack is None:
-        return default_pack()
+        return corpus_pack()
     if isinstance(pack, UnitPack):
         return pack
     return load_pack(pack)
@@ -598,9 +645,11 @@ def _pack(pack: UnitPack | str | Path | None) -> UnitPack:
 def reference_findings(
     question: str, reference: str | Sequence[str], *, pack: UnitPack | str | Path | None = None
 ) -> tuple[Finding, ...]:
-    """The findings of a reference solution, to pass to :func:`check_solution` for many solutions of one question."""
+    """The findings (and notes) of a reference solution, to pass to :func:`check_solution` for many solutions of one
+    question."""
     p = _pack(pack)
-    return tuple(_findings(read_solution(question, reference, pack=p), p)[0])
+    findings, _, notes = _findings(read_solution(question, reference, pack=p), p)
+    return (*findings, *notes)
 
 
 def check_solution(
@@ -621,7 +670,8 @@ def check_solution(
         (calculator annotations, prose arithmetic, ``Step 1:`` lines, a final ``#### N`` / ``A: N`` /
         ``The answer is N`` / ``\\boxed{N}``), or a list of step strings.
     pack
-        The unit pack (a :class:`~ssbg.units.UnitPack`, a name or a folder; default ``en_units_v1``).
+        The unit pack (a :class:`~ssbg.units.UnitPack`, a name or a folder; default the corpus pack,
+        ``en_units_v1+en_counts_v1``: ADR 0017 says why the checker reads counted nouns by default).
     reference
         A reference solution (e.g. the gold one), or its findings (:func:`reference_findings`):
         findings that recur in it at the same question span are a reading limit, not evidence.
@@ -635,7 +685,7 @@ def check_solution(
     """
     p = _pack(pack)
     reading = read_solution(question, solution, pack=p)
-    findings, graph = _findings(reading, p)
+    findings, graph, notes = _findings(reading, p)
     checked = reference is not None
     if reference is not None:
         if isinstance(reference, str) or not all(isinstance(r, Finding) for r in reference):
@@ -643,6 +693,7 @@ def check_solution(
         else:
             shared = tuple(reference)  # type: ignore[arg-type]
         findings = _mark_recurring(findings, shared)
+        notes = _mark_recurring(notes, shared)
     errors = any(f.family == "error" for f in findings)
     status = "error" if errors else "unverifiable" if findings else "sound"
     return Verdict(
@@ -652,8 +703,9 @@ def check_solution(
         tuple(findings),
         _step_statuses(reading, graph, findings),
         reading.answer,
-        f"{p.name}@{p.version}",
+        p.citation,
         checked,
         reading.trace,
         graph,
+        tuple(notes),
     )

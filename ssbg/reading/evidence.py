@@ -88,8 +88,13 @@ def norm(word: str) -> str:
 
 def words(text: str, start: int = 0, end: int | None = None) -> tuple[str, ...]:
     """The content words of ``text[start:end]``, normalised, in order (function words left out)."""
+    return _words_of(text[start:end] if start or end is not None else text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _words_of(text: str) -> tuple[str, ...]:
     out = []
-    for m in _WORD.finditer(text, start, len(text) if end is None else end):
+    for m in _WORD.finditer(text):
         w = norm(m.group())
         if w and (w not in FUNCTION_WORDS or w in _KEEP):
             out.append(w)
@@ -97,8 +102,9 @@ def words(text: str, start: int = 0, end: int | None = None) -> tuple[str, ...]:
 
 
 def overlap(line: Iterable[str], context: Mapping[str, float], cap: float = 3.0) -> float:
-    """How much of ``context`` (word -> weight) a line's words cover, each word once, capped."""
-    return min(cap, sum(context.get(w, 0.0) for w in set(line)))
+    """How much of ``context`` (word -> weight) a line's words cover, each word once (in the line's order:
+    a sum over a set would add in hash order, and a tie could fall either way between processes), capped."""
+    return min(cap, sum(context.get(w, 0.0) for w in dict.fromkeys(line)))
 
 
 def sentence_bounds(text: str, at: int) -> tuple[int, int]:

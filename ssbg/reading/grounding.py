@@ -185,6 +185,7 @@ _COMPANION_LEMMAS = frozenset(
 _WRITTEN_FRACTION = re.compile(r"\d\s*/\s*\d")  # "2/5 times", "1/2 cup": a fraction the text writes
 # The numbers of a formula in the order parse_formula numbers them (a name's digits are not one).
 _PART_OF_A_WHOLE = re.compile(r"(?<![\d.])0?\.\d|/\s*100(?!\d)|%|\d\s*/\s*\(?\d")  # 0.3, /100, 1/6 beside a 1
+_FIRST_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+")
 _LITERAL_IN_FORMULA = re.compile(r"(?<![A-Za-z_\d.,])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+)")
 
 
@@ -282,9 +283,12 @@ class GroundingState:
         self.step_at: dict[int, int] = {}  # a formula's offset -> its top step (the steps a plan names)
         self.formula_plan: dict[int, tuple[Any, ...]] = {}  # id of a literal -> the reading its formula chose
         self.plan: dict[int, tuple[Any, ...]] = {}  # offset of a literal -> the reading plan_solution chose
+        # offset of a literal -> its value and scored readings as the plan weighed them (reused when it is added)
+        self.planned_scores: dict[int, tuple[float, list[tuple[float, Any, str]]]] = {}
         self.virtual: list[tuple[int, float, str | None]] | None = None  # annotations' results while planning
         self.scores: dict[int, list[tuple[float, Any, str]]] = {}  # id of a literal -> its scored readings
         self._contexts: dict[tuple[Any, ...], dict[str, float]] = {}
+        self._candidate_words: dict[tuple[Any, ...], tuple[Mapping[str, float], frozenset[str]]] = {}
         # Checking a solution (issue 19, ssbg.checking): a number only the solution's own prose states grounds
         # nothing (an invented number is evidence), and what no rule explains goes to ``last_resort`` (the
         # checker records it as a finding) instead of refusing the record.  Corpus reading keeps the defaults.
@@ -295,6 +299,18 @@ class GroundingState:
     def scaled(self) -> tuple[float | None, ...]:
         """Each given mention's value in its unit's scale (:meth:`scaled_value`), read on first need."""
         return tuple(self.scaled_value(m) for m in self._extracted)
+
+    @functools.cached_property
+    def fraction_parts(self) -> dict[float, list[int]]:
+        """The mentions by the parts of the fraction they write (``one-third``: 1 and 3; ``20%``: 1 and 5;
+        ``4 1/2``: 4 and 1/2), read on first need; a mention widened later keeps the parts it had."""
+        out: dict[float, list[int]] = {}
+        for i, m in enumerate(self.mentions):
+            if m.kind == "quantity" and m.unit is None:
+                continue
+            for part in _parts_of(self, i):
+                out.setdefault(part, []).append(i)
+        return out
 
     @functools.cached_property
     def by_scaled(self) -> dict[float, list[int]]:
@@ -386,6 +402,33 @@ class GroundingState:
         """Forget the words read for lines and results (a plan reads them with other steps in place)."""
         for key in [k for k in self._contexts if k[0] in ("line", "at", "step")]:
             del self._contexts[key]
+        self._candidate_words.clear()
+
+    def candidate_words(self, source: tuple[Any, ...]) -> tuple[Mapping[str, float], frozenset[str]]:
+        """The words that say what a candidate is (word -> weight) and those that name its unit, from its
+        ``source``: a mention, an earlier result, a constant's cue in the text or in the solution."""
+        found = self._candidate_words.get(source)
+        if found is not None:
+            return found
+        kind = source[0]
+        if kind == "mention":
+            m = self.mentions[source[1]]
+            unit = _unit_set(m.unit, m.lemma)
+            context: Mapping[str, float] = self.mention_context(source[1]) if self.solution is not None else _NO_WORDS
+        elif kind == "result":
+            _kind, key, unit_text, at = source
+            unit = _unit_set(unit_text, None)
+            context = self.result_context(key, unit_text, at) if self.solution is not None else _NO_WORDS
+        else:
+            _kind, start, end, cid = source
+            where = self.text if kind == "cue" else self.blanked_solution
+            unit = frozenset((*words(where, start, end), *_unit_words(IMPLICIT_CONSTANTS[cid].unit, cid)))
+            if kind == "said":
+                context = dict.fromkeys(unit, 2.0)
+            else:
+                context = self.cue_context(start, end, unit) if self.solution is not None else _NO_WORDS
+        found = self._candidate_words[source] = (context, unit)
+        return found
 
     def cue_context(self, start: int, end: int, unit: frozenset[str]) -> dict[str, float]:
         """The words around a constant's cue, as :meth:`mention_context` gives them for a mention."""
@@ -462,15 +505,15 @@ def _implicit(g: GroundingState, kind: str, operands: tuple[Operand, ...], value
 
 
 class Candidate(NamedTuple):
-    """One reading of a literal: the operand, what it points at (``key``), its prior and the words that
-    say what it is (``context``, word -> weight) and name its unit (``unit``, for the literal's twin)."""
+    """One reading of a literal: the operand, what it points at (``key``), its prior, a label for ``why``,
+    and what its words are read from (``source``: see :meth:`GroundingState.candidate_words`; read only
+    when the literal has two candidates or more)."""
 
     operand: Operand
     key: tuple[Any, ...]
     prior: float
-    context: Mapping[str, float]
-    unit: frozenset[str]
     label: str
+    source: tuple[Any, ...]
 
 
 CandidateRule = Callable[[GroundingState, Literal, str | None], list[Candidate]]
@@ -478,8 +521,9 @@ CandidateRule = Callable[[GroundingState, Literal, str | None], list[Candidate]]
 _NO_WORDS: Mapping[str, float] = MappingProxyType({})
 
 
+@functools.lru_cache(maxsize=8192)
 def _unit_words(unit: str | None, lemma: str | None) -> tuple[str, ...]:
-    """The words that name a unit (``$ per hour`` and ``dollar_per_hour``: dollar, hour)."""
+    """The words that name a unit (``$ per hour`` and ``dollar_per_hour``: dollar, hour; memoized)."""
     out: list[str] = []
     for named in (unit, lemma):
         if named:
@@ -487,6 +531,11 @@ def _unit_words(unit: str | None, lemma: str | None) -> tuple[str, ...]:
                 if w not in out and w != "per":
                     out.append(w)
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=8192)
+def _unit_set(unit: str | None, lemma: str | None) -> frozenset[str]:
+    return frozenset(_unit_words(unit, lemma))
 
 
 def _step_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
@@ -512,9 +561,7 @@ def _step_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Ca
             continue
         prior = 2.6 - 0.05 * min(len(out), 10) - (0.0 if exact else 0.02)
         key = ("at", at) if virtual is not None else ("step", i)
-        context = g.result_context(key, unit, at) if g.solution is not None else _NO_WORDS
-        words_of_unit = frozenset(_unit_words(unit, None))
-        out.append(Candidate(Operand(step=i, text=text), key, prior, context, words_of_unit, f"step {i}"))
+        out.append(Candidate(Operand(step=i, text=text), key, prior, f"step {i}", ("result", key, unit, at)))
     return out
 
 
@@ -537,12 +584,9 @@ def _mentions_by(
         return []
     out: list[Candidate] = []
     for rank, i in enumerate(dict.fromkeys(found)):
-        m = g.mentions[i]
         p = prior - (1.0 if i in g.used else 0.0) - 0.01 * rank
-        context = g.mention_context(i) if g.solution is not None else _NO_WORDS
-        unit = frozenset(_unit_words(m.unit, m.lemma))
         operand = Operand(mention=i, text=lit.text)
-        out.append(Candidate(operand, ("mention", i), p, context, unit, f"{label} {m.text!r}"))
+        out.append(Candidate(operand, ("mention", i), p, f"{label} {g.mentions[i].text!r}", ("mention", i)))
     return out
 
 
@@ -566,12 +610,9 @@ def _cued_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Ca
             continue  # "One-third": the fraction mention itself is the candidate (its part), not its word
         rank = ranks[cid] = ranks.get(cid, -1) + 1
         prior = 1.5 + (0.2 if cid in preferred else 0.0) - 0.01 * rank - 0.02 * len(ranks)
-        cue_words = words(g.text, cue.start, cue.end)
-        unit = frozenset((*cue_words, *_unit_words(IMPLICIT_CONSTANTS[cid].unit, cid)))
-        context = g.cue_context(cue.start, cue.end, unit) if g.solution is not None else _NO_WORDS
         operand = Operand(constant=cid, cue=(cue.start, cue.end), text=lit.text)
         label = f"constant {cid} (cue {g.text[cue.start : cue.end]!r})"
-        out.append(Candidate(operand, ("constant", cid, cue.start), prior, context, unit, label))
+        out.append(Candidate(operand, ("constant", cid, cue.start), prior, label, ("cue", cue.start, cue.end, cid)))
     return out
 
 
@@ -582,16 +623,14 @@ def _solution_cued_candidates(g: GroundingState, lit: Literal, op: str | None) -
     cues = find_cues(g.blanked_solution, lit.value)
     if not cues:
         return []
-    cid = cues[0].constant_id
-    unit = frozenset((*words(g.blanked_solution, cues[0].start, cues[0].end), *_unit_words(None, cid)))
-    return [Candidate(Operand(constant=cid, text=lit.text), ("constant", cid), 0.8, dict.fromkeys(unit, 2.0), unit,
-                      f"constant {cid} (the solution's words)")]
+    cid, start, end = cues[0].constant_id, cues[0].start, cues[0].end
+    label = f"constant {cid} (the solution's words)"
+    return [Candidate(Operand(constant=cid, text=lit.text), ("constant", cid), 0.8, label, ("said", start, end, cid))]
 
 
 def _fraction_part_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
     """'60/3' with 'one-third of them': 3 is the denominator of the fraction mention (the 5 of '20%' too)."""
-    found = [i for i in range(len(g.mentions)) if _is_fraction_part(g, i, lit.value)]
-    return _mentions_by(g, lit, found, 1.6, "part of")
+    return _mentions_by(g, lit, g.fraction_parts.get(lit.value), 1.6, "part of")
 
 
 CANDIDATE_RULES: tuple[tuple[str, CandidateRule], ...] = (
@@ -618,20 +657,21 @@ def _evidence(g: GroundingState, lit: Literal, c: Candidate) -> tuple[float, str
     why = ""
     twin = g.twins[lit.position] if 0 <= lit.position < len(g.twins) else ()
     named = [w for w in twin if w]
-    if named and c.unit:
-        hit = next((w for w in named if w in c.unit), None)
+    context, unit = g.candidate_words(c.source)
+    if named and unit:
+        hit = next((w for w in named if w in unit), None)
         if hit is not None:
             score += _W_TWIN
             why = f"written {hit!r}"
         else:
             score -= _W_MISMATCH
             why = f"written {named[0]!r}"
-    if c.context:
+    if context:
         line = g.line_words()
-        common = overlap(line, c.context)
+        common = overlap(line, context)
         if common:
             score += _W_OVERLAP * common
-            shared = sorted((w for w in set(line) if w in c.context), key=lambda w: (-c.context[w], w))[:2]
+            shared = sorted((w for w in set(line) if w in context), key=lambda w: (-context[w], w))[:2]
             why = f"{why}, " if why else why
             why += "line says " + "/".join(shared)
     return score, why
@@ -639,7 +679,9 @@ def _evidence(g: GroundingState, lit: Literal, c: Candidate) -> tuple[float, str
 
 def _scored(g: GroundingState, lit: Literal, candidates: Sequence[Candidate]) -> list[tuple[float, Candidate, str]]:
     """Each candidate with its score (prior + the evidence of the words) and why, best first (the
-    proposers' order breaks a tie of scores)."""
+    proposers' order breaks a tie of scores).  A lone candidate needs no words."""
+    if len(candidates) == 1:
+        return [(candidates[0].prior, candidates[0], "")]
     out = []
     for c in candidates:
         evidence, why = _evidence(g, lit, c) if g.solution is not None else (0.0, "")
@@ -648,11 +690,33 @@ def _scored(g: GroundingState, lit: Literal, candidates: Sequence[Candidate]) ->
     return [out[k] for k in order]
 
 
-def _choose(g: GroundingState, lit: Literal, candidates: list[Candidate]) -> Operand:
+def _as_added(g: GroundingState, scored: list[tuple[float, Candidate, str]]) -> list[tuple[float, Candidate, str]]:
+    """The readings a plan weighed, as the literal is added: an annotation's result becomes the step its
+    formula became (a result whose formula made no step is dropped), a mention used since costs its reuse."""
+    out: list[tuple[float, Candidate, str]] = []
+    for score, c, why in scored:
+        if c.key[0] == "at":
+            step = g.step_at.get(c.key[1])
+            if step is None or step >= g.own_steps_from:
+                continue
+            c = c._replace(operand=dataclasses.replace(c.operand, step=step), key=("step", step))  # noqa: PLW2901
+        elif c.key[0] == "mention" and c.key[1] in g.used:
+            score -= 1.0  # noqa: PLW2901 - the reuse the plan priced by its columns
+        out.append((score, c, why))
+    order = sorted(range(len(out)), key=lambda k: (-out[k][0], k))
+    return [out[k] for k in order]
+
+
+def _choose(
+    g: GroundingState,
+    lit: Literal,
+    candidates: list[Candidate],
+    prescored: list[tuple[float, Candidate, str]] | None = None,
+) -> Operand:
     """The reading the formula's joint choice made (:func:`plan_formula`), else the best-scored one; the
     best other reading is its alternative when their scores tie (within :data:`TIE_MARGIN`)."""
     at = g.literal_at(lit)
-    scored = g.scores.pop(id(lit), None) or _scored(g, lit, candidates)
+    scored = prescored or g.scores.pop(id(lit), None) or _scored(g, lit, candidates)
     planned = g.formula_plan.get(id(lit))
     if planned is None and at is not None and at in g.plan:
         planned = g.plan[at]
@@ -688,8 +752,8 @@ def plan_formula(g: GroundingState, items: Sequence[tuple[Literal, str | None]])
     options: list[tuple[int, list[tuple[float, Candidate, str]]]] = []
     for lit, op in items:
         at = g.literal_at(lit)
-        if at is not None and at in g.plan:
-            continue
+        if at is not None and (at in g.plan or at in g.planned_scores):
+            continue  # the solution's plan weighed it already
         candidates: list[Candidate] = []
         for _name, propose in CANDIDATE_RULES:
             candidates.extend(propose(g, lit, op))
@@ -754,20 +818,24 @@ def _is_fraction_part(g: GroundingState, i: int, value: float) -> bool:
     """Whether ``value`` is a part of mention ``i``: the numerator or denominator of a fraction (``3`` of
     ``one-third``), of a percentage (the 5 of ``20%``: 1/5), or a part of a mixed number (``4 1/2 pound
     steaks`` read as 4 steaks of 1/2 pound)."""
-    if value <= 0:
-        return False
+    return value > 0 and any(close(value, part) for part in _parts_of(g, i))
+
+
+def _parts_of(g: GroundingState, i: int) -> tuple[float, ...]:
+    """The parts mention ``i`` writes (see :func:`_is_fraction_part`), or ``()``."""
     m = g.mentions[i]
     scaled = g.scaled[i] if i < len(g.scaled) else None
+    mixed: tuple[float, ...] = ()
     if (m.kind == "fraction" and m.unit is None) or _MIXED.match(m.text):
         fraction = float(m.value)
-        if _MIXED.match(m.text) and (value == int(fraction) or close(value, fraction - int(fraction))):
-            return True
+        if _MIXED.match(m.text):
+            mixed = (float(int(fraction)), fraction - int(fraction))
     elif scaled is not None and m.unit is not None and close(scaled * 100, float(m.value)) and scaled < 1:
         fraction = scaled
     else:
-        return False
+        return ()
     parts = _fraction_parts(fraction)
-    return parts is not None and value.is_integer() and value in parts
+    return mixed if parts is None else (*mixed, float(parts[0]), float(parts[1]))
 
 
 def _solution_number(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
@@ -1127,6 +1195,12 @@ def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
     aligned = _gold_alignment(g, lit, op)
     if aligned is not None:
         return dataclasses.replace(aligned, at=g.literal_at(lit), why="the corpus's alignment")
+    at = g.literal_at(lit)
+    planned = g.planned_scores.pop(at, None) if at is not None else None
+    if planned is not None and planned[0] == lit.value:
+        scored = _as_added(g, planned[1])
+        if scored:
+            return _choose(g, lit, [], scored)
     candidates: list[Candidate] = []
     for _name, propose in CANDIDATE_RULES:
         candidates.extend(propose(g, lit, op))
@@ -1143,6 +1217,29 @@ def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
         reason="operand_not_found",
         detail=lit.text,
     )
+
+
+def _contested(g: GroundingState, formulas: Sequence[tuple[int, int | None, str, str | None]]) -> bool:
+    """Whether a solution's numbers contend for the text's mentions: a value two mentions (or a mention and
+    an earlier result) could give, or a mention two numbers could take.  Only then is it planned at once."""
+    takers: dict[float, int] = {}
+    results: set[float] = set()
+    for _position, _at, formula, _unit in formulas:
+        expr, eq, stated = formula.rpartition("=")
+        for m in _LITERAL_IN_FORMULA.finditer(expr if eq else formula):
+            value = _value_key(_literal_value(m.group()))
+            givers = len(g.by_value.get(value, ())) + len(g.by_scaled.get(value, ()))
+            givers += len(g.fraction_parts.get(value, ()))
+            if givers > 1 or (givers and value in results):
+                return True
+            if givers:
+                takers[value] = takers.get(value, 0) + 1
+                if takers[value] > 1:
+                    return True
+        written = _FIRST_NUMBER.search(stated) if eq else None
+        if written is not None:
+            results.add(_value_key(_literal_value(written.group())))
+    return False
 
 
 COVER_BONUS = 0.5
@@ -1270,6 +1367,7 @@ class StepBuilder:
         self.where = where
         self.state = GroundingState(text, mentions, default_pack() if pack is None else pack, solution)
         self._formulas = 0  # formulas tried (MAX_FORMULAS bounds a corrupt record's work)
+        self._entered: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]] = {}
         self._fraction_results: set[str] = set()  # results stated as fractions ("= 8/3"), as written
 
     @property
@@ -1414,12 +1512,17 @@ class StepBuilder:
         g.formula_text = expr
         if at is not None:
             g.formula_at = at
-            found = list(_LITERAL_IN_FORMULA.finditer(expr))
-            g.literal_offsets = tuple(m.start() for m in found)
-            if position is not None and g.solution is not None:
-                line_start = g.blanked_solution.rfind("\n", 0, position) + 1
-                values = tuple(_literal_value(m.group()) for m in found)
-                g.twins = prose_twins(g.blanked_solution[line_start:position], values)
+            key = (position, at, expr)
+            entered = self._entered.get(key)
+            if entered is None:
+                found = list(_LITERAL_IN_FORMULA.finditer(expr))
+                twins: tuple[tuple[str, ...], ...] = ()
+                if position is not None and g.solution is not None:
+                    line_start = g.blanked_solution.rfind("\n", 0, position) + 1
+                    values = tuple(_literal_value(m.group()) for m in found)
+                    twins = prose_twins(g.blanked_solution[line_start:position], values)
+                entered = self._entered[key] = (tuple(m.start() for m in found), twins)
+            g.literal_offsets, g.twins = entered
 
     def plan_annotations(self, formulas: Sequence[tuple[int, int | None, str, str | None]]) -> None:
         """Plan the readings of every number of a solution at once (:func:`plan_solution`).
@@ -1430,6 +1533,8 @@ class StepBuilder:
         left out (adding it refuses later, as it would anyway).
         """
         g = self.state
+        if not _contested(g, formulas):
+            return  # every number has at most one mention to take, used once: the plan would change nothing
         rows: list[tuple[int, list[tuple[float, Candidate, str]]]] = []
         g.virtual = []
         try:
@@ -1454,7 +1559,9 @@ class StepBuilder:
                         for _name, propose in CANDIDATE_RULES:
                             candidates.extend(propose(g, lit, op))
                         if candidates:
-                            rows.append((where, _scored(g, lit, candidates)[:6]))
+                            scored = _scored(g, lit, candidates)
+                            g.planned_scores[where] = (lit.value, scored)
+                            rows.append((where, scored[:6]))
                 g.virtual.append((position, value, unit))
         finally:
             g.virtual = None

@@ -180,6 +180,7 @@ _FUNCTION_WORDS = frozenset(
         tomorrow now ago old later earlier all some any many much only just also too very already still both either
         neither into onto over under about around up down out off altogether total together instead there here away
         back again not no yes plus minus times time until since during between among through across against within
+        else
         without alone extra additional other another same different whole full empty new remaining leftover
         spare such own few several enough half twice double triple once"""
     )
@@ -195,10 +196,12 @@ _MODIFIERS = frozenset(
 _NOT_UNITS = frozenset(
     _words(
         """money time distance length width height weight amount number total cost price value sum difference rest
-        remainder way speed rate area volume age profit income budget change balance"""
+        remainder way speed rate area volume age profit income budget change balance savings earnings winnings
+        proceeds needs"""
     )
 )
 _AUXILIARIES = frozenset(_words("are were is was will would do does did can could should must have has had"))
+_SUBJECT_PRONOUNS = frozenset(_words("i you he she it we they who"))
 _DETERMINERS = frozenset(_words("the his her their its my your our these those them"))
 _MULTIPLIER_FOLLOWERS = frozenset(
     _words(
@@ -251,31 +254,56 @@ def _singular(word: str) -> str | None:
     if len(word) < 3 or word in _FUNCTION_WORDS or (not word.isalpha() and "-" not in word):
         return None
     head, sep, last = word.rpartition("-")
+    for plural, singular in _IRREGULAR_ENDINGS:
+        if last.endswith(plural) and len(last) > len(plural):
+            return head + sep + last[: -len(plural)] + singular  # "grandchildren", "policewomen"
+    if last.endswith("men") and last[:-3] in _MEN_COMPOUNDS:
+        return head + sep + last[:-3] + "man"  # "firemen" (but "ramen", "specimen" are no plurals)
     result = _inflect_engine().singular_noun(last)
-    if not isinstance(result, str) or result == last or len(result) < 3:
-        return None
+    if not isinstance(result, str) or result == last or len(head + sep + result) < 3:
+        return None  # ("push-ups" is "push-up")
     if last.endswith(("is", "us", "ss")) and result == last[:-1]:
         return None  # "tennis", "bonus", "class": a final s that is no plural
+    if last in _NOT_PLURAL:
+        return None
     return head + sep + result
 
 
-def is_plural_noun(word: str) -> bool:
-    """True when ``inflect`` reads ``word`` as a plural noun (function words never are).
+def _acronym_plural(word: str) -> bool:
+    """An acronym in the plural: ``TVs``, ``DVDs`` (too short for ``inflect``'s reading)."""
+    return len(word) >= 3 and word[-1] == "s" and word[:-1].isalpha() and word[:-1].isupper()
 
-    >>> is_plural_noun("cookies"), is_plural_noun("salty"), is_plural_noun("was")
-    (True, False, False)
+
+# Irregular plurals that end a compound, which inflect does not read ("grandchildren", "policewomen").
+_IRREGULAR_ENDINGS = (("children", "child"), ("women", "woman"), ("people", "person"))
+_MEN_COMPOUNDS = frozenset(
+    _words(
+        """fire police business sales fisher chair gentle snow crafts work line cave post milk mail camera sea
+        horse door repair sports noble country fresh garbage delivery fore middle"""
+    )
+)
+# Nouns in -as that inflect reads as plurals of nothing.
+_NOT_PLURAL = frozenset(_words("christmas canvas atlas texas kansas arkansas alias bias pancreas overseas"))
+
+
+def is_plural_noun(word: str) -> bool:
+    """True when ``inflect`` reads ``word`` as a plural noun (function words never are), or it is an
+    acronym's plural (``TVs``).
+
+    >>> is_plural_noun("cookies"), is_plural_noun("salty"), is_plural_noun("was"), is_plural_noun("TVs")
+    (True, False, False, True)
     """
-    return _singular(word.lower()) is not None
+    return _singular(word.lower()) is not None or _acronym_plural(word)
 
 
 def lemmatize(word: str) -> str:
-    """The singular lemma of a noun, lower-cased (``inflect``; memoized).
+    """The singular lemma of a noun, lower-cased (``inflect``; memoized; ``TVs`` is ``tv``).
 
-    >>> lemmatize("Children"), lemmatize("boxes"), lemmatize("sheep")
-    ('child', 'box', 'sheep')
+    >>> lemmatize("Children"), lemmatize("boxes"), lemmatize("sheep"), lemmatize("TVs")
+    ('child', 'box', 'sheep', 'tv')
     """
     low = word.lower()
-    return _singular(low) or low
+    return _singular(low) or (low[:-1] if _acronym_plural(word) else low)
 
 
 def clear_lemma_cache() -> None:
@@ -286,6 +314,9 @@ def clear_lemma_cache() -> None:
     _STARTS_NUMBER.clear()
     _num_value.cache_clear()
     _look_back_cues.cache_clear()
+    _COUNTED.clear()
+    _PERIODS.clear()
+    _LOTS.clear()
 
 
 def pack_lookup(pack: UnitPack, text: str) -> ResolvedUnit | None:
@@ -441,11 +472,30 @@ def _fraction_word(toks: Sequence[Token], i: int) -> tuple[float, int] | None:
     if tok.low in ("half",):
         return 0.5, i + 1
     if (tok.low in _SMALL or tok.low in _A) and i + 1 < len(toks) and toks[i + 1].low in _DENOMINATORS:
+        if _coins(toks, i + 1):
+            return None  # "two quarters and a dime": coins, counted
         numerator = 1 if tok.low in _A else _SMALL[tok.low]
         if numerator == 0:
             return None
         return numerator / _DENOMINATORS[toks[i + 1].low], i + 2
     return None
+
+
+# What may follow a coin's name ("two quarters and a dime", "found a quarter."), never a fraction's ("a
+# quarter of the pie", "a quarter cup", "three quarters full").
+_AFTER_COINS = frozenset({*_SENTENCE_END, ",", *_words("and or in into to from each for on")})
+
+
+def _coins(toks: Sequence[Token], j: int) -> bool:
+    """Whether the ``quarter``/``quarters`` at ``j`` names coins: the words after it are those after a
+    coin's name (:data:`_AFTER_COINS`), or the text's end.
+
+    >>> _coins(tokenize("two quarters and a dime"), 1), _coins(tokenize("a quarter of it"), 1)
+    (True, False)
+    """
+    if toks[j].low not in ("quarter", "quarters"):
+        return False
+    return j + 1 >= len(toks) or toks[j + 1].low in _AFTER_COINS
 
 
 def _adjacent(a: Token, b: Token) -> bool:
@@ -528,14 +578,35 @@ def _words_at(toks: Sequence[Token], j: int) -> _Number | None:
     words = _word_number(toks, j)
     if words is not None:
         value, k = words
-        if k < n and toks[k].low in _DENOMINATORS and toks[k - 1].low in _SMALL and value < 20:
+        if k < n and toks[k].low in _DENOMINATORS and toks[k - 1].low in _SMALL and value < 20 and not _coins(toks, k):
             return None  # "three fourths" is read by _fraction_word; never reached
         return _Number(value, start, k, "quantity")
-    if toks[j].low in _A and j + 1 < n and toks[j + 1].low in ("dozen", "pair", "couple"):
+    if toks[j].low == "both":
+        at = _both_counts(toks, j)
+        return None if at is None else _Number(2, start, at, "quantity")
+    if toks[j].low in _A and j + 1 < n and (toks[j + 1].low in ("dozen", "pair", "couple") or _coins(toks, j + 1)):
         if toks[j + 1].low == "couple":
             return _Number(2, start, j + 2, "quantity") if j + 2 < n and toks[j + 2].low == "of" else None
         return _Number(1, start, j + 1, "quantity")
     return None
+
+
+def _both_counts(toks: Sequence[Token], j: int) -> int | None:
+    """Where the noun of a ``both`` at ``j`` that counts two things starts: ``both teams``, ``both his
+    parents``, ``both of the boxes``, ``both of them``; None for ``both apples and pears`` (a
+    coordination: two kinds, not two things) or a ``both`` with no noun after it."""
+    n = len(toks)
+    k = j + 1
+    if k < n and toks[k].low == "of":
+        return k  # "both of them", "both of the boxes": the unit reads the partitive
+    if k < n and toks[k].low in _DETERMINERS and toks[k].low != "them":
+        k += 1
+    head = _noun_run(toks, k, 2, plural_only=True)
+    if head is None or (head[1] < n and toks[head[1]].low in ("and", "or")):
+        return None
+    if not all(tok.low in _MODIFIERS or is_plural_noun(tok.text) for tok in toks[k : head[0]]):
+        return None  # "both owe equal amounts": a verb, not the noun, follows
+    return k
 
 
 @dataclass(frozen=True, slots=True)
@@ -594,46 +665,114 @@ def _pack_unit(
 
 
 def _noun_run(
-    toks: Sequence[Token], j: int, value: float | int, *, plural_only: bool = False
+    toks: Sequence[Token],
+    j: int,
+    value: float | int,
+    *,
+    plural_only: bool = False,
+    partitive: bool = False,
+    lone: bool = False,
 ) -> tuple[int, int] | None:
     """Index of the head noun after a number (skipping modifiers) and the next index.
 
-    The first plural noun of the next few words; failing that (unless
-    ``plural_only``), a lone word or the head of a two-word run after a ``1``.
+    The first plural noun of the next few words (past a capitalized modifier: ``60 Christmas presents``);
+    failing that (unless ``plural_only``), a lone word or the head of a two-word run after a ``1``, and a
+    lone word after another number only when its plural is itself (``3 fish``, not ``the two take``);
+    after ``of the`` (``partitive``) the first word (``26 of the blowfish stay``); with ``lone`` any lone
+    word (a question's ``how many emus``).  The run stops at a verb (:func:`_run_verb`: ``One ham
+    sandwich requires``).
     """
-    n = len(toks)
-    k = j
-    skipped = 0
-    while k < n and toks[k].low in _MODIFIERS and skipped < 2:
-        k += 1
-        skipped += 1
-    run: list[int] = []
-    while k < n and len(run) < 3 and toks[k].kind == "word" and toks[k].low not in _FUNCTION_WORDS:
-        if toks[k].low.endswith(("'s", "\u2019s", "s'")) and k + 1 < n and toks[k + 1].kind == "word":
-            k += 1  # "four children's tickets": the possessor is not the unit
-            continue
-        run.append(k)
-        k += 1
-    for idx in run:
+    if partitive:
+        value = 0  # "one of the brown bags": the noun is plural
+    run = _run_words(toks, j, value)
+    for at, idx in enumerate(run):
         if toks[idx].text[0].isupper() and idx != run[0]:
             break
+        if value == 1 and at == 0 and is_plural_noun(toks[idx].text) and toks[j - 1].low == "one":
+            return None  # "one exceeds the other": a pronoun and its verb
         if is_plural_noun(toks[idx].text):
+            if at + 1 < len(run) and toks[idx].text[0].isupper() and is_plural_noun(toks[run[at + 1]].text):
+                continue  # "60 Christmas presents": a name before the noun
             return (idx, idx + 1) if toks[idx].low not in _NOT_UNITS else None
     if plural_only or not run or any(toks[idx].low in _NOT_UNITS for idx in run):
         return None
-    if value == 1 or len(run) == 1:
-        head = run[-1] if len(run) <= 2 else run[0]
+    if value == 1 or partitive or (len(run) == 1 and (lone or _invariant_plural(toks[run[0]].low))):
+        head = run[0] if partitive else run[-1]  # "one mini tissue box": the compound's head
         if toks[head].text[0].isupper() and len(toks[head].text) > 1 and not toks[head].text.isupper():
             return None  # a name, not a unit
         return head, head + 1
     return None
 
 
-def _noun_at(toks: Sequence[Token], j: int) -> int | None:
-    """The index of the content word at ``j`` (after modifiers: ``each additional minute``), or None."""
+def _run_words(toks: Sequence[Token], j: int, value: float | int) -> list[int]:
+    """The indices of the (at most three) content words after a number at ``j``: past two modifiers or
+    participles (``5 more apples``, ``one grilled cheese sandwich``) and possessors (``four children's
+    tickets``), up to a function word or a verb (:func:`_run_verb`)."""
     n = len(toks)
-    while j + 1 < n and toks[j].low in _MODIFIERS and toks[j + 1].kind == "word":
-        j += 1
+    k = j
+    skipped = 0
+    while k < n and skipped < 2 and (
+        toks[k].low in _MODIFIERS or (_participle(toks[k].low) and k + 1 < n and toks[k + 1].kind == "word")
+    ):
+        k += 1
+        skipped += 1
+    run: list[int] = []
+    while k < n and len(run) < 3 and toks[k].kind == "word" and toks[k].low not in _FUNCTION_WORDS:
+        if toks[k].low.endswith(("n't", "n\u2019t")):
+            break  # "how many don't eat": a verb
+        if toks[k].low.endswith(("'s", "\u2019s", "s'")) and k + 1 < n and toks[k + 1].kind == "word":
+            k += 1  # "four children's tickets": the possessor is not the unit
+            continue
+        if (run and _run_verb(toks, run[-1], k, value)) or (not run and _verb_at(toks, k)):
+            break  # "One ham sandwich requires", "each one selling for $2"
+        run.append(k)
+        k += 1
+    return run
+
+
+def _run_verb(toks: Sequence[Token], last: int, k: int, value: float | int) -> bool:
+    """Whether the word at ``k``, after the run's word at ``last``, is a verb that ends the noun run:
+    a bearing verb, a past tense or an adverb (``3 pens cost``, ``2 boys bought``); after a 1, a name or,
+    after one singular noun, a word in ``-s`` (``One ham sandwich requires``, ``one day Sam``)."""
+    low = toks[k].low
+    if low in _BEARING or _verbish(low) or _adverb(low):
+        return True
+    if value == 1 and toks[k].text[0].isupper() and not toks[last].text[0].isupper():
+        return True  # "one day Sam": a name after the noun
+    return value == 1 and is_plural_noun(toks[k].text) and not is_plural_noun(toks[last].text)
+
+
+_ADVERB_ENDINGS = ("ally", "ently", "antly", "ously", "ively", "edly", "ately", "ctly", "omly", "ularly", "etely")
+
+
+def _adverb(low: str) -> bool:
+    """An adverb in ``-ly`` (``normally``, ``currently``, ``exactly``), never a unit (``family``,
+    ``butterfly`` and ``supply`` are nouns).
+
+    >>> _adverb("normally"), _adverb("exactly"), _adverb("family"), _adverb("supply")
+    (True, True, False, False)
+    """
+    return low.endswith(_ADVERB_ENDINGS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _invariant_plural(low: str) -> bool:
+    """A noun whose plural is itself, so that it counts after any number (``3 fish``, ``12 sheep``).
+
+    >>> _invariant_plural("fish"), _invariant_plural("take")
+    (True, False)
+    """
+    if len(low) < 3 or low in _FUNCTION_WORDS or not low.isalpha():
+        return False
+    return bool(_inflect_engine().plural_noun(low) == low)
+
+
+def _noun_at(toks: Sequence[Token], j: int) -> int | None:
+    """The index of the content word at ``j`` (after modifiers: ``each additional minute``), or None:
+    never a number word or a verb (``they each bought``: :func:`_verbish`)."""
+    n = len(toks)
+    while j + 1 < n and (toks[j].low in _MODIFIERS or _participle(toks[j].low)) and toks[j + 1].kind == "word":
+        j += 1  # "each additional minute", "one grilled cheese sandwich"
     low = toks[j].low if j < n else ""
     if (
         j < n
@@ -641,9 +780,52 @@ def _noun_at(toks: Sequence[Token], j: int) -> int | None:
         and (low not in _FUNCTION_WORDS or low == "time")
         and low not in _SMALL
         and low not in _TENS
+        and not _verb_at(toks, j)
+        and not _adverb(low)
     ):
         return j
     return None
+
+
+_OBJECT_STARTS = frozenset({*_A, "the"})
+
+
+def _verb_at(toks: Sequence[Token], j: int) -> bool:
+    """Whether the word at ``j`` is a verb: :func:`_verbish`, or a word in ``-ing`` before a number or an
+    article (``each weighing 30 pounds``, ``each containing 15``; but ``each serving has``)."""
+    low = toks[j].low
+    if _verbish(low):
+        return True
+    if not low.endswith("ing") or j + 1 >= len(toks):
+        return False
+    nxt = toks[j + 1]
+    return nxt.kind == "num" or nxt.low in _SMALL or nxt.low in _TENS or nxt.low in _OBJECT_STARTS
+
+
+# Verbs in the past and verbs of having, that a noun never is: "the two men each bought 30 apples".
+_VERBS = frozenset(
+    _words(
+        """bought got took taken gave given paid spent ate eaten made sold sent kept won lost found held brought
+        caught drove driven rode ran wrote written grew grown threw received earned get gets give gives earn
+        earns weigh weighs hold holds contain contains require requires take takes receive receives eat eats
+        buy buys sell sells spend spends costs need needs having selling arrive arrives exceed exceeds consisting
+        containing weighing holding costing measuring equals equal deliver delivers fell"""
+    )
+)
+
+
+def _participle(low: str) -> bool:
+    """A word in ``-ed`` (a participle used as an adjective: ``grilled cheese``), never a noun."""
+    return len(low) > 4 and low.endswith("ed") and not low.endswith("eed") and low != "hundred"
+
+
+def _verbish(low: str) -> bool:
+    """A lower-cased word that is a verb, never a noun: ``bought``, ``given``, ``grilled`` (``-ed``).
+
+    >>> _verbish("bought"), _verbish("grilled"), _verbish("seed"), _verbish("hundred"), _verbish("box")
+    (True, True, False, False, False)
+    """
+    return low in _VERBS or _participle(low)
 
 
 _Rate = tuple[str, int] | None  # the Y of a rate as written, and the index after it
@@ -665,8 +847,20 @@ def _rate_suffix(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
     return None if reading is None else reading(toks, k, look)
 
 
-def _noun_rate(toks: Sequence[Token], j: int) -> _Rate:
-    """The rate whose ``Y`` is the content word at ``j`` (after modifiers)."""
+def _noun_rate(toks: Sequence[Token], j: int, look: _PackTexts | None = None) -> _Rate:
+    """The rate whose ``Y`` is the content word at ``j`` (after modifiers), or with the pack a unit of
+    two or three words there (``per square foot``)."""
+    if look is not None:
+        for width in (3, 2):
+            words = toks[j : j + width]
+            if (
+                len(words) == width
+                and all(t.kind == "word" and t.low != "per" for t in words)  # no rate of a rate
+                and look.may_be_unit(words[0].low)
+            ):
+                written = " ".join(t.text for t in words)
+                if look.lookup(written) is not None:
+                    return written, j + width
     head = _noun_at(toks, j)
     return None if head is None else (toks[head].text, head + 1)
 
@@ -677,18 +871,21 @@ def _rate_of(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
     if k + 1 >= n or toks[k + 1].kind != "word" or toks[k + 1].low in _FUNCTION_WORDS:
         return None
     for j in (k + 2, k + 3):
-        if j < n and toks[j].kind == "word" and toks[j].low in ("per", "each", "every", "a", "an"):
+        if j < n and toks[j].kind == "word" and (toks[j].low in _OF_RATE_WORDS):
             return _rate_suffix(toks, j, look)
         if j >= n or toks[j].kind != "word" or toks[j].low in _FUNCTION_WORDS:
             break
     return None
 
 
+_OF_RATE_WORDS = frozenset({"per", "each", "every", "a", "an", "in", "on", "for"})  # "5 rows of cookies on a tray"
+
+
 def _rate_per(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
     """``per hour``, ``per a day``, ``per each box``."""
     if k + 1 >= len(toks):
         return None
-    return _noun_rate(toks, k + 2 if toks[k + 1].low in _A or toks[k + 1].low == "each" else k + 1)
+    return _noun_rate(toks, k + 2 if toks[k + 1].low in _A or toks[k + 1].low == "each" else k + 1, look)
 
 
 def _rate_a(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
@@ -719,11 +916,25 @@ def _rate_each(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
 
 
 def _rate_in_each(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
-    """``in each Y``, ``for every Y``, ``at per Y``: a preposition before the rate word."""
+    """``in each Y``, ``for every Y``, ``at per Y``: a preposition before the rate word; ``in one Y``; and
+    ``for a Y`` / ``on a Y`` when the text counts several Y (``$120 for a filling`` with "two fillings")."""
     n = len(toks)
-    if k + 1 < n and toks[k + 1].low in ("each", "every", "per"):
-        return _noun_rate(toks, k + 2)
+    if k + 1 >= n:
+        return None
+    nxt = toks[k + 1].low
+    if nxt in ("each", "every", "per") or (nxt == "one" and toks[k].low in _ONE_THING_PREPOSITIONS):
+        return _noun_rate(toks, k + 2, look)
+    if nxt in _A and toks[k].low in _ONE_THING_PREPOSITIONS:
+        rate = _noun_rate(toks, k + 2, look)
+        if rate is not None and " " not in rate[0]:
+            head = _compound_head(toks, rate[1] - 1, n)
+            rate = toks[head].text, head + 1
+        if rate is not None and lemmatize(rate[0].rpartition(" ")[2]) in _counted(toks).several:
+            return rate
     return None
+
+
+_ONE_THING_PREPOSITIONS = frozenset(_words("in on for into"))
 
 
 def _rate_to(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
@@ -736,6 +947,17 @@ def _rate_to(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
     return None
 
 
+_PERIODIC = {
+    "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+    "yearly": "year", "annual": "year", "annually": "year",
+}  # fmt: skip
+
+
+def _rate_periodic(toks: Sequence[Token], k: int, look: _PackTexts) -> _Rate:
+    """``5 miles daily``, ``a 450-mile monthly drive``: a periodic word right after the unit."""
+    return _PERIODIC[toks[k].low], k + 1
+
+
 # The word after a unit -> how a rate reads from it.
 _RATE_WORDS: Mapping[str, Callable[[Sequence[Token], int, _PackTexts], _Rate]] = MappingProxyType(
     {
@@ -745,6 +967,7 @@ _RATE_WORDS: Mapping[str, Callable[[Sequence[Token], int, _PackTexts], _Rate]] =
         **dict.fromkeys(("each", "apiece", "every"), _rate_each),
         **dict.fromkeys(_RATE_PREPOSITIONS - {"to"}, _rate_in_each),
         "to": _rate_to,
+        **dict.fromkeys(_PERIODIC, _rate_periodic),
     }
 )
 
@@ -766,34 +989,126 @@ def _rate_after_list(toks: Sequence[Token], k: int, look: _PackTexts) -> str | N
 def _each_before(toks: Sequence[Token], i: int) -> int | None:
     """The index of the ``Y`` of an ``each Y`` / ``every Y`` earlier in the clause, with no number between.
 
-    ``each of ...`` is not read: in "each of the 6 lambs" the number is the group itself.
+    ``each of ...`` is not read: in "each of the 6 lambs" the number is the group itself.  In a list
+    (``6 parrots and 2 parakeets``) an ``each Y`` before the first number is shared; one after it is the
+    earlier number's own (``60 blisters on each arm and 80 blisters``).  ``Y`` is the head of a compound
+    (``Each bicycle wheel has``); an ``each`` that floats after its noun (``macaroons, each weighing``,
+    ``the men each bought``) gives that noun (:func:`_each_noun`).
     """
     k = i - 1
     listed = i > 0 and toks[i - 1].low in ("and", ",")  # "6 parrots and 2 parakeets": one list
+    passed = False
     while k >= 0:
         tok = toks[k]
         if tok.text in _SENTENCE_END:
             return None
-        if tok.kind == "num":
+        if tok.kind == "num" or tok.low in _SMALL or tok.low in _TENS:
             if not listed:
                 return None
-            listed = False
+            listed, passed = False, True
+        elif tok.low in _CLAUSE_JOINS and _clause_opens(toks, k):
+            return None  # "every Tuesday and Thursday, and he delivers 3 dozen": another clause
         elif tok.low in ("each", "every") and k + 1 < i:
-            j = k + 1
-            while j < i - 1 and toks[j].low in _MODIFIERS:
-                j += 1  # "each additional minute"
-            nxt = toks[j]
-            if nxt.kind == "word" and nxt.low not in _FUNCTION_WORDS:
-                return j
-            return None
+            if listed:
+                return None
+            at = _each_noun(toks, k, i)
+            # "10 pigs, which each need 4 gallons, and 20 ducks": a floating each is its own clause's
+            return None if at is not None and at < k and passed else at
         k -= 1
     return None
 
 
-_PERIODIC = {
-    "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
-    "yearly": "year", "annual": "year", "annually": "year",
-}  # fmt: skip
+_NEW_SUBJECTS = frozenset({*_SUBJECT_PRONOUNS, *_AUXILIARIES, "then"})
+_CLAUSE_JOINS = frozenset({",", "and", "but", "so"})
+_CLAUSE_STARTS = frozenset(_words("and but so then how what if when which"))
+
+
+def _clause_opens(toks: Sequence[Token], k: int) -> bool:
+    """Whether a new clause starts at the conjunction at ``k``: ``, and``, ``and he``, ``and will``,
+    ``but then`` (a list of things, ``6 parrots and 2 parakeets``, is one clause)."""
+    tok = toks[k]
+    if k + 1 >= len(toks):
+        return False
+    nxt = toks[k + 1]
+    if tok.text == ",":
+        return nxt.low in _CLAUSE_STARTS
+    return tok.low in ("and", "but", "so") and (nxt.low in _NEW_SUBJECTS or _verbish(nxt.low))
+
+
+def _each_noun(toks: Sequence[Token], k: int, i: int) -> int | None:
+    """The noun of the ``each`` at ``k`` (before the number at ``i``): the head of the compound after it
+    (``each bicycle wheel`` -> wheel), or the plural noun before a floating ``each`` (``12 macaroons, each
+    weighing``, ``two men each bought``); None before a number word (``for every five feet``)."""
+    j = k + 1
+    while j < i - 1 and toks[j].low in _MODIFIERS:
+        j += 1  # "each additional minute"
+    while j < i - 1 and _adverb(toks[j].low):
+        j += 1  # "two rackets that were each originally marked"
+    nxt = toks[j]
+    if nxt.kind != "word" or nxt.low in _SMALL or nxt.low in _TENS:
+        return None
+    if _verb_at(toks, j) or (k > 0 and toks[k - 1].text == ",") or _floats(toks, k, j):
+        return _floating_subject(toks, k)
+    if nxt.low in _FUNCTION_WORDS:
+        return None
+    return _compound_head(toks, j, i - 1)
+
+
+def _compound_head(toks: Sequence[Token], j: int, stop: int) -> int:
+    """The head of a singular compound starting at the noun ``j`` (before index ``stop``): ``bicycle
+    wheel`` of "Each bicycle wheel has", ``sandwich`` of "One ham sandwich requires"; it ends at a
+    function word, a verb, a name, or a plural-looking word (after a singular noun, a verb: ``holds``)."""
+    while (
+        j + 1 < stop
+        and toks[j + 1].kind == "word"
+        and toks[j + 1].low not in _FUNCTION_WORDS
+        and toks[j + 1].low not in _BEARING
+        and not _verbish(toks[j + 1].low)
+        and not _adverb(toks[j + 1].low)
+        and not toks[j + 1].text[0].isupper()
+        and not is_plural_noun(toks[j + 1].text)
+    ):
+        j += 1  # "each pair normally cost" stops at the adverb
+    return j
+
+
+_FLOATING_SKIPS = frozenset({",", "that", "which", "who", "with", *_words("are were is was have had will would can")})
+
+
+def _floats(toks: Sequence[Token], k: int, j: int) -> bool:
+    """Whether the ``each`` at ``k`` floats after its noun: a relative, a pronoun or a plural noun before
+    it, and a number or an article after the word at ``j`` (``10 pigs, which each need 4 gallons``)."""
+    if k == 0 or j + 1 >= len(toks):
+        return False
+    before, after = toks[k - 1], toks[j + 1]
+    if toks[j].low in _FUNCTION_WORDS:
+        return False  # "4 stickers each to 3 friends"
+    if not (after.kind == "num" or after.low in _SMALL or after.low in _TENS or after.low in _A):
+        return False
+    return before.low in ("which", "that", "who", "they", "we") or is_plural_noun(before.text)
+
+
+_PERSONS_PRONOUNS = frozenset({"they", "we"})
+
+
+def _floating_subject(toks: Sequence[Token], k: int) -> int | None:
+    """The plural noun an ``each`` at ``k`` floats after (commas, relatives and auxiliaries between):
+    ``12 macaroons, each weighing``, ``the men each bought``, ``6 bags of beans that each weighed`` (the
+    container of ``X of Y``)."""
+    j = k - 1
+    while j >= 0 and k - j <= 3 and toks[j].low in _FLOATING_SKIPS:
+        j -= 1
+    if j < 0 or toks[j].kind != "word":
+        return None
+    if toks[j].low in _PERSONS_PRONOUNS:
+        return j  # "they were each given a discount of $14": persons, when the text names persons
+    for back in (2, 3):  # "4 bags of flour each weighing", "bags of coffee beans that each weighed": the bags
+        if j >= back and toks[j - back + 1].low == "of" and is_plural_noun(toks[j - back].text):
+            return j - back
+    return j if is_plural_noun(toks[j].text) else None
+
+
+
 
 
 _PRICE_VERBS = frozenset(_words("cost costs is was are were for at sells sell priced"))
@@ -801,8 +1116,10 @@ _PRICE_VERBS = frozenset(_words("cost costs is was are were for at sells sell pr
 
 def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None:
     """The ``Y`` of a price: ``Cappuccinos cost $2``, ``a pair of shoes which costs $50``,
-    ``the cost of a kilogram is $2``: ``a Y`` before the verb when Y is a pack unit or follows
-    ``cost of``/``price of``, else a plural subject; no number between."""
+    ``the cost of a kilogram is $2``, ``The regular ticket costs $9``: ``a Y`` before the verb
+    (:func:`_one_priced`), else a fare (:func:`_fare_before`), else a plural subject
+    (:func:`_things_priced`); no number between, and never what a purchase cost (``buys ... vegetables
+    for €11``)."""
     k = i - 1
     if k < 0 or toks[k].low not in _PRICE_VERBS:
         return None
@@ -811,18 +1128,130 @@ def _price_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None
         if tok.kind == "num" or tok.text in _SENTENCE_END or tok.low in _SMALL:
             break
         if tok.low in _A and j + 1 < k and toks[j + 1].kind == "word" and toks[j + 1].low not in _FUNCTION_WORDS:
-            unit_noun = look.lookup(toks[j + 1].text) is not None
-            priced = j >= 2 and toks[j - 1].low == "of" and toks[j - 2].low in ("cost", "price")
-            # "a pair of shoes costs $50", "the price of a ticket is $5" (but "a trumpet for $149" is one purchase)
-            return toks[j + 1].text if unit_noun or priced else None
+            return _one_priced(toks, j, k, look)
+    subject = _priced_noun(toks, k)
+    if subject is not None and toks[k].low == "for" and _bought_before(toks, subject):
+        return None  # "He buys a roast for €17 and vegetables for €11": what a purchase cost
+    return _fare_before(toks, k) or (None if subject is None else _things_priced(toks, subject))
+
+
+def _one_priced(toks: Sequence[Token], j: int, k: int, look: _PackTexts) -> str | None:
+    """The ``Y`` of ``a Y`` (at ``j``) before the price verb at ``k``, when a price of one ``Y`` is a rate:
+    ``Y`` a pack unit (``a pair of shoes costs $50``), after ``cost of``/``price of`` (``the price of a
+    ticket is $5``), or a thing the text counts several of (``a ticket costs $5`` ... ``4 tickets``); never
+    the price of a part (``One-half of a pound of mangoes costs $0.60``) nor of one purchase (``a trumpet
+    for $149``)."""
+    if j >= 2 and toks[j - 1].low == "of" and _is_part(toks[j - 2]):
+        return None
+    head = _noun_at(toks, j + 1)
+    if head is None or head >= k:
+        return None
+    unit_noun = look.lookup(toks[head].text) is not None
+    if not unit_noun:
+        head = _compound_head(toks, head, k)  # "a single layer cake slice is $4": the slice
+    priced = j >= 2 and toks[j - 1].low == "of" and toks[j - 2].low in ("cost", "price")
+    several = lemmatize(toks[head].text) in _counted(toks).several
+    return toks[head].text if unit_noun or priced or several else None
+
+
+def _things_priced(toks: Sequence[Token], subject: int) -> str | None:
+    """The plural noun at ``subject`` a price is each one's (``iced teas cost $3``), unless the words say
+    one lot: a count before it, the lot of ``X of`` (``the first pair of shoes for $40``), or a lot named
+    earlier (``a pair of soccer shoes ... the shoes cost $92``)."""
+    if not is_plural_noun(toks[subject].text):
+        return None
+    before = toks[subject - 1] if subject > 0 else None
+    if before is not None and (before.kind == "num" or before.low in _SMALL or before.low in _TENS):
+        return None
+    if before is not None and before.low == "of" and subject >= 2 and toks[subject - 2].kind == "word":
+        return None
+    if before is not None and before.low in _DETERMINERS and lemmatize(toks[subject].text) in _lots(toks):
+        return None
+    return lemmatize(toks[subject].text)
+
+
+_BUYING = frozenset(
+    _words("buy buys bought buying purchase purchases purchased purchasing pay pays paid spend spends spent")
+)
+
+
+# Things whose price is always one person's or one use's: "The regular ticket costs $9".
+_FARES = frozenset(_words("ticket admission fare toll entry entrance pass"))
+
+
+def _fare_before(toks: Sequence[Token], k: int) -> str | None:
+    """A ticket's price is per ticket: ``The regular ticket costs $9``, ``the ticket for children is $2
+    less`` (the noun before the price verb, or before its preposition phrase)."""
+    for j in range(k - 1, max(-1, k - 5), -1):
+        tok = toks[j]
+        if tok.kind != "word" or tok.text in _SENTENCE_END:
+            return None
+        if tok.low in _FARES:
+            return tok.text
+        if tok.low not in _RATE_PREPOSITIONS and tok.low not in _DETERMINERS and j != k - 1:
+            return None
+    return None
+
+
+def _bought_before(toks: Sequence[Token], subject: int) -> bool:
+    """Whether a verb of buying comes earlier in the sentence of the noun at ``subject`` (at most 12 words)."""
+    for j in range(subject - 1, max(-1, subject - 13), -1):
+        if toks[j].text in _SENTENCE_END:
+            return False
+        if toks[j].low in _BUYING:
+            return True
+    return False
+
+
+def _priced_noun(toks: Sequence[Token], k: int) -> int | None:
+    """The noun a price verb at ``k`` prices: the word before it (``iced teas cost``, ``pens which cost``),
+    or past a prepositional phrase to the thing sold (``sells the wands to her friends for $5``)."""
     subject = k - 1
     if subject >= 0 and toks[subject].low in ("which", "that"):
         subject -= 1
-    if subject >= 0 and toks[subject].kind == "word" and is_plural_noun(toks[subject].text):
-        before = toks[subject - 1] if subject > 0 else None
-        if before is None or (before.kind != "num" and before.low not in _SMALL and before.low not in _TENS):
-            return lemmatize(toks[subject].text)  # "iced teas cost $3"
-    return None
+    if subject >= 1 and toks[subject - 1].low in _SUBJECT_PRONOUNS:
+        return None  # "the bicycle she wants costs $80": a verb, not the thing priced
+    if toks[k].low != "for":
+        return subject if subject >= 0 and toks[subject].kind == "word" else None  # "price for adults is $26"
+    for _hop in range(2):
+        if subject < 0 or toks[subject].kind != "word":
+            return None
+        j = subject - 1
+        while j >= 0 and toks[j].low in _DETERMINERS:
+            j -= 1
+        if j < 0 or toks[j].low not in _RATE_PREPOSITIONS:
+            return subject
+        subject = j - 1  # "to her friends": the noun before the preposition
+    return subject if subject >= 0 and toks[subject].kind == "word" else None
+
+
+def _lots(toks: Sequence[Token]) -> frozenset[str]:
+    """The lemmas of the nouns a text introduces as the content of one lot: ``a pair of soccer shoes``,
+    ``one box of pencils`` (memoized by the tokens' identity: one pass)."""
+    key = id(toks)
+    found = _LOTS.get(key)
+    if found is not None and found[0] is toks:
+        return found[1]
+    nouns: set[str] = set()
+    n = len(toks)
+    for i in range(2, n - 1):
+        if toks[i].low != "of" or toks[i - 2].low not in ("a", "an", "one") or toks[i - 1].kind != "word":
+            continue
+        head = _noun_run(toks, i + 1, 2, plural_only=True)
+        if head is not None:
+            nouns.add(lemmatize(toks[head[0]].text))
+    result = frozenset(nouns)
+    _LOTS.clear()
+    _LOTS[key] = (toks, result)
+    return result
+
+
+_LOTS: dict[int, tuple[Sequence[Token], frozenset[str]]] = {}
+
+
+def _is_part(tok: Token) -> bool:
+    """A fraction word or number: ``half``, ``One-half``, ``third``, ``0.5``."""
+    return tok.low.rpartition("-")[2] in _DENOMINATORS or (tok.kind == "num" and _num_value(tok.text) < 1)
 
 
 def _periodic_before(toks: Sequence[Token], i: int) -> str | None:
@@ -835,6 +1264,8 @@ def _periodic_before(toks: Sequence[Token], i: int) -> str | None:
             return None
         period = _PERIODIC.get(tok.low)
         if period is not None:
+            if any(t.kind == "num" for t in toks[max(0, k - 3) : k]):
+                return None  # "his 450-mile monthly driving ... his three cars": the earlier number's rate
             return period
         k -= 1
     return None
@@ -845,14 +1276,21 @@ _PERCENT_UNITS = frozenset({"%", "percent", "per cent", "pct"})  # the units a p
 
 def _container_before(toks: Sequence[Token], i: int) -> str | None:
     """The container of ``bags of 5 apples`` / ``groups of 2``: a count noun right before ``of N``."""
-    if i < 2 or toks[i - 1].low != "of":
-        return None
+    if i < 2 or toks[i - 1].low != "of" or (i + 1 < len(toks) and toks[i + 1].low == "of"):
+        return None  # "the contents of one of the bags": one bag, not a content per bag
     noun = toks[i - 2]
     if noun.kind != "word" or noun.low in _FUNCTION_WORDS or noun.low in _NOT_UNITS:
         return None
-    if is_plural_noun(noun.text):  # "cases of 12 boxes" (but "a group of 12 adults" is one group)
-        return lemmatize(noun.text)
-    return None
+    if i >= 3 and toks[i - 3].low == "the":
+        return None  # "the ages of 3 children": what the things have, not a container
+    if not is_plural_noun(noun.text):  # "cases of 12 boxes" (but "a group of 12 adults" is one group)
+        return None
+    for tok in itertools.islice(toks, i + 1, None):  # to the sentence's end: read once per container
+        if tok.text in _SENTENCE_END:
+            break
+        if tok.low == "respectively":
+            return None  # "two transfers of $90 and $60 respectively": each value is one transfer's
+    return lemmatize(noun.text)
 
 
 def unit_after(
@@ -900,7 +1338,7 @@ def _unit_after(
     container = _container_before(toks, clause_start) if clause_start is not None else None
     if written.unit is None:
         return _items_rate(toks, j, look, container, kind_hint)
-    return _rate_of_unit(toks, written.unit, written.next, text, look, currency, container, clause_start)
+    return _rate_of_unit(toks, written.unit, written.next, text, look, currency, container, clause_start, value)
 
 
 def _written_unit(
@@ -935,10 +1373,21 @@ def _percent_or_times(toks: Sequence[Token], k: int) -> _Unit | None:
     if tok.low == "per" and k + 1 < n and toks[k + 1].low == "cent":
         return _Unit("per cent", k + 2)
     if tok.low == "times":
-        if k + 1 < n and toks[k + 1].low in _MULTIPLIER_FOLLOWERS:
+        if k + 1 < n and _multiplies(toks, k):
             return _Unit(None, k + 1, "multiplier")
         return _Unit(tok.text, k + 1)
     return None
+
+
+def _multiplies(toks: Sequence[Token], k: int) -> bool:
+    """Whether the ``times`` at ``k`` multiplies what follows: ``3 times as many``, ``2 times Nada's
+    house``, ``2 times Sam``, ``than 2 times``; not a count of times (``8 times last month``)."""
+    nxt = toks[k + 1]
+    if nxt.low in _MULTIPLIER_FOLLOWERS or nxt.low.endswith(("'s", "\u2019s")):
+        return True
+    if nxt.kind == "word" and nxt.text[0].isupper() and len(nxt.text) > 1:
+        return True  # "4 times Ann's age", "3 times Bob": a person's quantity
+    return k >= 2 and toks[k - 2].low in ("than", "plus", "minus")
 
 
 def _noun_unit(
@@ -957,7 +1406,7 @@ def _noun_unit(
     packed = _pack_unit(toks, start, text, look, glued=False) if start != k else None
     if packed is not None:
         return _Unit(*packed)
-    head = _noun_run(toks, start, value, plural_only=kind_hint == "fraction")
+    head = _noun_run(toks, start, value, plural_only=kind_hint == "fraction", partitive=start != k)
     return _Unit(None, k) if head is None else _Unit(toks[head[0]].text, head[1])
 
 
@@ -984,26 +1433,292 @@ def _rate_of_unit(
     currency: str | None,
     container: str | None,
     clause_start: int | None,
+    value: float | int,
 ) -> tuple[str, int, str]:
     """A unit read at ``k`` made a rate, in this order: by a container before the number (``cases of 12
-    boxes``), a rate after it (:func:`_rate_suffix`), a rate closing its list, a rate earlier in its
-    clause (:func:`_clause_rate`); else the unit as it is."""
+    boxes``), a compound (``$20 bills``), a rate written after it (:func:`_rate_suffix`), else the first
+    rate its context gives (:data:`_CONTEXT_RATES`); else the unit as it is."""
     if container is not None and lemmatize(container) != _head_lemma(unit) and " per " not in unit:
         return f"{unit} per {container}", k, "quantity"  # "cases of 12 boxes": 12 boxes per case
     compound = _compound_noun(toks, k, unit, look, currency)
     if compound is not None:
         return f"{unit} per {compound[0]}", compound[1], "quantity"
-    rate = _rate_suffix(toks, k, look)
+    rate = None if _floating_after(toks, k, look) else _rate_suffix(toks, k, look)
     if rate is not None:
         return f"{unit} per {rate[0]}", rate[1], "quantity"
-    per = _rate_after_list(toks, k, look)
-    if per is None and clause_start is not None and unit not in _PERCENT_UNITS:
-        per = _clause_rate(toks, text, unit, look, currency, clause_start)
-    if per is None and unit not in _PERCENT_UNITS:
-        per = _rate_later(toks, k, look)
-    if per is not None and lemmatize(per) == _head_lemma(unit):
-        per = None
-    return (unit, k, "quantity") if per is None else (f"{unit} per {per}", k, "quantity")
+    resolved = look.lookup(unit) or _NO_UNIT
+    if " per " in unit or resolved.is_rate:
+        return unit, k, "quantity"  # "2 gallons per minute": a rate already, never a rate of a rate
+    context = _Context(toks, text, look, unit, k, clause_start, currency, value)
+    head = _head_lemma(unit)
+    for _name, rule in _CONTEXT_RATES:
+        per = rule(context)
+        if per is not None and lemmatize(per) != head:  # never a rate of the unit itself
+            return f"{unit} per {per}", k, "quantity"
+    return unit, k, "quantity"
+
+
+_NO_UNIT = ResolvedUnit("", "", DIMENSIONLESS, None, "lemma")
+
+
+_DURATION_PREPOSITIONS = frozenset(_words("for over during within lasting after"))
+
+
+def _duration_at(toks: Sequence[Token], i: int) -> bool:
+    """Whether the number at ``i`` is written as a duration: ``for 2 weeks``, ``over 20 years``."""
+    return i > 0 and toks[i - 1].low in _DURATION_PREPOSITIONS
+
+
+def _floating_after(toks: Sequence[Token], k: int, look: _PackTexts) -> bool:
+    """Whether the ``each`` at ``k``, right after a number's unit, floats after it before a verb with its
+    object (``Two of the hoses each deliver water``): the word after it is no period, and a content word
+    follows that word (``5 apples each day``, ``2 points each game.`` are rates)."""
+    n = len(toks)
+    if k + 2 >= n or toks[k].low != "each" or toks[k + 1].kind != "word":
+        return False
+    word, after = toks[k + 1], toks[k + 2]
+    if word.low in _FUNCTION_WORDS or _period(look, word.text) is not None:
+        return False
+    return after.kind == "word" and after.low not in _FUNCTION_WORDS
+
+
+class _Context(NamedTuple):
+    """What a context rule reads about a number with a unit: the text's tokens, the unit and the index
+    ``k`` after it, the number's first token ``start`` (None: no look-back), its currency and value."""
+
+    toks: Sequence[Token]
+    text: str
+    look: _PackTexts
+    unit: str
+    k: int
+    start: int | None
+    currency: str | None
+    value: float | int
+
+
+def _listed_rate(c: _Context) -> str | None:
+    """``7 women and 3 men at each table``: the rate that closes the number's list."""
+    return _rate_after_list(c.toks, c.k, c.look)
+
+
+def _each_rate(c: _Context) -> str | None:
+    """``Each box holds 5 crayons``: an ``each Y`` earlier in the clause (:func:`_each_before`)."""
+    if c.start is None or c.unit in _PERCENT_UNITS or not _look_back_cues(c.text).each:
+        return None  # most texts have no cue word: their tokens are not scanned back
+    at = _each_before(c.toks, c.start)
+    if at is None:
+        return None
+    word = c.toks[at].text
+    if word.lower() in _PERSONS_PRONOUNS:
+        return "person" if _look_back_cues(c.text).persons else None
+    if _duration_at(c.toks, c.start) and _period(c.look, word) is None and c.look.lookup(c.unit) is not None:
+        return None  # "Each loan will be paid over 20 years": a duration, not per loan (but per day, "Each day")
+    return lemmatize(word) if is_plural_noun(word) else word
+
+
+def _periodic_rate(c: _Context) -> str | None:
+    """``a daily budget of 88 dollars``: a rate word earlier in the clause (:func:`_periodic_before`)."""
+    if c.start is None or c.unit in _PERCENT_UNITS or not _look_back_cues(c.text).periodic:
+        return None
+    if _duration_at(c.toks, c.start) and (c.look.lookup(c.unit) or _NO_UNIT).dimension == _TIME:
+        return None  # "paid in monthly installments over 20 years": a duration
+    return _periodic_before(c.toks, c.start)
+
+
+def _price_rate(c: _Context) -> str | None:
+    """``Cappuccinos cost $2``: money that is the price of a thing (:func:`_price_before`)."""
+    if c.start is None or c.currency is None:
+        return None
+    return _price_before(c.toks, c.start, c.look)
+
+
+def _bearer_rate(c: _Context) -> str | None:
+    """``One batch of cookies requires 2 cups``: the thing a bearing verb gives the measure of."""
+    if c.start is None or c.unit in _PERCENT_UNITS:
+        return None
+    return _bearer_before(c.toks, c.start, c.look) or _relative_bearer(c.toks, c.start)
+
+
+_MEASURING = frozenset(_words("measure measures weigh weighs"))
+
+
+def _measured_rate(c: _Context) -> str | None:
+    """``the trees she wants to plant will measure 1.5 feet wide``: what things (``the`` + a plural noun,
+    no number before it) measure or weigh is each one's (a relative clause may come between)."""
+    if c.start is None or c.currency is not None:
+        return None
+    toks = c.toks
+    k = c.start - 1
+    while k >= 0 and (toks[k].low in _HEDGES or toks[k].low in ("will", "would", "can", "could", "each")):
+        k -= 1
+    if k < 2 or toks[k].low not in _MEASURING:
+        return None
+    for j in range(k - 1, max(0, k - 8), -1):
+        tok = toks[j]
+        if tok.kind == "num" or tok.text in _STOPS or tok.low in _SMALL or tok.low in _TENS:
+            return None
+        if tok.kind == "word" and is_plural_noun(tok.text) and toks[j - 1].low in _DETERMINERS | {"these"}:
+            return lemmatize(tok.text)
+    return None
+
+
+def _later_rate(c: _Context) -> str | None:
+    """``he drove 8 hours each day``: a rate word later in the clause (:func:`_rate_later`)."""
+    return None if c.unit in _PERCENT_UNITS else _rate_later(c.toks, c.k, c.look)
+
+
+def _block_rate(c: _Context) -> str | None:
+    """``$1 per 30 texts``, ``$.50 for every 6 minutes``: a rate per a block of ``N Y`` is per ``Y`` (the
+    ``N`` stays a mention of its own; a ``1`` is the rate's other side: ``1 page every 30 minutes``)."""
+    toks, k = c.toks, c.k
+    if (c.value == 1 and c.currency is None) or k + 2 >= len(toks):
+        return None
+    if toks[k].low == "for" and toks[k + 1].low == "every":
+        k += 1
+    if toks[k].low not in ("per", "every"):
+        return None
+    number = _number_at(toks, k + 1)
+    if number is None or number.kind != "quantity" or number.currency is not None or number.next >= len(toks):
+        return None
+    packed = _pack_unit(toks, number.next, c.text, c.look, glued=False)
+    if packed is not None:
+        return packed[0]
+    head = _noun_run(toks, number.next, 2, plural_only=True)
+    return None if head is None else lemmatize(toks[head[0]].text)
+
+
+_PURPOSE_VERBS = frozenset(_words("make makes making bake build fill cover sew knit produce feed paint cook prepare"))
+
+
+def _purpose_rate(c: _Context) -> str | None:
+    """``18 inches of nylon to make a dog collar``, ``3 grams of sand to fill one square inch``: a measure
+    for making one thing (``a`` Y when the text counts several Y, ``one``/``each`` Y always)."""
+    if not _look_back_cues(c.text).purpose:
+        return None
+    toks, n = c.toks, len(c.toks)
+    for j in range(c.k, min(n - 3, c.k + 6)):
+        tok = toks[j]
+        if tok.kind == "num" or tok.text in _STOPS or tok.low in _CLAUSE_BREAKS:
+            return None
+        if tok.low != "to" or toks[j + 1].low not in _PURPOSE_VERBS:
+            continue
+        article = toks[j + 2].low
+        if article not in ("a", "an", "one", "each", "every"):
+            return None
+        rate = _noun_rate(toks, j + 3, c.look)
+        if rate is None:
+            return None
+        if " " not in rate[0]:
+            rate = (toks[_compound_head(toks, rate[1] - 1, n)].text, 0)
+        if article in _A and lemmatize(rate[0].rpartition(" ")[2]) not in _counted(toks).several:
+            return None  # "$20 to make a cake": one cake, unless the text makes several
+        return rate[0]
+    return None
+
+
+_BATCHES = frozenset(_words("recipe batch load trip lap round"))
+
+
+def _batch_rate(c: _Context) -> str | None:
+    """``Her recipe makes enough batter for 3 loaves``, ``The recipe calls for 1 banana``: what a recipe or
+    a batch (a thing made again and again) yields or needs is per that recipe."""
+    if c.start is None or not _look_back_cues(c.text).batch:
+        return None
+    toks = c.toks
+    bearing = False
+    for j in range(c.start - 1, max(-1, c.start - 9), -1):
+        tok = toks[j]
+        if tok.kind == "num" or tok.text in _STOPS or tok.low in _CLAUSE_BREAKS:
+            return None
+        bearing = bearing or tok.low in _BEARING
+        if tok.low in _BATCHES:
+            return tok.text if bearing and j + 1 < c.start and toks[j + 1].low in _BEARING else None
+    return None
+
+
+class _Adverbial(NamedTuple):
+    """A period adverbial that scopes a whole sentence: numbers from ``lo`` to ``hi`` (token indices) are per
+    ``period``."""
+
+    lo: int
+    hi: int
+    period: str
+
+
+def _sentence_periods(toks: Sequence[Token], look: _PackTexts) -> tuple[_Adverbial, ...]:
+    """The sentence-wide period adverbials of a text (memoized by the tokens' identity): ``Every day for 30
+    days he picks 4 apples`` (before the sentence's first number: the numbers after it) and ``a 1.5-mile walk
+    in the morning and another in the evening, every day,`` (set off by commas: the numbers before it).
+    Only the sentences of an ``each``/``every`` + period are read."""
+    key = id(toks)
+    found = _PERIODS.get(key)
+    if found is not None and found[0] is toks:
+        return found[1]
+    out: list[_Adverbial] = []
+    n = len(toks)
+    for i in itertools.compress(range(n), map(_EACH_WORDS.__contains__, map(_TOKEN_LOW, toks))):
+        if i + 1 >= n or toks[i + 1].kind != "word":
+            continue
+        period = _period(look, toks[i + 1].text)
+        if period is None:
+            continue
+        start, numbered = i, False
+        while start > 0 and toks[start - 1].text not in _SENTENCE_END:
+            start -= 1
+            numbered = numbered or toks[start].kind == "num" or toks[start].low in _SMALL or toks[start].low in _TENS
+        after = toks[i + 2].text if i + 2 < n else "."
+        if not numbered:
+            end = next((j for j in range(i + 2, n) if toks[j].text in _SENTENCE_END), n)
+            out.append(_Adverbial(i + 2, end, period))
+        elif toks[i - 1].text == "," and (after == "," or after in _SENTENCE_END):
+            out.append(_Adverbial(start, i, period))
+    result = tuple(out)
+    _PERIODS.clear()
+    _PERIODS[key] = (toks, result)
+    return result
+
+
+_EACH_WORDS = frozenset({"each", "every"})
+_PERIODS: dict[int, tuple[Sequence[Token], tuple[_Adverbial, ...]]] = {}
+
+
+def _sentence_rate(c: _Context) -> str | None:
+    """``On each day Jade drove 8 hours``, ``a 1.5-mile walk ..., every day,``: a period adverbial that scopes
+    its sentence (:func:`_sentence_periods`) makes its numbers rates, never a time as long as the period
+    (``for 30 days``), a thing's measure (``a book of 300 pages``) nor a percentage."""
+    if c.start is None or c.unit in _PERCENT_UNITS or not _look_back_cues(c.text).each:
+        return None
+    if c.start > 0 and c.toks[c.start - 1].low == "of":
+        return None  # "Every week she reads a book of 300 pages": the book's measure
+    for adverbial in _sentence_periods(c.toks, c.look):
+        if adverbial.lo <= c.start < adverbial.hi:
+            hit = c.look.lookup(c.unit)
+            period = c.look.lookup(adverbial.period)
+            if (
+                hit is not None
+                and period is not None
+                and hit.dimension == _TIME
+                and (hit.ratio is None or period.ratio is None or hit.ratio >= period.ratio)
+            ):
+                return None  # "for 5 hours every hour": no time per a period as long
+            return adverbial.period
+    return None
+
+
+# The rates a number's context gives its unit, tried in this order; the first answer wins.
+_CONTEXT_RATES: tuple[tuple[str, Callable[[_Context], str | None]], ...] = (
+    ("list", _listed_rate),
+    ("block", _block_rate),
+    ("each", _each_rate),
+    ("periodic", _periodic_rate),
+    ("price", _price_rate),
+    ("bearer", _bearer_rate),
+    ("measured", _measured_rate),
+    ("batch", _batch_rate),
+    ("later", _later_rate),
+    ("purpose", _purpose_rate),
+    ("sentence", _sentence_rate),
+)
 
 
 # Words of a part of a day: "every morning" is once a day.
@@ -1030,6 +1745,8 @@ def _rate_later(toks: Sequence[Token], k: int, look: _PackTexts) -> str | None:
         if tok.kind == "num" or tok.text in _STOPS or tok.low in _CLAUSE_BREAKS:
             return None
         if tok.low in ("per", "each", "every") and j + 1 < n and toks[j + 1].low != "of":
+            if tok.low == "each" and j > 0 and toks[j - 1].low in ("which", "that", "who", "they", "we"):
+                return None  # "3 gardens that each measure 16 feet": the each floats after the gardens
             head = _noun_at(toks, j + 1)
             if head is None:
                 return None
@@ -1048,38 +1765,45 @@ def _compound_noun(
     count noun is the measure of each (a rate per that noun)."""
     if k >= len(toks):
         return None
+    if currency is None:
+        period = _period_compound(toks, k, unit, look)
+        if period is not None:
+            return period
     tok = toks[k]
     if tok.kind != "word" or tok.low in _FUNCTION_WORDS or tok.low in _NOT_UNITS or not is_plural_noun(tok.text):
         return None
+    if _verbish(tok.low):
+        return None  # "1 inch equals 5 pages"
+    if unit in _PERCENT_UNITS:
+        return None  # "60% boys": a share of the boys, not a percentage per boy
     if currency is None:
         hit = look.lookup(unit)
         if hit is None or hit.dimension == _COUNT or hit.is_rate or _singular(unit.rsplit(maxsplit=1)[-1]):
             return None  # a count, a rate, or a plural unit ("3 pounds apples" is not a compound)
-    measure = look.lookup(tok.text)
-    if measure is not None and measure.dimension != _COUNT:
-        return None  # "5 feet inches": two measures
+        measure = look.lookup(tok.text)
+        if measure is not None and measure.dimension != _COUNT:
+            return None  # "5 feet inches": two measures (but "2 $4 gallons of milk" is a price per gallon)
+    elif (measure := look.lookup(tok.text)) is not None and measure.dimension == _MONEY:
+        return None  # "$20 dollars": money written twice
     return lemmatize(tok.text), k + 1
 
 
-def _clause_rate(
-    toks: Sequence[Token], text: str, unit: str, look: _PackTexts, currency: str | None, clause_start: int
-) -> str | None:
-    """The ``Y`` a clause sets before its number: an earlier ``each Y`` (``Each book shelf had 15 books``:
-    the compound's head), a rate word (``a daily budget of``), or for money a price (``Cappuccinos cost``);
-    never the unit itself."""
-    cues = _look_back_cues(text)  # most texts have no cue word: their tokens are not scanned back
-    at = _each_before(toks, clause_start) if cues.each else None
-    each = None if at is None else toks[at].text
-    if at is not None and at + 1 < clause_start and lemmatize(toks[at].text) == _head_lemma(unit):
-        after = toks[at + 1]  # "Each book shelf had 15 books": the compound's head
-        each = after.text if after.kind == "word" and after.low not in _FUNCTION_WORDS else None
-    if each is None and cues.periodic:
-        each = _periodic_before(toks, clause_start)
-    if each is None and currency is not None:
-        each = _price_before(toks, clause_start, look)
-    if each is None:
-        each = _bearer_before(toks, clause_start, look) or _relative_bearer(toks, clause_start)
-    return each if each is not None and lemmatize(each) != _head_lemma(unit) else None
+def _period_compound(toks: Sequence[Token], k: int, unit: str, look: _PackTexts) -> tuple[str, int] | None:
+    """``8 hour days``, ``a 5 day work week``, ``a 30 day month``: a time written singular before a longer
+    period (one modifier between) is a time per that period."""
+    hit = look.lookup(unit)
+    if hit is None or hit.dimension != _TIME or hit.is_rate or hit.ratio is None or _singular(unit.lower()):
+        return None
+    for j in (k, k + 1):
+        if j >= len(toks) or toks[j].kind != "word":
+            return None
+        period = look.lookup(toks[j].text)
+        if period is not None and period.dimension == _TIME and not period.is_rate:
+            longer = period.ratio is not None and period.ratio > hit.ratio
+            return (lemmatize(toks[j].text), j + 1) if longer else None
+        if toks[j].low in _FUNCTION_WORDS:
+            return None
+    return None
 
 
 # Verbs that give a measure of the thing before them: "a bag weighs 5 kg", "one batch requires 2 cups".
@@ -1108,9 +1832,12 @@ def _bearer_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | Non
         if tok.kind == "num" or tok.text in _STOPS or tok.low in _CLAUSE_BREAKS:
             return None
         if tok.low in ("a", "an", "one", "each", "every") and j + 1 < k:
+            if j >= 2 and toks[j - 1].low == "of" and _is_part(toks[j - 2]):
+                return None  # "One-half of a pound of mangoes costs $0.60": the measure of the part
             head = _noun_at(toks, j + 1)
             if head is None or head >= k or toks[head].low in _NOT_UNITS:
                 return None
+            head = _compound_head(toks, head, k)  # "One ham sandwich requires": the sandwich
             period = _period(look, toks[head].text)
             if period is not None:
                 return period
@@ -1120,33 +1847,53 @@ def _bearer_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | Non
     return None
 
 
+class _Counted(NamedTuple):
+    """The lemmas of the nouns a text counts (:func:`_counted`)."""
+
+    any: frozenset[str]  # after any number, ``how many``, ``each``, ``every`` or ``per``
+    several: frozenset[str]  # after a number other than one, or ``how many``: the text has several of them
+
+
 def _counted_nouns(toks: Sequence[Token]) -> frozenset[str]:
     """The lemmas of the nouns a text counts: after a number (a modifier between), ``how many``, ``each``,
-    ``every`` or ``per`` (memoized by the tokens' identity for the text being read)."""
+    ``every`` or ``per``."""
+    return _counted(toks).any
+
+
+def _counted(toks: Sequence[Token]) -> _Counted:
+    """The nouns a text counts, and those it has several of (memoized by the tokens' identity for the
+    text being read: one pass over its tokens)."""
     key = id(toks)
     found = _COUNTED.get(key)
     if found is not None and found[0] is toks:
         return found[1]
     nouns: set[str] = set()
+    several: set[str] = set()
     n = len(toks)
     for i, tok in enumerate(toks):
         counting = tok.kind == "num" or tok.low in _SMALL or tok.low in _TENS or tok.low in ("each", "every", "per")
-        if not counting and not (tok.low == "many" and i > 0 and toks[i - 1].low == "how"):
+        many = tok.low == "many" and i > 0 and toks[i - 1].low == "how"
+        if not counting and not many:
             continue
         j = i + 1
         while j < n and toks[j].low in _MODIFIERS:
             j += 1
         if j < n and toks[j].kind == "word" and toks[j].low not in _FUNCTION_WORDS:
-            nouns.add(lemmatize(toks[j].text))
+            words = [lemmatize(toks[j].text)]
             if j + 1 < n and toks[j + 1].kind == "word" and toks[j + 1].low not in _FUNCTION_WORDS:
-                nouns.add(lemmatize(toks[j + 1].text))  # "3 chocolate bars"
-    result = frozenset(nouns)
+                words.append(lemmatize(toks[j + 1].text))  # "3 chocolate bars"
+            nouns.update(words)
+            if many or (tok.kind == "num" and tok.text not in ("1", "1.0")) or tok.low in _TENS or (
+                tok.low in _SMALL and _SMALL[tok.low] > 1
+            ):
+                several.update(words)
+    result = _Counted(frozenset(nouns), frozenset(several))
     _COUNTED.clear()
     _COUNTED[key] = (toks, result)
     return result
 
 
-_COUNTED: dict[int, tuple[Sequence[Token], frozenset[str]]] = {}
+_COUNTED: dict[int, tuple[Sequence[Token], _Counted]] = {}
 
 
 _RELATIVES = frozenset(_words("that which who containing holding weighing with"))
@@ -1182,6 +1929,9 @@ def _head_lemma(unit: str) -> str:
 class _Cues(NamedTuple):
     each: bool  # the text may write "each" or "every"
     periodic: bool  # the text may write "daily", "hourly", ...
+    batch: bool  # the text may write "recipe", "batch", ...
+    purpose: bool  # the text may write "to make", "to fill", ...
+    persons: bool  # the text names persons ("Ali and Leila"): its "they" are persons
 
 
 _EACH_CUES = ("each", "every")
@@ -1195,10 +1945,19 @@ def _look_back_cues(text: str) -> _Cues:
     latter is in no token: :func:`_each_before` and :func:`_periodic_before` need not scan for it.
     """
     low = text.lower()
-    return _Cues(any(map(low.__contains__, _EACH_CUES)), any(map(low.__contains__, _PERIODIC)))
+    return _Cues(
+        any(map(low.__contains__, _EACH_CUES)),
+        any(map(low.__contains__, _PERIODIC)),
+        any(map(low.__contains__, _BATCHES)),
+        "to " in low and any(map(low.__contains__, _PURPOSE_VERBS)),
+        _NAMED_PAIR.search(text) is not None,
+    )
 
 
-_NUMBER_WORDS = frozenset({*_SMALL, *_TENS, *_DENOMINATORS})
+_NAMED_PAIR = re.compile(r"\b[A-Z][a-z]+,? and [A-Z][a-z]+\b")
+
+
+_NUMBER_WORDS = frozenset({*_SMALL, *_TENS, *_DENOMINATORS, "both"})
 _AFTER_A = frozenset({*_SCALES, *_DENOMINATORS, "dozen", "pair", "couple"})
 _NUMBER_OR_A = _NUMBER_WORDS | _A
 # A token's fields read from C (itemgetter: like attrgetter on a NamedTuple, but cheaper).
@@ -1224,7 +1983,7 @@ def _may_start_number(low: str) -> bool:
     first = low[:1]
     if first.isdecimal() or (first == "." and len(low) > 1):  # a number token; a lone "." is a symbol
         return True
-    return low in _CURRENCY_SYMBOLS or low.partition("-")[0] in _NUMBER_OR_A
+    return low in _CURRENCY_SYMBOLS or low.partition("-")[0] in _NUMBER_OR_A or low == "both"
 
 
 class _TextMemo(dict[str, bool]):
@@ -1302,7 +2061,7 @@ def extract_mentions(
                 toks, number.next, text, number.value, look, number.currency, last.end, i, number.kind
             )
         if unit is None and kind == "quantity" and number.kind == "quantity":
-            unit = _elided_unit(toks, i, k, out, look)
+            unit = _elided_unit(toks, i, k, out, look, text)
         out.append(_mention(text, toks, number, unit, k, kind, look))
         i = k
     return tuple(_second_readings(text, out, look)) if out else ()
@@ -1368,41 +2127,219 @@ def _sentence_of(text: str, at: int) -> tuple[int, int]:
 
 
 def _elided_unit(
-    toks: Sequence[Token], i: int, k: int, before: Sequence[Mention], look: _PackTexts
+    toks: Sequence[Token], i: int, k: int, before: Sequence[Mention], look: _PackTexts, text: str
 ) -> str | None:
-    """The unit a bare number (tokens ``i`` to ``k``) leaves to its sentence: ``7 more than 4 times the
-    number of Oreos`` (the noun the comparison names), ``12 of them`` and ``5 more than Sam`` (the unit
-    of the nearest quantity before, in this sentence or the one before; not a rate or a percentage).
-    ``the 3 of them`` / ``all 3 of them`` are the persons of the story, not things: no unit."""
+    """The unit a bare number (tokens ``i`` to ``k``) leaves to its sentence: the first answer of
+    :data:`_ELISIONS` (``""``: the words say it has none)."""
+    if k >= len(toks):
+        return None
+    e = _Elision(toks, i, k, before, look, text)
+    for _name, rule in _ELISIONS:
+        unit = rule(e)
+        if unit is not None:
+            return unit or None
+    return None
+
+
+class _Elision(NamedTuple):
+    """A bare number (tokens ``i`` to ``k``) and the mentions read before it."""
+
+    toks: Sequence[Token]
+    i: int
+    k: int
+    before: Sequence[Mention]
+    look: _PackTexts
+    text: str
+
+
+def _compared_noun(e: _Elision) -> str | None:
+    """``7 more than 4 times the number of Oreos``, ``15 more than three times the pages``, ``5 fewer than
+    twice as many students``, ``12 plus two times the number of sodas``: the noun the comparison names."""
+    toks, k = e.toks, e.k
     n = len(toks)
-    if k + 1 >= n:
+    if k + 1 >= n or not (
+        (toks[k].low in _COMPARATIVES and toks[k + 1].low == "than") or toks[k].low in ("plus", "minus")
+    ):
         return None
-    first, second = toks[k].low, toks[k + 1].low
-    if first in _COMPARATIVES and second == "than":
-        for j in range(k + 2, min(n - 2, k + 12)):
-            if toks[j].text in _SENTENCE_END or toks[j].text == ",":
-                break
-            if toks[j].low in ("number", "amount") and toks[j + 1].low == "of" and toks[j + 2].kind == "word":
-                noun = toks[j + 2].text
-                if is_plural_noun(noun) or look.lookup(noun) is not None:
-                    return noun
-                break
-    elif first == "of" and second == "them":
-        if i > 0 and toks[i - 1].low in ("the", "all"):
+    for j in range(k + 1, min(n - 2, k + 12)):
+        tok, nxt = toks[j], toks[j + 1]
+        if tok.text in _SENTENCE_END or tok.text == ",":
+            break
+        if tok.low in ("number", "amount") and nxt.low == "of" and toks[j + 2].kind == "word":
+            noun = toks[j + 2].text
+            return noun if is_plural_noun(noun) or e.look.lookup(noun) is not None else None
+        if tok.low in ("the", "many") and toks[j - 1].low in ("times", "as", "twice") and nxt.kind == "word":
+            if nxt.low in ("number", "amount"):
+                continue
+            head = _noun_run(toks, j + 1, 2, plural_only=True)  # "times the pages", "as many tennis balls"
+            return None if head is None else toks[head[0]].text
+    return _as_many_before(toks, e.i)
+
+
+def _as_many_before(toks: Sequence[Token], i: int) -> str | None:
+    """The noun of an ``as many X`` earlier in the sentence (``twice as many tennis balls as Frodo, who has 8
+    more than Lily``), with no number between."""
+    for j in range(i - 1, max(0, i - 20), -1):
+        tok = toks[j]
+        if tok.text in _SENTENCE_END or tok.kind == "num":
             return None
-    elif not _ends_clause(toks, i, k):
+        if tok.low == "many" and toks[j - 1].low == "as" and j + 1 < i:
+            head = _noun_run(toks, j + 1, 2, plural_only=True)
+            return None if head is None or head[0] >= i else toks[head[0]].text
+    return None
+
+
+def _them(e: _Elision) -> str | None:
+    """``12 of them``: the things of the quantity before; ``the 3 of them`` / ``all 3 of them`` are the
+    persons of the story, not things: no unit."""
+    toks, i, k = e.toks, e.i, e.k
+    if k + 1 >= len(toks) or toks[k].low != "of" or toks[k + 1].low != "them":
         return None
-    return _unit_before(toks, k, before, look, partitive=first == "of" or first not in _COMPARATIVES)
+    if i > 0 and toks[i - 1].low in ("the", "all"):
+        return ""
+    return _unit_before(toks, k, e.before, e.look, partitive=True) or ""
+
+
+def _compared(e: _Elision) -> str | None:
+    """``5 more than Sam``: the unit of the nearest quantity before (a measure or money too)."""
+    toks, k = e.toks, e.k
+    if k + 1 >= len(toks) or toks[k].low not in _COMPARATIVES or toks[k + 1].low != "than":
+        return None
+    return _unit_before(toks, k, e.before, e.look, partitive=False) or ""
+
+
+def _dimension(e: _Elision) -> str | None:
+    """``8*7 feet``, ``12 by 9 meters``, ``6 x 4 inches``: a dimension takes the unit written after the next."""
+    toks, k = e.toks, e.k
+    if k + 2 >= len(toks) or toks[k].low not in ("by", "x", "*", "\u00d7") or toks[k + 1].kind != "num":
+        return None
+    packed = _pack_unit(toks, k + 2, e.text, e.look, glued=toks[k + 1].end == toks[k + 2].start)
+    return None if packed is None else packed[0]
+
+
+def _counted_measures(e: _Elision) -> str | None:
+    """``two $20 bills``, ``three 5-pound bags``: a number before a measure of each counts the things."""
+    toks, k = e.toks, e.k
+    n = len(toks)
+    j = k + 1 if k < n and toks[k].text in _CURRENCY_SYMBOLS else k
+    if j >= n or toks[j].kind != "num":
+        return None
+    j += 1
+    if j + 1 < n and toks[j].text == "-" and toks[j + 1].kind == "word":
+        j += 2  # "5-pound"
+    if (
+        j < n
+        and toks[j].kind == "word"
+        and is_plural_noun(toks[j].text)
+        and toks[j].low not in _NOT_UNITS
+        and (e.look.lookup(toks[j].text) is None or toks[k].text in _CURRENCY_SYMBOLS or j > k + 1)
+    ):
+        return toks[j].text  # a count noun, or a measure only after a currency or a hyphenated measure
+    return None
+
+
+def _clause_end(e: _Elision) -> str | None:
+    """``and Carla caught 8.``: a bare number that ends its clause after a verb counts the things of the
+    quantity before it (:func:`_ends_clause`)."""
+    if not _ends_clause(e.toks, e.i, e.k):
+        return None
+    return _unit_before(e.toks, e.k, e.before, e.look, partitive=True)
+
+
+_COPULAS = frozenset(_words("is are was were numbered totaled totalled"))
+
+
+def _relative_count(e: _Elision) -> str | None:
+    """``the remaining apples, which were 230``: a relative clause gives the number to the noun before it."""
+    toks, i = e.toks, e.i
+    if i < 3 or toks[i - 1].low not in _COPULAS or toks[i - 2].low not in ("which", "that"):
+        return None
+    j = i - 4 if toks[i - 3].text == "," else i - 3
+    if j < 0 or toks[j].kind != "word" or not is_plural_noun(toks[j].text) or e.look.lookup(toks[j].text) is not None:
+        return None
+    return toks[j].text
+
+
+def _shared_out(e: _Elision) -> str | None:
+    """``3 magic wands, one for herself and two for her friends``: numbers that share out the count before
+    them (after a comma or ``and``, before a preposition) count its things."""
+    toks, i, k = e.toks, e.i, e.k
+    if i == 0 or toks[i - 1].text not in (",", "and") or toks[k].low not in _SHARED_BY:
+        return None
+    unit = _unit_before(toks, i, e.before, e.look, partitive=True, sentence_only=True)
+    return unit if unit is not None and " per " not in unit else None
+
+
+_SHARED_BY = frozenset(_words("for to from with in on at"))
+
+
+def _one_which(e: _Elision) -> str | None:
+    """``Each figure is worth $15, except for one which is worth $20``: a ``one`` a relative clause follows
+    is one of the things counted before it in its sentence."""
+    toks, i, k = e.toks, e.i, e.k
+    if toks[i].low != "one" or k != i + 1 or toks[k].low not in ("which", "that", "who"):
+        return None
+    return _unit_before(toks, i, e.before, e.look, partitive=True, sentence_only=True)
+
+
+_NOT_A_VERB = frozenset(
+    {*_DETERMINERS, *_RATE_PREPOSITIONS, *_COMPARATIVES, *_A, "of", "times", "percent", "and", "or"}
+)
+
+
+def _part_of_group(e: _Elision) -> str | None:
+    """``60% of the citizens own a pet, half own a dog and 30 own a cat``: a number that is the subject of
+    a verb after a conjunction counts the group an ``of the X`` names earlier in its sentence."""
+    toks, i, k = e.toks, e.i, e.k
+    if i == 0 or toks[i - 1].low not in ("and", "while", "but", ",") or toks[k].kind != "word":
+        return None
+    if toks[k].low in _NOT_A_VERB or is_plural_noun(toks[k].text):
+        return None
+    for j in range(i - 2, max(0, i - 25), -1):
+        if toks[j].text in _SENTENCE_END:
+            return None
+        if toks[j - 1].low != "of" or toks[j].low not in _DETERMINERS:
+            continue
+        noun = j + 2 if j + 2 < i and toks[j + 1].kind == "num" else j + 1  # "Of the 30 boys, 12 play"
+        if noun < i and is_plural_noun(toks[noun].text):
+            return toks[noun].text if e.look.lookup(toks[noun].text) is None else None
+    return None
+
+
+# How a bare number takes the unit its sentence leaves out, in this order; the first answer wins.
+_ELISIONS: tuple[tuple[str, Callable[[_Elision], str | None]], ...] = (
+    ("compared noun", _compared_noun),
+    ("them", _them),
+    ("compared", _compared),
+    ("dimension", _dimension),
+    ("counted measures", _counted_measures),
+    ("relative count", _relative_count),
+    ("one which", _one_which),
+    ("shared out", _shared_out),
+    ("part of a group", _part_of_group),
+    ("clause end", _clause_end),
+)
 
 
 def _unit_before(
-    toks: Sequence[Token], k: int, before: Sequence[Mention], look: _PackTexts, *, partitive: bool
+    toks: Sequence[Token],
+    k: int,
+    before: Sequence[Mention],
+    look: _PackTexts,
+    *,
+    partitive: bool,
+    sentence_only: bool = False,
 ) -> str | None:
-    """The unit of the nearest quantity before token ``k``, in its sentence or the one before: for a
-    ``partitive`` reading ("12 of them", "Carla caught 8") a thing counted, the ``Y`` of a rate per thing
-    included ("2-pound packages ... 3 of them" are packages); never a percentage."""
-    ends = [t.end for t in toks[:k] if t.text in _SENTENCE_END]
-    since = ends[-2] if len(ends) >= 2 else 0
+    """The unit of the nearest quantity before token ``k``, in its sentence or the one before (or only in
+    its sentence): for a ``partitive`` reading ("12 of them", "Carla caught 8") a thing counted, the ``Y``
+    of a rate per thing included ("2-pound packages ... 3 of them" are packages); never a percentage."""
+    since, back = 0, 1 if sentence_only else 2
+    for j in range(k - 1, -1, -1):  # back to the start of this sentence, or the one before
+        if toks[j].text in _SENTENCE_END:
+            back -= 1
+            if back == 0:
+                since = toks[j].end
+                break
     for m in reversed(before):
         if m.start < since:
             break
@@ -1437,8 +2374,9 @@ def _ends_clause(toks: Sequence[Token], i: int, k: int) -> bool:
 
 
 def _countable(unit: str, look: _PackTexts) -> bool:
-    """A plural count noun (``students``, ``boxes``), not a measure (``hours``, ``$``, ``pound``)."""
-    if not is_plural_noun(unit.rsplit(maxsplit=1)[-1]):
+    """A plural count noun (``students``, ``boxes``, ``fish``), not a measure (``hours``, ``$``, ``pound``)."""
+    last = unit.rsplit(maxsplit=1)[-1]
+    if not is_plural_noun(last) and not _invariant_plural(last.lower()):
         return False
     resolved = look.lookup(unit)
     return resolved is None or resolved.dimension == _COUNT
@@ -1698,8 +2636,11 @@ def _asked_noun(text: str, toks: Sequence[Token], many: bool, j: int, look: _Pac
     packed = _pack_unit(toks, j, text, look, glued=False)
     if packed is not None:
         return packed
-    head = _noun_run(toks, j, 2)
+    head = _noun_run(toks, j, 2, lone=True)
     return None if head is None else (toks[head[0]].text, head[1])
+
+
+_NOT_ASKED_RATES = frozenset({"one", "a", "an"})
 
 
 def _with_question_rate(toks: Sequence[Token], unit: str, k: int, look: _PackTexts) -> str:
@@ -1710,6 +2651,10 @@ def _with_question_rate(toks: Sequence[Token], unit: str, k: int, look: _PackTex
             break  # "pounds of hamburger that costs 1.60 dollars per pound", "if each pig needs 3 gallons"
         if toks[m].low == "each" and m + 1 < n and toks[m + 1].low == "of":
             continue  # "will each of you have saved": each person, not a rate
+        if m + 1 < n and toks[m].low in _ONE_THING_PREPOSITIONS and toks[m + 1].low in _NOT_ASKED_RATES:
+            continue  # "how many miles in one day": a question asks the total of that one day
+        if m > k and toks[m].low in _PERIODIC:
+            continue  # "how many weeks of daily tea": a periodic word of another noun
         rate = _rate_suffix(toks, m, look)
         if rate is not None and (toks[m].low not in _A or m == k):
             return f"{unit} per {rate[0]}"

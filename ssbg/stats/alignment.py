@@ -461,8 +461,10 @@ def _noun(word: str) -> str:
     w = w.replace("-", "").replace(" ", "").replace("_", "")
     for suffix, repl in (("ies", "y"), ("ves", "f"), ("sses", "ss"), ("ches", "ch"), ("shes", "sh"), ("s", "")):
         if w.endswith(suffix) and len(w) > len(suffix) + 2 and not w.endswith("ss"):
-            return w[: -len(suffix)] + repl
-    return w
+            w = w[: -len(suffix)] + repl
+            break
+    # one written plural, two singular spellings: "stuffies" is a reader's "stuffie" and inflect's "stuffy"
+    return w[:-2] + "y" if w.endswith("ie") and len(w) > 4 else w
 
 
 def _same_noun(gold: str | None, pred: str | None) -> bool:
@@ -483,11 +485,17 @@ def _mention_unit(m: Mention) -> tuple[str | None, str | None]:
     return num.strip() or None, (den.strip() or None) if sep else None
 
 
+# Words of a count of scale: the gold gives such a token the value of its things ("a dozen cupcakes":
+# 12 cupcake), ssbg one of the scale ("a dozen": 1 dozen): one quantity, each unit right for its value.
+_SCALE_WORDS = frozenset({"dozen", "pair"})
+
+
 def _unit_right(gm: GoldMention, found: Mention | None) -> bool:
     if found is None:  # no quantity read there: right only for a pure number (twice, half) read as none
         return gm.unit is None and gm.per is None
     num, den = _mention_unit(found)
-    return _same_noun(gm.unit, num) and _same_noun(gm.per, den)
+    scaled = num is not None and gm.unit is not None and _noun(num) in _SCALE_WORDS and _noun(gm.text) == _noun(num)
+    return (scaled or _same_noun(gm.unit, num)) and _same_noun(gm.per, den)
 
 
 # ---------------------------------------------------------------- scoring

@@ -13,6 +13,9 @@ on one of three paths that give the same tables, row for row:
 - ``engine="dask"``: the same batch function mapped over ``dask.bag``
   partitions, window by window.
 
+With no ``pack`` given, corpus work binds with :data:`~ssbg.units.CORPUS_PACK_NAME`
+(``en_units_v1+en_counts_v1``, ADR 0017), not the core's ``en_units_v1``.
+
 Memory stays bounded: records are read lazily, rows are turned into compact
 pandas chunks (categorical columns) every :data:`~ssbg.stats.rows.CHUNK_ROWS` rows
 (:class:`~ssbg.stats.tables.TableAccumulator`), and only a handful of bound graphs
@@ -28,16 +31,16 @@ Examples
 >>> from ssbg.stats.rows import EQUATION_COLUMNS, PROBLEM_COLUMNS
 >>> g = MathProblemGraph.from_dict({
 ...     "problem_id": "p1", "entities": ["Ann"],
-...     "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "apples"}}],
-...     "operations": [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "apples"}}],
-...     "unknown": {"entity": "Ann", "unit": "apples"}})
+...     "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "zorbles"}}],
+...     "operations": [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "zorbles"}}],
+...     "unknown": {"entity": "Ann", "unit": "zorbles"}})
 >>> a = analyse_record(CorpusRecord("demo", "p1", "demo.jsonl:1", payload=g))
 >>> row = dict(zip(PROBLEM_COLUMNS, a.problem))
 >>> (row["outcome"], row["n_equations"], row["n_root_cause"])
 ('equation_refused', 1, 1)
 >>> eq = dict(zip(EQUATION_COLUMNS, a.equations[0]))
 >>> (eq["status"], eq["reason"], eq["unknown_units"], eq["pack_fixable"])
-('refused', 'unknown_unit', 'apples', True)
+('refused', 'unknown_unit', 'zorbles', True)
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ from ssbg.problem import MathProblemGraph
 from ssbg.reading.records import CorpusRecord
 from ssbg.stats.rows import PROBLEM_COLUMNS, BatchChunk, Drilldown
 from ssbg.stats.tables import TableAccumulator
-from ssbg.units import UnitPack, default_pack, load_pack, normalize_unit_text
+from ssbg.units import PackComponent, UnitPack, corpus_pack, load_pack, normalize_unit_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -99,6 +102,7 @@ class ProblemAnalysis:
     equations: tuple[tuple[Any, ...], ...]
     graph: SemanticSymbolicBindingGraph | None
     drilldowns: tuple[Drilldown, ...]
+    kinds: tuple[tuple[Any, ...], ...] = ()  # the kind check's rows (ssbg.stats.rows.KIND_COLUMNS)
 
 
 def bind_payload(payload: object, *, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
@@ -240,7 +244,7 @@ def answer_unit_agreement(predicted: str | None, gold: str | None, pack: UnitPac
     >>> answer_unit_agreement("hours", None)
     'no_gold'
     """
-    p = default_pack() if pack is None else pack
+    p = corpus_pack() if pack is None else pack
     if gold is None or not gold.strip():
         return "no_gold"
     if predicted is None or not predicted.strip():
@@ -284,8 +288,9 @@ def analyse_record(record: CorpusRecord, *, pack: UnitPack | None = None) -> Pro
     binding, becomes the problem's outcome (``import_refused`` /
     ``bind_failed``).  Rows follow :data:`~ssbg.stats.rows.PROBLEM_COLUMNS` and
     :data:`~ssbg.stats.rows.EQUATION_COLUMNS`; missing values are ``None``.
+    ``pack`` defaults to :func:`~ssbg.units.corpus_pack`, as in :func:`run_batch`.
     """
-    p = default_pack() if pack is None else pack
+    p = corpus_pack() if pack is None else pack
     if record.refusal is not None:
         return _import_refused(record, record.refusal)
     try:
@@ -316,8 +321,11 @@ def _text(record: CorpusRecord) -> str | None:
 
 
 def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> ProblemAnalysis:
+    from ssbg.kinds import read_kinds
+
     symbols = {s.symbol_id: s for s in graph.symbols}
-    eq_rows, counts = _equation_rows(record, graph, symbols, pack)
+    reading = read_kinds(graph, pack)  # the proofs with their counted nouns, and the kind check
+    eq_rows, counts = _equation_rows(record, graph, symbols, pack, reading.proofs)
     admitted, refused, root, propagated, first_root = counts
     unknown_target = graph.unknowns[0] if graph.unknowns else None
     gold = _gold_unit(record)
@@ -331,17 +339,24 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
         *_target_columns(unknown_target),
         predicted, gold, answer_unit_agreement(predicted, gold, pack),
     )
-    drills = _drilldowns(record, graph, first_root, unknown_target if target_refused else None)
-    return ProblemAnalysis(problem, eq_rows, graph, drills)
+    drills = _drilldowns(record, reading.graph(graph), first_root, unknown_target if target_refused else None)
+    kinds = tuple((record.corpus, record.problem_id, f.index, f.lhs, f.where, f.finding, ";".join(f.nouns), f.detail)
+                  for f in reading.findings)
+    return ProblemAnalysis(problem, eq_rows, graph, drills, kinds)
 
 
 _Counts = tuple[int, int, int, int, BoundEquation | None]  # admitted, refused, root causes, propagated, first root
 
 
 def _equation_rows(
-    record: CorpusRecord, graph: SemanticSymbolicBindingGraph, symbols: Mapping[str, SymbolBinding], pack: UnitPack
+    record: CorpusRecord,
+    graph: SemanticSymbolicBindingGraph,
+    symbols: Mapping[str, SymbolBinding],
+    pack: UnitPack,
+    proofs: Sequence[str],
 ) -> tuple[tuple[tuple[Any, ...], ...], _Counts]:
-    """One row per equation (:data:`~ssbg.stats.rows.EQUATION_COLUMNS`) and the problem's counts."""
+    """One row per equation (:data:`~ssbg.stats.rows.EQUATION_COLUMNS`; ``unit_proof`` its proof with the counted
+    nouns, ``proofs``) and the problem's counts."""
     units = {eq.lhs_symbol_id: _equation_units(eq, symbols, pack) for eq in graph.equations}
     blocking = _blocking(graph, {lhs: u[2] for lhs, u in units.items()})
     eq_rows: list[tuple[Any, ...]] = []
@@ -367,7 +382,7 @@ def _equation_rows(
             _UNIT_SEPARATOR.join(unknown) or None,
             (_UNIT_SEPARATOR.join(sorted(needed)) or None) if is_refused else None,
             is_refused and fixable,
-            eq.unit_proof, span.text, span.start, span.end,
+            proofs[i], span.text, span.start, span.end,
         ))
     return tuple(eq_rows), (admitted, refused, root, propagated, first_root)
 
@@ -446,8 +461,8 @@ def _keep_first(
 
 @functools.lru_cache(maxsize=8)
 def _pack_for(spec: str | None) -> UnitPack:
-    """The pack a worker binds with, loaded once per process (an immutable value)."""
-    return default_pack() if spec is None else load_pack(spec)
+    """The pack a worker binds with, loaded once per process (an immutable value); None: the corpus pack."""
+    return corpus_pack() if spec is None else load_pack(spec)
 
 
 def analyse_records(
@@ -459,7 +474,7 @@ def analyse_records(
 ) -> BatchChunk:
     """Apply :func:`analyse_record` to a batch; the unit of work of every engine.
 
-    ``pack`` is a pack name or folder (``None``: ``en_units_v1``): a name, not a
+    ``pack`` is a pack name or folder (``None``: ``en_units_v1+en_counts_v1``): a name, not a
     loaded pack, so that the call pickles to a worker process.  ``full_keys``
     are the drill-down keys (``(corpus, kind, reason)``) the run already holds
     ``samples_per_reason`` problems of: the batch keeps none of them, since the
@@ -477,6 +492,7 @@ def analyse_records(
     problems: list[tuple[Any, ...]] = []
     equations: list[tuple[Any, ...]] = []
     drills: list[Drilldown] = []
+    kinds: list[tuple[Any, ...]] = []
     counts = dict.fromkeys(full_keys, samples_per_reason)
     for item in records:
         record = item if isinstance(item, CorpusRecord) else item.build(p)
@@ -484,7 +500,8 @@ def analyse_records(
         problems.append(a.problem)
         equations.extend(a.equations)
         drills.extend(_keep_first(a.drilldowns, samples_per_reason, counts))
-    return BatchChunk(tuple(problems), tuple(equations), tuple(drills))
+        kinds.extend(a.kinds)
+    return BatchChunk(tuple(problems), tuple(equations), tuple(drills), tuple(kinds))
 
 
 # --------------------------------------------------------------------------- reading
@@ -536,7 +553,8 @@ def read_record_at(corpus: str, source: str, *, pack: UnitPack | None = None) ->
     """The record at ``source`` (``path:line``, as the readers name a record and the tables keep it) of a
     file in format ``corpus``, read again; None when the file or the record is not there any more.
 
-    A run keeps few bound graphs (ADR 0007); a drill-down chosen from the tables afterwards is read again.
+    A run keeps few bound graphs (ADR 0007); a drill-down chosen from the tables afterwards is read again,
+    with ``pack`` (the run's; default :func:`~ssbg.units.corpus_pack`).
     """
     from ssbg.reading.readers import READERS, PendingRecord, scan_corpus
 
@@ -546,16 +564,21 @@ def read_record_at(corpus: str, source: str, *, pack: UnitPack | None = None) ->
     for item in scan_corpus(f"{corpus}={path}"):
         where = item.raw.where if isinstance(item, PendingRecord) else item.source
         if where == source:
-            return item.build(default_pack() if pack is None else pack) if isinstance(item, PendingRecord) else item
+            return item.build(corpus_pack() if pack is None else pack) if isinstance(item, PendingRecord) else item
     return None
 
 
-def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> Iterator[CorpusRecord]:
-    """Stream the records of every spec in order (``limit`` applies per spec)."""
-    from ssbg.reading.readers import read_corpus
+def iter_records(
+    specs: Iterable[str | Path], *, limit: int | None = None, pack: UnitPack | None = None
+) -> Iterator[CorpusRecord]:
+    """Stream the records of every spec in order (``limit`` applies per spec), read with ``pack``
+    (default :func:`~ssbg.units.corpus_pack`: the pack decides which words after a number are units)."""
+    from ssbg.reading.readers import PendingRecord, scan_corpus
 
+    p = corpus_pack() if pack is None else pack
     for spec in expand_specs(specs):
-        yield from read_corpus(spec, limit=limit)
+        for item in scan_corpus(spec, limit=limit):
+            yield item.build(p) if isinstance(item, PendingRecord) else item
 
 
 def _scan(
@@ -778,10 +801,23 @@ class BatchResult:
     equations: pd.DataFrame
     drilldowns: tuple[Drilldown, ...]
     specs: tuple[str, ...]
-    pack: str
+    pack: str  # the pack's citation (UnitPack.citation: name@version#sha256 prefix of each component)
     engine: str
     jobs: int
     meta: Mapping[str, Any] = field(default_factory=dict)
+    unit_pack: UnitPack | None = field(default=None, repr=False)  # the pack itself (None: a result built by hand)
+    kinds: pd.DataFrame | None = None  # the kind check's rows (KIND_COLUMNS; None: a result built by hand)
+
+    @property
+    def pack_components(self) -> tuple[PackComponent, ...]:
+        """The pack folders the run's pack was read from, with their full checksums (``pack.csv``)."""
+        return () if self.unit_pack is None else self.unit_pack.components
+
+    @property
+    def pack_provenance(self) -> str:
+        """The pack as a report prints it (:attr:`ssbg.units.UnitPack.provenance`): every component's name,
+        version and short checksum."""
+        return self.pack if self.unit_pack is None else self.unit_pack.provenance
 
 
 def _progress(enabled: bool, total: int | None) -> Any:
@@ -815,7 +851,8 @@ def run_batch(
     engine
         ``local`` (this process or a process pool) or ``dask`` (``dask.bag``).
     pack
-        Unit pack name or folder (default ``en_units_v1``).
+        Unit pack name or folder, or packs joined by ``+`` (default :data:`~ssbg.units.CORPUS_PACK_NAME`,
+        ``en_units_v1+en_counts_v1``).
     limit
         At most this many records per spec.
     progress
@@ -894,5 +931,5 @@ def run_batch(
             bar.close()
     problems, equations = acc.result()
     check_readable(problems, expanded, counts_per_spec)
-    return BatchResult(problems, equations, tuple(drills), tuple(expanded), f"{loaded.name}@{loaded.version}",
-                       engine, jobs)
+    return BatchResult(problems, equations, tuple(drills), tuple(expanded), loaded.citation, engine, jobs,
+                       unit_pack=loaded, kinds=acc.kinds)

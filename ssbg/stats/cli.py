@@ -4,7 +4,9 @@
 [--engine local|dask] [--pack PATH] [--limit N] [--no-progress] [--fail-on-refusal]``
 
 It prints the refusal table (reason x corpus, root causes and propagated
-apart) and where the report and the tables are.  Exit codes: 0 when written;
+apart), the unit pack it used (name, version and checksum of each part; the
+default is ``en_units_v1+en_counts_v1``, ADR 0017) and where the report and the
+tables are.  Exit codes: 0 when written;
 1 with ``--fail-on-refusal`` when any equation, question target or record was
 refused; 2 for bad input (a spec naming nothing, a bad pack, a file none of
 whose records reads in its format), printed by :func:`ssbg.cli.main` from the
@@ -73,8 +75,9 @@ def format_refusal_table(summary: CorpusSummary) -> str:
     """
     if summary.overview.empty:
         return "No records."
-    overview = summary.overview[["corpus", "records", "bad_lines", "import_refused", "equations",
-                                 "admitted_equations", "root_cause", "propagated", "admission_pct"]]
+    columns = ["corpus", "records", "bad_lines", "import_refused", "equations", "admitted_equations", "root_cause",
+               "propagated", "admission_pct"]
+    overview = summary.overview[[*columns, *(c for c in ("kind_mismatches",) if c in summary.overview.columns)]]
     reasons = summary.refusal_reasons[["corpus", "reason", "root_cause", "propagated", "share_of_equations_pct"]]
     parts = ["Corpora", overview.to_string(index=False, na_rep="-"), "", "Refused equations by reason"]
     parts.append(reasons.to_string(index=False, na_rep="-") if len(reasons) else "(none)")
@@ -97,6 +100,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     )
     print(format_refusal_table(result.summary))
     print()
+    print(f"pack: {result.batch.pack_provenance}")
     print(f"report: {result.html_path} (open it in a web browser)")
     print(f"tables: {result.csv_paths[0].parent if result.csv_paths else '-'}")
     if args.fail_on_refusal:
@@ -124,7 +128,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     report.add_argument("--csv-dir", metavar="DIR", help="where to write the tables (default: beside the report)")
     report.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
     report.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
-    report.add_argument("--pack", metavar="PATH", help="unit pack name or folder (default en_units_v1)")
+    report.add_argument("--pack", metavar="PACK",
+                        help="unit pack name or folder, or packs joined by '+' (default en_units_v1+en_counts_v1: "
+                        "the units and the count nouns)")
     report.add_argument("--limit", type=_positive_int, metavar="N", help="read at most N records per corpus spec")
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
     report.add_argument("--no-diagrams", action="store_true", help="no equation diagrams in the drill-downs")

@@ -19,15 +19,15 @@ Examples
 --------
 >>> import json, tempfile, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
->>> row = {"problem_id": "p1", "text": "Ann has 3 <b>apples</b>.", "entities": ["Ann"],
-...        "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "apples"}}],
-...        "operations": [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "apples"}}],
-...        "unknown": {"entity": "Ann", "unit": "apples"}}
+>>> row = {"problem_id": "p1", "text": "Ann has 3 <b>flurbs</b>.", "entities": ["Ann"],
+...        "initial_state": [{"entity": "Ann", "quantity": {"value": 3, "unit": "flurbs"}}],
+...        "operations": [{"actor": "Ann", "kind": "add", "operand": {"value": 2, "unit": "flurbs"}}],
+...        "unknown": {"entity": "Ann", "unit": "flurbs"}}
 >>> _ = (d / "c.jsonl").write_text(json.dumps(row) + "\\n")
 >>> r = write_report([d / "c.jsonl"], d / "report.html", csv_dir=d / "csv", progress=False, diagrams=False)
 >>> sorted(p.name for p in r.csv_paths)[:3]
 ['admission_by_kind.csv', 'answer_units.csv', 'bad_lines.csv']
->>> "&lt;b&gt;apples&lt;/b&gt;" in r.html_path.read_text()
+>>> "&lt;b&gt;flurbs&lt;/b&gt;" in r.html_path.read_text()
 True
 """
 
@@ -278,13 +278,14 @@ def typical_drilldowns(
     batch: BatchResult, *, pack: str | Path | None = None
 ) -> dict[tuple[str, str], TypicalDrilldown]:
     """For each reason of :data:`TYPICAL_REASONS` the run refused equations with: its typical drill-down,
-    by ``(kind, reason)``.  The problem is read again from its corpus file (a run keeps few graphs); a
-    reason whose problem cannot be read again has none (the others are still shown)."""
+    by ``(kind, reason)``.  The problem is read again from its corpus file (a run keeps few graphs), with
+    ``pack`` (default: the run's); a reason whose problem cannot be read again has none (the others are
+    still shown)."""
     from ssbg.stats.batch import bind_payload, read_record_at
     from ssbg.stats.tables import refusal_patterns
-    from ssbg.units import default_pack, load_pack
+    from ssbg.units import corpus_pack, load_pack
 
-    loaded = default_pack() if pack is None else load_pack(pack)
+    loaded = load_pack(pack) if pack is not None else batch.unit_pack or corpus_pack()
     out: dict[tuple[str, str], TypicalDrilldown] = {}
     for reason in TYPICAL_REASONS:
         patterns = refusal_patterns(batch.equations, reason, pack=loaded)
@@ -321,6 +322,17 @@ REASONS_LEDE = (
     "<b>propagated</b> refusal (<b>unit_unbound</b>) only inherits an upstream one.</p>"
 )
 """What the refusal-reason table's reasons mean, printed above it."""
+
+
+KINDS_LEDE = (
+    '<p class="lede">The kind check (ADR 0017) reads what each count counts, after admissibility: '
+    "<b>count_kind_mismatch</b> is a rate per one thing applied to a count of another that is not a listed kind of "
+    "it (dollars per cookie &times; boxes), or a question asking how many of one thing answered by a count of "
+    "another; <b>mixed_kinds</b> notes a sum or difference of different kinds (boys + girls). Neither is a "
+    "refusal: those equations are admitted by the six-dimension algebra, and are counted here, apart. The "
+    "proofs in the tables keep what is counted (<code>count[cookie]</code>).</p>"
+)
+"""What the kind check's table means, printed above it."""
 
 
 def reading_uncertainty_note(refusal_reasons: pd.DataFrame, reason: str) -> str | None:
@@ -614,7 +626,8 @@ def render_report_html(
     >>> page.startswith("<!DOCTYPE html>") and "<script" not in page
     True
     """
-    s = summary if summary is not None else summarize(batch.problems, batch.equations)
+    s = summary if summary is not None else summarize(batch.problems, batch.equations, pack=batch.unit_pack,
+                                                      kinds=batch.kinds)
     typical = typical_drilldowns(batch)
     chosen = choose_drilldowns(s, batch.drilldowns, typical)
     drawn = _Diagrams.of(chosen) if diagrams else None
@@ -654,9 +667,12 @@ def _page(
     files = "".join(f"<li>{_breakable(spec)}</li>" for spec in batch.specs)
     body: list[str] = [
         f'<header class="top"><div><h1>{html.escape(title)}</h1>'
-        f'<details class="files"><summary>Unit pack {html.escape(batch.pack)} · {len(batch.specs)} corpus '
-        f'file{"" if len(batch.specs) == 1 else "s"}</summary><ul>{files}</ul></details>'
+        f'<details class="files"><summary>Unit pack <span class="pack">{html.escape(batch.pack_provenance)}</span>'
+        f' · {len(batch.specs)} corpus file{"" if len(batch.specs) == 1 else "s"}</summary><ul>{files}</ul>'
+        '<p class="note">Every table of this report was computed with this pack: <code>pack.csv</code>, beside '
+        "the tables, lists each of its parts with its full sha256.</p></details>"
         '<nav class="toc"><a href="#corpora">Corpora</a><a href="#reasons">Refusal reasons</a>'
+        '<a href="#kinds-counted">What is counted</a>'
         '<a href="#units">Unknown units</a><a href="#kinds">Operation kinds</a><a href="#targets">Question targets'
         '</a><a href="#imports">Import refusals</a><a href="#drilldowns">Drill-downs</a></nav></div></header><main>',
         _cards(s.overview),
@@ -669,6 +685,9 @@ def _page(
         REASONS_LEDE,
         reasons_figure,
         _table(s.refusal_reasons, table_id="refusal_reasons"),
+        '<h2 id="kinds-counted">What is counted</h2>',
+        KINDS_LEDE,
+        _table(s.kind_findings, table_id="kind_findings"),
         '<h2 id="units">Unknown units</h2>',
         '<p class="lede">Units the pack does not know, ranked by the root-cause refusals they cause. The coverage '
         "curve counts the refusals that would disappear if the top-k units were added: a refusal disappears only "
@@ -720,12 +739,18 @@ def _page(
 
 
 def write_tables(
-    tables: Iterable[tuple[str, pd.DataFrame]], csv_dir: str | Path, *, parquet: bool = True
+    tables: Iterable[tuple[str, pd.DataFrame]],
+    csv_dir: str | Path,
+    *,
+    parquet: bool = True,
+    metadata: Mapping[str, str] | None = None,
 ) -> tuple[list[Path], list[Path]]:
     """Write each (name, frame) as ``name.csv`` (and ``name.parquet`` when pyarrow is present).
 
     CSVs are written without the index, with ``\\n`` line ends, so equal frames
-    give byte-equal files.
+    give byte-equal files.  ``metadata`` goes into each Parquet file's schema
+    (a report puts its pack's provenance there, ``ssbg.pack``, so that a Parquet
+    file names its pack on its own; the CSVs have ``pack.csv`` beside them).
     """
     out = Path(csv_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -741,16 +766,21 @@ def write_tables(
         frame.to_csv(path, index=False, lineterminator="\n")
         csvs.append(path)
         if have_arrow:
-            parquets.append(_write_parquet(frame, out / f"{name}.parquet"))
+            parquets.append(_write_parquet(frame, out / f"{name}.parquet", metadata=metadata))
     return csvs, parquets
 
 
-def _write_parquet(frame: pd.DataFrame, path: Path, rows_per_group: int = PARQUET_ROWS) -> Path:
+def _write_parquet(
+    frame: pd.DataFrame, path: Path, rows_per_group: int = PARQUET_ROWS, *, metadata: Mapping[str, str] | None = None
+) -> Path:
     """Write Parquet a row group at a time, so a large table is never converted whole."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     schema = pa.Schema.from_pandas(frame.head(0), preserve_index=False)
+    if metadata:
+        schema = schema.with_metadata({**(schema.metadata or {}), **{k.encode(): v.encode() for k, v in
+                                                                      metadata.items()}})
     with pq.ParquetWriter(path, schema) as writer:
         for start in range(0, max(len(frame), 1), rows_per_group):
             part = frame.iloc[start : start + rows_per_group]
@@ -771,7 +801,8 @@ class ReportResult:
     @property
     def tables(self) -> Mapping[str, pd.DataFrame]:
         """Every table by name (the tidy tables, then the summaries)."""
-        return dict(iter_csv_tables(self.batch.problems, self.batch.equations, self.summary))
+        return dict(iter_csv_tables(self.batch.problems, self.batch.equations, self.summary,
+                                    self.batch.pack_components, self.batch.kinds))
 
 
 class _RenderingWarmUp:
@@ -857,16 +888,17 @@ def write_report(
                           on_chunk=warm_up.on_chunk)
     finally:
         warm_up.join()
-    summary = summarize(batch.problems, batch.equations)
-    typical = typical_drilldowns(batch, pack=pack)
+    summary = summarize(batch.problems, batch.equations, pack=batch.unit_pack, kinds=batch.kinds)
+    typical = typical_drilldowns(batch)
     chosen = choose_drilldowns(summary, batch.drilldowns, typical)
     # the figures (a forked child) and the diagrams (dot processes) are drawn while this process
     # writes the tables; the fork comes first, before the diagrams start their threads
     figures = _FiguresAside(summary, enabled=jobs > 1 and engine == "local")
     drawn = _Diagrams.of(chosen) if diagrams else None
     try:
-        csvs, parquets = write_tables(iter_csv_tables(batch.problems, batch.equations, summary), tables_dir,
-                                      parquet=parquet)
+        csvs, parquets = write_tables(
+            iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds), tables_dir,
+            parquet=parquet, metadata={"ssbg.pack": batch.pack_provenance})
         page = _page(batch, summary, chosen, drawn, title, figures.result(), typical)
     finally:
         figures.close()

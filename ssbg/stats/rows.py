@@ -28,6 +28,7 @@ __all__ = [
     "CHUNK_ROWS",
     "DRILLDOWN_KINDS",
     "EQUATION_COLUMNS",
+    "KIND_COLUMNS",
     "PROBLEM_COLUMNS",
     "PROBLEM_OUTCOMES",
     "UNREADABLE_IMPORT_REASONS",
@@ -109,6 +110,18 @@ EQUATION_COLUMNS: tuple[str, ...] = (
     "span_end",
 )
 
+# One row per finding or note of the kind check (ssbg.kinds, ADR 0017): apart from the refusals.
+KIND_COLUMNS: tuple[str, ...] = (
+    "corpus",
+    "problem_id",
+    "index",  # the equation's index (for a target: the answering equation's; -1 when the answer is no equation)
+    "lhs",  # that equation's lhs symbol
+    "where",  # equation or target
+    "finding",  # ssbg.kinds.KIND_FINDINGS: count_kind_mismatch (a finding) or mixed_kinds (a note)
+    "nouns",  # the nouns that disagree, ';'-joined (a rate's then the count's; asked then answered; a sum's, sorted)
+    "detail",
+)
+
 CHUNK_ROWS = 20_000
 
 
@@ -144,6 +157,7 @@ class BatchChunk:
     problems: tuple[tuple[Any, ...], ...]
     equations: tuple[tuple[Any, ...], ...]
     drilldowns: tuple[Drilldown, ...]
+    kinds: tuple[tuple[Any, ...], ...] = ()  # rows of KIND_COLUMNS
 
 
 def unit_key(part: str, pack: UnitPack | None = None) -> str:

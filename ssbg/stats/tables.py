@@ -46,6 +46,7 @@ from ssbg.stats.rows import (
     ANSWER_UNIT_AGREEMENTS,
     CHUNK_ROWS,
     EQUATION_COLUMNS,
+    KIND_COLUMNS,
     PROBLEM_COLUMNS,
     PROBLEM_OUTCOMES,
     UNREADABLE_IMPORT_REASONS,
@@ -56,11 +57,13 @@ from ssbg.stats.rows import (
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ssbg.units import UnitPack
+    from ssbg.units import PackComponent, UnitPack
 
 __all__ = [
     "ALL_CORPORA",
     "EQUATION_DTYPES",
+    "KIND_DTYPES",
+    "PACK_COLUMNS",
     "PROBLEM_DTYPES",
     "SUMMARY_TABLES",
     "CorpusSummary",
@@ -71,7 +74,10 @@ __all__ = [
     "corpus_overview",
     "equations_frame",
     "import_refusals",
+    "kind_findings",
+    "kinds_frame",
     "pack_coverage_curve",
+    "pack_table",
     "problems_frame",
     "refusal_patterns",
     "refusal_reasons",
@@ -141,6 +147,18 @@ EQUATION_DTYPES: Mapping[str, DtypeSpec] = {
 }
 
 
+KIND_DTYPES: Mapping[str, DtypeSpec] = {
+    "corpus": "category",
+    "problem_id": "str",
+    "index": "int32",
+    "lhs": "category",
+    "where": ("equation", "target"),
+    "finding": ("count_kind_mismatch", "mixed_kinds"),
+    "nouns": "category",
+    "detail": "str",
+}
+
+
 def _check_columns(columns: Sequence[str], dtypes: Mapping[str, DtypeSpec]) -> None:
     if tuple(columns) != tuple(dtypes):  # pragma: no cover - a programming error caught by the tests
         raise RuntimeError("column vocabulary and dtype table disagree")
@@ -148,6 +166,7 @@ def _check_columns(columns: Sequence[str], dtypes: Mapping[str, DtypeSpec]) -> N
 
 _check_columns(PROBLEM_COLUMNS, PROBLEM_DTYPES)
 _check_columns(EQUATION_COLUMNS, EQUATION_DTYPES)
+_check_columns(KIND_COLUMNS, KIND_DTYPES)
 
 
 def _categorical(values: Any, spec: DtypeSpec) -> Any:
@@ -186,6 +205,11 @@ def equations_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
 def problems_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     """The problem table from row tuples in :data:`~ssbg.stats.rows.PROBLEM_COLUMNS` order."""
     return _frame(rows, PROBLEM_DTYPES)
+
+
+def kinds_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """The kind check's table from row tuples in :data:`~ssbg.stats.rows.KIND_COLUMNS` order."""
+    return _frame(rows, KIND_DTYPES)
 
 
 def _is_categorical(spec: DtypeSpec) -> bool:
@@ -287,17 +311,22 @@ class TableAccumulator:
         self._chunk_rows = chunk_rows
         self._problems = _ColumnStore(PROBLEM_DTYPES)
         self._equations = _ColumnStore(EQUATION_DTYPES)
+        self._kinds = _ColumnStore(KIND_DTYPES)
+        self.kinds: pd.DataFrame | None = None  # the kind check's table, once result() has run
 
     def add(self, chunk: BatchChunk) -> None:
-        for store, rows in ((self._problems, chunk.problems), (self._equations, chunk.equations)):
+        for store, rows in ((self._problems, chunk.problems), (self._equations, chunk.equations),
+                            (self._kinds, chunk.kinds)):
             store.rows.extend(rows)
             if len(store.rows) >= self._chunk_rows:
                 store.flush()
                 release_freed_memory()
 
     def result(self) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """The (problems, equations) frames of everything added; the accumulator is spent afterwards."""
+        """The (problems, equations) frames of everything added (the kind check's table in :attr:`kinds`); the
+        accumulator is spent afterwards."""
         frames = self._problems.frame(), self._equations.frame()
+        self.kinds = self._kinds.frame()
         release_freed_memory()
         return frames
 
@@ -364,8 +393,12 @@ def _with_total(frame: pd.DataFrame, compute: Any, total: bool) -> pd.DataFrame:
     return pd.concat([per, whole], ignore_index=True)
 
 
-def corpus_overview(problems: pd.DataFrame, equations: pd.DataFrame, *, total: bool = True) -> pd.DataFrame:
-    """One row per corpus: records and problem outcomes, equations admitted and refused.
+def corpus_overview(
+    problems: pd.DataFrame, equations: pd.DataFrame, *, total: bool = True, kinds: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """One row per corpus: records and problem outcomes, equations admitted and refused, and (given the kind
+    check's table) its findings beside them: ``kind_mismatches`` (``count_kind_mismatch``, equations and
+    question targets) and ``mixed_kinds`` (sums of different kinds, admitted and noted).
 
     Examples
     --------
@@ -409,6 +442,12 @@ def corpus_overview(problems: pd.DataFrame, equations: pd.DataFrame, *, total: b
         out[name] = out[name].astype("int64")
     out["admission_pct"] = _pct(out["admitted_equations"], out["equations"])
     out["problems_admitted_pct"] = _pct(out["admitted"], out["records"])
+    if kinds is not None:
+        for column, finding in (("kind_mismatches", "count_kind_mismatch"), ("mixed_kinds", "mixed_kinds")):
+            mine = kinds.loc[kinds["finding"] == finding, "corpus"].astype("object")
+            per = mine.value_counts()
+            out[column] = [len(mine) if c == ALL_CORPORA else int(per.get(c, 0)) for c in out["corpus"]]
+            out[column] = out[column].astype("int64")
     return _plain(out)
 
 
@@ -501,6 +540,43 @@ def import_refusals(problems: pd.DataFrame, *, examples: int = 3, total: bool = 
     return _with_total(problems, compute, total)
 
 
+def kind_findings(
+    kinds: pd.DataFrame, problems: pd.DataFrame, *, examples: int = 3, total: bool = True
+) -> pd.DataFrame:
+    """The kind check's findings and notes (ADR 0017) x corpus, apart from the refusals: how many, in how many
+    problems, their share of the imported problems, and the first example problems (``corpus:problem_id``).
+
+    Examples
+    --------
+    >>> kind_findings(kinds_frame([]), problems_frame([])).columns.tolist()
+    ['corpus', 'finding', 'where', 'findings', 'problems', 'share_of_imported_pct', 'examples']
+    """
+    import pandas as pd
+
+    cols = ["corpus", "finding", "where", "findings", "problems", "share_of_imported_pct", "examples"]
+    imported = problems.loc[problems["import_status"] == "imported", "corpus"].astype("object").value_counts()
+    groups: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+    rows = zip(*(kinds[c].astype("object").tolist() for c in ("corpus", "problem_id", "finding", "where")),
+               strict=True)
+    for corpus, problem_id, finding, where in rows:
+        for scope in ((corpus,) if not total else (corpus, ALL_CORPORA)):
+            groups.setdefault((scope, finding, where), []).append((corpus, problem_id))
+    out = []
+    for (scope, finding, where), hits in groups.items():
+        distinct = list(dict.fromkeys(hits))
+        whole = int(imported.sum()) if scope == ALL_CORPORA else int(imported.get(scope, 0))
+        out.append((scope, finding, where, len(hits), len(distinct), whole,
+                    _SEP.join(f"{c}:{p}" for c, p in distinct[:examples])))
+    frame = pd.DataFrame(out, columns=["corpus", "finding", "where", "findings", "problems", "_imported",
+                                       "examples"])
+    frame["_last"] = frame["corpus"] == ALL_CORPORA
+    frame = frame.sort_values(["_last", "corpus", "finding", "where"], kind="stable").reset_index(drop=True)
+    for name in ("findings", "problems"):
+        frame[name] = frame[name].astype("int64")
+    frame["share_of_imported_pct"] = _pct(frame["problems"], frame["_imported"])
+    return _plain(frame[cols].astype({"corpus": "str", "finding": "str", "where": "str", "examples": "str"}))
+
+
 def bad_lines(problems: pd.DataFrame) -> pd.DataFrame:
     """Every unreadable record (bad JSON, bad bytes, oversized), in reading order."""
     mask = problems["import_reason"].isin(sorted(UNREADABLE_IMPORT_REASONS))
@@ -508,9 +584,16 @@ def bad_lines(problems: pd.DataFrame) -> pd.DataFrame:
     return _plain(out.rename(columns={"import_reason": "reason", "import_path": "path", "import_message": "message"}))
 
 
-def _unit_keys(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
+def _key_pack(pack: UnitPack | None) -> UnitPack:
+    """The pack that keys unknown units (the run's; default the corpus pack, :func:`~ssbg.units.corpus_pack`)."""
+    from ssbg.units import corpus_pack
+
+    return corpus_pack() if pack is None else pack
+
+
+def _unit_keys(texts: Iterable[str], pack: UnitPack) -> dict[str, tuple[str, ...]]:
     """Map each ``;``-joined unit-part text to its sorted, distinct leaderboard keys."""
-    return {t: tuple(sorted({unit_key(part) for part in t.split(_SEP)})) for t in texts}
+    return {t: tuple(sorted({unit_key(part, pack) for part in t.split(_SEP)})) for t in texts}
 
 
 
@@ -651,7 +734,13 @@ def _unit_problems(
 
 
 def _leaderboard(
-    sub: pd.DataFrame, codes: Any, texts: list[str], examples: int, *, frame: pd.DataFrame | None = None
+    sub: pd.DataFrame,
+    codes: Any,
+    texts: list[str],
+    examples: int,
+    pack: UnitPack,
+    *,
+    frame: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Per unit key: counts, surfaces and (given the ``frame`` ``sub`` came from) problems, corpora, examples.
 
@@ -668,7 +757,7 @@ def _leaderboard(
     n_texts = len(texts)
     blocked = np.bincount(codes, minlength=n_texts)
     roots = np.bincount(codes[sub["root_cause"].to_numpy(dtype=bool)], minlength=n_texts)
-    text_keys = _unit_keys(texts)
+    text_keys = _unit_keys(texts, pack)
     per_key: dict[str, list[int]] = {}
     weights: dict[tuple[str, str], int] = {}
     pairs: list[tuple[int, str]] = []
@@ -679,7 +768,7 @@ def _leaderboard(
             acc[1] += int(blocked[code])
             pairs.append((code, key))
         for part in text.split(_SEP):
-            pair = (unit_key(part), part)
+            pair = (unit_key(part, pack), part)
             weights[pair] = weights.get(pair, 0) + int(blocked[code])
     by_surface: dict[str, list[tuple[int, str]]] = {}
     for (key, part), weight in weights.items():
@@ -706,8 +795,13 @@ def _leaderboard(
     return _plain(out[cols])
 
 
-def unknown_unit_leaderboard(equations: pd.DataFrame, *, examples: int = 3, top: int | None = None) -> pd.DataFrame:
-    """Units outside the pack, ranked by the root-cause refusals they cause.
+def unknown_unit_leaderboard(
+    equations: pd.DataFrame, *, examples: int = 3, top: int | None = None, pack: UnitPack | None = None
+) -> pd.DataFrame:
+    """Units outside the pack, ranked by the root-cause refusals they cause: what the pack leaves.
+
+    Works for the tables of any pack (the run's ``pack`` keys the units; default the corpus
+    pack): with ``en_units_v1+en_counts_v1`` it lists what the count nouns leave unknown.
 
     Unit parts are grouped by :func:`~ssbg.stats.rows.unit_key` (``apples``
     with ``apple``); ``unit`` is the group's most frequent surface and
@@ -720,12 +814,14 @@ def unknown_unit_leaderboard(equations: pd.DataFrame, *, examples: int = 3, top:
     break by key.
     """
     sub, codes, texts = _refused_blocking(equations)
-    board = _leaderboard(sub, codes, texts, examples, frame=equations)
+    board = _leaderboard(sub, codes, texts, examples, _key_pack(pack), frame=equations)
     board.insert(0, "rank", range(1, len(board) + 1))
     return board if top is None else board.head(top).reset_index(drop=True)
 
 
-def pack_coverage_curve(equations: pd.DataFrame, *, max_k: int | None = 50, total: bool = True) -> pd.DataFrame:
+def pack_coverage_curve(
+    equations: pd.DataFrame, *, max_k: int | None = 50, total: bool = True, pack: UnitPack | None = None
+) -> pd.DataFrame:
     """Refusals that would disappear if the top-k unknown units were added to the pack.
 
     Within each scope (a corpus, and all corpora together) units are ranked as
@@ -735,22 +831,24 @@ def pack_coverage_curve(equations: pd.DataFrame, *, max_k: int | None = 50, tota
     ``pack_fixable`` holds (refusals for a unit mismatch never disappear).
     ``removed_pct`` divides by all refused equations of the scope.  This is an
     upper bound: it assumes each added unit gets the dimension the equation
-    needs.
+    needs.  ``pack`` keys the units as in :func:`unknown_unit_leaderboard`.
     """
     import pandas as pd
+
+    key_pack = _key_pack(pack)
 
     def curve(frame: pd.DataFrame, scope: str) -> pd.DataFrame:
         import numpy as np
 
         n_refused = int((frame["status"] == "refused").sum())
         sub, codes, texts = _refused_blocking(frame)
-        board = _leaderboard(sub, codes, texts, 0)
+        board = _leaderboard(sub, codes, texts, 0, key_pack)
         keys = board["unit_key"].tolist()
         labels = board["unit"].tolist()
         limit = len(keys) if max_k is None else min(max_k, len(keys))
         rank = {u: i + 1 for i, u in enumerate(keys)}
         fixable = np.bincount(codes[sub["pack_fixable"].to_numpy(dtype=bool)], minlength=len(texts))
-        text_keys = _unit_keys(texts)
+        text_keys = _unit_keys(texts, key_pack)
         at_k: dict[int, int] = {}
         for code, text in enumerate(texts):
             if fixable[code]:
@@ -843,7 +941,7 @@ def refusal_patterns(equations: pd.DataFrame, reason: str, *, pack: UnitPack | N
     """The root-cause refusals of one reason grouped by pattern, most frequent first, with a typical example.
 
     A pattern is the kind, the operand units and the declared result unit, each
-    as its pack lemma where the pack knows it (``multiply: dollar * dollar ->
+    as its pack lemma where the pack (the run's; default the corpus pack) knows it (``multiply: dollar * dollar ->
     dollar`` for ``$ * $ -> $`` and ``dollars * dollars -> dollars``; ``-`` for
     no unit).  ``corpus``, ``problem_id`` and ``index`` name the pattern's
     median refusal in reading order (the middle one; the earlier of two), a
@@ -860,9 +958,7 @@ def refusal_patterns(equations: pd.DataFrame, reason: str, *, pack: UnitPack | N
     import numpy as np
     import pandas as pd
 
-    from ssbg.units import default_pack
-
-    p = default_pack() if pack is None else pack
+    p = _key_pack(pack)
     cols = ["pattern", "equations", "problems", "corpus", "problem_id", "index"]
     sub = equations.loc[(equations["status"] == "refused") & (equations["reason"] == reason) & equations["root_cause"],
                         ["corpus", "problem_id", "index", "kind", "operand_units", "lhs_unit"]]
@@ -907,6 +1003,7 @@ SUMMARY_TABLES: tuple[str, ...] = (
     "target_refusals",
     "import_refusals",
     "bad_lines",
+    "kind_findings",
     "unknown_units",
     "coverage_curve",
     "admission_by_kind",
@@ -923,6 +1020,7 @@ class CorpusSummary:
     target_refusals: pd.DataFrame
     import_refusals: pd.DataFrame
     bad_lines: pd.DataFrame
+    kind_findings: pd.DataFrame
     unknown_units: pd.DataFrame
     coverage_curve: pd.DataFrame
     admission_by_kind: pd.DataFrame
@@ -933,8 +1031,17 @@ class CorpusSummary:
         return {name: getattr(self, name) for name in SUMMARY_TABLES}
 
 
-def summarize(problems: pd.DataFrame, equations: pd.DataFrame, *, max_k: int | None = 50) -> CorpusSummary:
-    """Compute every summary of a run from its two tidy tables.
+def summarize(
+    problems: pd.DataFrame,
+    equations: pd.DataFrame,
+    *,
+    max_k: int | None = 50,
+    pack: UnitPack | None = None,
+    kinds: pd.DataFrame | None = None,
+) -> CorpusSummary:
+    """Compute every summary of a run from its tidy tables (``pack``: the run's, which keys the
+    unknown units; default :func:`~ssbg.units.corpus_pack`; ``kinds``: the kind check's table,
+    :attr:`~ssbg.stats.batch.BatchResult.kinds`, none when not given).
 
     Examples
     --------
@@ -942,23 +1049,70 @@ def summarize(problems: pd.DataFrame, equations: pd.DataFrame, *, max_k: int | N
     >>> sorted(s.tables()) == sorted(SUMMARY_TABLES)
     True
     """
+    kinds = kinds_frame([]) if kinds is None else kinds
     return CorpusSummary(
-        overview=corpus_overview(problems, equations),
+        overview=corpus_overview(problems, equations, kinds=kinds),
         refusal_reasons=refusal_reasons(equations),
         target_refusals=target_refusals(problems),
         import_refusals=import_refusals(problems),
         bad_lines=bad_lines(problems),
-        unknown_units=unknown_unit_leaderboard(equations),
-        coverage_curve=pack_coverage_curve(equations, max_k=max_k),
+        kind_findings=kind_findings(kinds, problems),
+        unknown_units=unknown_unit_leaderboard(equations, pack=pack),
+        coverage_curve=pack_coverage_curve(equations, max_k=max_k, pack=pack),
         admission_by_kind=admission_by_kind(equations),
         answer_units=answer_unit_agreement_table(problems),
     )
 
 
+PACK_COLUMNS: tuple[str, ...] = ("role", "name", "version", "sha256")
+
+
+def pack_table(components: Sequence[PackComponent]) -> pd.DataFrame:
+    """The pack a run used, as the ``pack.csv`` written beside its tables (ADR 0017).
+
+    The first row (``role`` ``pack``) is the pack as used: its name, version and checksum
+    (:func:`~ssbg.units.composition_checksum` for a composition, the lexicon's sha256 for one
+    pack); then one ``component`` row per pack folder, in composition order, with the full
+    sha256 of its ``lexicon.jsonl``.  Every table of the run was computed with that pack.
+
+    Examples
+    --------
+    >>> from ssbg.units import load_pack
+    >>> t = pack_table(load_pack("en_units_v1+en_counts_v1").components)
+    >>> print(t[["role", "name", "version"]].to_string(index=False))
+         role                     name     version
+         pack en_units_v1+en_counts_v1 1.0.0+1.0.0
+    component              en_units_v1       1.0.0
+    component             en_counts_v1       1.0.0
+    >>> t["sha256"].str.len().tolist()
+    [64, 64, 64]
+    """
+    import pandas as pd
+
+    from ssbg.units import composition_checksum
+
+    parts = tuple(components)
+    rows: list[tuple[str, str, str, str]] = []
+    if parts:
+        rows.append(("pack", "+".join(c.name for c in parts), "+".join(c.version for c in parts),
+                     composition_checksum(parts)))
+        rows.extend(("component", c.name, c.version, c.checksum) for c in parts)
+    return pd.DataFrame(rows, columns=list(PACK_COLUMNS), dtype="str")
+
+
 def iter_csv_tables(
-    problems: pd.DataFrame, equations: pd.DataFrame, summary: CorpusSummary
+    problems: pd.DataFrame,
+    equations: pd.DataFrame,
+    summary: CorpusSummary,
+    pack_components: Sequence[PackComponent] = (),
+    kinds: pd.DataFrame | None = None,
 ) -> Iterable[tuple[str, pd.DataFrame]]:
-    """(name, frame) of every table a report writes, tidy tables first."""
+    """(name, frame) of every table a report writes, tidy tables first (``kinds``, the kind check's rows,
+    when given); ``pack`` (:func:`pack_table`) last, when the run's pack components are given."""
     yield "problems", problems
     yield "equations", equations
+    if kinds is not None:
+        yield "kinds", kinds
     yield from summary.tables().items()
+    if pack_components:
+        yield "pack", pack_table(pack_components)

@@ -118,13 +118,32 @@ def rate_context(line: str, text: str, question: str = "") -> tuple[str, ...]:
     >>> rate_context("That is $20 x 15% = $3 off.", "Shirts are $20 each.")
     ('item',)
     """
+    out = list(_periods(line))
+    for unit in _text_rate_context(text, question):
+        if unit not in out:
+            out.append(unit)
+    if "item" not in out and _EACH.search(line):
+        out.append("item")
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _periods(where: str) -> tuple[str, ...]:
+    """The periods ``where`` names as a rate's denominator, in order (memoized: a text asks once)."""
     out: list[str] = []
-    for where in (line, question, text):
-        for m in _PERIOD_RATE.finditer(where):
-            unit = (m.group(1) or _ADVERBS[m.group(2).lower()]).lower()
-            if unit not in out:
-                out.append(unit)
-    if "item" not in out and (_EACH.search(line) or _EACH.search(text)):  # the question is part of the text
+    for m in _PERIOD_RATE.finditer(where):
+        unit = (m.group(1) or _ADVERBS[m.group(2).lower()]).lower()
+        if unit not in out:
+            out.append(unit)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_rate_context(text: str, question: str) -> tuple[str, ...]:
+    """The question's periods, then the text's, then ``item`` where the text says ``each`` or ``per``."""
+    out = list(_periods(question))
+    out.extend(unit for unit in _periods(text) if unit not in out)
+    if _EACH.search(text):
         out.append("item")
     return tuple(out)
 
