@@ -1,32 +1,23 @@
-"""MathProblemGraph binding throughput (problems/s, one core) over the lanes replicated to >= 10,000 problems.
+"""MathProblemGraph binding throughput (problems/s, one core): the base commit against this checkout, in one run.
 
-Each problem goes through the whole core: bind_math_problem_graph (symbols,
-facts, state threading, admissibility of every equation, the question target).
-Run: ``python benchmarks/bench_binding.py [--problems N]``.
+Each problem goes through the whole core: bind_math_problem_graph (symbols, facts, state
+threading, admissibility of every equation, the question target).  Two problem sets: the lanes
+of ``data/lanes`` and the hand-written graphs of ``benchmarks/graphs.jsonl`` (every operation
+kind, admitted and refused, every question form), each replicated to ``--problems`` problems
+with a distinct ``problem_id`` per copy.  The old side (``abtest.BASELINE`` or
+``SSBG_BENCH_BASE``) and the new one run in separate processes and take turns pass by pass;
+the ratio is the median over the rounds (ADR 0015).
+Run: ``python benchmarks/bench_binding.py [--problems N] [--rounds R]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from pathlib import Path
 
-from ssbg.adapter import bind_math_problem_graph
-from ssbg.problem import MathProblemGraph
+import abtest
 
-LANES = Path(__file__).resolve().parents[1] / "data" / "lanes"
-
-
-def load_lane_problems() -> list[MathProblemGraph]:
-    problems = []
-    for path in sorted(LANES.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                data = json.loads(line)
-                data.pop("expected", None)
-                problems.append(MathProblemGraph.from_dict(data))
-    return problems
+TARGET = 2.0  # issue 21: at least twice the base's problems/s on both sets
 
 
 def reference_seconds() -> float:
@@ -41,20 +32,18 @@ def reference_seconds() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--problems", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    lanes = load_lane_problems()
-    corpus = (lanes * (args.problems // len(lanes) + 1))[: args.problems]
-    for g in lanes:
-        bind_math_problem_graph(g)  # warm the pack cache
-    best = float("inf")
-    equations = 0
-    for _ in range(3):
-        start = time.process_time()
-        equations = sum(len(bind_math_problem_graph(g).equations) for g in corpus)
-        best = min(best, time.process_time() - start)
-    print(f"binding throughput: {len(lanes)} lane problems replicated to {len(corpus):,}")
-    print(f"{'problems/s':>12} {'equations/s':>12} {'seconds':>8}")
-    print(f"{len(corpus) / best:12,.0f} {equations / best:12,.0f} {best:8.3f}")
+    rev = abtest.base_revision()
+    rows = []
+    with abtest.workers(rev) as (old, new):
+        for task, label in (("lanes", "lanes (data/lanes)"), ("graphs", "hand-written graphs")):
+            rows.append((label, abtest.compare(old, new, task, args.problems, args.rounds)))
+    print(f"binding throughput, {args.problems:,} problems per pass, {args.rounds} alternating rounds:"
+          f" old = {abtest.short(rev)}, new = this checkout")  # fmt: skip
+    print(f"{'problem set':24} {'old problems/s':>15} {'new problems/s':>15} {'new/old':>8} {'target':>7}")
+    for label, c in rows:
+        print(f"{label:24} {c.rate('old'):15,.0f} {c.rate('new'):15,.0f} {c.ratio:7.2f}x {TARGET:6.1f}x")
     print(f"machine reference: a 5M-step Python loop takes {reference_seconds():.2f} s of CPU on this core now")
 
 

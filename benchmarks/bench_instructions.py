@@ -16,6 +16,12 @@ read.  Counts are deterministic for one build of Python at ``PYTHONHASHSEED=0``.
 The same problems are then timed natively, which gives the rate this machine runs this
 work at now (``r`` instructions per second) and so the count 2,000 problems/s allows:
 at most ``r / 2000`` per problem.
+
+The base commit (``abtest.BASELINE`` or ``SSBG_BENCH_BASE``) is counted beside this checkout:
+the GSM8K reading and binding above, and the core workloads of ``bench_binding.py`` and
+``bench_units.py`` (``ab_worker.py``: binding the lanes and the hand-written graphs, each copy
+its own problem, and ``check_operation``), each as the difference between three passes and one
+(the first warms the pack and the memos), per problem or per check.
 Run: ``python benchmarks/bench_instructions.py [--problems N] [--corpus PATH]``
 (needs ``valgrind``: ``apt-get install valgrind``; skipped without it).
 """
@@ -32,8 +38,11 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import abtest
+
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / "gsm8k" / "train.jsonl"
 ROOT = Path(__file__).resolve().parents[1]
+HERE = ROOT / "benchmarks"
 
 # Every child process starts alike: the readers imported, the inflect engine built.
 PREAMBLE = """
@@ -96,19 +105,24 @@ elif part == "build":
         trace[MENTIONS], trace[STEPS] = tuple(Mention(*m) for m in mentions), tuple(built_steps)
         Trace(*trace)
 """
-# Every child runs this checkout's ssbg with one hash seed (the counts are then deterministic).
+# Every child runs one tree's ssbg (this checkout's unless told) with one hash seed (the counts are then
+# deterministic).
 CHILD_ENV = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)}
 _COLLECTED = re.compile(r"Collected : (\d+)")
+# (task, problems or unit pairs, what one item is) of ab_worker.py, counted for the base and this checkout.
+CORE = (("lanes", 740, "problem"), ("graphs", 340, "problem"), ("check", 2000, "check"))
 
 
-def count_instructions(valgrind: str, program: str, *argv: str) -> int:
-    """Instructions callgrind counts for one ``python -c program *argv`` process."""
+def count_instructions(valgrind: str, program: str, *argv: str, tree: Path = ROOT) -> int:
+    """Instructions callgrind counts for one ``python -c program *argv`` process (ssbg imported from ``tree``);
+    ``program`` may instead be the path of a script."""
+    command = [program] if program.endswith(".py") else ["-c", program]
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(
             [valgrind, "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
-             sys.executable, "-c", program, *argv],
-            capture_output=True, text=True, check=False, cwd=ROOT,
-            env=CHILD_ENV,
+             sys.executable, *command, *argv],
+            capture_output=True, text=True, check=False, cwd=tree,
+            env={**CHILD_ENV, "PYTHONPATH": str(tree)},
         )  # fmt: skip
     found = _COLLECTED.search(out.stderr)
     if out.returncode != 0 or found is None:
@@ -131,6 +145,23 @@ def native_seconds(corpus: Path, problems: int) -> float:
     return best
 
 
+def core_counts(valgrind: str, trees: dict[str, Path]) -> dict[tuple[str, str], float]:
+    """Instructions per item of each :data:`CORE` task on each tree: (3 passes - 1 pass) / (2 x items)."""
+    program = str(HERE / "ab_worker.py")
+    runs = [(side, task, size, passes) for side in trees for task, size, _ in CORE for passes in (1, 3)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        counts = list(pool.map(
+            lambda run: count_instructions(valgrind, program, "--once", run[1], str(run[2]), str(run[3]),
+                                           tree=trees[run[0]]), runs))  # fmt: skip
+    got = dict(zip(runs, counts, strict=True))
+    per = {"problem": 1, "check": 3}
+    return {
+        (side, task): (got[side, task, size, 3] - got[side, task, size, 1]) / (2 * size * per[item])
+        for side in trees
+        for task, size, item in CORE
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--corpus", type=Path, default=CORPUS.resolve())
@@ -140,16 +171,28 @@ def main() -> None:
     if valgrind is None:
         print("bench_instructions: valgrind not found (apt-get install valgrind); skipped")
         return
-    if not args.corpus.is_file():
-        print(f"bench_instructions: no corpus at {args.corpus}; skipped")
-        return
     n = max(1, args.problems)
     corpus = str(args.corpus)
-    runs = [(CHILD, corpus, str(n), "1"), (CHILD, corpus, str(2 * n), "1"), (CHILD, corpus, str(n), "0"),
-            (CHILD, corpus, str(2 * n), "0"), (FLOOR, corpus, str(n), "none"), (FLOOR, corpus, str(n), "decode"),
-            (FLOOR, corpus, str(n), "build")]  # fmt: skip
-    with ThreadPoolExecutor(max_workers=2) as pool:  # each run is its own process: two at a time on two cores
-        counts = list(pool.map(lambda run: count_instructions(valgrind, *run), runs))
+    rev = abtest.base_revision()
+    with abtest.checkout(rev) as old_tree:
+        trees = {"old": old_tree, "new": ROOT}
+        core = core_counts(valgrind, trees)
+        print(f"core instructions per item, valgrind callgrind, old = {abtest.short(rev)}, new = this checkout")
+        print(f"{'workload':44} {'old':>10} {'new':>10} {'old/new':>8}")
+        for task, _size, item in CORE:
+            old, new = core[("old", task)], core[("new", task)]
+            print(f"{task + ' (per ' + item + ')':44} {old / 1e3:9.1f}k {new / 1e3:9.1f}k {old / new:7.2f}x")
+        if not args.corpus.is_file():
+            print(f"bench_instructions: no corpus at {args.corpus}; GSM8K counts skipped")
+            return
+        runs = [(CHILD, corpus, str(n), "1"), (CHILD, corpus, str(2 * n), "1"), (CHILD, corpus, str(n), "0"),
+                (CHILD, corpus, str(2 * n), "0"), (FLOOR, corpus, str(n), "none"), (FLOOR, corpus, str(n), "decode"),
+                (FLOOR, corpus, str(n), "build")]  # fmt: skip
+        old_runs = runs[:4]
+        with ThreadPoolExecutor(max_workers=2) as pool:  # each run is its own process: two at a time on two cores
+            counts = list(pool.map(lambda run: count_instructions(valgrind, *run), runs))
+            old_counts = list(pool.map(lambda run: count_instructions(valgrind, *run, tree=old_tree), old_runs))
+    old_total, old_reading = (old_counts[1] - old_counts[0]) / n, (old_counts[3] - old_counts[2]) / n
     total = (counts[1] - counts[0]) / n
     reading = (counts[3] - counts[2]) / n
     decode, build = (counts[5] - counts[4]) / n, (counts[6] - counts[4]) / n
@@ -158,9 +201,11 @@ def main() -> None:
     rate = total * n / seconds  # instructions per second this machine runs this work at, now
     print(f"instructions per unseen problem over {args.corpus.name}, problems {n}..{2 * n} after 0..{n}")
     print(f"(valgrind callgrind, PYTHONHASHSEED=0, Python {sys.version.split()[0]})")
-    print(f"{'read (decode, mentions, grounding, trace)':>45} {reading / 1e6:8.2f} M")
-    print(f"{'bind (graph, admissibility, target)':>45} {(total - reading) / 1e6:8.2f} M")
-    print(f"{'total':>45} {total / 1e6:8.2f} M")
+    print(f"{'':45} {'new':>8}   {'old':>8}")
+    print(f"{'read (decode, mentions, grounding, trace)':>45} {reading / 1e6:8.2f} M {old_reading / 1e6:8.2f} M")
+    print(f"{'bind (graph, admissibility, target)':>45} {(total - reading) / 1e6:8.2f} M"
+          f" {(old_total - old_reading) / 1e6:8.2f} M")  # fmt: skip
+    print(f"{'total':>45} {total / 1e6:8.2f} M {old_total / 1e6:8.2f} M")
     print(
         f"what any reader pays under ADR 0013: decoding {decode / 1e6:.2f} M + validated trace values"
         f" {build / 1e6:.2f} M + binding {(total - reading) / 1e6:.2f} M = {floor / 1e6:.2f} M;"

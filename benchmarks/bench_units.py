@@ -9,16 +9,25 @@ ssbg's unit path runs twice: with ``en_units_v1`` (the core default) and with th
 composed corpus pack ``en_units_v1+en_counts_v1`` (8,761 lemmas, ADR 0017), on the
 same texts; the last line compares the composed pack's unit path with pint's.
 
+``ssbg.check_operation`` is the whole-equation path (symbols, an equation, the
+check, a refusal raised): the base commit (``abtest.BASELINE`` or
+``SSBG_BENCH_BASE``) and this checkout each in its own process, taking turns
+with pint's unit path pass by pass (ADR 0015).
+
 Run: ``python benchmarks/bench_units.py [--pairs N]`` (``make bench`` runs it).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import random
 import time
 from collections.abc import Callable
+
+import abtest
+
+TARGET_RATE = 100_000  # issue 21: check_operation checks per second
+TARGET_RATIO = 2.5  # issue 21: check_operation against the base commit
 
 # (ssbg text, pint text, sympy attribute) for units all three know.
 UNITS: tuple[tuple[str, str, str], ...] = (
@@ -78,23 +87,6 @@ def ssbg_runner(pairs: list[tuple[int, int]], pack_name: str | None = None) -> C
     return run
 
 
-def ssbg_full_runner(pairs: list[tuple[int, int]]) -> Callable[[], int]:
-    """The whole equation path: build symbols and an equation, dispatch, prove or refuse."""
-    from ssbg.admissibility import check_operation
-    from ssbg.errors import AdmissibilityError
-
-    texts = [(UNITS[i][0], UNITS[j][0]) for i, j in pairs]
-
-    def run() -> int:
-        for a, b in texts:
-            for kind in ("add", "multiply", "divide"):
-                with contextlib.suppress(AdmissibilityError):
-                    check_operation(kind, [a, b])
-        return 3 * len(texts)
-
-    return run
-
-
 def pint_runner(pairs: list[tuple[int, int]]) -> Callable[[], int]:
     import pint
 
@@ -143,21 +135,42 @@ def sympy_runner(pairs: list[tuple[int, int]]) -> Callable[[], int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--pairs", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
     pairs = draw_pairs(args.pairs)
+    small = max(1, args.pairs // 10)
+    rev = abtest.base_revision()
+    unit_path = bench("ssbg (unit path)", ssbg_runner(pairs))
+    # check_operation, old and new (each in its own process) and pint (here) take turns pass by pass.
+    pint_run = pint_runner(pairs[:small])
+    pint_run()
+    pint_times: list[float] = []
+    with abtest.workers(rev) as (old, new):
+        checks = abtest.Comparison("check", small)
+        for r in range(args.rounds):
+            start = time.process_time()
+            pint_checks = pint_run()
+            pint_times.append(time.process_time() - start)
+            for worker, times in ((old, checks.old), (new, checks.new))[:: 1 if r % 2 == 0 else -1]:
+                seconds, checks.items = worker.run("check", small)
+                times.append(seconds)
     rows = [
-        bench("ssbg (unit path)", ssbg_runner(pairs)),
+        unit_path,
         bench("ssbg (unit path, +en_counts_v1)", ssbg_runner(pairs, "en_units_v1+en_counts_v1")),
-        bench("ssbg (check_operation, full)", ssbg_full_runner(pairs[: max(1, args.pairs // 10)])),
-        bench("pint (unit path)", pint_runner(pairs[: max(1, args.pairs // 10)])),
+        (f"ssbg check_operation, old ({abtest.short(rev)})", checks.rate("old"), checks.items),
+        ("ssbg check_operation, new", checks.rate("new"), checks.items),
+        ("pint (unit path)", pint_checks / min(pint_times), pint_checks),
         bench("sympy.physics.units", sympy_runner(pairs[: max(1, args.pairs // 100)]), repeat=1),
     ]
     base = rows[0][1]
-    print(f"admissibility checks per second over {len(UNITS)} units, random pairs (seed 20261129), one core")
-    print(f"{'library':32} {'checks/s':>14} {'checks':>9} {'ssbg unit path is':>20}")
-    for name, rate, checks in rows:
-        print(f"{name:32} {rate:14,.0f} {checks:9,d} {base / rate:19.1f}x")
-    composed, pint_rate = rows[1][1], rows[3][1]
+    print(f"admissibility checks per second over {len(UNITS)} units, random pairs (seed 20261129), one core;"
+          f" check_operation old and new and pint alternating over {args.rounds} rounds")  # fmt: skip
+    print(f"{'library':36} {'checks/s':>14} {'checks':>9} {'ssbg unit path is':>20}")
+    for name, rate, count in rows:
+        print(f"{name:36} {rate:14,.0f} {count:9,d} {base / rate:19.1f}x")
+    new_rate, composed, pint_rate = checks.rate("new"), rows[1][1], rows[4][1]
+    print(f"check_operation new/old: {checks.ratio:.2f}x (median of rounds; target >= {TARGET_RATIO}x);"
+          f" {new_rate:,.0f} checks/s (target >= {TARGET_RATE:,}); {new_rate / pint_rate:.2f}x pint's unit path")
     print(f"with en_units_v1+en_counts_v1 the ssbg unit path is {composed / pint_rate:.1f}x pint's (target >= 10x)")
 
 

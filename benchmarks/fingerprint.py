@@ -1,14 +1,21 @@
 """Fingerprint every output a refactoring must not move (``make fingerprint``).
 
-Two digests:
+Four digests:
 
 - **corpora**: for every record of GSM8K train, SVAMP, MAWPS and CogComp (in
   ``../shared/corpora``), its id and either its import refusal (reason, detail) or
   its trace as canonical JSON plus the canonical string of its bound graph;
+- **graphs**: the canonical string of every lane (``data/lanes``) and hand-written
+  graph (``benchmarks/graphs.jsonl``) bound by ``bind_math_problem_graph``, and of
+  chained traces (8 and 64 steps, admitted and refused at the root);
+- **checks**: ``check_operation`` for every kind on every ordered pair of a list of
+  unit texts (known, unknown, rates, pure numbers): the proof, or the refusal's
+  reason, message, detail and offending unit;
 - **report**: the bytes of every CSV table ``ssbg report data`` writes.
 
-A change that claims "outputs byte-identical" shows the same two digests before
-and after.  Per-corpus digests say where a difference is.
+A change that claims "outputs byte-identical" shows the same digests before
+and after.  Per-corpus digests say where a difference is.  The script runs against
+another checkout's ssbg with ``PYTHONPATH=<that tree>`` (its own copy of the data).
 
 Usage: ``python benchmarks/fingerprint.py [--corpora ../shared/corpora] [--pack NAME]``
 """
@@ -58,6 +65,52 @@ def corpus_digest(name: str, path: Path, pack: object) -> tuple[str, int]:
     return digest.hexdigest()[:16], count
 
 
+CHECK_UNITS = (None, "dollars", "$", "cents", "hours", "minutes", "feet", "miles", "mph", "dollars_per_hour",
+               "dollars per hour", "items", "boxes", "percent", "half", "apples", "square feet", "kg",
+               "dollar_per_item", "widgets_per_hour")  # fmt: skip
+
+
+def graphs_digest() -> str:
+    """sha256 over the canonical strings of the lanes, the hand-written graphs and chained traces, bound."""
+    import json
+
+    from ssbg.adapter import bind_math_problem_graph
+    from ssbg.problem import MathProblemGraph
+    from ssbg.trace import bind_trace
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from ab_worker import chained_trace
+
+    digest = hashlib.sha256()
+    for path in [*sorted((ROOT / "data" / "lanes").glob("*.jsonl")), ROOT / "benchmarks" / "graphs.jsonl"]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            data = json.loads(line)
+            data.pop("expected", None)
+            digest.update(bind_math_problem_graph(MathProblemGraph.from_dict(data)).to_canonical_string().encode())
+    for steps in (8, 64):
+        for refused in (False, True):
+            digest.update(bind_trace(chained_trace(steps, refused=refused)).to_canonical_string().encode())
+    return digest.hexdigest()[:16]
+
+
+def checks_digest() -> str:
+    """sha256 over check_operation's answer for every kind on every ordered pair of :data:`CHECK_UNITS`."""
+    from ssbg.admissibility import OPERATION_KINDS, check_operation
+    from ssbg.errors import AdmissibilityError
+
+    digest = hashlib.sha256()
+    for kind in OPERATION_KINDS:
+        for a in CHECK_UNITS:
+            for b in CHECK_UNITS:
+                for lhs in (None, "dollars"):
+                    try:
+                        answer = check_operation(kind, [a, b], lhs_unit=lhs).to_canonical_string()
+                    except AdmissibilityError as exc:
+                        answer = f"{exc.reason}|{exc}|{exc.detail}|{exc.offending_unit}"
+                    digest.update(f"{kind} {a} {b} {lhs}: {answer}\n".encode())
+    return digest.hexdigest()[:16]
+
+
 def report_digest() -> str:
     """sha256 over the CSV tables of ``ssbg report data`` (file names and bytes, sorted)."""
     digest = hashlib.sha256()
@@ -91,6 +144,8 @@ def main() -> int:
         total.update(digest.encode())
         print(f"{name:8s} {count:6,d} records  {digest}")
     print(f"corpora  {total.hexdigest()[:16]}")
+    print(f"graphs   {graphs_digest()}")
+    print(f"checks   {checks_digest()}")
     print(f"report   {report_digest()}")
     return 0
 

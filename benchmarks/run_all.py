@@ -2,7 +2,10 @@
 
 Each benchmark is a plain script run in its own process, one after the other,
 so they do not compete for the two cores.  A benchmark whose inputs are absent
-(the development corpora outside this machine) says so and is skipped.
+(the development corpora outside this machine) says so and is skipped.  The
+old-against-new ones (binding, units, startup, scaling, instructions) compare
+this checkout with ``abtest.BASELINE``; ``SSBG_BENCH_BASE=<rev> make bench``
+compares it with another revision.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FIRST = ("bench_units.py", "bench_binding.py", "bench_import.py", "bench_report.py")
+FIRST = ("bench_units.py", "bench_binding.py", "bench_startup.py", "bench_scaling.py", "bench_import.py",
+         "bench_report.py")  # fmt: skip
 ORDER = FIRST + tuple(sorted(p.name for p in HERE.glob("bench_*.py") if p.name not in FIRST))
 
 

@@ -25,10 +25,8 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -54,8 +52,8 @@ from ssbg.problem import (
     Quantity,
     Rate,
 )
-from ssbg.question import question_form_for, reconcile_target
-from ssbg.units import UnitPack, default_pack, normalize_unit_text
+from ssbg.question import question_form, reconcile_resolved
+from ssbg.units import ResolvedUnit, UnitPack, UnitVector, default_pack, normalize_unit_text
 
 __all__ = ["bind_math_problem_graph", "holding_key"]
 
@@ -93,90 +91,157 @@ def holding_key(unit: str, pack: UnitPack) -> str:
         return key
 
 
-def _role_for_unit(unit: str, pack: UnitPack) -> str:
-    try:
-        resolved = pack.resolve(unit)
-    except UnitAlgebraError:
+_TIME = UnitVector(time=1)
+_COUNT = UnitVector(count=1)
+
+
+def _role_for_unit(resolved: ResolvedUnit | None) -> str:
+    """The role of a symbol holding a unit: a rate, a duration, a count, or a quantity (also when the pack
+    does not resolve it)."""
+    if resolved is None:
         return "quantity"
     if resolved.is_rate:
         return "rate"
-    dims = resolved.dimension.as_dict()
-    if dims == {"time": 1}:
+    dims = resolved.dimension
+    if dims == _TIME:
         return "duration"
-    if dims == {"count": 1}:
+    if dims == _COUNT:
         return "count"
     return "quantity"
 
 
-@dataclass
-class _Holding:
-    symbol_id: str
-    unit: str
-    writer_kind: str | None = None  # kind of the equation that last wrote it
-    writer_index: int | None = None
+class _UnitReading(NamedTuple):
+    """What the adapter reads of a unit text: its holding key, the role of a symbol in it, and what the pack
+    resolves it to (None: not in the pack).  One per distinct (pack, text), memoized in the pack."""
+
+    key: str
+    role: str
+    resolved: ResolvedUnit | None
 
 
-@dataclass
+_UNIT_READINGS = "ssbg.adapter.units"  # the name of the unit-reading memo of each pack (UnitPack.memo)
+
+
+def _read_unit(unit: str, pack: UnitPack) -> _UnitReading:
+    hit = pack.lookup(unit)
+    resolved = hit if isinstance(hit, ResolvedUnit) else None
+    return _UnitReading(holding_key(unit, pack), _role_for_unit(resolved), resolved)
+
+
+_Holding = tuple[str, str, str | None, int | None]
+"""A holding's current symbol, its unit, the kind of the equation that last wrote it and that operation's index
+(a plain tuple: one is built per write)."""
+
+
+class _OpLabels(NamedTuple):
+    """The texts that name operation ``i``: its JSON path, the id prefix of its symbols (``op_007``) and the
+    ends of its symbols' names (`` of operation 7``, `` after operation 7``)."""
+
+    path: str
+    prefix: str
+    of: str
+    after: str
+
+
+@functools.lru_cache(maxsize=4096)
+def _element_path(collection: str, i: int) -> str:
+    """``$.<collection>[<i>]`` (memoized: formatting the index costs more than the lookup)."""
+    return f"$.{collection}[{i}]"
+
+
+@functools.lru_cache(maxsize=1024)
+def _op_labels(i: int) -> _OpLabels:
+    """Memoized: the same for every problem, and ``{i:03d}`` formatting costs more than the lookup."""
+    return _OpLabels(f"$.operations[{i}]", f"op_{i:03d}", f" of operation {i}", f" after operation {i}")
+
+
 class _Builder:
     """Mutable scratch state of one binding run (never escapes the adapter)."""
 
-    graph: MathProblemGraph
-    pack: UnitPack
-    source_id: str
-    symbols: dict[str, SymbolBinding] = field(default_factory=dict)
-    facts: list[BoundFact] = field(default_factory=list)
-    equations: list[BoundEquation] = field(default_factory=list)
-    entity_ids: dict[str, str] = field(default_factory=dict)
-    holdings: dict[tuple[str, str], _Holding] = field(default_factory=dict)
-    latest: dict[str, tuple[str, str]] = field(default_factory=dict)  # entity -> last written key
-    keys: dict[str, str] = field(default_factory=dict)  # unit text -> holding key (memo for this run)
-    spans: dict[str, SourceSpanLink] = field(default_factory=dict)  # path -> span (one per element)
-    stamper: EquationStamper | None = None
+    __slots__ = ("entity_ids", "equations", "facts", "graph", "holdings", "latest", "pack", "source_id", "stamper",
+                 "symbols", "units")  # fmt: skip
+
+    def __init__(self, graph: MathProblemGraph, pack: UnitPack, source_id: str) -> None:
+        self.graph = graph
+        self.pack = pack
+        self.source_id = source_id
+        self.symbols: dict[str, SymbolBinding] = {}
+        self.facts: list[BoundFact] = []
+        self.equations: list[BoundEquation] = []
+        self.entity_ids: dict[str, str] = {}
+        self.holdings: dict[tuple[str, str], _Holding] = {}
+        self.latest: dict[str, tuple[str, str]] = {}  # entity -> last written key
+        self.units: dict[str, _UnitReading] = pack.memo(_UNIT_READINGS)  # unit text -> reading, for every run
+        self.stamper = EquationStamper(self.symbols, pack)
 
     def span(self, path: str, text: str) -> SourceSpanLink:
-        cached = self.spans.get(path)
-        if cached is None:
-            text = text if text else path
-            cached = self.spans[path] = SourceSpanLink(f"{self.source_id}:{path}", 0, len(text), text)
-        return cached
+        """The span of one element of the problem (each element's path is its own source)."""
+        text = text or path
+        return SourceSpanLink(f"{self.source_id}:{path}", 0, len(text), text)
 
-    def checker(self) -> EquationStamper:
-        if self.stamper is None:
-            self.stamper = EquationStamper(self.symbols, self.pack)
-        return self.stamper
+    def unit(self, text: str) -> _UnitReading:
+        return self.units.get(text) or self._read(text)  # a reading is a non-empty tuple
 
-    def add_symbol(self, symbol: SymbolBinding) -> str:
-        self.symbols[symbol.symbol_id] = symbol
-        return symbol.symbol_id
+    def _read(self, text: str) -> _UnitReading:
+        if len(self.units) >= _MEMO_LIMIT:
+            self.units.clear()
+        reading = self.units[text] = _read_unit(text, self.pack)
+        return reading
 
-    def literal(self, i: int, suffix: str, value: float, unit: str | None, role: str, path: str, text: str) -> str:
-        sid = f"op_{i:03d}__{suffix}"
-        span = self.span(path, text)
-        self.add_symbol(SymbolBinding(sid, f"{suffix} of operation {i}", role, span, INTRODUCED_BY, unit=unit))
-        self.facts.append(BoundFact(sid, _number_text(value), span, unit))
+    def literal(self, i: int, suffix: str, value: float, unit: str | None, role: str, span: SourceSpanLink) -> str:
+        """The symbol and fact of operation ``i``'s number: ``op_<i>__<suffix>``."""
+        labels = _op_labels(i)
+        sid = f"{labels.prefix}__{suffix}"
+        self.symbols[sid] = SymbolBinding(sid, suffix + labels.of, role, span, INTRODUCED_BY, None, unit)
+        self.facts.append(BoundFact(sid, repr(value), span, unit))  # repr: _number_text
         return sid
 
-    def key(self, unit: str) -> str:
-        cached = self.keys.get(unit)
-        if cached is None:
-            cached = self.keys[unit] = holding_key(unit, self.pack)
-        return cached
+    def holding(self, entity: str, unit: str) -> str | None:
+        """The current symbol of ``entity``'s holding of ``unit``'s measure, if it has one."""
+        h = self.holdings.get((entity, (self.units.get(unit) or self._read(unit)).key))
+        return None if h is None else h[0]
 
-    def holding(self, entity: str, unit: str) -> _Holding | None:
-        return self.holdings.get((entity, self.key(unit)))
+    def holding_or_latest(self, entity: str, unit: str) -> str | None:
+        """The entity's holding of ``unit``'s measure; when it has none and the pack does not know ``unit`` or
+        the unit of the entity's latest holding, that latest holding.
+
+        A unit the pack does not know (``hourz``) matches no holding of the measure meant (``hours``): taking
+        the latest holding lets the check refuse the equation as ``unknown_unit``, naming the unit, where a
+        missing operand would refuse it as ``operand_arity`` and name nothing (ADR 0020).
+        """
+        found = self.holding(entity, unit)
+        if found is not None:
+            return found
+        latest = self.latest_holding(entity)
+        if latest is not None and (self.unit(unit).resolved is None or self.unit(latest[1]).resolved is None):
+            return latest[0]
+        return None
 
     def latest_holding(self, entity: str) -> _Holding | None:
         key = self.latest.get(entity)
         return None if key is None else self.holdings[key]
 
     def write(self, entity: str, unit: str, sid: str, kind: str | None, index: int | None) -> None:
-        key = (entity, self.key(unit))
-        self.holdings[key] = _Holding(sid, unit, kind, index)
+        key = (entity, (self.units.get(unit) or self._read(unit)).key)
+        self.holdings[key] = (sid, unit, kind, index)
         self.latest[entity] = key
+
+    def per(self, numerator: str, denominator: str) -> str:
+        """The composite unit id ``<num>_per_<den>``, the denominator in its pack lemma when it has one."""
+        resolved = self.unit(denominator).resolved
+        return f"{numerator}_per_{denominator if resolved is None else resolved.lemma}"
+
+    def has_dimension(self, unit: str) -> bool:
+        resolved = self.unit(unit).resolved
+        return resolved is not None and not resolved.dimension.is_dimensionless
+
+
+_MEMO_LIMIT = 1 << 14  # readings a pack's memo holds before it starts afresh (bounded memory over any corpus)
 
 
 def _entity_symbols(b: _Builder) -> None:
     used: set[str] = set()
+    symbols = b.symbols
     for i, entity in enumerate(b.graph.entities):
         slug = slugify(entity) or f"e{i:03d}"
         sid = f"entity_{slug}"
@@ -186,59 +251,44 @@ def _entity_symbols(b: _Builder) -> None:
             n += 1
         used.add(sid)
         b.entity_ids[entity] = sid
-        b.add_symbol(
-            SymbolBinding(sid, entity, "entity", b.span(f"$.entities[{i}]", entity), INTRODUCED_BY, entity=entity)
-        )
+        span = b.span(_element_path("entities", i), entity)
+        symbols[sid] = SymbolBinding(sid, entity, "entity", span, INTRODUCED_BY, entity)
 
 
 def _initial_symbols(b: _Builder) -> None:
+    symbols, units = b.symbols, b.units
     for i, possession in enumerate(b.graph.initial_state):
         entity, q = possession.entity, possession.quantity
-        existing = b.holding(entity, q.unit)
-        if existing is not None and existing.unit == q.unit:
+        unit = q.unit
+        reading = units.get(unit) or b._read(unit)
+        existing = b.holdings.get((entity, reading.key))
+        if existing is not None and existing[1] == unit:
             continue  # the same possession listed twice (equal values; contradictions are refused earlier)
-        unit_slug = slugify(b.key(q.unit)) or "unit"
+        unit_slug = slugify(reading.key) or "unit"
         owner = b.entity_ids[entity].removeprefix("entity_")
         sid = f"t0_{owner}_{unit_slug}"
         n = 1
-        while sid in b.symbols:
+        while sid in symbols:
             sid = f"t0_{owner}_{unit_slug}_{n:03d}"
             n += 1
-        path = f"$.initial_state[{i}]"
-        span = b.span(path, f"{entity} has {_number_text(q.value)} {q.unit}")
-        b.add_symbol(
-            SymbolBinding(
-                sid,
-                f"{entity}'s {q.unit} (initially)",
-                _role_for_unit(q.unit, b.pack),
-                span,
-                INTRODUCED_BY,
-                entity=entity,
-                unit=q.unit,
-            )
+        value = repr(q.value)  # _number_text
+        span = b.span(_element_path("initial_state", i), f"{entity} has {value} {unit}")
+        symbols[sid] = SymbolBinding(
+            sid, f"{entity}'s {unit} (initially)", reading.role, span, INTRODUCED_BY, entity, unit
         )
-        b.facts.append(BoundFact(sid, _number_text(q.value), span, q.unit))
+        b.facts.append(BoundFact(sid, value, span, unit))
         if existing is None:
-            b.write(entity, q.unit, sid, None, None)
+            b.write(entity, unit, sid, None, None)
             continue
         # A second possession of the same measure ("2 hours and 30 minutes"): the
         # holding is their sum, in the first possession's unit; nothing is dropped.
         total = f"{sid}_total"
-        b.add_symbol(
-            SymbolBinding(
-                total,
-                f"{entity}'s {existing.unit} in all (initially)",
-                "total",
-                span,
-                INTRODUCED_BY,
-                entity=entity,
-                unit=existing.unit,
-            )
+        first, first_unit = existing[0], existing[1]
+        symbols[total] = SymbolBinding(
+            total, f"{entity}'s {first_unit} in all (initially)", "total", span, INTRODUCED_BY, entity, first_unit
         )
-        b.equations.append(
-            b.checker().stamp(total, f"{existing.symbol_id} + {sid}", (existing.symbol_id, sid), "add", span)
-        )
-        b.write(entity, existing.unit, total, None, None)
+        b.equations.append(b.stamper.stamp(total, f"{first} + {sid}", (first, sid), "add", span))
+        b.write(entity, first_unit, total, None, None)
 
 
 def _describe(op: Operation) -> str:
@@ -256,157 +306,119 @@ def _describe(op: Operation) -> str:
     return f"{op.actor} has {amount} {o.direction} than {o.reference_actor}"
 
 
-class _Step(NamedTuple):
-    """What an operation's kind makes of it: the result's right-hand side, the symbols it reads, and
-    the unit of the holding it writes (None: it writes none)."""
-
-    rhs: str
-    deps: list[str]
-    write_unit: str | None
-
-
-class _At(NamedTuple):
-    """Where an operation stands: its index ``i``, its JSON path and the text that describes it."""
-
-    i: int
-    path: str
-    text: str
-
-
-def _deps(*symbols: str | None) -> list[str]:
-    return [s for s in symbols if s is not None]
+Step = tuple[str, list[str], str | None]
+"""What an operation's kind makes of it: the result's right-hand side, the symbols it reads (the holding it
+starts from, when there is one, and its literal), and the unit of the holding it writes (None: it writes
+none).  Each rule receives the builder, the operation, its operand, its index and its span."""
 
 
 def _holding_id(h: _Holding | None) -> str | None:
-    return None if h is None else h.symbol_id
+    return None if h is None else h[0]
 
 
-def _unknown_to(pack: UnitPack, unit: str) -> bool:
-    return isinstance(pack.lookup(unit), str)
+_ADDITIVE_SUFFIX: Mapping[str, str] = MappingProxyType({"add": "addend", "subtract": "subtrahend",
+                                                         "transfer": "amount"})  # fmt: skip
 
 
-def _holding_or_latest(b: _Builder, entity: str, unit: str) -> _Holding | None:
-    """The entity's holding of ``unit``'s measure; when it has none and the pack does not know ``unit`` or the
-    unit of the entity's latest holding, that latest holding.
-
-    A unit the pack does not know (``hourz``) matches no holding of the measure meant (``hours``): taking the
-    latest holding lets the check refuse the equation as ``unknown_unit``, naming the unit, where a missing
-    operand would refuse it as ``operand_arity`` and name nothing (ADR 0020).
-    """
-    found = b.holding(entity, unit)
-    if found is not None:
-        return found
-    latest = b.latest_holding(entity)
-    if latest is not None and (_unknown_to(b.pack, unit) or _unknown_to(b.pack, latest.unit)):
-        return latest
-    return None
-
-
-def _additive_step(b: _Builder, op: Operation, o: Quantity, at: _At) -> _Step:
+def _additive_step(b: _Builder, op: Operation, o: Quantity, i: int, span: SourceSpanLink) -> Step:
     """add / subtract / transfer: the actor's holding of the operand's measure plus or minus it."""
-    suffix = {"add": "addend", "subtract": "subtrahend", "transfer": "amount"}[op.kind]
-    lit = b.literal(at.i, suffix, o.value, o.unit, "quantity", at.path, at.text)
-    state = _holding_id(b.holding(op.actor, o.unit))
-    return _Step(f"{state or '0'} {'+' if op.kind == 'add' else '-'} {lit}", _deps(state, lit), o.unit)
+    lit = b.literal(i, _ADDITIVE_SUFFIX[op.kind], o.value, o.unit, "quantity", span)
+    state = b.holding(op.actor, o.unit)
+    if state is None:
+        return f"0 {'+' if op.kind == 'add' else '-'} {lit}", [lit], o.unit
+    return f"{state} {'+' if op.kind == 'add' else '-'} {lit}", [state, lit], o.unit
 
 
-def _scaling_step(b: _Builder, op: Operation, o: Quantity, at: _At) -> _Step:
+def _scaling_step(b: _Builder, op: Operation, o: Quantity, i: int, span: SourceSpanLink) -> Step:
     """multiply / divide: the actor's latest holding scaled; dividing by a measure makes a per-unit holding."""
     multiply = op.kind == "multiply"
-    lit = b.literal(at.i, "multiplicand" if multiply else "divisor", o.value, o.unit, "quantity", at.path, at.text)
+    lit = b.literal(i, "multiplicand" if multiply else "divisor", o.value, o.unit, "quantity", span)
     latest = b.latest_holding(op.actor)
     state = _holding_id(latest)
-    write_unit = None if latest is None else latest.unit
-    if not multiply and latest is not None and _has_dimension(o.unit, b.pack):
+    write_unit = None if latest is None else latest[1]
+    if not multiply and latest is not None and b.has_dimension(o.unit):
         # "60 dollars among 4 people", "120 miles in 2 hours": a new per-unit holding.
-        write_unit = _per(latest.unit, o.unit, b.pack)
-    return _Step(f"{state or '1'} {'*' if multiply else '/'} {lit}", _deps(state, lit), write_unit)
+        write_unit = b.per(latest[1], o.unit)
+    return f"{state or '1'} {'*' if multiply else '/'} {lit}", [lit] if state is None else [state, lit], write_unit
 
 
-def _rate_step(b: _Builder, op: Operation, o: Rate, at: _At) -> _Step:
+def _rate_step(b: _Builder, op: Operation, o: Rate, i: int, span: SourceSpanLink) -> Step:
     """apply_rate: the rate times the actor's holding of its denominator."""
-    lit = b.literal(at.i, "rate", o.value, _per(o.numerator_unit, o.denominator_unit, b.pack), "rate", at.path,
-                    at.text)
-    state = _holding_id(_holding_or_latest(b, op.actor, o.denominator_unit))
-    return _Step(f"{lit} * {state or '?'}", _deps(state, lit), o.numerator_unit)
+    lit = b.literal(i, "rate", o.value, b.per(o.numerator_unit, o.denominator_unit), "rate", span)
+    state = b.holding_or_latest(op.actor, o.denominator_unit)
+    return f"{lit} * {state or '?'}", [lit] if state is None else [state, lit], o.numerator_unit
 
 
-def _partition_step(b: _Builder, op: Operation, o: PartitionChunk, at: _At) -> _Step:
+def _partition_step(b: _Builder, op: Operation, o: PartitionChunk, i: int, span: SourceSpanLink) -> Step:
     """unit_partition: the actor's holding divided into chunks of the operand's size."""
-    lit = b.literal(at.i, "chunk", o.value, _per(o.unit, o.result_unit, b.pack), "rate", at.path, at.text)
-    state = _holding_id(_holding_or_latest(b, op.actor, o.unit))
-    return _Step(f"{state or '?'} / {lit}", _deps(state, lit), o.result_unit)
+    lit = b.literal(i, "chunk", o.value, b.per(o.unit, o.result_unit), "rate", span)
+    state = b.holding_or_latest(op.actor, o.unit)
+    return f"{state or '?'} / {lit}", [lit] if state is None else [state, lit], o.result_unit
 
 
-def _fraction_step(b: _Builder, op: Operation, o: FractionPortion, at: _At) -> _Step:
+def _fraction_step(b: _Builder, op: Operation, o: FractionPortion, i: int, span: SourceSpanLink) -> Step:
     """fraction_portion: a fraction of the actor's latest holding."""
-    lit = b.literal(at.i, "fraction", o.numerator / o.denominator, None, "ratio", at.path, at.text)
+    lit = b.literal(i, "fraction", o.numerator / o.denominator, None, "ratio", span)
     latest = b.latest_holding(op.actor)
     state = _holding_id(latest)
-    return _Step(f"{lit} * {state or '?'}", _deps(state, lit), None if latest is None else latest.unit)
+    return f"{lit} * {state or '?'}", [lit] if state is None else [state, lit], None if latest is None else latest[1]
 
 
-def _additive_comparison_step(b: _Builder, op: Operation, o: Comparison, at: _At) -> _Step:
+def _additive_comparison_step(b: _Builder, op: Operation, o: Comparison, i: int, span: SourceSpanLink) -> Step:
     """compare_additive: the reference's holding of the delta's measure plus or minus the delta."""
     delta = o.delta
     if delta is None:  # pragma: no cover - Operation validated an additive comparison's delta
-        raise ProblemGraphError("an additive comparison needs a delta", reason="missing_field", path=at.path)
-    lit = b.literal(at.i, "delta", delta.value, delta.unit, "difference", at.path, at.text)
-    state = _holding_id(_holding_or_latest(b, o.reference_actor, delta.unit))
-    return _Step(f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}", _deps(state, lit), delta.unit)
+        raise ProblemGraphError("an additive comparison needs a delta", reason="missing_field", path="operand")
+    lit = b.literal(i, "delta", delta.value, delta.unit, "difference", span)
+    state = b.holding_or_latest(o.reference_actor, delta.unit)
+    rhs = f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}"
+    return rhs, [lit] if state is None else [state, lit], delta.unit
 
 
-def _multiplicative_comparison_step(b: _Builder, op: Operation, o: Comparison, at: _At) -> _Step:
+def _multiplicative_comparison_step(
+    b: _Builder, op: Operation, o: Comparison, i: int, span: SourceSpanLink
+) -> Step:
     """compare_multiplicative: a factor times the reference's latest holding."""
-    lit = b.literal(at.i, "factor", o.factor or 0.0, None, "ratio", at.path, at.text)
+    lit = b.literal(i, "factor", o.factor or 0.0, None, "ratio", span)
     ref = b.latest_holding(o.reference_actor)
     state = _holding_id(ref)
-    return _Step(f"{lit} * {state or '?'}", _deps(state, lit), None if ref is None else ref.unit)
+    return f"{lit} * {state or '?'}", [lit] if state is None else [state, lit], None if ref is None else ref[1]
 
 
 # kind -> (what the kind makes of the operation, the role of its result).  Operation has checked that
 # the operand is the kind's type (problem.OPERAND_TYPES), so each rule receives the operand it reads.
-_OPERATION_RULES: Mapping[str, tuple[Callable[[_Builder, Operation, Any, _At], _Step], str]] = MappingProxyType(
-    {
-        "add": (_additive_step, "total"),
-        "subtract": (_additive_step, "difference"),
-        "transfer": (_additive_step, "quantity"),
-        "multiply": (_scaling_step, "quantity"),
-        "divide": (_scaling_step, "quantity"),
-        "apply_rate": (_rate_step, "total"),
-        "compare_additive": (_additive_comparison_step, "quantity"),
-        "compare_multiplicative": (_multiplicative_comparison_step, "quantity"),
-        "unit_partition": (_partition_step, "count"),
-        "fraction_portion": (_fraction_step, "quantity"),
-    }
+_OPERATION_RULES: Mapping[str, tuple[Callable[[_Builder, Operation, Any, int, SourceSpanLink], Step], str]] = (
+    MappingProxyType(
+        {
+            "add": (_additive_step, "total"),
+            "subtract": (_additive_step, "difference"),
+            "transfer": (_additive_step, "quantity"),
+            "multiply": (_scaling_step, "quantity"),
+            "divide": (_scaling_step, "quantity"),
+            "apply_rate": (_rate_step, "total"),
+            "compare_additive": (_additive_comparison_step, "quantity"),
+            "compare_multiplicative": (_multiplicative_comparison_step, "quantity"),
+            "unit_partition": (_partition_step, "count"),
+            "fraction_portion": (_fraction_step, "quantity"),
+        }
+    )
 )
 
 
 def _operation(b: _Builder, i: int, op: Operation) -> None:
-    stamper = b.checker()
-    path = f"$.operations[{i}]"
-    text = _describe(op)
-    span = b.span(path, text)
+    labels = _op_labels(i)
+    span = b.span(labels.path, _describe(op))
     kind, actor = op.kind, op.actor
     if kind not in _OPERATION_RULES:  # pragma: no cover - Operation validated the kind
-        raise ProblemGraphError(f"unknown operation kind {kind!r}", reason="unknown_operation", path=f"{path}.kind")
+        raise ProblemGraphError(f"unknown operation kind {kind!r}", reason="unknown_operation", path="kind")
     rule, role = _OPERATION_RULES[kind]
-    step = rule(b, op, op.operand, _At(i, path, text))
-    result = f"op_{i:03d}_result"
-    b.add_symbol(
-        SymbolBinding(
-            result,
-            f"{actor}'s {step.write_unit or 'holding'} after operation {i}",
-            role,
-            span,
-            INTRODUCED_BY,
-            entity=actor,
-            unit=step.write_unit,
-        )
-    )
-    b.equations.append(stamper.stamp(result, step.rhs, step.deps, kind, span))
-    if step.write_unit is not None:
-        b.write(actor, step.write_unit, result, kind, i)
+    rhs, deps, write_unit = rule(b, op, op.operand, i, span)
+    result = labels.prefix + "_result"
+    name = f"{actor}'s {write_unit or 'holding'}{labels.after}"
+    b.symbols[result] = SymbolBinding(result, name, role, span, INTRODUCED_BY, actor, write_unit)
+    b.equations.append(b.stamper.stamp(result, rhs, deps, kind, span))
+    if write_unit is not None:
+        b.write(actor, write_unit, result, kind, i)
     if kind == "transfer":
         _received(b, i, op, span)
 
@@ -416,63 +428,55 @@ def _received(b: _Builder, i: int, op: Operation, span: SourceSpanLink) -> None:
     o, target = op.operand, op.target
     if not isinstance(o, Quantity) or target is None:  # pragma: no cover - Operation validated a transfer
         raise ProblemGraphError("a transfer needs a quantity and a target", reason="missing_field", path="target")
-    received = f"op_{i:03d}_received"
-    target_state = _holding_id(b.holding(target, o.unit))
-    lit = f"op_{i:03d}__amount"
-    b.add_symbol(
-        SymbolBinding(
-            received,
-            f"{target}'s {o.unit} after operation {i}",
-            "total",
-            span,
-            INTRODUCED_BY,
-            entity=target,
-            unit=o.unit,
-        )
+    labels = _op_labels(i)
+    received = labels.prefix + "_received"
+    target_state = b.holding(target, o.unit)
+    lit = labels.prefix + "__amount"
+    b.symbols[received] = SymbolBinding(
+        received, f"{target}'s {o.unit}{labels.after}", "total", span, INTRODUCED_BY, target, o.unit
     )
-    deps = _deps(target_state, lit)
-    b.equations.append(b.checker().stamp(received, f"{target_state or '0'} + {lit}", deps, op.kind, span))
+    deps = [lit] if target_state is None else [target_state, lit]
+    b.equations.append(b.stamper.stamp(received, f"{target_state or '0'} + {lit}", deps, op.kind, span))
     b.write(target, o.unit, received, "add", i)
 
 
 def _unknown(b: _Builder) -> BoundUnknown:
     u = b.graph.unknown
-    stamper = b.checker()
-    key = b.key(u.unit)
+    stamper = b.stamper
+    reading = b.unit(u.unit)
+    key = reading.key
     who = b.entity_ids[u.entity].removeprefix("entity_") if u.entity is not None else "total"
     sid = f"unknown_{who}_{slugify(key) or 'unit'}"
     label = f"how many {u.unit} does {u.entity} have?" if u.entity else f"how many {u.unit} in total?"
     span = b.span("$.unknown", label)
-    b.add_symbol(SymbolBinding(sid, label, "unknown", span, INTRODUCED_BY, entity=u.entity, unit=u.unit))
-    try:
-        expected = b.pack.resolve(u.unit)
-        expected_is_rate = expected.is_rate
-        dimension = expected.dimension
-    except UnitAlgebraError:
-        expected_is_rate, dimension = False, None
-    holders = [(e, h) for (e, k), h in b.holdings.items() if k == key and (u.entity is None or e == u.entity)]
+    b.symbols[sid] = SymbolBinding(sid, label, "unknown", span, INTRODUCED_BY, u.entity, u.unit)
+    expected = reading.resolved
+    holders = []  # the holdings of the asked-for key (of the asked-for entity, when the question names one)
+    for (e, k), h in b.holdings.items():
+        if k == key and (u.entity is None or e == u.entity):
+            holders.append((e, h))
     ambiguous: tuple[str, ...] = ()
-    if not holders and dimension is not None:
+    if not holders and expected is not None:
+        dimension = expected.dimension
         same_dim = [
             (e, h)
             for (e, _k), h in b.holdings.items()
-            if (u.entity is None or e == u.entity) and _dimension_of(h.unit, b.pack) == dimension
+            if (u.entity is None or e == u.entity) and _dimension_of(b.unit(h[1])) == dimension
         ]
         if len(same_dim) == 1:
             holders = same_dim
         elif len(same_dim) > 1:
-            ambiguous = tuple(sorted(h.symbol_id for _e, h in same_dim))
+            ambiguous = tuple(sorted(h[0] for _e, h in same_dim))
     resolved_by: str | None = None
     kind: str | None = None
     is_total = False
     state_index = STATE_INDEX_INITIAL
     if len(holders) == 1:
-        h = holders[0][1]
-        resolved_by, kind = h.symbol_id, h.writer_kind
-        state_index = STATE_INDEX_INITIAL if h.writer_index is None else STATE_INDEX_TERMINAL
+        resolved_by, _unit, kind, writer_index = holders[0][1]
+        state_index = STATE_INDEX_INITIAL if writer_index is None else STATE_INDEX_TERMINAL
     elif len(holders) > 1:
         # "How many in total?": the unknown is the sum of the holders' current symbols.
-        deps = sorted(h.symbol_id for _e, h in holders)
+        deps = sorted(h[0] for _e, h in holders)
         b.equations.append(stamper.stamp(sid, " + ".join(deps), deps, "add", span))
         resolved_by, kind, is_total = sid, "add", True
         state_index = STATE_INDEX_TERMINAL
@@ -480,45 +484,21 @@ def _unknown(b: _Builder) -> BoundUnknown:
     admitted = stamper.admitted.get(resolved_by) if resolved_by is not None else None
     if admitted is None and resolved_by is not None and not refused:
         # An initial fact: its unit is its own declared unit.
-        sym = b.symbols[resolved_by]
-        try:
-            admitted = b.pack.resolve(sym.unit).dimension if sym.unit else None
-        except UnitAlgebraError:
-            refused = True
-    form = question_form_for(kind, is_total=is_total, expected_is_rate=expected_is_rate)
-    return reconcile_target(
-        sid,
-        span,
-        u.unit,
-        resolved_by=resolved_by,
-        admitted_unit=admitted,
-        refused_upstream=refused,
-        state_index=state_index,
-        question_form=form,
-        ambiguous=ambiguous,
-        pack=b.pack,
+        unit = b.symbols[resolved_by].unit
+        if unit:
+            declared = b.unit(unit).resolved
+            if declared is None:
+                refused = True
+            else:
+                admitted = declared.dimension
+    form = question_form(kind, is_total, expected is not None and expected.is_rate)
+    return reconcile_resolved(
+        sid, span, u.unit, expected, resolved_by, admitted, refused, state_index, form, ambiguous, b.pack.name
     )
 
 
-def _per(numerator: str, denominator: str, pack: UnitPack) -> str:
-    """The composite unit id ``<num>_per_<den>``, the denominator in its pack lemma when it has one."""
-    with contextlib.suppress(UnitAlgebraError):
-        denominator = pack.resolve(denominator).lemma
-    return f"{numerator}_per_{denominator}"
-
-
-def _has_dimension(unit: str, pack: UnitPack) -> bool:
-    try:
-        return not pack.resolve(unit).dimension.is_dimensionless
-    except UnitAlgebraError:
-        return False
-
-
-def _dimension_of(unit: str, pack: UnitPack) -> object:
-    try:
-        return pack.resolve(unit).dimension
-    except UnitAlgebraError:
-        return None
+def _dimension_of(reading: _UnitReading) -> UnitVector | None:
+    return None if reading.resolved is None else reading.resolved.dimension
 
 
 def bind_math_problem_graph(graph: MathProblemGraph, *, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
@@ -548,10 +528,10 @@ def bind_math_problem_graph(graph: MathProblemGraph, *, pack: UnitPack | None = 
         _operation(b, i, op)
     unknown = _unknown(b)
     return SemanticSymbolicBindingGraph(
-        symbols=tuple(b.symbols.values()),
-        facts=tuple(b.facts),
-        equations=tuple(b.equations),
-        unknowns=(unknown,),
-        constraints=(),
-        provenance=f"{INTRODUCED_BY} pack={p.citation} problem={graph.problem_id or '-'}",
+        tuple(b.symbols.values()),
+        tuple(b.facts),
+        tuple(b.equations),
+        (unknown,),
+        (),
+        f"{INTRODUCED_BY} pack={p.citation} problem={graph.problem_id or '-'}",
     )

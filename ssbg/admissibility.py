@@ -29,9 +29,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError
 from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
@@ -44,6 +43,9 @@ from ssbg.units import (
     unit_product,
     unit_quotient,
 )
+
+if TYPE_CHECKING:  # imported where a pack is read, not at `import ssbg` (ADR 0015: import time)
+    from fractions import Fraction
 
 __all__ = [
     "ADMISSIBILITY_REASONS",
@@ -132,6 +134,11 @@ class _Refusal(NamedTuple):
     def error(self) -> AdmissibilityError:
         return AdmissibilityError(self.text, reason=self.reason, detail=self.detail, offending_unit=self.offending_unit)
 
+    @classmethod
+    def of(cls, error: AdmissibilityError) -> _Refusal:
+        """The record a rule's refusal was raised from (:func:`_refuse`): ``error()`` gives it back."""
+        return cls(error.reason, error.message.removeprefix(f"{error.reason}: "), error.detail, error.offending_unit)
+
 
 def _vec(op: Operand) -> UnitVector:
     return DIMENSIONLESS if op.unit is None else op.unit.dimension
@@ -197,20 +204,23 @@ def _multiply(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
     return result, tuple(_vec(o) for o in ops), _scaled(ops, result), ()
 
 
-_ONE = Fraction(1)
-
-
 def _scaled(ops: Sequence[Operand], result: UnitVector) -> ResolvedUnit | None:
     """A synthetic resolved unit carrying the product's scale (for lhs notes)."""
-    ratio: Fraction | None = _ONE
+    ratio: Fraction | None = None  # the product so far (the first factor alone: Fraction arithmetic is slow)
+    scaled = True  # every unit so far has a scale
     lemmas = []
     for op in ops:
         unit = op.unit
         if unit is None:
             continue
         lemmas.append(unit.lemma)
-        if ratio is not None:  # the first factor is the product so far (Fraction arithmetic is slow)
-            ratio = None if unit.ratio is None else unit.ratio if ratio is _ONE else ratio * unit.ratio
+        if scaled:
+            scaled = unit.ratio is not None
+            ratio = None if unit.ratio is None else unit.ratio if ratio is None else ratio * unit.ratio
+    if scaled and ratio is None:  # no unit at all: the empty product
+        from fractions import Fraction  # imported by the pack loader already; not at `import ssbg`
+
+        ratio = Fraction(1)
     name = "*".join(lemmas)
     return ResolvedUnit(name, name, result, ratio, "composite")
 
@@ -353,7 +363,7 @@ KIND_RULES: Mapping[str, Rule] = MappingProxyType(
 
 
 def _symbol_table(symbols: Mapping[str, SymbolBinding] | Iterable[SymbolBinding]) -> Mapping[str, SymbolBinding]:
-    if isinstance(symbols, Mapping):
+    if type(symbols) is dict or type(symbols) is MappingProxyType or isinstance(symbols, Mapping):  # ABC check last
         return symbols
     table: dict[str, SymbolBinding] = {}
     for s in symbols:
@@ -383,6 +393,24 @@ def _upstream_unit(vec: UnitVector) -> ResolvedUnit:
 
 
 _new_operand = tuple.__new__  # skips the generated NamedTuple constructor on the hot path
+
+
+Signature = tuple[tuple[str, str | UnitVector | None], ...]
+"""The operands of an equation as its proof reads them: (role, unit text or upstream unit) in sorted-id order."""
+
+ProofMemo = dict[tuple[str, Signature, str | None], tuple[UnitProof, str] | None]
+"""Proofs by (kind, signature, lhs unit text); None: the rule refuses (the caller refuses naming the symbols)."""
+
+RefusalMemo = dict[
+    tuple[str, tuple[tuple[str, str, str | UnitVector | None], ...], str, str, str | None], "_Refusal"
+]
+"""A rule's refusals by (kind, operands as (id, role, unit) in sorted-id order, rhs, lhs id, lhs unit text):
+what the rule raised, as a record (a pure function of these and the pack)."""
+
+_REFUSALS = "ssbg.admissibility.refusals"  # the name of the refusal memo of each pack (UnitPack.memo)
+
+_PROOFS = "ssbg.admissibility.proofs"  # the name of the proof memo of each pack (UnitPack.memo)
+_MEMO_LIMIT = 1 << 14  # entries a memo holds before it starts afresh (bounded memory over any corpus)
 
 
 def check_admissibility(
@@ -427,6 +455,8 @@ def check_admissibility(
         _symbol_table(symbols),
         p,
         upstream_units or {},
+        p.memo(_PROOFS),
+        p.memo(_REFUSALS),
     )
     if isinstance(proved, _Refusal):
         raise proved.error()
@@ -441,16 +471,24 @@ def _prove(
     table: Mapping[str, SymbolBinding],
     p: UnitPack,
     upstream: Mapping[str, UnitVector],
+    memo: ProofMemo,
+    refusals: RefusalMemo,
 ) -> tuple[UnitProof, str] | _Refusal:
     """The checks of :func:`check_admissibility` on validated parts: the proof and its canonical string.
 
     The refusals it finds itself come back as a :class:`_Refusal` record; a kind's rule raises its own.
+    An equation whose operands' (role, unit) and lhs unit have been proved before (``memo``, the pack's)
+    gets that proof at once: the checks below gave it for the same kind, roles, unit texts and pack, and
+    would give it again.
     """
+    ordered_deps = sorted(dependencies)
+    known = _known_proof(lhs_id, ordered_deps, kind, rhs, table, upstream, memo) if kind in _MEMO_KINDS else None
+    if known is not None:
+        return known
     if kind not in KIND_RULES:
         return _Refusal(
             "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=kind
         )
-    ordered_deps = sorted(dependencies)
     if lhs_id not in table:
         return _Refusal("unknown_symbol", f"symbol {lhs_id!r} is not bound", detail=lhs_id)
     for sid in ordered_deps:
@@ -478,17 +516,63 @@ def _prove(
         else:
             return _Refusal("unit_unbound", f"operand {sid} has no unit and no admitted upstream unit", detail=sid)
     lhs_unit = table[lhs_id].unit
-    if kind in _ID_FREE_KINDS:
-        proved = _proof_by_units(kind, tuple(signature), lhs_unit, p)
+    ordered = _in_role_order(kind, ordered_deps, rhs, signature)
+    if ordered is not None:
+        proved = _memoized_proof(kind, ordered, lhs_unit, p, memo)
         if proved is not None:
             return proved
-    # A refusal (its message names the symbols) or a division: the rule reads the operands themselves.
+    # A refusal (its message names the symbols): the rule reads the operands themselves.
+    named = (kind, tuple((sid, *entry) for sid, entry in zip(ordered_deps, signature, strict=True)), rhs, lhs_id,
+             lhs_unit)  # fmt: skip
+    refused = refusals.get(named)
+    if refused is not None:
+        return refused
     operands = [
         _new_operand(Operand, (sid, role, _operand_unit(source, p)))
         for sid, (role, source) in zip(ordered_deps, signature, strict=True)
     ]
-    proof = _derive(kind, operands, rhs, lhs_id, lhs_unit, p)
-    return proof if isinstance(proof, _Refusal) else (proof, proof.to_canonical_string())
+    try:
+        proof = _derive(kind, operands, rhs, lhs_id, lhs_unit, p)
+    except AdmissibilityError as exc:  # the rule's refusal, as the record it was raised from
+        proof = _Refusal.of(exc)
+    if isinstance(proof, _Refusal):
+        if len(refusals) >= _MEMO_LIMIT:
+            refusals.clear()
+        refusals[named] = proof
+        return proof
+    return proof, proof.to_canonical_string()
+
+
+def _known_proof(
+    lhs_id: str,
+    ordered_deps: list[str],
+    kind: str,
+    rhs: str,
+    table: Mapping[str, SymbolBinding],
+    upstream: Mapping[str, UnitVector],
+    memo: ProofMemo,
+) -> tuple[UnitProof, str] | None:
+    """The proof :func:`_prove` gave before to an equation of this kind whose operands have the same (role,
+    unit) and whose lhs declares the same unit, if it did: its checks would give it again (same kind,
+    roles, unit texts and pack).  None when the memo has none, or a symbol is missing or has no unit."""
+    lhs = table.get(lhs_id)
+    if lhs is None:
+        return None
+    seen: list[tuple[str, str | UnitVector | None]] = []
+    for sid in ordered_deps:
+        sym = table.get(sid)
+        if sym is None:
+            return None
+        if sym.unit is not None:
+            seen.append((sym.semantic_role, sym.unit))
+        elif sid in upstream:
+            seen.append((sym.semantic_role, upstream[sid]))
+        elif sym.semantic_role == "ratio":
+            seen.append((sym.semantic_role, None))
+        else:
+            return None
+    in_order = _in_role_order(kind, ordered_deps, rhs, seen)
+    return None if in_order is None else memo.get((kind, in_order, lhs.unit))
 
 
 def _operand_unit(source: str | UnitVector | None, p: UnitPack) -> ResolvedUnit | None:
@@ -526,23 +610,63 @@ def _derive(
     return UnitProof(kind, derived, ordered, notes)
 
 
-_ID_FREE_KINDS: frozenset[str] = frozenset(KIND_RULES) - {"divide"}
-"""Kinds whose rule, when it admits, reads only the operands' roles and units in order (``divide`` also
-reads their ids and the rhs, to tell the dividend from the divisor)."""
+_MEMO_KINDS: frozenset[str] = frozenset(KIND_RULES)
+"""Kinds whose rule, when it admits, reads only the operands' roles and units in role order: sorted-id
+order, and for ``divide`` dividend then divisor (told apart by ids and the rhs: :func:`_divide_order`)."""
 
 
-@functools.lru_cache(maxsize=8192)
-def _proof_by_units(
-    kind: str, signature: tuple[tuple[str, str | UnitVector | None], ...], lhs_unit: str | None, p: UnitPack
+def _in_role_order(
+    kind: str, ids: list[str], rhs: str, signature: list[tuple[str, str | UnitVector | None]]
+) -> Signature | None:
+    """The signature in the order the kind's rule reads it (None: a divide whose dividend and divisor the
+    ids and rhs do not tell apart; its rule refuses it)."""
+    if kind != "divide":
+        return tuple(signature)
+    order = _divide_order(ids, rhs)
+    return None if order is None else (signature[order[0]], signature[order[1]])
+
+
+def _divide_order(ids: list[str], rhs: str) -> tuple[int, int] | None:
+    """The positions of the dividend and the divisor among two operand ids, as :func:`_split_divide` tells
+    them apart (the one ``*__divisor`` id, else the rhs ``dividend / divisor``); None otherwise."""
+    if len(ids) != 2:
+        return None
+    divisors = [i for i, sid in enumerate(ids) if sid.endswith("__divisor")]
+    if len(divisors) == 1:
+        return 1 - divisors[0], divisors[0]
+    left, sep, right = rhs.partition(" / ")
+    left, right = left.strip(), right.strip()
+    if sep and left in ids and right in ids and left != right:
+        return ids.index(left), ids.index(right)
+    return None
+
+
+def _memoized_proof(
+    kind: str, signature: Signature, lhs_unit: str | None, p: UnitPack, memo: ProofMemo
 ) -> tuple[UnitProof, str] | None:
-    """The proof and its canonical string for an equation of a kind in :data:`_ID_FREE_KINDS`, from its
-    operands' (role, unit) in sorted-id order and the unit its lhs declares; None when it refuses (the
-    caller then refuses naming the symbols).  Memoized: a pure function of immutable values;
-    :func:`clear_proof_cache` forgets it.
+    """:func:`_proof_by_units`, memoized in ``memo``, the pack's (a pure function of immutable values; no hash
+    of the pack per lookup).  :func:`clear_proof_cache` or ``UnitPack.clear_cache`` forget it."""
+    key = (kind, signature, lhs_unit)
+    try:
+        return memo[key]
+    except KeyError:
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        proved = memo[key] = _proof_by_units(kind, signature, lhs_unit, p)
+        return proved
+
+
+def _proof_by_units(
+    kind: str, signature: Signature, lhs_unit: str | None, p: UnitPack
+) -> tuple[UnitProof, str] | None:
+    """The proof and its canonical string for an equation of ``kind``, from its operands' (role, unit) in
+    role order (:func:`_in_role_order`) and the unit its lhs declares; None when it refuses (the caller
+    then refuses naming the symbols).
     """
+    names = _DIVIDE_NAMES if kind == "divide" else [f"operand_{i}" for i in range(len(signature))]
     operands = [
-        _new_operand(Operand, (f"operand_{i}", role, _operand_unit(source, p)))
-        for i, (role, source) in enumerate(signature)
+        _new_operand(Operand, (name, role, _operand_unit(source, p)))
+        for name, (role, source) in zip(names, signature, strict=True)
     ]
     try:
         proof = _derive(kind, operands, "", "lhs", lhs_unit, p)
@@ -551,10 +675,17 @@ def _proof_by_units(
     return None if isinstance(proof, _Refusal) else (proof, proof.to_canonical_string())
 
 
-def clear_proof_cache() -> None:
-    """Forget the memoized proofs and upstream units (tests use this; the pack memoizes unit lookups)."""
-    _proof_by_units.cache_clear()
+_DIVIDE_NAMES = ("operand_0", "operand_1__divisor")  # a dividend and a divisor, as _split_divide tells them apart
+
+
+def clear_proof_cache(pack: UnitPack | None = None) -> None:
+    """Forget the memoized proofs of ``pack`` (the default pack when None) and the upstream units (tests use
+    this; ``UnitPack.clear_cache`` forgets a pack's unit lookups and proofs together)."""
+    p = default_pack() if pack is None else pack
+    p.memo(_PROOFS).clear()
+    p.memo(_REFUSALS).clear()
     _upstream_unit.cache_clear()
+    _operation_equation.cache_clear()
 
 
 class EquationStamper:
@@ -572,6 +703,8 @@ class EquationStamper:
         self.admitted: dict[str, UnitVector] = {}
         self.proofs: dict[str, UnitProof] = {}
         self.root_of: dict[str, str] = {}
+        self.memo: ProofMemo = self.pack.memo(_PROOFS)
+        self.refusals: RefusalMemo = self.pack.memo(_REFUSALS)
 
     def stamp(
         self,
@@ -583,8 +716,12 @@ class EquationStamper:
     ) -> BoundEquation:
         deps = frozenset(dependencies)
         root_of = self.root_of
-        if root_of and not deps.isdisjoint(root_of):
-            first = min(deps.intersection(root_of))  # the first refused dependency in sorted order
+        # The refused dependencies, found by walking the few dependencies: deps.isdisjoint(root_of) and
+        # deps.intersection(root_of) walk root_of (a dict, not a set), which made a chain of n refused
+        # steps cost n^2.
+        refused = [dep for dep in deps if dep in root_of] if root_of else None
+        if refused:
+            first = min(refused)  # the first refused dependency in sorted order
             root = root_of[first]
             root_of[lhs] = root
             return BoundEquation(
@@ -601,7 +738,7 @@ class EquationStamper:
                 root,
             )
         try:
-            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted)
+            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted, self.memo, self.refusals)
         except AdmissibilityError as exc:  # a rule's refusal
             return self._refused(lhs, rhs, deps, kind, span, exc.reason, exc.detail or exc.message, exc.offending_unit)
         if isinstance(proved, _Refusal):  # the detail, else the message its AdmissibilityError would carry
@@ -615,10 +752,11 @@ class EquationStamper:
     def admits(self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str) -> bool:
         """Whether the equation would be admitted now, recording nothing: a trial of another reading."""
         deps = frozenset(dependencies)
-        if self.root_of and not deps.isdisjoint(self.root_of):
+        root_of = self.root_of
+        if root_of and any(dep in root_of for dep in deps):  # walk the few dependencies, never the refusals
             return False
         try:
-            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted)
+            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted, self.memo, self.refusals)
         except AdmissibilityError:
             return False
         return not isinstance(proved, _Refusal)
@@ -683,25 +821,39 @@ def check_operation(
     number); other kinds any order.  Any operand of ``multiply`` and
     ``divide`` may be ``None``, a pure number (``dollars * 3``).
     """
-    if isinstance(operand_units, str) or not isinstance(operand_units, Sequence):
+    if not (type(operand_units) is list or type(operand_units) is tuple) and (
+        isinstance(operand_units, str) or not isinstance(operand_units, Sequence)
+    ):
         raise _refuse("operand_arity", "'operand_units' must be a sequence of unit texts")
     if kind not in KIND_RULES:
         raise _refuse(
             "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=str(kind)
         )
+    for i, unit in enumerate(operand_units):
+        if unit is not None and (not isinstance(unit, str) or not unit.strip()):
+            raise _refuse("unknown_unit", f"operand {i} must be a unit text (got {unit!r})", offending_unit=repr(unit))
+    if lhs_unit is not None and (not isinstance(lhs_unit, str) or not lhs_unit.strip()):
+        raise _refuse("unknown_unit", f"lhs unit must be a unit text (got {lhs_unit!r})", offending_unit=repr(lhs_unit))
+    symbols, eq = _operation_equation(kind, tuple(operand_units), lhs_unit)
+    return check_admissibility(eq, symbols=symbols, pack=pack)
+
+
+@functools.lru_cache(maxsize=4096)
+def _operation_equation(
+    kind: str, operand_units: tuple[str | None, ...], lhs_unit: str | None
+) -> tuple[Mapping[str, SymbolBinding], BoundEquation]:
+    """The symbols (by id, read-only) and the pending equation :func:`check_operation` checks: built and
+    validated once per distinct (kind, operand units, lhs unit), as any value (ADR 0013), then reused
+    (memoized: immutable values; the check itself runs on every call)."""
     roles = _operand_roles(kind, len(operand_units))
     symbols: dict[str, SymbolBinding] = {}
     ids: list[str] = []
     for i, unit in enumerate(operand_units):
-        if unit is not None and (not isinstance(unit, str) or not unit.strip()):
-            raise _refuse("unknown_unit", f"operand {i} must be a unit text (got {unit!r})", offending_unit=repr(unit))
         sid = f"op_{i}" if not (kind == "divide" and i == 1) else f"op_{i}__divisor"
         role = "ratio" if unit is None and kind in _PURE_NUMBER_KINDS else roles[i] if i < len(roles) else "quantity"
         symbols[sid] = SymbolBinding(sid, sid, role, _PLAYGROUND_SPAN, "check_operation", unit=unit)
         ids.append(sid)
-    if lhs_unit is not None and (not isinstance(lhs_unit, str) or not lhs_unit.strip()):
-        raise _refuse("unknown_unit", f"lhs unit must be a unit text (got {lhs_unit!r})", offending_unit=repr(lhs_unit))
     symbols["lhs"] = SymbolBinding("lhs", "lhs", "quantity", _PLAYGROUND_SPAN, "check_operation", unit=lhs_unit)
     rhs = f" {'/' if kind == 'divide' else '+'} ".join(ids) or "0"
     eq = BoundEquation("lhs", rhs, frozenset(ids), kind, REFUSED_UNIT_PROOF, "pending", _PLAYGROUND_SPAN)
-    return check_admissibility(eq, symbols=symbols, pack=pack)
+    return MappingProxyType(symbols), eq

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ssbg.errors import QUESTION_TARGET_REASONS
 from ssbg.model import STATE_INDEX_TERMINAL, BoundUnknown, SourceSpanLink
-from ssbg.units import UnitPack, UnitVector, default_pack
+from ssbg.units import ResolvedUnit, UnitPack, UnitVector, default_pack
 
 __all__ = ["QUESTION_TARGET_REASONS", "question_form_for", "reconcile_target"]
 
@@ -57,6 +57,11 @@ def question_form_for(
     the resolving equation (``difference`` for take-aways and comparisons,
     ``ratio`` for divisions and portions, ``count`` for the rest).
     """
+    return question_form(resolving_kind, is_total, expected_is_rate)
+
+
+def question_form(resolving_kind: str | None, is_total: bool, expected_is_rate: bool) -> str:
+    """:func:`question_form_for`, positional, for the binders' hot path."""
     if expected_is_rate:
         return "rate"
     if is_total:
@@ -67,18 +72,20 @@ def question_form_for(
 
 
 def _refused(
-    symbol_id: str, span: SourceSpanLink, expected: str | None, reason: str, detail: str, **fields: str | None
+    symbol_id: str,
+    span: SourceSpanLink,
+    expected: str | None,
+    reason: str,
+    detail: str,
+    state_index: str,
+    question_form: str,
+    resolved_by: str | None = None,
+    resolved_unit: str | None = None,
 ) -> BoundUnknown:
     if reason not in QUESTION_TARGET_REASONS:
         raise ValueError(f"unknown question-target reason {reason!r}")
     return BoundUnknown(
-        symbol_id,
-        span,
-        expected,
-        target_status="refused",
-        target_refusal_reason=reason,
-        target_refusal_detail=detail,
-        **fields,  # type: ignore[arg-type]
+        symbol_id, span, expected, state_index, question_form, resolved_by, resolved_unit, "refused", reason, detail
     )
 
 
@@ -101,48 +108,57 @@ def reconcile_target(
     outside the pack, a refused resolving equation, then the unit itself.
     """
     p = default_pack() if pack is None else pack
-    fields: dict[str, str | None] = {"state_index": state_index, "question_form": question_form}
+    hit = None if expected_unit is None else p.lookup(expected_unit)  # what resolve gives, without raising
+    expected = hit if isinstance(hit, ResolvedUnit) else None
+    return reconcile_resolved(
+        symbol_id, question_span, expected_unit, expected, resolved_by, admitted_unit, refused_upstream, state_index,
+        question_form, ambiguous, p.name,
+    )  # fmt: skip
+
+
+def reconcile_resolved(
+    symbol_id: str,
+    question_span: SourceSpanLink,
+    expected_unit: str | None,
+    expected: ResolvedUnit | None,
+    resolved_by: str | None,
+    admitted_unit: UnitVector | None,
+    refused_upstream: bool,
+    state_index: str,
+    question_form: str,
+    ambiguous: tuple[str, ...],
+    pack_name: str,
+) -> BoundUnknown:
+    """:func:`reconcile_target` for a binder that has already resolved the expected unit (``expected``: what
+    the pack resolves ``expected_unit`` to, None when it does not); positional, for the binding hot path."""
     if ambiguous:
-        return _refused(
-            symbol_id, question_span, expected_unit, "ambiguous_target", "candidates: " + ", ".join(ambiguous), **fields
-        )
+        detail = "candidates: " + ", ".join(ambiguous)
+        return _refused(symbol_id, question_span, expected_unit, "ambiguous_target", detail, state_index, question_form)
     if resolved_by is None:
-        unknown = expected_unit is not None and isinstance(p.lookup(expected_unit), str)
+        unknown = expected_unit is not None and expected is None
         return _refused(
-            symbol_id,
-            question_span,
-            expected_unit,
-            "unbound_target",
+            symbol_id, question_span, expected_unit, "unbound_target",
             "nothing in the problem produces the asked-for holding"
-            + (f" ({expected_unit!r} is not in pack {p.name})" if unknown else ""),  # a typo is named (ADR 0020)
-            **fields,
-        )
-    fields["resolved_by"] = resolved_by
-    expected_vec: UnitVector | None = None
-    if expected_unit is not None:
-        hit = p.lookup(expected_unit)  # what resolve gives, without raising and catching for an unknown unit
-        if isinstance(hit, str):
-            return _refused(
-                symbol_id,
-                question_span,
-                expected_unit,
-                "unknown_expected_unit",
-                f"{expected_unit!r} is not in pack {p.name}",
-                **fields,
-            )
-        expected_vec = hit.dimension
+            + (f" ({expected_unit!r} is not in pack {pack_name})" if unknown else ""),  # a typo is named (ADR 0020)
+            state_index, question_form,
+        )  # fmt: skip
+    if expected_unit is not None and expected is None:
+        return _refused(
+            symbol_id, question_span, expected_unit, "unknown_expected_unit",
+            f"{expected_unit!r} is not in pack {pack_name}", state_index, question_form, resolved_by,
+        )  # fmt: skip
     if refused_upstream or admitted_unit is None:
         return _refused(
-            symbol_id, question_span, expected_unit, "unresolved_upstream", f"{resolved_by} was refused", **fields
-        )
-    fields["resolved_unit"] = admitted_unit.to_canonical_string()
-    if expected_vec is not None and expected_vec != admitted_unit:
+            symbol_id, question_span, expected_unit, "unresolved_upstream", f"{resolved_by} was refused",
+            state_index, question_form, resolved_by,
+        )  # fmt: skip
+    resolved_unit = admitted_unit.to_canonical_string()
+    if expected is not None and expected.dimension != admitted_unit:
         return _refused(
-            symbol_id,
-            question_span,
-            expected_unit,
-            "expected_unit_mismatch",
-            f"asks for {expected_vec.to_canonical_string()}, {resolved_by} gives {admitted_unit.to_canonical_string()}",
-            **fields,
-        )
-    return BoundUnknown(symbol_id, question_span, expected_unit, target_status="bound", **fields)  # type: ignore[arg-type]
+            symbol_id, question_span, expected_unit, "expected_unit_mismatch",
+            f"asks for {expected.dimension.to_canonical_string()}, {resolved_by} gives {resolved_unit}",
+            state_index, question_form, resolved_by, resolved_unit,
+        )  # fmt: skip
+    return BoundUnknown(
+        symbol_id, question_span, expected_unit, state_index, question_form, resolved_by, resolved_unit, "bound"
+    )

@@ -720,6 +720,8 @@ class _TraceBinder:
         self.constants: dict[str, _Bound] = {}
         self.steps: list[_Bound] = []
         self.stamper = EquationStamper(self.symbols, pack)
+        self.fact_of: dict[str, BoundFact] = {}  # symbol id -> its first fact, for facts[:indexed]
+        self.indexed = 0
 
     def virtual_span(self, where: str, text: str) -> SourceSpanLink:
         return SourceSpanLink(f"{self.source}:{where}", 0, len(text), text)
@@ -821,11 +823,19 @@ class _TraceBinder:
                 )
             else:
                 self.symbols[sid] = dataclasses.replace(original, symbol_id=sid)
-                for fact in self.facts:
-                    if fact.symbol_id == bound.symbol_id:
-                        self.facts.append(dataclasses.replace(fact, symbol_id=sid))
-                        break
+                fact = self.fact(bound.symbol_id)
+                if fact is not None:
+                    self.facts.append(dataclasses.replace(fact, symbol_id=sid))
         return bound._replace(symbol_id=sid)
+
+    def fact(self, symbol_id: str) -> BoundFact | None:
+        """The first fact of ``symbol_id``, through an index that takes in the facts added since it was last
+        asked (a scan of every fact per alias made a trace with many repeated operands cost n^2)."""
+        facts, fact_of = self.facts, self.fact_of
+        for fact in facts[self.indexed :]:
+            fact_of.setdefault(fact.symbol_id, fact)
+        self.indexed = len(facts)
+        return fact_of.get(symbol_id)
 
     def kind_for(self, op: str, operands: list[_Bound], *, mark: bool = True) -> str:
         """``apply_rate`` for a product of a rate and a quantity in its denominator's unit, else ``op``

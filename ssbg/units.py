@@ -36,19 +36,19 @@ ssbg.errors.UnitAlgebraError: unknown_unit: 'apples'
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
-from importlib import resources
-from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ssbg import jsontext
 from ssbg.errors import PackError, UnitAlgebraError
+
+if TYPE_CHECKING:  # imported where a pack is read, not at `import ssbg` (ADR 0015: import time)
+    from fractions import Fraction
+    from pathlib import Path
 
 __all__ = [
     "BASE_DIMENSIONS",
@@ -344,6 +344,7 @@ class UnitPack:
     listed_only: frozenset[str] = frozenset()  # lemmas never reached by depluralization
     _cache: dict[str, ResolvedUnit | str] = field(default_factory=dict, compare=False, repr=False)
     _vectors: dict[str, UnitVector] = field(default_factory=dict, compare=False, repr=False)
+    _memos: dict[str, dict[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_components(self.name, self.version, self.checksum, self.components)
@@ -376,12 +377,31 @@ class UnitPack:
         >>> default_pack().citation
         'en_units_v1@1.0.0#e40912d9afa7'
         """
-        return "+".join(c.token for c in self.components)
+        return _citation(self.components)
 
     def clear_cache(self) -> None:
-        """Forget memoized lookups (the pack's content is unchanged)."""
+        """Forget memoized lookups and every :meth:`memo` (the pack's content is unchanged)."""
         self._cache.clear()
         self._vectors.clear()
+        for memo in self._memos.values():
+            memo.clear()
+
+    def memo(self, name: str) -> dict[Any, Any]:
+        """The memo called ``name`` that belongs to this pack: what another module derives from the pack's
+        units once per distinct input (adapter unit readings, admissibility proofs).
+
+        Found through the pack, not keyed by it: a memo keyed by ``(pack, ...)`` would run
+        :meth:`__hash__` (Python) on every lookup, which costs more than the lookup.  Its values must be
+        immutable; :meth:`clear_cache` empties it.
+
+        >>> pack = default_pack()
+        >>> pack.memo("example") is pack.memo("example")
+        True
+        """
+        memo = self._memos.get(name)
+        if memo is None:
+            memo = self._memos[name] = {}
+        return memo
 
     @property
     def lemmas(self) -> tuple[str, ...]:
@@ -522,7 +542,11 @@ _ROW_TYPES = tuple(_ROW_FIELDS.items())
 
 # Rows repeat a few ratios and dimensions (every count noun is "1" and {"count": 1}):
 # parse each distinct text once.  Fractions and vectors are immutable values.
-_parse_ratio = functools.lru_cache(maxsize=1024)(Fraction)
+@functools.lru_cache(maxsize=1024)
+def _parse_ratio(text: str) -> Fraction:
+    from fractions import Fraction  # where a pack is read, not at `import ssbg` (ADR 0015: import time)
+
+    return Fraction(text)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -580,6 +604,9 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
 
 
 def _pack_dir(name_or_path: str | Path) -> Path:
+    from importlib import resources
+    from pathlib import Path
+
     path = Path(name_or_path)
     if path.is_dir():
         return path
@@ -616,6 +643,8 @@ def _read_pack(folder: Path) -> UnitPack:
         message = f"manifest name {manifest['name']!r} must match {_PACK_NAME.pattern} and the version have no '+'"
         raise _pack_error("manifest_invalid", message, f"{manifest_path}:1")
     data = lexicon_path.read_bytes()
+    import hashlib
+
     checksum = hashlib.sha256(data).hexdigest()
     if checksum != manifest["sha256"]:
         raise _pack_error(
@@ -697,6 +726,8 @@ def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
     >>> pack.resolve("cookies").dimension == pack.resolve("boxes").dimension
     True
     """
+    from pathlib import Path  # where a pack is read, not at `import ssbg` (ADR 0015: import time)
+
     if isinstance(name_or_path, str) and "+" in name_or_path and not Path(name_or_path).is_dir():
         parts = name_or_path.split("+")
         if not all(part.strip() for part in parts):
@@ -720,6 +751,8 @@ def composition_checksum(components: tuple[PackComponent, ...]) -> str:
     """
     if len(components) == 1:
         return components[0].checksum
+    import hashlib  # where packs compose, not at `import ssbg` (ADR 0015: import time)
+
     lines = "".join(f"{c.name} {c.version} {c.checksum}\n" for c in components)
     return hashlib.sha256(lines.encode("utf-8")).hexdigest()
 
@@ -870,6 +903,12 @@ def _claim(value: object) -> str:
 def default_pack() -> UnitPack:
     """The ``en_units_v1`` pack, loaded once and memoized."""
     return load_pack(DEFAULT_PACK_NAME)
+
+
+@functools.lru_cache(maxsize=64)
+def _citation(components: tuple[PackComponent, ...]) -> str:
+    """:attr:`UnitPack.citation` (memoized: every bound graph's provenance names its pack)."""
+    return "+".join(c.token for c in components)
 
 
 def corpus_pack() -> UnitPack:

@@ -15,14 +15,14 @@ from ssbg.admissibility import (
     REFUSED_UNIT_PROOF,
     EquationStamper,
     UnitProof,
-    _proof_by_units,
+    _memoized_proof,
     check_admissibility,
     check_operation,
     clear_proof_cache,
 )
 from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError
 from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
-from ssbg.units import DIMENSIONLESS, UnitVector
+from ssbg.units import DIMENSIONLESS, UnitPack, UnitVector, default_pack
 
 SPAN = SourceSpanLink("p", 0, 1, "x")
 
@@ -290,8 +290,9 @@ _UNITS = (None, "feet", "dollars", "dollars per hour", "hours", "minutes", "appl
 def test_memoized_proofs_never_change_a_verdict(
     kind: str, operands: list[tuple[str | None, str]], lhs_unit: str | None
 ) -> None:
-    """An equation stamped through the proof memo (primed by the same units and roles under other ids)
-    gets the proof, status and refusal fields that the kind's rule gives it with the memo switched off."""
+    """An equation stamped through the proof memo (primed by the same units and roles under other ids), or
+    through the refusal memo (the same equation again), gets the proof, status and refusal fields that the
+    kind's rule gives it with the memos switched off."""
 
     def verdict(ids: list[str]) -> tuple[str, str, str | None, str | None, str | None]:
         symbols = {sid: sym(sid, unit, role) for sid, (unit, role) in zip(ids, operands, strict=True)}
@@ -301,15 +302,46 @@ def test_memoized_proofs_never_change_a_verdict(
         return eq.unit_proof, eq.admissibility_status, eq.refusal_reason, eq.refusal_detail, eq.offending_unit
 
     ids = [f"s{i}" for i in range(len(operands))]
-    with mock.patch("ssbg.admissibility._proof_by_units", return_value=None):
+    no_memo = mock.patch.object(UnitPack, "memo", return_value={})  # no proof known beforehand
+    with mock.patch("ssbg.admissibility._memoized_proof", return_value=None), no_memo:
         direct = verdict(ids)
-    verdict([f"t{i}" for i in range(len(operands))])  # primes the memo
+    verdict([f"t{i}" for i in range(len(operands))])  # primes the proof memo
     assert verdict(ids) == direct
+    assert verdict(ids) == direct  # a refusal now comes from the refusal memo
 
 
 def test_clear_proof_cache_empties_the_memo() -> None:
     symbols = {"a": sym("a", "feet"), "b": sym("b", "feet"), "out": sym("out")}
+    signature = (("quantity", "feet"), ("quantity", "feet"))
     EquationStamper(symbols).stamp("out", "a + b", ("a", "b"), "add", SPAN)
-    assert _proof_by_units.cache_info().currsize > 0
-    clear_proof_cache()
-    assert _proof_by_units.cache_info().currsize == 0
+    memo = default_pack().memo("ssbg.admissibility.proofs")
+    with mock.patch("ssbg.admissibility._proof_by_units", return_value=None) as rule:
+        assert _memoized_proof("add", signature, None, default_pack(), memo) is not None  # from the memo
+        clear_proof_cache()
+        assert _memoized_proof("add", signature, None, default_pack(), memo) is None  # the rule again
+    assert rule.call_count == 1
+
+
+class _CountingDict(dict[str, str]):
+    """A dict that counts how often it is walked (each walk is a full pass over it)."""
+
+    walks = 0
+
+    def __iter__(self) -> Any:
+        _CountingDict.walks += 1
+        return super().__iter__()
+
+
+def test_stamping_a_refused_chain_never_walks_the_refusals() -> None:
+    # Each dependent of a refused equation looks its few dependencies up among the refusals; walking
+    # every refusal per step made a chain of n refused steps cost n^2 (64k steps: 436 s).
+    symbols = {"a": sym("a", "dollars"), "b": sym("b", "hours")}
+    symbols.update({f"s{i}": sym(f"s{i}") for i in range(200)})
+    stamper = EquationStamper(symbols)
+    stamper.root_of = _CountingDict()
+    _CountingDict.walks = 0
+    first = stamper.stamp("s0", "a + b", ("a", "b"), "add", SPAN)
+    chain = [stamper.stamp(f"s{i}", f"s{i - 1} + a", (f"s{i - 1}", "a"), "add", SPAN) for i in range(1, 200)]
+    assert first.refusal_reason == "unit_mismatch"
+    assert {(eq.refusal_reason, eq.propagated_from) for eq in chain} == {("unit_unbound", "s0")}
+    assert _CountingDict.walks == 0

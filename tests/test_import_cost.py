@@ -65,3 +65,26 @@ def test_inflect_import_restores_typeguard_and_skips_its_instrumentation() -> No
         "except Exception as exc:\n    print(type(exc).__name__)"
     )
     assert raised != "TypeCheckError"
+
+
+# What `import ssbg` adds to sys.modules, by top-level name (leading-underscore C accelerators left out:
+# they differ between builds): the core's own package and the standard library it cannot start without
+# (dataclasses brings inspect, ast, dis and tokenize; typing brings contextlib; re brings enum).  Anything
+# else is imported where it is used (hashlib, pathlib, importlib.resources, fractions: ADR 0015).  A module
+# missing from this set fails the test: import it inside the function that needs it, or add it here and say
+# why in ADR 0015.
+CORE_IMPORTS = frozenset(
+    {
+        "ast", "collections", "contextlib", "copy", "copyreg", "dataclasses", "dis", "enum", "functools",
+        "importlib", "inspect", "itertools", "json", "keyword", "linecache", "math", "opcode", "operator", "re",
+        "reprlib", "ssbg", "token", "tokenize", "types", "typing", "unicodedata", "warnings", "weakref",
+    }
+)  # fmt: skip
+
+
+def test_import_ssbg_imports_no_module_beyond_the_core_list() -> None:
+    code = "import sys; before = set(sys.modules); import ssbg; print(' '.join(sorted(set(sys.modules) - before)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    imported = {name.partition(".")[0] for name in out if not name.startswith("_")}
+    assert "ssbg" in imported
+    assert sorted(imported - CORE_IMPORTS) == []

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ssbg.errors import BindingGraphError
 from ssbg.model import (
@@ -19,6 +22,7 @@ from ssbg.model import (
     SemanticSymbolicBindingGraph,
     SourceSpanLink,
     SymbolBinding,
+    _in_dependency_order,
 )
 
 SPAN = SourceSpanLink("p", 0, 3, "abc")
@@ -79,6 +83,25 @@ def test_values_are_frozen(value: object) -> None:
 def test_values_are_slotted(value: object) -> None:
     assert not hasattr(value, "__dict__")
     assert hasattr(type(value), "__slots__")
+
+
+@pytest.mark.parametrize("value", VALUES, ids=lambda v: type(v).__name__)
+def test_constructor_takes_the_fields_dataclasses_declares(value: object) -> None:
+    # model._slot_init writes the constructor: the dataclass's parameters, in order, with its defaults
+    params = list(inspect.signature(type(value).__init__).parameters.values())[1:]
+    fields = dataclasses.fields(value)  # type: ignore[arg-type]
+    empty = inspect.Parameter.empty
+    assert [(p.name, p.default) for p in params] == [
+        (f.name, empty if f.default is dataclasses.MISSING else f.default) for f in fields
+    ]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=lambda v: type(v).__name__)
+def test_constructor_validates_every_value(value: object) -> None:
+    # the constructor sets the fields, then __post_init__ refuses: a bad field never makes a value
+    first = dataclasses.fields(value)[0].name  # type: ignore[arg-type]
+    with pytest.raises(BindingGraphError):
+        dataclasses.replace(value, **{first: 3.5})  # type: ignore[type-var]
 
 
 @pytest.mark.parametrize("value", VALUES, ids=lambda v: type(v).__name__)
@@ -340,3 +363,53 @@ def test_symbol_lookup() -> None:
 def test_summary_counts() -> None:
     g = graph((sym("a"), sym("b")), (eq("b", ("a",), admissibility_status="admitted"),))
     assert g.summary()["statuses"] == {"admitted": 1}
+
+
+_IDS = st.sampled_from(("a", "b", "c", "d"))
+_REFERENCES = st.sampled_from(("a", "b", "c", "d", "z"))  # "z" is never a symbol
+
+
+@st.composite
+def _raw_graph_fields(draw: st.DrawFn) -> dict[str, Any]:
+    """Fields of a graph that may break any of its invariants: duplicate or unknown ids, cycles, equations out
+    of order, a member of the wrong type, a list instead of a tuple."""
+    ids = draw(st.just(["a", "b", "c", "d"]) | st.lists(_IDS, max_size=4))  # all four: every reference resolves
+    symbols: list[object] = [sym(sid) for sid in ids]
+    facts: list[object] = [BoundFact(sid, "1", SPAN) for sid in draw(st.lists(_REFERENCES, max_size=2))]
+    equations: list[object] = []
+    shapes = st.tuples(_IDS, st.sets(_REFERENCES, max_size=2), st.none() | _REFERENCES)
+    for lhs, deps, upstream in draw(st.lists(shapes, max_size=3)):
+        refused = {"refusal_reason": "unit_unbound", "propagated_from": upstream, "admissibility_status": "refused"}
+        equations.append(eq(lhs, tuple(sorted(deps)), **(refused if upstream else {})))
+    targets = draw(st.lists(st.tuples(_REFERENCES, st.none() | _REFERENCES), max_size=1))
+    unknowns: list[object] = [BoundUnknown(sid, SPAN, resolved_by=by) for sid, by in targets]
+    constraints: list[object] = [BoundConstraint(sid, "x > 0", SPAN) for sid in draw(st.lists(_REFERENCES, max_size=1))]
+    fields: dict[str, Any] = {"symbols": symbols, "facts": facts, "equations": equations, "unknowns": unknowns,
+                              "constraints": constraints}  # fmt: skip
+    for name in draw(st.sets(st.sampled_from(sorted(fields)), max_size=1)):  # a member of the wrong type
+        fields[name].insert(draw(st.integers(0, len(fields[name]))), SPAN)
+    shape = draw(st.sampled_from((tuple, tuple, tuple, list)))
+    return {name: shape(value) for name, value in fields.items()} | {"provenance": draw(st.sampled_from(("t", "")))}
+
+
+def _unchecked_graph(fields: dict[str, Any]) -> SemanticSymbolicBindingGraph:
+    """A graph value whose fields were never checked (tests only: to run the checks themselves on it)."""
+    graph = object.__new__(SemanticSymbolicBindingGraph)
+    for name, value in fields.items():
+        getattr(SemanticSymbolicBindingGraph, name).__set__(graph, value)
+    return graph
+
+
+@given(_raw_graph_fields())
+@settings(max_examples=400)
+def test_the_graph_fast_check_passes_only_what_the_full_checks_pass(fields: dict[str, Any]) -> None:
+    # _holds is the one-pass common case of _validate: whatever it passes, the checks in order pass too;
+    # whatever they pass in dependency order, it passes (so the fast path is the one taken)
+    graph = _unchecked_graph(fields)
+    try:
+        graph._validate()
+        valid = True
+    except BindingGraphError:
+        valid = False
+    in_order = valid and _in_dependency_order(fields["equations"])
+    assert graph._holds() == in_order

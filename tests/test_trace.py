@@ -15,7 +15,16 @@ from ssbg.constants import IMPLICIT_CONSTANTS, constants_with_value
 from ssbg.errors import ProblemGraphError
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.reading.cues import CUE_PATTERNS, EQUATION_CONSTANTS, find_cues
-from ssbg.trace import MENTION_KINDS, MENTION_SOURCES, OPERAND_SOURCES, STEP_OPS, Trace, bind_trace, step_units
+from ssbg.trace import (
+    MENTION_KINDS,
+    MENTION_SOURCES,
+    OPERAND_SOURCES,
+    STEP_OPS,
+    Trace,
+    _TraceBinder,
+    bind_trace,
+    step_units,
+)
 from ssbg.units import UnitVector, default_pack
 
 WENG = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
@@ -444,6 +453,46 @@ def test_bind_trace_never_raises_and_stamps_every_step(trace: Trace) -> None:
     steps = [e for e in g.equations if "_again_" not in e.lhs_symbol_id]
     assert len(steps) == len(trace.steps)
     assert {e.admissibility_status for e in g.equations} <= {"admitted", "refused"}
+
+
+class _CountingFacts(list[Any]):
+    """A fact list that counts the facts read back from it."""
+
+    reads = 0
+
+    def __iter__(self) -> Any:
+        _CountingFacts.reads += len(self)
+        return super().__iter__()
+
+    def __getitem__(self, index: Any) -> Any:
+        got = super().__getitem__(index)
+        _CountingFacts.reads += len(got) if isinstance(index, slice) else 1
+        return got
+
+
+def test_aliasing_reads_each_fact_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # an operand used twice in a step gets an alias with a copy of its fact; finding that fact by a scan of
+    # every fact made a trace of n squared mentions cost n^2
+    n = 200
+    words = [f"{i + 1} apples" for i in range(n)]
+    starts = [sum(len(w) + 1 for w in words[:i]) for i in range(n)]
+    mentions = [{"start": s, "end": s + len(w), "text": w, "value": i + 1, "unit": "apples"}
+                for i, (s, w) in enumerate(zip(starts, words, strict=True))]  # fmt: skip
+    steps = [{"op": "multiply", "operands": [{"mention": i}, {"mention": i}]} for i in range(n)]
+    trace = Trace.from_dict(
+        {"problem_id": "p", "corpus": "example", "text": " ".join(words), "mentions": mentions, "steps": steps}
+    )
+    init = _TraceBinder.__init__
+
+    def counting_init(self: _TraceBinder, *args: Any) -> None:
+        init(self, *args)
+        self.facts = _CountingFacts()
+
+    monkeypatch.setattr(_TraceBinder, "__init__", counting_init)
+    _CountingFacts.reads = 0
+    graph = bind_trace(trace)
+    assert sum("_again_" in f.symbol_id for f in graph.facts) == n
+    assert _CountingFacts.reads <= 4 * len(graph.facts)
 
 
 # ------------------------------------------------------------------ reading again a mismatch (ADR 0018)
