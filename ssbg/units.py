@@ -30,7 +30,7 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
@@ -85,12 +85,13 @@ PACK_DOMAINS: frozenset[str] = frozenset(
 )
 
 
-class UnitVector(NamedTuple):
-    """Integer exponents over :data:`BASE_DIMENSIONS`; an immutable, hashable value.
+# tuple.__new__ skips the generated NamedTuple constructor: the hot path of the algebra (its exponents
+# are sums and differences of ints, so they need no check).
+_new = tuple.__new__
 
-    ``UnitVector(money=1, time=-1)`` is money per time.  ``*`` and ``/`` are the
-    unit product and quotient.
-    """
+
+class _Exponents(NamedTuple):
+    """The fields of :class:`UnitVector` (a NamedTuple cannot define ``__new__`` itself)."""
 
     length: int = 0
     time: int = 0
@@ -98,6 +99,51 @@ class UnitVector(NamedTuple):
     money: int = 0
     count: int = 0  # type: ignore[assignment]  # the field shadows tuple.count on purpose
     temperature: int = 0
+
+
+class UnitVector(_Exponents):
+    """Integer exponents over :data:`BASE_DIMENSIONS`; an immutable, hashable value.
+
+    ``UnitVector(money=1, time=-1)`` is money per time.  ``*`` and ``/`` are the
+    unit product and quotient.  Every exponent is an ``int`` (ADR-0134: an
+    integer exponent vector): a float, a bool or anything else refuses with
+    ``UnitAlgebraError`` (``malformed_unit``) at construction, ``_make`` and
+    ``_replace`` included.
+
+    >>> UnitVector(length=0.5)
+    Traceback (most recent call last):
+    ...
+    ssbg.errors.UnitAlgebraError: malformed_unit: exponent 'length' must be an int (got float 0.5) (at length)
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls, length: int = 0, time: int = 0, mass: int = 0, money: int = 0, count: int = 0, temperature: int = 0
+    ) -> UnitVector:
+        if (
+            type(length) is int
+            and type(time) is int
+            and type(mass) is int
+            and type(money) is int
+            and type(count) is int
+            and type(temperature) is int
+        ):
+            return _new(cls, (length, time, mass, money, count, temperature))
+        values = (length, time, mass, money, count, temperature)
+        return _new(cls, tuple(_exponent(name, v) for name, v in zip(BASE_DIMENSIONS, values, strict=True)))
+
+    @classmethod
+    def _make(cls, iterable: Iterable[int]) -> UnitVector:  # type: ignore[override]
+        """A vector from six exponents, validated like the constructor (``_replace`` goes through it)."""
+        values = tuple(iterable)
+        if len(values) != len(BASE_DIMENSIONS):
+            raise UnitAlgebraError(
+                f"malformed_unit: a UnitVector has {len(BASE_DIMENSIONS)} exponents (got {len(values)})",
+                reason="malformed_unit",
+                detail=repr(values),
+            )
+        return cls(*values)
 
     def __mul__(self, other: object) -> UnitVector:  # type: ignore[override,unused-ignore]
         if not isinstance(other, UnitVector):
@@ -136,6 +182,17 @@ class UnitVector(NamedTuple):
 DIMENSIONLESS = UnitVector()
 
 
+def _exponent(name: str, value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    raise UnitAlgebraError(
+        f"malformed_unit: exponent {name!r} must be an int (got {type(value).__name__} {value!r})",
+        reason="malformed_unit",
+        path=name,
+        detail=repr(value),
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def _canonical(vector: UnitVector) -> str:
     def factor(name: str, exp: int) -> str:
@@ -147,10 +204,6 @@ def _canonical(vector: UnitVector) -> str:
         return "dimensionless"
     top = "*".join(num) if num else "1"
     return f"{top}/{'*'.join(den)}" if den else top
-
-
-# tuple.__new__ skips the generated NamedTuple constructor: the hot path of the algebra.
-_new = tuple.__new__
 
 
 def _check_vector(value: object, name: str) -> UnitVector:
