@@ -56,6 +56,7 @@ __all__ = [
     "atomic_write",
     "check_writable",
     "open_regular",
+    "read_regular",
     "sniff_encoding",
 ]
 
@@ -94,6 +95,16 @@ def open_regular(path: str | Path) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
+
+
+def read_regular(path: str | Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (:func:`open_regular`); ``OSError``
+    (``EFBIG``) for a larger one, found after reading ``limit + 1`` bytes, never the whole file."""
+    with open_regular(path) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
+    return data
 
 
 _UTF32 = ((b"\xff\xfe\x00\x00", "UTF-32 (little endian)"), (b"\x00\x00\xfe\xff", "UTF-32 (big endian)"))
@@ -214,15 +225,11 @@ class OutputSet:
             self.discard()
 
     def temp(self, target: Path) -> Path:
-        """The staged path of ``target`` (its folder created if need be)."""
+        """The staged path of ``target`` (its folder must exist: :func:`check_writable` makes it)."""
         target = Path(target)
         if target.is_dir():
             raise OutputError(f"cannot write {target}: it is a folder", reason="is_a_directory", path=str(target),
                               detail="is a directory")
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise output_error(exc, str(target.parent), "create the folder") from None
         staged = self._staged.get(target)
         if staged is None:
             staged = self._staged[target] = _sibling(target, "ssbg-new")
