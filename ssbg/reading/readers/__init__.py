@@ -96,9 +96,7 @@ def parse_corpus_spec(spec: str | Path) -> tuple[str, Path]:
         fmt = guess_format(path)
     if not path.exists():
         raise ImportRefusal(f"no corpus at {path}", reason="malformed_record", path=str(path))
-    if not path.is_dir() and not path.is_file():  # a FIFO or a device: never opened (it could block or never end)
-        raise ImportRefusal(f"{path} is not a regular file or a folder", reason="unreadable_file", path=str(path))
-    return fmt, path
+    return fmt, path  # a FIFO or a device is a file its reader refuses (unreadable_file), counted like any record
 
 
 @dataclass(frozen=True, slots=True)
