@@ -295,3 +295,20 @@ def test_a_pack_file_that_is_not_regular_refuses_without_blocking(tmp_path: Path
     with pytest.raises(PackError) as info:
         load_pack(pack)
     assert info.value.reason == "pack_missing"
+
+
+@seam_settings(300)
+@given(st.dictionaries(st.sampled_from(["lemma", "plural", "surfaces", "domain", "dimension", "ratio", "canonical",
+                                        "container_size", "extra"]), hostile_json, max_size=9))
+def test_any_pack_row_is_an_entry_or_a_malformed_row_at_its_line(fields: dict[str, Any]) -> None:
+    from ssbg.units import _parse_row
+
+    row = {"lemma": "widget", "plural": "widgets", "surfaces": [], "domain": "count", "dimension": {"count": 1},
+           "ratio": "1", "canonical": False, "container_size": None, **fields}
+    try:
+        entry = _parse_row(json.dumps(row), "lexicon.jsonl:7")
+    except PackError as exc:
+        assert (exc.reason, exc.path) == ("malformed_row", "lexicon.jsonl:7")
+    else:
+        assert all(type(e) is int for e in entry.dimension)
+        assert entry.ratio is None or entry.ratio > 0

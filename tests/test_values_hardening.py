@@ -273,3 +273,18 @@ def test_a_problem_file_past_the_digit_limit_is_exit_2(tmp_path: Path, capsys: p
     path.write_text(json.dumps(PROBLEM).replace('"value": 3', '"value": ' + "9" * 5000), encoding="utf-8")
     assert main(["bind", str(path)]) == 2
     assert "ProblemGraphError [invalid_value] at " in capsys.readouterr().err
+
+
+@seam_settings(60)
+@given(st.lists(st.one_of(st.binary(max_size=40), st.builds(json.dumps, _mutation(PROBLEM)).map(str.encode)),
+                max_size=4))
+def test_a_lane_file_of_any_bytes_loads_or_refuses_typed(tmp_path_factory: Any, lines: list[bytes]) -> None:
+    from ssbg.lanes import load_lane
+
+    path = tmp_path_factory.mktemp("lane") / "lane.jsonl"
+    path.write_bytes(b"\n".join(line.replace(b"\n", b" ") for line in lines))
+    try:
+        load_lane(path)
+    except LaneError as exc:
+        assert exc.path is not None
+        assert exc.path.startswith(str(path))
