@@ -27,18 +27,31 @@ another in one direction only.
   - :mod:`ssbg.lanes`, :mod:`ssbg.playground`, :mod:`ssbg.browser`,
     :mod:`ssbg.widgets` (the only ipywidgets importer) and :mod:`ssbg.cli`.
 
+  - :mod:`ssbg.checking` (check a solution: verdicts, the ``check-solutions``
+    batch) imports the core and reading (stats and views inside functions).
+
 - No import circle anywhere, counting imports inside functions too.
 
 Tests read every import of every module with ``ast`` and check these rules.
 
-``import ssbg`` imports the core only; it stays cheap.
+``import ssbg`` imports the core only; it stays cheap.  The one way from the
+root to an edge is :data:`_LAZY_NAMES`: ``ssbg.check_solution`` (and the few
+names beside it) import :mod:`ssbg.checking` on first use (PEP 562), so the
+verdict API is one attribute away without ``import ssbg`` paying for reading
+(ADR 0019).  A test allows exactly that table and nothing else.
 
 Examples
 --------
 >>> import ssbg
 >>> ssbg.check_operation("divide", ["miles", "hours"]).to_canonical_string()
 'divide: [length,time] -> length/time'
+>>> ssbg.check_solution("Ann walks 3 miles an hour for 2 hours. How far does she walk?", "3 * 2 = 6 miles").status
+'sound'
 """
+
+import importlib
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from ssbg.adapter import bind_math_problem_graph, holding_key
 from ssbg.admissibility import (
@@ -112,7 +125,34 @@ from ssbg.units import (
     units_equal,
 )
 
+if TYPE_CHECKING:  # pragma: no cover - the names _LAZY_NAMES gives, for type checkers
+    from ssbg.checking import Finding, Verdict, check_solution, check_solutions
+
 __version__ = "0.1.0"
+
+_LAZY_NAMES = MappingProxyType(
+    {
+        "check_solution": "ssbg.checking",
+        "check_solutions": "ssbg.checking",
+        "Finding": "ssbg.checking",
+        "Verdict": "ssbg.checking",
+    }
+)
+"""Names of an edge module reachable from the root, imported on first use (PEP 562; ADR 0019)."""
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LAZY_NAMES`, imported from its edge module on first use (then kept)."""
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ssbg' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_NAMES})
 
 __all__ = [
     "ADMISSIBILITY_REASONS",
@@ -138,6 +178,7 @@ __all__ = [
     "BoundUnknown",
     "Comparison",
     "EquationStamper",
+    "Finding",
     "FractionPortion",
     "ImportRefusal",
     "InitialPossession",
@@ -161,11 +202,14 @@ __all__ = [
     "UnitProof",
     "UnitVector",
     "Unknown",
+    "Verdict",
     "__version__",
     "allocate_symbols",
     "bind_math_problem_graph",
     "check_admissibility",
     "check_operation",
+    "check_solution",
+    "check_solutions",
     "clear_pack_cache",
     "default_pack",
     "holding_key",

@@ -740,6 +740,29 @@ class EquationStamper:
         self.proofs[lhs] = proof
         return BoundEquation(lhs, rhs, deps, kind, text, "admitted", span, None, None, None, None)
 
+    def admits(self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str) -> bool:
+        """Whether the equation would be admitted now, recording nothing: a trial of another reading."""
+        deps = frozenset(dependencies)
+        if self.root_of and not deps.isdisjoint(self.root_of):
+            return False
+        try:
+            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted)
+        except AdmissibilityError:
+            return False
+        return not isinstance(proved, _Refusal)
+
+    def retract(self, lhs: str) -> None:
+        """Forget what stamping ``lhs`` recorded, so that it can be stamped again under another reading."""
+        self.root_of.pop(lhs, None)
+        self.admitted.pop(lhs, None)
+        self.proofs.pop(lhs, None)
+
+    def refuse(
+        self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str, span: SourceSpanLink, reason: str, detail: str
+    ) -> BoundEquation:
+        """Stamp a root-cause refusal a caller established (``ambiguous_grounding``: ADR 0018)."""
+        return self._refused(lhs, rhs, frozenset(dependencies), kind, span, reason, detail, None)
+
     def _refused(
         self,
         lhs: str,

@@ -2,7 +2,8 @@
 
 Subcommands: ``check`` (one operation's admissibility), ``bind`` (a problem
 file to its canonical string), ``lane`` (check expected-shape lanes),
-``render`` (a graph to SVG/PNG/DOT) and ``report`` (a corpus refusal report).
+``render`` (a graph to SVG/PNG/DOT), ``report`` (a corpus refusal report) and
+``check-solutions`` (verdicts on a file of solutions).
 Each edge module registers its own subcommand through a ``register(subparsers)``
 function, so this file only wires them.
 
@@ -20,10 +21,14 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ssbg import jsontext
 from ssbg.errors import SsbgError
 from ssbg.files import read_regular
+
+if TYPE_CHECKING:
+    from ssbg.units import UnitPack
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_REFUSED", "main"]
 
@@ -36,7 +41,7 @@ MAX_PROBLEM_BYTES = 16 * 1024 * 1024
 """The largest problem file ``bind`` and ``render`` read (a 64k-step trace is about 4 MB)."""
 
 # Edge modules that contribute subcommands through register(subparsers).
-_EDGE_COMMANDS: tuple[str, ...] = ("ssbg.lanes", "ssbg.views.cli", "ssbg.stats.cli")
+_EDGE_COMMANDS: tuple[str, ...] = ("ssbg.lanes", "ssbg.views.cli", "ssbg.stats.cli", "ssbg.checking.cli")
 
 
 def _error(exc: SsbgError) -> int:
@@ -91,19 +96,22 @@ def load_problem_file(path: str | Path) -> object:
     return MathProblemGraph.from_dict(data, path=f"{p}:$")
 
 
-def bind_problem(problem: object) -> object:
-    """Bind a ``MathProblemGraph`` or a trace into a binding graph."""
+def bind_problem(problem: object, pack: UnitPack | None = None) -> object:
+    """Bind a ``MathProblemGraph`` or a trace into a binding graph (over ``pack``, default en_units_v1)."""
     from ssbg.adapter import bind_math_problem_graph
     from ssbg.problem import MathProblemGraph
 
     if isinstance(problem, MathProblemGraph):
-        return bind_math_problem_graph(problem)
+        return bind_math_problem_graph(problem, pack=pack)
     trace_mod = importlib.import_module("ssbg.trace")
-    return trace_mod.bind_trace(problem)
+    return trace_mod.bind_trace(problem, pack=pack)
 
 
 def _cmd_bind(args: argparse.Namespace) -> int:
-    graph = bind_problem(load_problem_file(args.problem))
+    from ssbg.units import load_pack
+
+    pack = load_pack(args.pack) if args.pack else None
+    graph = bind_problem(load_problem_file(args.problem), pack)
     sys.stdout.write(graph.to_canonical_string())  # type: ignore[attr-defined]
     if args.hash:
         print(f"sha256 {graph.content_hash}")  # type: ignore[attr-defined]
@@ -119,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("kind", help="operation kind, e.g. apply_rate")
     check.add_argument("units", nargs="+", help="operand units in the kind's order ('-' for a pure number)")
     check.add_argument("--lhs", help="declared lhs unit")
-    check.add_argument("--pack", help="unit pack name or folder (default en_units_v1)")
+    check.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(func=_cmd_check)
 
@@ -127,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     bind.add_argument("problem", help="MathProblemGraph (or trace) JSON file")
     bind.add_argument("--hash", action="store_true", help="also print the sha256 content hash")
     bind.add_argument("--fail-on-refusal", action="store_true", help="exit 1 when an equation is refused")
+    bind.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
     bind.set_defaults(func=_cmd_bind)
 
     for name in _EDGE_COMMANDS:

@@ -63,6 +63,7 @@ PACK_REASONS: frozenset[str] = frozenset(
         "manifest_invalid",  # manifest.json is malformed
         "checksum_mismatch",  # lexicon bytes do not match the manifest checksum
         "row_count_mismatch",  # manifest row count differs from the lexicon
+        "pack_conflict",  # two composed packs claim one lemma or surface with different entries
     }
 )
 
@@ -75,6 +76,9 @@ ADMISSIBILITY_REASONS: frozenset[str] = frozenset(
         "unknown_operation",
         "operand_arity",
         "rate_form_invalid",
+        # beyond ADR-0134 (ADR 0018): a refusal that a tied grounding or a second unit reading the words
+        # support as well would not make; ssbg could not tell which reading the text means
+        "ambiguous_grounding",
     }
 )
 
@@ -214,9 +218,28 @@ class UnitAlgebraError(SsbgError, ValueError):
 
 
 class PackError(SsbgError, ValueError):
-    """A unit pack that does not load or validate; ``path`` is ``file:line``."""
+    """A unit pack that does not load, validate or compose.
+
+    ``path`` is ``file:line`` for a bad row; for a ``pack_conflict`` it is the
+    composition (``en_units_v1+en_counts_v1``), ``detail`` the lemma or
+    surface both packs claim and ``packs`` the names of the two packs.
+    """
 
     REASONS = PACK_REASONS
+
+    packs: tuple[str, ...]
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str,
+        path: str | None = None,
+        detail: str | None = None,
+        packs: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message, reason=reason, path=path, detail=detail)
+        self.packs = packs
 
 
 class AdmissibilityError(SsbgError, ValueError):

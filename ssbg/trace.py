@@ -160,6 +160,9 @@ class Mention:
     its singular lemma (``"clip"``, ``"dollar"``, ``"dollar_per_hour"``); both
     ``None`` for a bare number.  ``kind`` is one of :data:`MENTION_KINDS`;
     ``source`` one of :data:`MENTION_SOURCES` (offsets index that string).
+    ``alt_unit`` is a second reading of the unit that the words support as well
+    (``$12.00`` for a combo: dollars, or dollars per combo); binding reports a
+    refusal that only the first reading makes as ``ambiguous_grounding`` (ADR 0018).
     """
 
     start: int
@@ -170,6 +173,7 @@ class Mention:
     lemma: str | None = None
     kind: str = "quantity"
     source: str = "text"
+    alt_unit: str | None = None
 
     def __post_init__(self) -> None:
         start, end, value, unit, lemma = self.start, self.end, self.value, self.unit, self.lemma
@@ -188,6 +192,7 @@ class Mention:
             and self.kind in MENTION_KINDS
             and type(self.source) is str
             and self.source in MENTION_SOURCES
+            and self.alt_unit is None
         ):
             return
         _check_index(self.start, "start")
@@ -208,6 +213,9 @@ class Mention:
             raise _fail(
                 "invalid_value", f"'source' must be one of {list(MENTION_SOURCES)} (got {self.source!r})", "source"
             )
+        _check_text(self.alt_unit, "alt_unit", optional=True)
+        if self.alt_unit is not None and self.alt_unit == self.unit:
+            raise _fail("invalid_value", "'alt_unit' must differ from 'unit'", "alt_unit")
 
     @property
     def is_pure(self) -> bool:
@@ -224,6 +232,8 @@ class Mention:
             out["kind"] = self.kind
         if self.source != "text":
             out["source"] = self.source
+        if self.alt_unit is not None:
+            out["alt_unit"] = self.alt_unit
         return out
 
 
@@ -233,7 +243,10 @@ class Operand:
     index) or ``constant`` (an id of :data:`~ssbg.constants.IMPLICIT_CONSTANTS`).
 
     ``cue`` is the ``(start, end)`` of the words that imply a constant, when the
-    text has them; ``text`` is the literal as the corpus formula wrote it.
+    text has them; ``text`` is the literal as the corpus formula wrote it and
+    ``at`` its offset in the solution (or equation) it was read from.  ``why``
+    says what evidence chose this reading; ``alternative`` is another reading the
+    evidence supports as well (a tie, ADR 0018): it has no alternative of its own.
     """
 
     mention: int | None = None
@@ -241,6 +254,9 @@ class Operand:
     constant: str | None = None
     cue: tuple[int, int] | None = None
     text: str | None = None
+    at: int | None = None
+    why: str | None = None
+    alternative: Operand | None = None
 
     def __post_init__(self) -> None:
         mention, step, text = self.mention, self.step, self.text
@@ -252,6 +268,9 @@ class Operand:
                 or (type(step) is int and step >= 0 and mention is None)
             )
             and (text is None or (type(text) is str and text and not text.isspace()))
+            and (self.at is None or (type(self.at) is int and self.at >= 0))
+            and (self.why is None or (type(self.why) is str and self.why and not self.why.isspace()))
+            and self.alternative is None
         ):
             return  # the common case (an index and a literal), checked in one pass; the rest below
         chosen = (self.mention is not None) + (self.step is not None) + (self.constant is not None)
@@ -273,6 +292,17 @@ class Operand:
                 raise _fail("invalid_value", "'cue' must satisfy start < end", "cue")
         if self.text is not None:
             _check_text(self.text, "text")
+        if self.at is not None:
+            _check_index(self.at, "at")
+        _check_text(self.why, "why", optional=True)
+        alt = self.alternative
+        if alt is not None:
+            if not isinstance(alt, Operand):
+                raise _fail("wrong_type", "'alternative' must be an Operand", "alternative")
+            if alt.alternative is not None:
+                raise _fail("invalid_value", "an alternative has no alternative of its own", "alternative")
+            if (alt.mention, alt.step, alt.constant) == (self.mention, self.step, self.constant):
+                raise _fail("invalid_value", "an alternative points elsewhere than its operand", "alternative")
 
     @property
     def source(self) -> str:
@@ -291,6 +321,12 @@ class Operand:
                 out["cue"] = list(self.cue)
         if self.text is not None:
             out["text"] = self.text
+        if self.at is not None:
+            out["at"] = self.at
+        if self.why is not None:
+            out["why"] = self.why
+        if self.alternative is not None:
+            out["alternative"] = self.alternative.to_dict()
         return out
 
 
@@ -301,7 +337,10 @@ class Step:
     ``result`` is the value the corpus states, ``unit`` the result unit the text
     states (as written), ``formula`` the corpus text the step came from, and
     ``implicit`` marks a step the importer synthesized (a sub-expression of a
-    longer formula, or a complement such as ``1 - 20%``).
+    longer formula, or a complement such as ``1 - 20%``).  ``at`` is the formula's
+    offset in the solution.  ``per`` lists the units the context of the stated unit
+    makes it a rate of (``$3 ... each``, a problem that counts hours a week): a
+    stated unit that drops one of them is read as that rate and noted (ADR 0018).
     """
 
     op: str
@@ -310,6 +349,8 @@ class Step:
     unit: str | None = None
     formula: str | None = None
     implicit: bool = False
+    at: int | None = None
+    per: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         op, operands, result, unit, formula = self.op, self.operands, self.result, self.unit, self.formula
@@ -323,6 +364,8 @@ class Step:
             and (unit is None or (type(unit) is str and unit and not unit.isspace() and _unicode(unit)))
             and (formula is None or (type(formula) is str and formula and not formula.isspace() and _unicode(formula)))
             and type(self.implicit) is bool
+            and (self.at is None or (type(self.at) is int and self.at >= 0))
+            and not self.per
         ):
             return
         if type(self.op) is not str or self.op not in STEP_OPS:
@@ -344,15 +387,23 @@ class Step:
         _check_text(self.formula, "formula", optional=True)
         if not isinstance(self.implicit, bool):
             raise _fail("wrong_type", "'implicit' must be a bool", "implicit")
+        if self.at is not None:
+            _check_index(self.at, "at")
+        if not isinstance(self.per, tuple):
+            raise _fail("wrong_type", "'per' must be a tuple of unit texts", "per")
+        for k, unit_text in enumerate(self.per):
+            _check_text(unit_text, f"per[{k}]")
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"op": self.op, "operands": [o.to_dict() for o in self.operands]}
-        for name in ("result", "unit", "formula"):
+        for name in ("result", "unit", "formula", "at"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
         if self.implicit:
             out["implicit"] = True
+        if self.per:
+            out["per"] = list(self.per)
         return out
 
 
@@ -435,18 +486,15 @@ class Trace:
             if not isinstance(step, Step):
                 raise _fail("wrong_type", "must be a Step", f"$.steps[{i}]")
             for j, o in enumerate(step.operands):
-                if o.mention is not None and o.mention >= count:
-                    raise _fail(
-                        "invalid_value", f"mention {o.mention} does not exist", f"$.steps[{i}].operands[{j}].mention"
-                    )
-                if o.step is not None and o.step >= i:
-                    raise _fail(
-                        "invalid_value", f"step {o.step} is not an earlier step", f"$.steps[{i}].operands[{j}].step"
-                    )
-                if o.cue is not None and o.cue[1] > size:
-                    raise _fail(
-                        "invalid_value", f"cue {list(o.cue)} lies outside the text", f"$.steps[{i}].operands[{j}].cue"
-                    )
+                if (
+                    (o.mention is not None and o.mention >= count)
+                    or (o.step is not None and o.step >= i)
+                    or (o.cue is not None and o.cue[1] > size)
+                    or o.alternative is not None
+                ):  # the rare operand that fails, or carries an alternative: checked (and named) apart
+                    self._check_reference(o, i, j, count, size)
+                    if o.alternative is not None:
+                        self._check_reference(o.alternative, i, j, count, size)
         if self.question_span is not None:
             qs = self.question_span
             if not (isinstance(qs, tuple) and len(qs) == 2):
@@ -461,6 +509,16 @@ class Trace:
             _check_text(self.gold_answer_unit, "$.gold_answer_unit")
         if self.answer is not None:
             _check_number(self.answer, "$.answer")
+
+    @staticmethod
+    def _check_reference(o: Operand, i: int, j: int, count: int, size: int) -> None:
+        """An operand of step ``i`` resolves: a mention in range, an earlier step, a cue inside the text."""
+        if o.mention is not None and o.mention >= count:
+            raise _fail("invalid_value", f"mention {o.mention} does not exist", f"$.steps[{i}].operands[{j}].mention")
+        if o.step is not None and o.step >= i:
+            raise _fail("invalid_value", f"step {o.step} is not an earlier step", f"$.steps[{i}].operands[{j}].step")
+        if o.cue is not None and o.cue[1] > size:
+            raise _fail("invalid_value", f"cue {list(o.cue)} lies outside the text", f"$.steps[{i}].operands[{j}].cue")
 
     @property
     def question(self) -> str | None:
@@ -503,10 +561,10 @@ class Trace:
 _TRACE_FIELDS = ("problem_id", "corpus", "text", "mentions", "steps")
 _TRACE_OPTIONAL = ("question_span", "answer_unit", "gold_answer_unit", "answer", "solution")
 _MENTION_FIELDS = ("start", "end", "text", "value")
-_MENTION_OPTIONAL = ("unit", "lemma", "kind", "source")
+_MENTION_OPTIONAL = ("unit", "lemma", "kind", "source", "alt_unit")
 _STEP_FIELDS = ("op", "operands")
-_STEP_OPTIONAL = ("result", "unit", "formula", "implicit")
-_OPERAND_OPTIONAL = ("mention", "step", "constant", "cue", "text")
+_STEP_OPTIONAL = ("result", "unit", "formula", "implicit", "at", "per")
+_OPERAND_OPTIONAL = ("mention", "step", "constant", "cue", "text", "at", "why", "alternative")
 
 
 class _Decoder(JsonDecoder):
@@ -542,6 +600,8 @@ class _Decoder(JsonDecoder):
         d = dict(self.obj(data, path, (), _OPERAND_OPTIONAL))
         if "cue" in d:
             d["cue"] = self.pair(d["cue"], f"{path}.cue")
+        if "alternative" in d:
+            d["alternative"] = self.operand(d["alternative"], f"{path}.alternative")
         operand: Operand = self.build(Operand, path, **d)
         return operand
 
@@ -550,6 +610,8 @@ class _Decoder(JsonDecoder):
         d["operands"] = tuple(
             self.operand(item, f"{path}.operands[{j}]") for j, item in enumerate(self.array(d["operands"], path))
         )
+        if "per" in d:
+            d["per"] = tuple(self.array(d["per"], f"{path}.per"))
         step: Step = self.build(Step, path, **d)
         return step
 
@@ -770,8 +832,9 @@ class _TraceBinder:
                         break
         return bound._replace(symbol_id=sid)
 
-    def kind_for(self, op: str, operands: list[_Bound]) -> str:
-        """``apply_rate`` for a product of a rate and a quantity in its denominator's unit, else ``op``."""
+    def kind_for(self, op: str, operands: list[_Bound], *, mark: bool = True) -> str:
+        """``apply_rate`` for a product of a rate and a quantity in its denominator's unit, else ``op``
+        (``mark``: the rate's symbol takes the role ``rate``)."""
         if op != "multiply" or len(operands) != 2:
             return op
         first, second = operands
@@ -784,7 +847,7 @@ class _TraceBinder:
                 and base.unit.dimension == rate.unit.denominator
             ):
                 sym = self.symbols[rate.symbol_id]
-                if sym.semantic_role != "rate":
+                if mark and sym.semantic_role != "rate":
                     self.symbols[rate.symbol_id] = dataclasses.replace(sym, semantic_role="rate")
                 return "apply_rate"
         return op
@@ -817,7 +880,10 @@ class _TraceBinder:
         if unit_text:
             name = f"{name} ({unit_text})"
         symbols[sid] = SymbolBinding(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, None, unit_text)
-        self.equations.append(stamper.stamp(sid, rhs, ids, kind, span))
+        equation = stamper.stamp(sid, rhs, ids, kind, span)
+        if equation.refusal_reason == "unit_mismatch":
+            equation = self.reconsider(step, equation, operands)
+        self.equations.append(equation)
         admitted = stamper.admitted.get(sid)
         unit = None
         if admitted is not None:
@@ -826,6 +892,79 @@ class _TraceBinder:
                 symbols[sid] = dataclasses.replace(symbols[sid], semantic_role="rate")
         value = step.result
         steps.append(_new_bound(_Bound, (sid, unit, False, None if value is None else float(value))))
+
+    def reconsider(self, step: Step, refused: BoundEquation, operands: list[_Bound]) -> BoundEquation:
+        """A mismatch read again (ADR 0018): a stated unit that drops a denominator its context supplies
+        is that rate, noted in the proof; a mismatch that a tied grounding or a mention's second unit
+        reading would not make is ``ambiguous_grounding``; else the mismatch stands."""
+        sid, rhs, ids, kind, span = (
+            refused.lhs_symbol_id, refused.rhs_canonical, sorted(refused.dependencies), refused.operation_kind,
+            refused.source_span,
+        )  # fmt: skip
+        stamper, symbols = self.stamper, self.symbols
+        stated = step.unit
+        if stated and (refused.refusal_detail or "").startswith("lhs"):
+            original = symbols[sid]
+            for per in step.per:
+                rate = f"{stated} per {per}"
+                if isinstance(self.pack.lookup(rate), str):
+                    continue
+                symbols[sid] = dataclasses.replace(original, unit=rate)
+                stamper.retract(sid)
+                again = stamper.stamp(sid, rhs, ids, kind, span)
+                if again.admissibility_status == "admitted":
+                    note = f"{again.unit_proof}; stated {stated!r} read as {rate!r} (its context)"
+                    return dataclasses.replace(again, unit_proof=note)
+            symbols[sid] = original
+            stamper.retract(sid)
+            refused = stamper.stamp(sid, rhs, ids, kind, span)
+        tie = self.other_reading(step, sid, rhs, ids, kind, operands)
+        if tie is None:
+            return refused
+        stamper.retract(sid)
+        return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
+
+    def other_reading(
+        self, step: Step, sid: str, rhs: str, ids: list[str], kind: str, operands: list[_Bound]
+    ) -> str | None:
+        """What another reading the words support as well would admit: an operand's tied alternative, or a
+        mention's second unit reading; None when none would (nothing is recorded by the trials)."""
+        for k, o in enumerate(step.operands):
+            alt = o.alternative
+            if alt is not None:
+                other = self.alternative_bound(alt, step.op)
+                if other.symbol_id not in ids and self.trial(step.op, sid, operands, k, other):
+                    return f"operand {operands[k].symbol_id} or its tie {other.symbol_id} admits it"
+            second = self.trace.mentions[o.mention].alt_unit if o.mention is not None else None
+            hit = None if second is None else self.pack.lookup(second)
+            if second is not None and hit is not None and not isinstance(hit, str):
+                bound = operands[k]
+                temp = f"{bound.symbol_id}__read_as"
+                self.symbols[temp] = dataclasses.replace(
+                    self.symbols[bound.symbol_id], symbol_id=temp, unit=second, semantic_role=_role_for(hit, pure=False)
+                )
+                try:
+                    ok = self.trial(step.op, sid, operands, k, bound._replace(symbol_id=temp, unit=hit))
+                finally:
+                    del self.symbols[temp]
+                if ok:
+                    return f"operand {bound.symbol_id} read as {second!r} admits it"
+        return None
+
+    def alternative_bound(self, alt: Operand, op: str) -> _Bound:
+        """The symbol of an operand's tied alternative (a constant's symbol is made on first need)."""
+        if alt.mention is not None:
+            return self.mentions[alt.mention]
+        if alt.step is not None:
+            return self.steps[alt.step]
+        return self.constant(alt, additive=op in _ADDITIVE)
+
+    def trial(self, op: str, sid: str, operands: list[_Bound], k: int, other: _Bound) -> bool:
+        """Whether step ``sid`` would be admitted with operand ``k`` read as ``other``."""
+        tried = [*operands[:k], other, *operands[k + 1 :]]
+        ids = [t.symbol_id for t in tried]
+        kind = self.kind_for(op, tried, mark=False) if op == "multiply" else op
+        return self.stamper.admits(sid, _OP_JOIN[op].join(ids), ids, kind)
 
     def unknown(self) -> BoundUnknown:
         t = self.trace

@@ -12,6 +12,13 @@ accepts what the pack lists.  Anything else refuses with
 The pack is read from disk once, at the first lookup, and memoized as an
 immutable value; :func:`clear_pack_cache` drops it (for tests).
 
+Packs compose (ADR 0017): ``compose(a, b)`` or ``a + b`` is one pack whose
+lemmas and surfaces are both packs' (a lemma or surface claimed by both with
+different entries is a ``PackError`` ``pack_conflict``), named
+``en_units_v1+en_counts_v1`` and keeping every component's name, version and
+checksum in :attr:`UnitPack.components`.  ``load_pack("en_units_v1+en_counts_v1")``
+loads the composition.
+
 Examples
 --------
 >>> parse_unit("dollars_per_hour").to_canonical_string()
@@ -31,13 +38,13 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from ssbg import jsontext
 from ssbg.errors import NumberError, PackError, UnitAlgebraError
@@ -49,11 +56,14 @@ __all__ = [
     "DEFAULT_PACK_NAME",
     "DIMENSIONLESS",
     "PACK_DOMAINS",
+    "PackComponent",
     "ResolvedUnit",
     "UnitEntry",
     "UnitPack",
     "UnitVector",
     "clear_pack_cache",
+    "compose",
+    "composition_checksum",
     "default_pack",
     "load_pack",
     "parse_unit",
@@ -67,6 +77,7 @@ __all__ = [
 
 BASE_DIMENSIONS: tuple[str, ...] = ("length", "time", "mass", "money", "count", "temperature")
 DEFAULT_PACK_NAME = "en_units_v1"
+_BASE_SET = frozenset(BASE_DIMENSIONS)
 
 PACK_DOMAINS: frozenset[str] = frozenset(
     {
@@ -337,12 +348,39 @@ def _depluralizations(key: str) -> tuple[str, ...]:
     return tuple(head + sep + c for c in out)
 
 
+class PackComponent(NamedTuple):
+    """One pack folder a :class:`UnitPack` was read from: what a report cites.
+
+    >>> str(PackComponent("en_units_v1", "1.0.0", "e40912d9afa767ba4f4b"))
+    'en_units_v1 1.0.0 sha256:e40912d9afa7'
+    """
+
+    name: str
+    version: str
+    checksum: str  # sha256 of the folder's lexicon.jsonl bytes
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.version} sha256:{self.checksum[:12]}"
+
+
 @dataclass(frozen=True, slots=True)
 class UnitPack:
-    """A loaded, validated, immutable unit pack.
+    """A loaded, validated, immutable unit pack, or a composition of packs.
+
+    ``components`` lists the pack folders it was read from, in composition
+    order: one for a loaded pack, several for ``a + b`` (:func:`compose`).
+    A composed pack's ``name`` and ``version`` join its components' with
+    ``+``; its ``checksum`` is :func:`composition_checksum` of them.
+    :attr:`provenance` is the one line a report, table or proof note prints.
+    ``listed_only`` holds the lemmas of packs whose manifest says
+    ``"depluralize": false``: they resolve by their listed forms only (a
+    9,000-noun list would otherwise read ``makes`` as ``mak`` + ``es``).
 
     Lookups are memoized per pack in a private cache of immutable results
     (:meth:`clear_cache` empties it).
+
+    >>> default_pack().provenance
+    'en_units_v1 1.0.0 sha256:e40912d9afa7'
     """
 
     name: str
@@ -351,11 +389,32 @@ class UnitPack:
     surfaces: Mapping[str, str]  # exact surface text -> lemma
     folded: Mapping[str, str]  # normalized surface -> lemma
     checksum: str
+    components: tuple[PackComponent, ...]
+    listed_only: frozenset[str] = frozenset()  # lemmas never reached by depluralization
     _cache: dict[str, ResolvedUnit | str] = field(default_factory=dict, compare=False, repr=False)
     _vectors: dict[str, UnitVector] = field(default_factory=dict, compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        _check_components(self.name, self.version, self.checksum, self.components)
+
     def __hash__(self) -> int:
         return hash((self.name, self.version, self.checksum))
+
+    def __add__(self, other: object) -> UnitPack:
+        """``a + b`` is :func:`compose` ``(a, b)``."""
+        if not isinstance(other, UnitPack):
+            return NotImplemented
+        return compose(self, other)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # MappingProxyType does not pickle: ship plain dicts, rebuild the read-only views.
+        state = (dict(self.entries), dict(self.surfaces), dict(self.folded))
+        return (_restore_pack, (self.name, self.version, *state, self.checksum, self.components, self.listed_only))
+
+    @property
+    def provenance(self) -> str:
+        """Every component's name, version and short checksum, joined by ``" + "``."""
+        return " + ".join(str(c) for c in self.components)
 
     def clear_cache(self) -> None:
         """Forget memoized lookups (the pack's content is unchanged)."""
@@ -494,7 +553,7 @@ class UnitPack:
             )
         for candidate in _depluralizations(key):
             lemma = candidate if candidate in self.entries else self.folded.get(candidate)
-            if lemma is not None:
+            if lemma is not None and lemma not in self.listed_only:
                 return self._entry(text, lemma, "depluralized")
         return "unknown_unit"
 
@@ -526,20 +585,33 @@ def _pack_error(reason: str, message: str, path: str, detail: object = None) -> 
     return PackError(message, reason=reason, path=path, detail=None if detail is None else repr(detail))
 
 
+_ROW_KEYS = frozenset(_ROW_FIELDS)
+_ROW_TYPES = tuple(_ROW_FIELDS.items())
+
+# Rows repeat a few ratios and dimensions (every count noun is "1" and {"count": 1}):
+# parse each distinct text once.  Fractions and vectors are immutable values.
+_parse_ratio = functools.lru_cache(maxsize=1024)(parse_ratio)  # bounded by ssbg.numbers (1e99999999 refuses)
+
+
+@functools.lru_cache(maxsize=1024)
+def _dimension_vector(items: tuple[tuple[str, int], ...]) -> UnitVector:
+    return UnitVector(**dict(items))
+
+
 def _parse_row(raw: str, where: str) -> UnitEntry:
     try:
-        row = jsontext.loads(raw)
+        row = jsontext.loads_line(raw)
     except json.JSONDecodeError as exc:
         raise _pack_error("malformed_row", f"row is not JSON: {exc.msg}", where) from None
     if not isinstance(row, dict):
         raise _pack_error("malformed_row", "row must be a JSON object", where, row)
-    missing = sorted(set(_ROW_FIELDS) - set(row))
-    extra = sorted(set(row) - set(_ROW_FIELDS))
-    if missing or extra:
+    if row.keys() != _ROW_KEYS:
+        missing = sorted(_ROW_KEYS - set(row))
+        extra = sorted(set(row) - _ROW_KEYS)
         raise _pack_error("malformed_row", f"row fields: missing {missing}, unexpected {extra}", where)
-    for name, types in _ROW_FIELDS.items():
+    for name, types in _ROW_TYPES:
         value = row[name]
-        if not isinstance(value, types) or (isinstance(value, bool) and types is not bool):
+        if not isinstance(value, types) or (value.__class__ is bool and types is not bool):
             raise _pack_error("malformed_row", f"'{name}' has the wrong type ({type(value).__name__})", where)
     lemma: str = row["lemma"]
     if not lemma or lemma != normalize_unit_text(lemma):
@@ -549,17 +621,15 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
     if row["domain"] not in PACK_DOMAINS:
         raise _pack_error("malformed_row", f"unknown domain {row['domain']!r}", where)
     surfaces = row["surfaces"]
-    if not all(isinstance(s, str) and s.strip() for s in surfaces):
+    if surfaces and not all(isinstance(s, str) and s.strip() for s in surfaces):
         raise _pack_error("malformed_row", "'surfaces' must be non-empty strings", where)
     dims = row["dimension"]
-    if set(dims) - set(BASE_DIMENSIONS) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in dims.values()
-    ):
+    if not _BASE_SET.issuperset(dims) or not all(v.__class__ is int for v in dims.values()):
         raise _pack_error("malformed_row", f"'dimension' must map base dimensions to ints: {dims}", where)
     ratio: Fraction | None = None
     if row["ratio"] is not None:
         try:  # "5280", "1/12": each side a number within ssbg.numbers' bounds ("1e99999999" refuses at once)
-            ratio = parse_ratio(row["ratio"], field="ratio")
+            ratio = _parse_ratio(row["ratio"])
         except NumberError as exc:
             message = f"'ratio' is not a rational within bounds: {exc.message}"
             raise _pack_error("malformed_row", message, where) from None
@@ -573,7 +643,7 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
         plural=row["plural"],
         surfaces=tuple(surfaces),
         domain=row["domain"],
-        dimension=UnitVector(**dims),
+        dimension=_dimension_vector(tuple(sorted(dims.items()))),
         ratio=ratio,
         canonical=row["canonical"],
         container_size=size,
@@ -617,13 +687,8 @@ def _line_of_key(text: str, key: str) -> int:
     return 1 if found is None else text.count("\n", 0, found.start()) + 1
 
 
-def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
-    """Load and validate a unit pack (a folder with ``manifest.json`` and ``lexicon.jsonl``).
-
-    Raises :class:`~ssbg.errors.PackError` naming ``file:line`` on any bad row,
-    a checksum or row-count mismatch, or a duplicate lemma/surface.
-    """
-    folder = _pack_dir(name_or_path)
+def _read_pack(folder: Path) -> UnitPack:
+    """Read and validate one pack folder (not memoized)."""
     manifest_path = folder / "manifest.json"
     lexicon_path = folder / "lexicon.jsonl"
     manifest_bytes = _read_pack_file(manifest_path)
@@ -635,10 +700,15 @@ def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
     need = {"name": str, "version": str, "rows": int, "sha256": str}
     if not isinstance(manifest, dict) or any(type(manifest.get(k)) is not t for k, t in need.items()):
         raise _pack_error("manifest_invalid", f"manifest needs {sorted(need)} (of those types)", f"{manifest_path}:1")
-    if not 0 <= manifest["rows"] <= MAX_MAGNITUDE or not manifest["name"].strip() or not manifest["version"].strip():
-        raise _pack_error(
-            "manifest_invalid", "manifest 'rows' must be >= 0, 'name' and 'version' non-empty", f"{manifest_path}:1"
-        )
+    if not 0 <= manifest["rows"] <= MAX_MAGNITUDE or not manifest["version"].strip():
+        message = "manifest 'rows' must be >= 0 and 'version' non-empty"
+        raise _pack_error("manifest_invalid", message, f"{manifest_path}:1")
+    depluralize = manifest.get("depluralize", True)
+    if not isinstance(depluralize, bool):
+        raise _pack_error("manifest_invalid", "'depluralize' must be true or false", f"{manifest_path}:1")
+    if not _PACK_NAME.fullmatch(manifest["name"]) or "+" in manifest["version"]:
+        message = f"manifest name {manifest['name']!r} must match {_PACK_NAME.pattern} and the version have no '+'"
+        raise _pack_error("manifest_invalid", message, f"{manifest_path}:1")
     data = _read_pack_file(lexicon_path)
     checksum = hashlib.sha256(data).hexdigest()
     if checksum != manifest["sha256"]:
@@ -695,7 +765,204 @@ def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
         surfaces=MappingProxyType(surfaces),
         folded=MappingProxyType(folded),
         checksum=checksum,
+        components=(PackComponent(manifest["name"], manifest["version"], checksum),),
+        listed_only=frozenset() if depluralize else frozenset(entries),
     )
+
+
+@functools.cache
+def _load_named(name: str) -> UnitPack:
+    """A pack shipped with ssbg (``ssbg/packs/<name>`` or ``packs/<name>``), read once."""
+    return _read_pack(_pack_dir(name))
+
+
+def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
+    """Load and validate a unit pack (a folder with ``manifest.json`` and ``lexicon.jsonl``).
+
+    A name with ``+`` (``"en_units_v1+en_counts_v1"``) loads each part and
+    returns their :func:`compose`.  Packs named (not given as a folder path)
+    are read once and memoized, like their compositions.
+
+    Raises :class:`~ssbg.errors.PackError` naming ``file:line`` on any bad row,
+    a checksum or row-count mismatch, a duplicate lemma/surface, or a
+    ``pack_conflict`` between composed packs.
+
+    >>> pack = load_pack("en_units_v1+en_counts_v1")
+    >>> pack.name, [c.name for c in pack.components]
+    ('en_units_v1+en_counts_v1', ['en_units_v1', 'en_counts_v1'])
+    >>> pack.resolve("cookies").dimension == pack.resolve("boxes").dimension
+    True
+    """
+    if not isinstance(name_or_path, str | Path):
+        raise _pack_error("pack_missing", f"a pack is named by a str or a Path (got {type(name_or_path).__name__})",
+                          "pack", name_or_path)
+    if isinstance(name_or_path, str) and "+" in name_or_path and not Path(name_or_path).is_dir():
+        parts = name_or_path.split("+")
+        if not all(part.strip() for part in parts):
+            raise _pack_error("pack_missing", f"empty pack name in {name_or_path!r}", name_or_path)
+        return compose(*(load_pack(part.strip()) for part in parts))
+    if isinstance(name_or_path, str) and not Path(name_or_path).is_dir():
+        return _load_named(name_or_path)
+    return _read_pack(_pack_dir(name_or_path))
+
+
+# ------------------------------------------------------------------- composition
+
+_V = TypeVar("_V")
+_PACK_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
+
+
+def composition_checksum(components: tuple[PackComponent, ...]) -> str:
+    """The checksum of a composed pack: sha256 over its components' ``name version sha256`` lines.
+
+    A single component's checksum is its own (the lexicon's sha256).
+    """
+    if len(components) == 1:
+        return components[0].checksum
+    lines = "".join(f"{c.name} {c.version} {c.checksum}\n" for c in components)
+    return hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def _check_components(name: str, version: str, checksum: str, components: object) -> None:
+    def bad(message: str) -> PackError:
+        return _pack_error("manifest_invalid", message, name)
+
+    if not isinstance(components, tuple) or not components:
+        raise bad(f"'components' must be a non-empty tuple of PackComponent (got {components!r})")
+    if not all(type(c) is PackComponent for c in components):
+        raise bad("'components' must hold PackComponent values")
+    if name != "+".join(c.name for c in components) or version != "+".join(c.version for c in components):
+        raise bad(f"name/version {name!r}/{version!r} must join the components' with '+'")
+    if checksum != composition_checksum(components):
+        raise bad(f"checksum {checksum!r} is not the components' composition checksum")
+
+
+def _restore_pack(
+    name: str,
+    version: str,
+    entries: dict[str, UnitEntry],
+    surfaces: dict[str, str],
+    folded: dict[str, str],
+    checksum: str,
+    components: tuple[PackComponent, ...],
+    listed_only: frozenset[str],
+) -> UnitPack:
+    return UnitPack(
+        name,
+        version,
+        MappingProxyType(entries),
+        MappingProxyType(surfaces),
+        MappingProxyType(folded),
+        checksum,
+        components,
+        listed_only,
+    )
+
+
+def _conflict(kind: str, value: str, owners: tuple[str, str], claims: tuple[str, str], where: str) -> PackError:
+    first, second = owners
+    return PackError(
+        f"{kind} {value!r} is claimed by {first} ({claims[0]}) and {second} ({claims[1]})",
+        reason="pack_conflict",
+        path=where,
+        detail=value,
+        packs=owners,
+    )
+
+
+def compose(*packs: UnitPack) -> UnitPack:
+    """One pack with every lemma and surface of ``packs`` (ADR 0017); also ``a + b``.
+
+    A lemma or surface (exact, or after normalization) that two packs claim is
+    a :class:`~ssbg.errors.PackError` with reason ``pack_conflict`` naming it
+    and both packs, unless the two entries are identical.  A component listed
+    twice (same name, version and checksum) counts once, so composing a pack
+    with itself gives it back; two versions of one pack conflict.  Associative;
+    the order only names the result (lookups do not depend on it).  Memoized.
+
+    >>> both = load_pack("en_units_v1") + load_pack("en_counts_v1")
+    >>> both.name, both.version
+    ('en_units_v1+en_counts_v1', '1.0.0+1.0.0')
+    >>> both.resolve("marbles").dimension.to_canonical_string()
+    'count'
+    """
+    for i, pack in enumerate(packs):
+        if not isinstance(pack, UnitPack):
+            raise UnitAlgebraError(
+                f"malformed_unit: compose() takes UnitPack values (got {type(pack).__name__} at {i})",
+                reason="malformed_unit",
+                path=f"packs[{i}]",
+                detail=repr(pack),
+            )
+    if not packs:
+        raise UnitAlgebraError(
+            "malformed_unit: compose() takes one or more UnitPack values", reason="malformed_unit", path="packs"
+        )
+    return _compose(packs)
+
+
+@functools.lru_cache(maxsize=32)
+def _compose(packs: tuple[UnitPack, ...]) -> UnitPack:
+    components: list[PackComponent] = []
+    for component in (c for p in packs for c in p.components):
+        same_name = [c for c in components if c.name == component.name]
+        if component in same_name:
+            continue
+        if same_name:
+            where = "+".join(c.name for c in (*components, component))
+            raise _conflict(
+                "pack", component.name, (component.name, component.name),
+                (str(same_name[0]), str(component)), where,
+            )  # fmt: skip
+        components.append(component)
+    parts = tuple(components)
+    if parts == packs[0].components:  # every other pack is part of the first
+        return packs[0]
+    name = "+".join(c.name for c in parts)
+    entries = _merge("lemma", packs, lambda p: p.entries, name)
+    surfaces = _merge("surface", packs, lambda p: p.surfaces, name)
+    folded = _merge("normalized surface", packs, lambda p: p.folded, name)
+    for table, merged in (("surface", surfaces), ("normalized surface", folded)):
+        for lemma in entries.keys() & merged.keys():  # a lemma of one pack may not be another pack's surface
+            other = merged[lemma]
+            if other != lemma:
+                owners = (_owner(packs, lambda p: p.entries, lemma), _owner(packs, lambda p: p.surfaces, lemma))
+                raise _conflict("lemma", lemma, owners, (f"lemma {lemma}", f"{table} of {other}"), name)
+    return UnitPack(
+        name=name,
+        version="+".join(c.version for c in parts),
+        entries=MappingProxyType(entries),
+        surfaces=MappingProxyType(surfaces),
+        folded=MappingProxyType(folded),
+        checksum=composition_checksum(parts),
+        components=parts,
+        listed_only=frozenset().union(*(p.listed_only for p in packs)),
+    )
+
+
+def _owner(packs: tuple[UnitPack, ...], table: Callable[[UnitPack], Mapping[str, object]], key: str) -> str:
+    """The first pack whose table lists ``key`` (only asked to name a conflict)."""
+    return next((p.name for p in packs if key in table(p)), "?")
+
+
+def _merge(
+    kind: str, packs: tuple[UnitPack, ...], table: Callable[[UnitPack], Mapping[str, _V]], where: str
+) -> dict[str, _V]:
+    """Union of one table of several packs; a key two packs map differently is a conflict."""
+    merged: dict[str, _V] = {}
+    for pack in packs:
+        mapping = table(pack)
+        for key in mapping.keys() & merged.keys():
+            if mapping[key] != merged[key]:
+                first = _owner(packs, table, key)
+                claims = (_claim(merged[key]), _claim(mapping[key]))
+                raise _conflict(kind, key, (first, pack.name), claims, where)
+        merged.update(mapping)
+    return merged
+
+
+def _claim(value: object) -> str:
+    return f"lemma {value.lemma}" if isinstance(value, UnitEntry) else f"-> {value}"
 
 
 @functools.cache
@@ -705,10 +972,12 @@ def default_pack() -> UnitPack:
 
 
 def clear_pack_cache() -> None:
-    """Forget the memoized default pack and its lookups (tests use this)."""
+    """Forget the memoized packs (named, default and composed) and the default pack's lookups (tests use this)."""
     if default_pack.cache_info().currsize:
         default_pack().clear_cache()
     default_pack.cache_clear()
+    _load_named.cache_clear()
+    _compose.cache_clear()
 
 
 def _pack_arg(pack: object) -> UnitPack:

@@ -70,7 +70,7 @@ def test_import_refusal_carries_problem_and_corpus_through_pickle() -> None:
     assert (back.problem_id, back.corpus, back.path) == ("p1", "gsm8k", "f.jsonl:3")
 
 
-def test_admissibility_reasons_are_the_seven_of_adr_0134() -> None:
+def test_admissibility_reasons_are_the_seven_of_adr_0134_and_ambiguous_grounding() -> None:
     assert {
         "unit_mismatch",
         "unknown_unit",
@@ -79,6 +79,7 @@ def test_admissibility_reasons_are_the_seven_of_adr_0134() -> None:
         "unknown_operation",
         "operand_arity",
         "rate_form_invalid",
+        "ambiguous_grounding",  # ADR 0018: binding's own, never check_admissibility's
     } == errors.ADMISSIBILITY_REASONS
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from ssbg.errors import ImportRefusal
 from ssbg.reading.formula import parse_formula
-from ssbg.reading.grounding import GROUNDING_RULES, GroundingState, StepBuilder, ground
+from ssbg.reading.grounding import CANDIDATE_RULES, GROUNDING_RULES, GroundingState, StepBuilder, ground
 from ssbg.reading.mentions import extract_mentions
 from ssbg.units import default_pack
 
@@ -466,14 +466,32 @@ def test_every_grounding_rule_is_named_once_and_shows_one_example() -> None:
     assert [name for name, doc in zip(names, docs, strict=True) if not doc or "\n" in doc] == []
 
 
-def test_the_engine_takes_the_first_rule_that_answers() -> None:
-    # 2 is both a text mention and the cued constant "half": the text mention comes first in the table
-    text = "Ann has 2 cats and half as many dogs as Bo, who has 8."
+def test_without_words_two_mentions_of_one_value_are_a_tie() -> None:
+    # nothing says which "2" the solution means: the first is taken and the other recorded beside it
+    text = "Ann has 2 cats and Bo has 2 dogs and 5 birds."
     state = GroundingState(text, extract_mentions(text), default_pack())
-    operand = ground(state, parse_formula("8/2").right, "divide")  # type: ignore[union-attr]
-    assert (operand.source, operand.mention) == ("mention", 0)
-    order = [name for name, _ in GROUNDING_RULES]
-    assert order.index("text_mention") < order.index("cued_constant")
+    operand = ground(state, parse_formula("2*5").left, "multiply")  # type: ignore[union-attr]
+    assert (operand.mention, operand.alternative and operand.alternative.mention) == (0, 1)
+    assert "tie" in (operand.why or "")
+
+
+def test_the_solution_line_decides_between_same_valued_readings() -> None:
+    # "2 cats" and "half as many" both give a 2; the line's words say it is the half
+    text = "Ann has 2 cats. Bo has 8 dogs and Cy has half as many dogs as Bo. How many dogs has Cy?"
+    solution = "Cy has half as many dogs as Bo: 8/2 = <<8/2=4>>4 dogs.\n#### 4"
+    b = StepBuilder("h1", "example", text, extract_mentions(text), solution=solution)
+    at = solution.index("<<") + 2
+    b.plan_annotations([(at - 2, at, "8/2=4", "dogs")])
+    b.add_formula("8/2=4", unit="dogs", position=at - 2, at=at)
+    divisor = b.build().steps[0].operands[1]
+    assert (divisor.source, divisor.constant, divisor.at) == ("constant", "half", at + 2)
+    assert "half" in (divisor.why or "")
+
+
+def test_the_candidate_proposers_are_named_once_with_one_example() -> None:
+    names = [name for name, _ in CANDIDATE_RULES]
+    assert len(set(names)) == len(names)
+    assert all(rule.__doc__ and rule.__doc__.count("\n") <= 1 for _, rule in CANDIDATE_RULES)
 
 
 def test_no_rule_answering_refuses_as_operand_not_found() -> None:

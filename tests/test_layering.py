@@ -36,7 +36,8 @@ CORE = frozenset(
         "ssbg.constants",
     }
 )
-PACKAGES = ("reading", "stats", "views")  # edge packages; every other module outside the core is an edge of its own
+# edge packages; every other module outside the core is an edge of its own
+PACKAGES = ("reading", "stats", "views", "checking")
 HEAVY = ("pandas", "networkx", "graphviz", "ipywidgets", "matplotlib", "dask", "tqdm", "inflect", "numpy")
 
 
@@ -46,6 +47,25 @@ def _module_name(path: Path) -> str:
 
 
 MODULES: Mapping[str, Path] = {_module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def lazy_names() -> dict[str, str]:
+    """``ssbg/__init__.py``'s ``_LAZY_NAMES`` table (name -> the edge module it is imported from), read with ``ast``:
+    the one way from the package root to an edge (PEP 562, ADR 0019)."""
+    for node in ast.parse(MODULES["ssbg"].read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign):
+            target: ast.expr | None = node.targets[0]
+        else:
+            target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and target.id == "_LAZY_NAMES" and node.value is not None:
+            value = node.value.args[0] if isinstance(node.value, ast.Call) else node.value  # MappingProxyType({...})
+            table = ast.literal_eval(value)
+            assert isinstance(table, dict)
+            return table
+    return {}
+
+
+LAZY = lazy_names()
 
 
 def _ssbg_module(name: str) -> str:
@@ -75,6 +95,13 @@ def imports(module: str) -> frozenset[str]:
             and isinstance(node.args[0].value, str)
         ):
             names = [node.args[0].value]
+        elif (
+            module == "ssbg"
+            and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "import_module"
+        ):
+            names = list(LAZY.values())  # the root's __getattr__ imports the modules of its lazy table by name
         for name in names:
             found.add(_ssbg_module(name) if name == "ssbg" or name.startswith("ssbg.") else name.partition(".")[0])
     found.discard(module)
@@ -142,11 +169,54 @@ def test_the_walk_sees_function_local_and_type_checking_imports() -> None:
         pytest.param("core", {"core"}, id="the core imports no edge"),
         pytest.param("reading", {"core", "reading"}, id="reading imports only the core"),
         pytest.param("stats", {"core", "reading", "views", "stats"}, id="stats imports only core, reading, views"),
+        pytest.param("checking", {"core", "reading", "stats", "views", "checking"},
+                     id="checking imports only core, reading, stats, views"),
     ],
 )
 def test_a_layer_imports_only_what_the_layering_rule_allows(importer: str, allowed: set[str]) -> None:
     mine = [m for m in MODULES if layer(m) == importer]
-    offenders = sorted(f"{m} imports {i}" for m in mine for i in imports(m) if i in MODULES and layer(i) not in allowed)
+    offenders = sorted(
+        f"{m} imports {i}"
+        for m in mine
+        for i in imports(m)
+        if i in MODULES and layer(i) not in allowed and not (m == "ssbg" and i in LAZY.values())
+    )
+    assert offenders == []
+
+
+def test_the_root_reaches_an_edge_only_through_its_lazy_table() -> None:
+    # ssbg/__init__.py imports no edge but the modules of _LAZY_NAMES (by importlib in __getattr__, and for type
+    # checkers under TYPE_CHECKING), and those only for the names the table lists
+    edges = {i for i in imports("ssbg") if i in MODULES and layer(i) != "core"}
+    assert edges == set(LAZY.values()) == {"ssbg.checking"}
+    checked = {a.name for node in ast.walk(ast.parse(MODULES["ssbg"].read_text(encoding="utf-8")))
+               if isinstance(node, ast.ImportFrom) and node.module in LAZY.values() for a in node.names}
+    assert checked <= set(LAZY)
+
+
+def test_only_the_root_and_the_command_line_reach_the_checking_edge() -> None:
+    importers = sorted(m for m in MODULES if layer(m) != "checking" and any(layer(i) == "checking" for i in imports(m)))
+    assert importers == ["ssbg"]  # ssbg.cli names ssbg.checking.cli in _EDGE_COMMANDS
+    assert "ssbg.checking.cli" in MODULES["ssbg.cli"].read_text(encoding="utf-8")
+
+
+def _module_level_imports(module: str) -> set[str]:
+    """The ssbg modules ``module`` imports at module level (not inside a function, not only for type checkers)."""
+    found: set[str] = set()
+    for node in ast.parse(MODULES[module].read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.startswith("ssbg"):
+            for a in node.names:
+                dotted = f"{node.module}.{a.name}"
+                found.add(_ssbg_module(dotted if dotted in MODULES else node.module))
+        elif isinstance(node, ast.Import):
+            found.update(_ssbg_module(a.name) for a in node.names if a.name.startswith("ssbg"))
+    return found
+
+
+def test_checking_imports_stats_and_views_only_inside_functions() -> None:
+    checking = [m for m in MODULES if layer(m) == "checking"]
+    offenders = sorted(f"{m} imports {i}" for m in checking for i in _module_level_imports(m)
+                       if layer(i) in ("stats", "views"))
     assert offenders == []
 
 

@@ -337,7 +337,8 @@ def test_worded_mentions_are_the_worded_ones_of_each_line(text: str) -> None:
         ("Sam has $10. Jenny has 5 more than Sam.", ["$", "$"]),
         # "them" are things, never money or a measure written as a modifier
         ("A part costs $80. Clark buys 7 of them.", ["$", None]),
-        ("Jake buys 2-pound packages. He buys 3 of them.", ["pound", None]),
+        # a measure written before a plural noun is the measure of each: "them" are the packages
+        ("Jake buys 2-pound packages. He buys 3 of them.", ["pound per package", "package"]),
         ("One person works 10 hours. Then 2 of them work together.", ["person", "hours", None]),
         ("They have 99 pieces of gum to share between the 3 of them.", ["pieces", None]),
         # only this sentence and the one before

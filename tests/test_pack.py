@@ -239,7 +239,7 @@ def test_a_second_pack_is_a_value_that_changes_answers(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_pack_ships_in_the_wheel_and_loads_from_another_folder(tmp_path: Path) -> None:
+def test_packs_ship_in_the_wheel_and_load_from_another_folder(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels), str(REPO)],
@@ -248,8 +248,10 @@ def test_pack_ships_in_the_wheel_and_loads_from_another_folder(tmp_path: Path) -
     )
     (wheel,) = wheels.glob("ssbg-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "ssbg/packs/en_units_v1/lexicon.jsonl" in names
-    assert "ssbg/packs/en_units_v1/manifest.json" in names
+    for pack in ("en_units_v1", "en_counts_v1"):
+        assert f"ssbg/packs/{pack}/lexicon.jsonl" in names
+        assert f"ssbg/packs/{pack}/manifest.json" in names
+    assert "ssbg/packs/en_counts_v1/LICENSE-WordNet.txt" in names
     target = tmp_path / "site"
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
@@ -259,7 +261,10 @@ def test_pack_ships_in_the_wheel_and_loads_from_another_folder(tmp_path: Path) -
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {**os.environ, "PYTHONPATH": str(target)}
-    probe = "import ssbg, sys; print(ssbg.__file__); print(len(ssbg.default_pack().entries))"
+    probe = (
+        "import ssbg, sys; print(ssbg.__file__); print(len(ssbg.default_pack().entries));"
+        " print(ssbg.load_pack('en_units_v1+en_counts_v1').resolve('cookies').lemma)"
+    )
     out = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(target)!r}); {probe}"],
         cwd=elsewhere,
@@ -270,3 +275,14 @@ def test_pack_ships_in_the_wheel_and_loads_from_another_folder(tmp_path: Path) -
     ).stdout.split()
     assert out[0].startswith(str(target))
     assert out[1] == "112"
+    assert out[2] == "cookie"
+
+
+@pytest.mark.parametrize("value", ["no", 1, None])
+def test_bad_depluralize_flag(tmp_path: Path, value: object) -> None:
+    pack = _copy_pack(tmp_path)
+    manifest = json.loads((pack / "manifest.json").read_text())
+    (pack / "manifest.json").write_text(json.dumps({**manifest, "depluralize": value}))
+    with pytest.raises(PackError) as info:
+        load_pack(pack)
+    assert info.value.reason == "manifest_invalid"

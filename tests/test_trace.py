@@ -444,3 +444,87 @@ def test_bind_trace_never_raises_and_stamps_every_step(trace: Trace) -> None:
     steps = [e for e in g.equations if "_again_" not in e.lhs_symbol_id]
     assert len(steps) == len(trace.steps)
     assert {e.admissibility_status for e in g.equations} <= {"admitted", "refused"}
+
+
+# ------------------------------------------------------------------ reading again a mismatch (ADR 0018)
+
+WORK = "He works 8 hours a day, 5 days a week. How many hours does he work a week?"
+
+
+def _work_trace(*, per: list[str], alternative: dict[str, Any] | None = None, alt_unit: str | None = None) -> Trace:
+    hours: dict[str, Any] = {"start": 9, "end": 22, "text": "8 hours a day", "value": 8, "unit": "hours per day"}
+    if alt_unit is not None:
+        hours = {**hours, "alt_unit": alt_unit}
+    second: dict[str, Any] = {"mention": 1}
+    if alternative is not None:
+        second = {**second, "alternative": alternative}
+    step: dict[str, Any] = {"op": "multiply", "operands": [{"mention": 0}, second], "result": 40, "unit": "hours"}
+    if per:
+        step["per"] = per
+    return Trace.from_dict(
+        {
+            "problem_id": "w",
+            "corpus": "example",
+            "text": WORK,
+            "mentions": [hours, {"start": 24, "end": 37, "text": "5 days a week", "value": 5, "unit": "days per week"}],
+            "steps": [step, {"op": "add", "operands": [{"step": 0}, {"mention": 0}]}],
+        }
+    )
+
+
+def test_a_stated_unit_that_drops_a_denominator_its_context_supplies_is_that_rate_noted() -> None:
+    bound = bind_trace(_work_trace(per=["week"]))
+    first = bound.equations[0]
+    assert first.admissibility_status == "admitted"
+    assert "stated 'hours' read as 'hours per week'" in first.unit_proof
+
+
+def test_without_such_context_the_stated_unit_is_a_mismatch() -> None:
+    first = bind_trace(_work_trace(per=[])).equations[0]
+    assert (first.admissibility_status, first.refusal_reason) == ("refused", "unit_mismatch")
+
+
+def test_a_mismatch_a_tied_reading_would_not_make_is_ambiguous_grounding() -> None:
+    # the 5 is tied between "5 days a week" and "5 days off": with the second, 8 h/day x 5 days is hours
+    text = WORK + " He has 5 days off."
+    data = _work_trace(per=[]).to_dict()
+    data["text"] = text
+    off = {"start": len(WORK) + 8, "end": len(WORK) + 14, "text": "5 days", "value": 5, "unit": "days"}
+    data["mentions"].append(off)
+    data["steps"][0]["operands"][1]["alternative"] = {"mention": 2}
+    bound = bind_trace(Trace.from_dict(data))
+    first, second = bound.equations[0], bound.equations[1]
+    assert (first.refusal_reason, first.propagated_from) == ("ambiguous_grounding", None)
+    assert "tie" in (first.refusal_detail or "")
+    assert (second.refusal_reason, second.propagated_from) == ("unit_unbound", "step_000")
+
+
+def test_a_mismatch_a_second_unit_reading_would_not_make_is_ambiguous_grounding() -> None:
+    first = bind_trace(_work_trace(per=[], alt_unit="hours")).equations[0]
+    assert first.refusal_reason == "ambiguous_grounding"
+    assert "read as 'hours'" in (first.refusal_detail or "")
+
+
+def test_the_new_fields_round_trip_through_json() -> None:
+    t = _work_trace(per=["week", "day"], alternative={"mention": 0, "why": "tie"}, alt_unit="hours")
+    again = Trace.from_json(t.to_json())
+    assert again == t
+    assert again.steps[0].per == ("week", "day")
+    assert again.mentions[0].alt_unit == "hours"
+
+
+@pytest.mark.parametrize(
+    ("operand", "path"),
+    [
+        ({"mention": 0, "alternative": {"mention": 0}}, "alternative"),
+        ({"mention": 0, "alternative": {"mention": 1, "alternative": {"mention": 0}}}, "alternative"),
+        ({"mention": 0, "at": -1}, "at"),
+        ({"mention": 0, "why": " "}, "why"),
+    ],
+)
+def test_malformed_new_operand_fields_refuse_with_their_path(operand: dict[str, Any], path: str) -> None:
+    data = _work_trace(per=[]).to_dict()
+    data["steps"][0]["operands"][0] = operand
+    with pytest.raises(ProblemGraphError) as info:
+        Trace.from_dict(data)
+    assert (info.value.path or "").endswith(path)

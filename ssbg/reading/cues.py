@@ -26,7 +26,15 @@ from types import MappingProxyType
 
 from ssbg.constants import IMPLICIT_CONSTANTS
 
-__all__ = ["CUE_PATTERNS", "EQUATION_CONSTANTS", "FALLBACK_CONSTANTS", "SELF_COMPANION_CUE", "Cue", "find_cues"]
+__all__ = [
+    "CUE_PATTERNS",
+    "EQUATION_CONSTANTS",
+    "FALLBACK_CONSTANTS",
+    "SELF_COMPANION_CUE",
+    "Cue",
+    "find_cue_occurrences",
+    "find_cues",
+]
 
 
 def _words(*alternatives: str) -> re.Pattern[str]:
@@ -270,5 +278,28 @@ def find_cues(text: str, value: float, *, fallback: bool = False) -> tuple[Cue, 
             continue
         hit = CUE_PATTERNS[cid].search(text)
         if hit is not None:
+            out.append(Cue(cid, hit.start(), hit.end()))
+    return tuple(out)
+
+
+_MAX_OCCURRENCES = 8  # cue words a text repeats ("dozen" in every sentence): the first few compete
+
+
+@functools.lru_cache(maxsize=1024)
+def find_cue_occurrences(text: str, value: float) -> tuple[Cue, ...]:
+    """Every place the words of a constant of value ``value`` occur in ``text`` (the ordinary constants,
+    in :func:`find_cues`'s order, then by offset; at most eight per constant), so that the words around
+    each can be weighed.
+
+    >>> [(c.constant_id, c.start) for c in find_cue_occurrences("2 dozen eggs and 3 dozen rolls", 12)]
+    [('items_per_dozen', 2), ('items_per_dozen', 19)]
+    """
+    out: list[Cue] = []
+    for cid in _BY_VALUE.get(value, ()):
+        if cid in FALLBACK_CONSTANTS:
+            continue
+        for k, hit in enumerate(CUE_PATTERNS[cid].finditer(text)):
+            if k == _MAX_OCCURRENCES:
+                break
             out.append(Cue(cid, hit.start(), hit.end()))
     return tuple(out)

@@ -4,37 +4,37 @@
 :class:`StepBuilder` flattens trees into :class:`~ssbg.trace.Step` values (a
 chain of one operator is one step, ``a - b - c``; every other operator a step of
 its own; sub-expressions become implicit steps) and grounds each number with
-:func:`ground`, which walks one ordered table of named rules,
-:data:`GROUNDING_RULES`, and takes the first rule's answer:
+:func:`ground` (ADR 0018):
 
-1. a gold alignment, where the corpus gives one;
-2. an earlier step's result (the most recent equal one; a literal written with
-   decimals also matches a result it rounds), never one of the formula's own sub-steps;
-3. a mention in the text with that value (an unused one first);
-4. an implicit constant whose cue words occur in the text (``60`` with "hour");
-   then a mention whose unit scales to the value (``20%`` for ``0.2``, ``half a
-   dozen`` for ``6``);
-5. a constant the solution's prose cues; the complement of a percentage mention
-   (``.8`` or ``80`` for ``20%``), as an implicit step ``100% - 20%`` (or ``100% + 20%``
-   where the text speaks of an increase);
-6. the numerator or denominator of a fraction mention (the ``3`` of ``1/3``);
-7. a number the solution's prose states outside its annotations;
-8. a quantity the text states by a list or an article (``Monday to Thursday``
-   for 4 days, ``a ferret`` for 1, :mod:`ssbg.reading.counting`); the rest of a
-   fraction (``1 - 1/3``); a mention converted by a cued constant (``two weeks``
-   x 7 days per week); ``k + 1`` parts of "k times as many"; a fallback
-   constant (``every other``, ``parents``, ``self``, ``March`` 31 days, pints per gallon);
-9. last: the persons or weekdays the text names, summed as the divisor of an average or
-   share, or a listed count (``third and fourth``); ``n + 1`` with ``self``; ``two and a
-   half``; ``every 6 months`` as 12 / 6 a year; a number-word measure (``a fifty-dollar
-   bill``, ``half an hour``); ``1 hour 30 minutes``.
+1. a gold alignment, where the corpus gives one (CogComp);
+2. else the literal's **candidates** compete: every earlier step with its value
+   (never one of the formula's own sub-steps; a literal with decimals also matches a
+   result it rounds), every text mention with its value, every place the words of a
+   constant with its value occur (``60`` and "an hour"), every mention whose unit
+   scales to it (``20%`` for ``0.2``), a constant the solution's words cue.  Each
+   proposer of :data:`CANDIDATE_RULES` gives its candidates with a prior (the order
+   ADR 0004 ranked them in); the words add their evidence
+   (:mod:`ssbg.reading.evidence`): the unit words the literal's twin carries in the
+   line's prose (``4 * $3``), and the words the line shares with each candidate's.  A
+   formula's numbers are chosen together (:func:`plan_formula`: one mention for two
+   numbers costs :data:`REUSE_PENALTY`), a GSM8K solution's annotations all at once
+   (:func:`plan_solution`, an assignment where a mention's first use earns
+   :data:`COVER_BONUS`).  Units never take part.  Two readings within
+   :data:`TIE_MARGIN` are a tie: the operand records the other as its ``alternative``,
+   and every operand records why it was chosen;
+3. else the first rule of :data:`GROUNDING_RULES` that derives the number from what
+   the text states without writing it: the complement of a percentage (``.8`` for
+   ``20%``), a part of a fraction, a number the solution's prose states, a list the
+   text counts (``Monday to Thursday`` for 4), a conversion of a mention by a cued
+   constant (``two weeks`` x 7), ``k + 1`` parts of "k times as many", a fallback
+   constant (``every other``, ``parents``), the persons the text names as a divisor,
+   ``n + 1`` with ``self``, ``two and a half``, ``every 6 months``, a number-word measure
+   (``a fifty-dollar bill``), ``1 hour 30 minutes``.
 
 A rule is a function of the problem's :class:`GroundingState` (the text, its
 mentions, the steps so far, the mentions used), the literal and the operation it
-is an operand of; it gives an :class:`~ssbg.trace.Operand` or None, and may add
-implicit steps or extra mentions to the state.  A number no rule explains
-refuses the record with :class:`~ssbg.errors.ImportRefusal` reason
-``operand_not_found``; nothing is guessed.
+is an operand of.  A number nothing explains refuses the record with
+:class:`~ssbg.errors.ImportRefusal` reason ``operand_not_found``; nothing is guessed.
 
 Examples
 --------
@@ -45,8 +45,8 @@ Examples
 (True, True)
 >>> [(s.op, [o.source for o in s.operands]) for s in b.build().steps]
 [('divide', ['mention', 'constant']), ('multiply', ['step', 'mention'])]
->>> [name for name, _ in GROUNDING_RULES][:4]
-['gold_alignment', 'earlier_step', 'text_mention', 'cued_constant']
+>>> [name for name, _ in CANDIDATE_RULES]
+['earlier_step', 'text_mention', 'cued_constant', 'scaled_mention', 'solution_cue']
 """
 
 from __future__ import annotations
@@ -56,14 +56,16 @@ import functools
 import itertools
 import operator
 import re
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ImportRefusal, ProblemGraphError
 from ssbg.numbers import check_magnitude, number_or_none, parse_number
 from ssbg.reading.counting import compound_measures, counted_mentions, listed_items, named_items
-from ssbg.reading.cues import FALLBACK_CONSTANTS, SELF_COMPANION_CUE, find_cues
+from ssbg.reading.cues import FALLBACK_CONSTANTS, SELF_COMPANION_CUE, find_cue_occurrences, find_cues
+from ssbg.reading.evidence import mention_context, overlap, prose_twins, words
 from ssbg.reading.formula import (
     BinOp,
     Literal,
@@ -79,7 +81,22 @@ from ssbg.reading.mentions import mention_at, pack_lookup, worded_mentions
 from ssbg.trace import Mention, Operand, Step, Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["GROUNDING_RULES", "MAX_FORMULAS", "GroundingRule", "GroundingState", "StepBuilder", "ground"]
+__all__ = [
+    "CANDIDATE_RULES",
+    "COVER_BONUS",
+    "GROUNDING_RULES",
+    "MAX_FORMULAS",
+    "REUSE_PENALTY",
+    "TIE_MARGIN",
+    "Candidate",
+    "CandidateRule",
+    "GroundingRule",
+    "GroundingState",
+    "StepBuilder",
+    "ground",
+    "plan_formula",
+    "plan_solution",
+]
 
 MAX_FORMULAS = 500  # formulas one record may try (GSM8K solutions have up to about 30)
 
@@ -166,6 +183,24 @@ _COMPANION_LEMMAS = frozenset(
     }
 )
 _WRITTEN_FRACTION = re.compile(r"\d\s*/\s*\d")  # "2/5 times", "1/2 cup": a fraction the text writes
+# The numbers of a formula in the order parse_formula numbers them (a name's digits are not one).
+_LITERAL_IN_FORMULA = re.compile(r"(?<![A-Za-z_\d.,])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+)")
+
+
+def _equation_offsets(equation: str) -> tuple[int, ...] | None:
+    """The offsets of an equation's numbers as :func:`~ssbg.reading.formula.parse_equation` numbers them:
+    each side from 0, so only an equation whose numbers are on one side has them (``X=(54.0-28.0)``)."""
+    left, eq, right = equation.partition("=")
+    on_left = [m.start() for m in _LITERAL_IN_FORMULA.finditer(left)]
+    on_right = [len(left) + len(eq) + m.start() for m in _LITERAL_IN_FORMULA.finditer(right)]
+    if on_left and on_right:
+        return None
+    return tuple(on_left or on_right)
+
+
+def _literal_value(text: str) -> float:
+    return float(text.replace(",", ""))
+
 _ANNOTATION = re.compile(r"<<[^<>]*>>")
 _SCALE_WORD = re.compile(r"(?i)\b(?:thousand|million|billion)\b")
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
@@ -232,11 +267,27 @@ class GroundingState:
         self.prose_words: tuple[tuple[int, float], ...] | None = None
         self.counted_clear_of: tuple[tuple[int, int], ...] | None = None  # spans counted mentions keep clear of
         self._extracted = self.mentions  # as given (a rule may later widen or narrow one of self.mentions)
-        self._by_value: dict[float, list[int]] = {}
+        self.by_value: dict[float, list[int]] = {}
         for i, m in enumerate(self.mentions):
-            self._by_value.setdefault(_value_key(float(m.value)), []).append(i)
+            self.by_value.setdefault(_value_key(float(m.value)), []).append(i)
         self._blanked: str | None = None  # the solution with annotations blanked: see blanked_solution
         self._readings: dict[str, tuple[Any, ...]] = {}  # the later rules' readings of the text, on need
+        # Where the formula being added was read: the offset of its text in the solution (or equation),
+        # and the offset of each of its numbers there (None when the formula was rewritten from prose).
+        self.formula_at: int | None = None
+        self.literal_offsets: tuple[int, ...] | None = None
+        self.twins: tuple[tuple[str, ...], ...] = ()  # unit words of each literal's twin in the line's prose
+        self.step_at: dict[int, int] = {}  # a formula's offset -> its top step (the steps a plan names)
+        self.formula_plan: dict[int, tuple[Any, ...]] = {}  # id of a literal -> the reading its formula chose
+        self.plan: dict[int, tuple[Any, ...]] = {}  # offset of a literal -> the reading plan_solution chose
+        self.virtual: list[tuple[int, float, str | None]] | None = None  # annotations' results while planning
+        self.scores: dict[int, list[tuple[float, Any, str]]] = {}  # id of a literal -> its scored readings
+        self._contexts: dict[tuple[Any, ...], dict[str, float]] = {}
+        # Checking a solution (issue 19, ssbg.checking): a number only the solution's own prose states grounds
+        # nothing (an invented number is evidence), and what no rule explains goes to ``last_resort`` (the
+        # checker records it as a finding) instead of refusing the record.  Corpus reading keeps the defaults.
+        self.solution_numbers = True  # False: the rule solution_number is off
+        self.last_resort: GroundingRule | None = None
 
     @functools.cached_property
     def scaled(self) -> tuple[float | None, ...]:
@@ -264,17 +315,6 @@ class GroundingState:
             return float(m.value) / 100
         factor = _scale_factor(self.pack, m.unit)
         return None if factor is None else float(m.value) * factor
-
-    def mention_with_value(self, value: float, *, scaled: bool) -> int | None:
-        """A given mention of that value (by its scaled value when ``scaled``): an unused one first."""
-        key = _value_key(value)
-        exact = self.by_scaled.get(key) if scaled else self._by_value.get(key)
-        if not exact:
-            return None
-        for i in exact:
-            if i not in self.used:
-                return i
-        return exact[0]
 
     def push(self, step: Step, value: float) -> int:
         """Append a step and its value: its index."""
@@ -316,6 +356,66 @@ class GroundingState:
         end = blanked.find("\n", self.position)
         return blanked[start : end if end >= 0 else len(blanked)]
 
+    def literal_at(self, lit: Literal) -> int | None:
+        """Where a literal of the formula being added is written (its offset in the solution), if known."""
+        offsets = self.literal_offsets
+        if offsets is None or self.formula_at is None or not 0 <= lit.position < len(offsets):
+            return None
+        return self.formula_at + offsets[lit.position]
+
+    def line_words(self) -> tuple[str, ...]:
+        """The content words of the solution line of the formula being added (annotations blanked)."""
+        key = ("line", self.position)
+        found = self._contexts.get(key)
+        if found is None:
+            found = self._contexts[key] = dict.fromkeys(words(self.solution_line()), 1.0)
+        return tuple(found)
+
+    def mention_context(self, i: int) -> dict[str, float]:
+        """The words that say what mention ``i`` is (:func:`~ssbg.reading.evidence.mention_context`)."""
+        key = ("mention", i)
+        found = self._contexts.get(key)
+        if found is None:
+            m = self.mentions[i]
+            found = self._contexts[key] = mention_context(self.text, m.start, m.end, _unit_words(m.unit, m.lemma))
+        return found
+
+    def clear_contexts(self) -> None:
+        """Forget the words read for lines and results (a plan reads them with other steps in place)."""
+        for key in [k for k in self._contexts if k[0] in ("line", "at", "step")]:
+            del self._contexts[key]
+
+    def cue_context(self, start: int, end: int, unit: frozenset[str]) -> dict[str, float]:
+        """The words around a constant's cue, as :meth:`mention_context` gives them for a mention."""
+        key = ("cue", start)
+        found = self._contexts.get(key)
+        if found is None:
+            found = self._contexts[key] = mention_context(self.text, start, end, tuple(sorted(unit)))
+        return found
+
+    def step_context(self, i: int) -> dict[str, float]:
+        """The words that say what step ``i``'s result is: its stated unit, the words of its solution line."""
+        step = self.steps[i]
+        return self.result_context(("step", i), step.unit, step.at)
+
+    def result_context(self, key: tuple[Any, ...], unit: str | None, at: int | None) -> dict[str, float]:
+        """The words that say what a result stated with ``unit`` by the formula at ``at`` is."""
+        found = self._contexts.get(key)
+        if found is None:
+            found = {}
+            if at is not None and self.solution is not None:
+                blanked = self.blanked_solution
+                start = blanked.rfind("\n", 0, at) + 1
+                here = -1 if self.position is None else blanked.rfind("\n", 0, self.position) + 1
+                if start != here:  # the words of another line (a result on the literal's own line has none)
+                    end = blanked.find("\n", at)
+                    for w in words(blanked, start, end if end >= 0 else len(blanked)):
+                        found[w] = 0.5
+            for w in _unit_words(unit, None):
+                found[w] = 2.0
+            self._contexts[key] = found
+        return found
+
 
 # ============================================================================ the rules
 #
@@ -349,66 +449,262 @@ def _implicit(g: GroundingState, kind: str, operands: tuple[Operand, ...], value
     return Operand(step=g.push(Step(kind, operands, value, None, None, True), value), text=lit.text)
 
 
-def _earlier_step(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
-    """'24/4' after '48/2=24': 24 is the result of the earlier step."""
-    i = _stated_step(g, lit)
-    return None if i is None else Operand(step=i, text=lit.text)
+# ============================================================================ candidates
+#
+# The ordinary readings of a literal compete: every earlier step, text mention, cued constant and scaled
+# mention with its value is a candidate.  Each proposer below gives its candidates with a prior (the order
+# ADR 0004 ranked them in: the solution's own results first, then what the text states, then what it only
+# implies); ground() adds the evidence of the words (ssbg.reading.evidence) and takes the best, recording a
+# tie.  The rules after them (GROUNDING_RULES) are tried, first answer wins, only for a literal that has no
+# candidate: they derive numbers the text states without writing them.
 
 
-def _stated_step(g: GroundingState, lit: Literal) -> int | None:
-    """The most recent earlier step (not one of the formula's own) whose result ``lit`` states: its
-    value, ``60%`` for a result of 60 percent, or ``3.33`` for a result it rounds."""
-    value = lit.value
-    values = g.step_values
-    last = g.own_steps_from - 1
-    for i in range(last, -1, -1):
-        r = values[i]
-        if r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value)):
-            return i
-    if last < 0:
-        return None
-    text = lit.text
-    if text.endswith("%"):  # "60%" is a result stated as 60 percent ("40% + 20% = 60%")
-        for i in range(last, -1, -1):
-            if g.steps[i].unit == "%" and close(values[i], value * 100):
-                return i
+class Candidate(NamedTuple):
+    """One reading of a literal: the operand, what it points at (``key``), its prior and the words that
+    say what it is (``context``, word -> weight) and name its unit (``unit``, for the literal's twin)."""
+
+    operand: Operand
+    key: tuple[Any, ...]
+    prior: float
+    context: Mapping[str, float]
+    unit: frozenset[str]
+    label: str
+
+
+CandidateRule = Callable[[GroundingState, Literal, str | None], list[Candidate]]
+
+_NO_WORDS: Mapping[str, float] = MappingProxyType({})
+
+
+def _unit_words(unit: str | None, lemma: str | None) -> tuple[str, ...]:
+    """The words that name a unit (``$ per hour`` and ``dollar_per_hour``: dollar, hour)."""
+    out: list[str] = []
+    for named in (unit, lemma):
+        if named:
+            for w in words(named.replace("_", " ")):
+                if w not in out and w != "per":
+                    out.append(w)
+    return tuple(out)
+
+
+def _step_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
+    """'24/4' after '48/2=24': 24 is the result of the earlier step (the most recent first)."""
+    # Never one of the formula's own steps; a literal with decimals also stands for a result it rounds
+    # ("3.33" for 3.3333), "60%" for a result of 60 percent.  While a solution is planned
+    # (plan_solution), the results are those its annotations state, by offset.
+    value, text = lit.value, lit.text
     places = _decimals(text) if "." in text else 0
-    if places:  # "3.33" also stands for a result 3.3333 it rounds
-        tolerance = 0.5 * 10 ** (-places) + 1e-9
-        for i in range(last, -1, -1):
-            if abs(values[i] - value) <= tolerance:
-                return i
-    return None
+    tolerance = 0.5 * 10 ** (-places) + 1e-9 if places else 0.0
+    out: list[Candidate] = []
+    virtual = g.virtual
+    results: list[tuple[int, float, str | None, int | None]]
+    if virtual is not None:
+        results = [(k, r, unit, position) for k, (position, r, unit) in enumerate(virtual)]
+    else:
+        steps, values = g.steps, g.step_values
+        results = [(i, values[i], steps[i].unit, steps[i].at) for i in range(g.own_steps_from)]
+    for i, r, unit, at in reversed(results):
+        exact = r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value))
+        percent = text.endswith("%") and unit == "%" and close(r, value * 100)
+        if not (exact or percent or (places and abs(r - value) <= tolerance)):
+            continue
+        prior = 2.6 - 0.05 * min(len(out), 10) - (0.0 if exact else 0.02)
+        key = ("at", at) if virtual is not None else ("step", i)
+        context = g.result_context(key, unit, at) if g.solution is not None else _NO_WORDS
+        words_of_unit = frozenset(_unit_words(unit, None))
+        out.append(Candidate(Operand(step=i, text=text), key, prior, context, words_of_unit, f"step {i}"))
+    return out
 
 
-def _text_mention(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+def _mention_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
     """'48/2' where the text says '48 apples': 48 is that mention (an unused one first)."""
-    return _used_mention(g, g.mention_with_value(lit.value, scaled=False), lit)
+    return _mentions_by(g, lit, g.by_value.get(_value_key(lit.value)), 2.0, "mention")
 
 
-def _cued_constant(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
-    """'48/2' after 'half as many': 2 is the constant half."""
-    # Among cued constants of equal value a multiply prefers a multiplier (twice), a divide a divisor (half).
-    cues = find_cues(g.text, lit.value)
-    if not cues:
-        return None
-    preferred = _MULTIPLIERS if op == "multiply" else _DIVISORS if op == "divide" else frozenset()
-    cue = next((c for c in cues if c.constant_id in preferred), cues[0])
-    return Operand(constant=cue.constant_id, cue=(cue.start, cue.end), text=lit.text)
-
-
-def _scaled_mention(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+def _scaled_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
     """'0.2*50' where the text says '20%': 0.2 is the 20% (``half a dozen`` for 6, ``1.5 million`` for 1.5)."""
-    return _used_mention(g, g.mention_with_value(lit.value, scaled=True), lit)
+    exact = g.by_value.get(_value_key(lit.value)) or ()
+    found = [i for i in g.by_scaled.get(_value_key(lit.value), ()) if i not in exact]
+    return _mentions_by(g, lit, found, 1.2, "scaled mention")
 
 
-def _solution_cue(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+def _mentions_by(
+    g: GroundingState, lit: Literal, found: Sequence[int] | None, prior: float, label: str
+) -> list[Candidate]:
+    if not found:
+        return []
+    out: list[Candidate] = []
+    for rank, i in enumerate(dict.fromkeys(found)):
+        m = g.mentions[i]
+        p = prior - (1.0 if i in g.used else 0.0) - 0.01 * rank
+        context = g.mention_context(i) if g.solution is not None else _NO_WORDS
+        unit = frozenset(_unit_words(m.unit, m.lemma))
+        operand = Operand(mention=i, text=lit.text)
+        out.append(Candidate(operand, ("mention", i), p, context, unit, f"{label} {m.text!r}"))
+    return out
+
+
+def _cued_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
+    """'48/2' after 'half as many': 2 is the constant half (a multiplier preferred in a product, a divisor
+    in a quotient; each place the cue words occur is a candidate of its own)."""
+    cues = find_cue_occurrences(g.text, lit.value)
+    if not cues:
+        return []
+    preferred = _MULTIPLIERS if op == "multiply" else _DIVISORS if op == "divide" else frozenset()
+    out: list[Candidate] = []
+    ranks: dict[str, int] = {}
+    for cue in cues:
+        cid = cue.constant_id
+        rank = ranks[cid] = ranks.get(cid, -1) + 1
+        prior = 1.5 + (0.2 if cid in preferred else 0.0) - 0.01 * rank - 0.02 * len(ranks)
+        cue_words = words(g.text, cue.start, cue.end)
+        unit = frozenset((*cue_words, *_unit_words(IMPLICIT_CONSTANTS[cid].unit, cid)))
+        context = g.cue_context(cue.start, cue.end, unit) if g.solution is not None else _NO_WORDS
+        operand = Operand(constant=cid, cue=(cue.start, cue.end), text=lit.text)
+        label = f"constant {cid} (cue {g.text[cue.start : cue.end]!r})"
+        out.append(Candidate(operand, ("constant", cid, cue.start), prior, context, unit, label))
+    return out
+
+
+def _solution_cued_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
     """'3*2' where the solution says 'He does this twice a day': 2 is the constant twice (no cue span)."""
-    # The cue is not in the problem text, so the operand has no cue span.
     if g.solution is None:
-        return None
+        return []
     cues = find_cues(g.blanked_solution, lit.value)
-    return Operand(constant=cues[0].constant_id, text=lit.text) if cues else None
+    if not cues:
+        return []
+    cid = cues[0].constant_id
+    unit = frozenset((*words(g.blanked_solution, cues[0].start, cues[0].end), *_unit_words(None, cid)))
+    return [Candidate(Operand(constant=cid, text=lit.text), ("constant", cid), 0.8, dict.fromkeys(unit, 2.0), unit,
+                      f"constant {cid} (the solution's words)")]
+
+
+CANDIDATE_RULES: tuple[tuple[str, CandidateRule], ...] = (
+    ("earlier_step", _step_candidates),
+    ("text_mention", _mention_candidates),
+    ("cued_constant", _cued_candidates),
+    ("scaled_mention", _scaled_candidates),
+    ("solution_cue", _solution_cued_candidates),
+)
+"""The proposers of a literal's ordinary readings, each with a one-line example; :func:`ground` weighs them."""
+
+_W_TWIN = 2.0  # a twin written with the candidate's unit word
+_W_MISMATCH = 1.0  # a twin written with another unit word
+_W_OVERLAP = 0.5  # per weighted word the line shares with the candidate's words
+
+TIE_MARGIN = 0.3
+"""Two readings whose scores differ by less than this are a tie: the operand records both (ADR 0018)."""
+
+
+def _evidence(g: GroundingState, lit: Literal, c: Candidate) -> tuple[float, str]:
+    """What the words of the solution say for a candidate: its twin's unit words, then the line's words."""
+    score = 0.0
+    why = ""
+    twin = g.twins[lit.position] if 0 <= lit.position < len(g.twins) else ()
+    named = [w for w in twin if w]
+    if named and c.unit:
+        hit = next((w for w in named if w in c.unit), None)
+        if hit is not None:
+            score += _W_TWIN
+            why = f"written {hit!r}"
+        else:
+            score -= _W_MISMATCH
+            why = f"written {named[0]!r}"
+    if c.context:
+        line = g.line_words()
+        common = overlap(line, c.context)
+        if common:
+            score += _W_OVERLAP * common
+            shared = sorted((w for w in set(line) if w in c.context), key=lambda w: (-c.context[w], w))[:2]
+            why = f"{why}, " if why else why
+            why += "line says " + "/".join(shared)
+    return score, why
+
+
+def _scored(g: GroundingState, lit: Literal, candidates: Sequence[Candidate]) -> list[tuple[float, Candidate, str]]:
+    """Each candidate with its score (prior + the evidence of the words) and why, best first (the
+    proposers' order breaks a tie of scores)."""
+    out = []
+    for c in candidates:
+        evidence, why = _evidence(g, lit, c) if g.solution is not None else (0.0, "")
+        out.append((c.prior + evidence, c, why))
+    order = sorted(range(len(out)), key=lambda k: (-out[k][0], k))
+    return [out[k] for k in order]
+
+
+def _choose(g: GroundingState, lit: Literal, candidates: list[Candidate]) -> Operand:
+    """The reading the formula's joint choice made (:func:`plan_formula`), else the best-scored one; the
+    best other reading is its alternative when their scores tie (within :data:`TIE_MARGIN`)."""
+    at = g.literal_at(lit)
+    scored = g.scores.pop(id(lit), None) or _scored(g, lit, candidates)
+    planned = g.formula_plan.get(id(lit))
+    if planned is None and at is not None and at in g.plan:
+        planned = g.plan[at]
+        if planned[0] == "at":  # an annotation's result: the step its formula became
+            planned = ("step", g.step_at.get(planned[1], -1))
+    chosen = next((item for item in scored if item[1].key == planned), scored[0]) if planned else scored[0]
+    score, best, why = chosen
+    target = best.key[:2]
+    runner = next((item for item in scored if item[1].key[:2] != target), None)
+    note = best.label + (f" ({why})" if why else "")
+    if chosen is not scored[0] and scored[0][1].key[:2] != target:
+        note += f"; chosen with the formula's other numbers over {scored[0][1].label}"
+    alternative = None
+    if runner is not None and abs(score - runner[0]) < TIE_MARGIN:
+        alternative = dataclasses.replace(runner[1].operand, at=at)
+        note += f"; tie with {runner[1].label}"
+    if best.key[0] == "mention":
+        g.used.add(best.key[1])
+    return dataclasses.replace(best.operand, at=at, why=note, alternative=alternative)
+
+
+REUSE_PENALTY = 1.5
+"""What using one mention for two numbers of one formula costs in :func:`plan_formula` (``12*12`` may be
+one quantity squared, but two same-valued mentions are usually two quantities)."""
+
+_MAX_JOINT = 4096  # readings a formula's joint choice weighs at most; beyond, each number takes its best
+
+
+def plan_formula(g: GroundingState, items: Sequence[tuple[Literal, str | None]]) -> None:
+    """Choose the readings of a formula's numbers together: the highest total score, where one mention
+    read for two numbers costs :data:`REUSE_PENALTY` (``2 x $2`` for 2 cartons at $2 each).  The choice
+    is kept on the state for :func:`ground`; numbers with no candidate are left to the later rules."""
+    options: list[tuple[int, list[tuple[float, Candidate, str]]]] = []
+    for lit, op in items:
+        at = g.literal_at(lit)
+        if at is not None and at in g.plan:
+            continue
+        candidates: list[Candidate] = []
+        for _name, propose in CANDIDATE_RULES:
+            candidates.extend(propose(g, lit, op))
+        if candidates:
+            scored = _scored(g, lit, candidates)
+            g.scores[id(lit)] = scored
+            options.append((id(lit), scored[:4]))
+    mentioned = sum(1 for _, scored in options if any(c.key[0] == "mention" for _, c, _ in scored))
+    if mentioned < 2:
+        return
+    size = 1
+    for _, scored in options:
+        size *= len(scored)
+    if size > _MAX_JOINT:
+        return
+    best_total, best_pick = float("-inf"), None
+    for pick in itertools.product(*(range(len(scored)) for _, scored in options)):
+        total = 0.0
+        seen: set[tuple[Any, ...]] = set()
+        for (_, scored), k in zip(options, pick, strict=True):
+            score, c, _why = scored[k]
+            total += score
+            if c.key[0] == "mention":
+                if c.key in seen:
+                    total -= REUSE_PENALTY
+                seen.add(c.key)
+        if total > best_total + 1e-9:
+            best_total, best_pick = total, pick
+    if best_pick is not None:
+        for (lit_id, scored), k in zip(options, best_pick, strict=True):
+            g.formula_plan[lit_id] = scored[k][1].key
 
 
 def _percent_complement(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
@@ -465,7 +761,7 @@ def _solution_number(g: GroundingState, lit: Literal, op: str | None) -> Operand
     # Outside the annotations and outside arithmetic (a restated formula grounds nothing), nearest
     # before the formula; digits first, then number words ("two, 21 and 42").
     value = lit.value
-    if g.solution is None:
+    if g.solution is None or not g.solution_numbers:
         return None
     blanked = g.blanked_solution
     if g.prose is None:
@@ -783,12 +1079,6 @@ def _hours_and_minutes(g: GroundingState, lit: Literal, op: str | None) -> Opera
 
 
 GROUNDING_RULES: tuple[tuple[str, GroundingRule], ...] = (
-    ("gold_alignment", _gold_alignment),
-    ("earlier_step", _earlier_step),
-    ("text_mention", _text_mention),
-    ("cued_constant", _cued_constant),
-    ("scaled_mention", _scaled_mention),
-    ("solution_cue", _solution_cue),
     ("percent_complement", _percent_complement),
     ("fraction_part", _fraction_part),
     ("solution_number", _solution_number),
@@ -804,24 +1094,37 @@ GROUNDING_RULES: tuple[tuple[str, GroundingRule], ...] = (
     ("number_word_measure", _number_word_measure),
     ("hours_and_minutes", _hours_and_minutes),
 )
-"""The grounding rules, in the order :func:`ground` tries them (ADR 0004): the first answer wins."""
+"""The rules that derive a number the text states without writing it, in the order :func:`ground` tries
+them for a literal with no candidate (ADR 0004): the first answer wins."""
 
 
 def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
-    """Ground one literal: the operand of the first rule of :data:`GROUNDING_RULES` that gives one.
+    """Ground one literal: a gold alignment where the corpus gives one; else the best of its candidates
+    (:data:`CANDIDATE_RULES`, weighed by :func:`_choose`); else the first rule of :data:`GROUNDING_RULES`
+    that derives it.  The operand records where the literal is written (``at``) and why it was chosen.
 
-    ``op`` is the operation the literal is an operand of (a rule may prefer by it).
+    ``op`` is the operation the literal is an operand of (a constant may be preferred by it).
 
     Raises
     ------
     ImportRefusal
-        ``operand_not_found`` when no rule explains the number (or a gold alignment misses it); the
+        ``operand_not_found`` when nothing explains the number (or a gold alignment misses it); the
         refusal names no problem: :class:`StepBuilder` fills that in.
     """
-    for _name, rule in GROUNDING_RULES:
+    aligned = _gold_alignment(g, lit, op)
+    if aligned is not None:
+        return dataclasses.replace(aligned, at=g.literal_at(lit), why="the corpus's alignment")
+    candidates: list[Candidate] = []
+    for _name, propose in CANDIDATE_RULES:
+        candidates.extend(propose(g, lit, op))
+    if candidates:
+        return _choose(g, lit, candidates)
+    for name, rule in GROUNDING_RULES:
         operand = rule(g, lit, op)
         if operand is not None:
-            return operand
+            return dataclasses.replace(operand, at=g.literal_at(lit), why=name.replace("_", " "))
+    if g.last_resort is not None and (operand := g.last_resort(g, lit, op)) is not None:  # issue 19: a checker's
+        return dataclasses.replace(operand, at=g.literal_at(lit), why="nothing states it")
     raise ImportRefusal(
         f"{lit.text} is neither in the text, an earlier step, a cued constant nor the solution",
         reason="operand_not_found",
@@ -829,7 +1132,90 @@ def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
     )
 
 
+COVER_BONUS = 0.5
+"""What reading a mention for the first time in a solution is worth in :func:`plan_solution`: a worked
+solution uses what the problem states (a result of the same value does not hide an unused mention)."""
+
+
+def plan_solution(g: GroundingState, rows: Sequence[tuple[int, Sequence[tuple[float, Candidate, str]]]]) -> None:
+    """Choose the readings of every number of a solution at once (ADR 0018): the highest total score where
+    each mention's first reading earns :data:`COVER_BONUS` and each further one costs
+    :data:`REUSE_PENALTY`, solved as an assignment (``scipy.optimize.linear_sum_assignment``, with a
+    column per use of each mention).  ``rows`` are the numbers (by offset) and their scored readings;
+    the choice is kept on the state, by offset, for :func:`ground`."""
+    mentions: dict[tuple[Any, ...], int] = {}
+    for _at, scored in rows:
+        for _score, c, _why in scored:
+            if c.key[0] == "mention":
+                mentions[c.key] = mentions.get(c.key, 0) + 1
+    if not mentions:
+        return
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    columns: list[tuple[tuple[Any, ...] | None, int]] = []  # (mention key, use) or (None, row) for a row's own
+    for mention_key, uses in sorted(mentions.items()):
+        columns.extend((mention_key, u) for u in range(uses))
+    columns.extend((None, r) for r in range(len(rows)))
+    big = 1e6
+    cost = np.full((len(rows), len(columns)), big)
+    own: list[tuple[Any, ...] | None] = []
+    for r, (_at, scored) in enumerate(rows):
+        best_other = next(((score, c) for score, c, _ in scored if c.key[0] != "mention"), None)
+        own.append(None if best_other is None else best_other[1].key)
+        by_key = {c.key: score for score, c, _ in scored}
+        for col, (key, use) in enumerate(columns):
+            if key is None:
+                if use == r and best_other is not None:
+                    cost[r, col] = -best_other[0]
+            elif key in by_key:
+                cost[r, col] = -(by_key[key] + (COVER_BONUS if use == 0 else -REUSE_PENALTY * use))
+    picked_rows, picked_cols = linear_sum_assignment(cost)
+    for r, col in zip(picked_rows.tolist(), picked_cols.tolist(), strict=True):
+        if cost[r, col] >= big:
+            continue
+        key, _use = columns[col]
+        chosen = key if key is not None else own[r]
+        if chosen is not None:
+            g.plan[rows[r][0]] = chosen
+
+
 # ============================================================================ steps
+
+
+def _renumbered(o: Operand, rank: Mapping[int, int]) -> Operand:
+    """An operand (and its alternative) pointing at mentions by their final numbers."""
+    alternative = o.alternative
+    if alternative is not None and alternative.mention is not None:
+        alternative = dataclasses.replace(alternative, mention=rank[alternative.mention])
+    if o.mention is None:
+        return o if alternative is o.alternative else dataclasses.replace(o, alternative=alternative)
+    return dataclasses.replace(o, mention=rank[o.mention], alternative=alternative)
+
+
+def _chain(node: BinOp) -> list[Node]:
+    """The operands a step of ``node`` takes: a chain of one additive operator flattened (``a - b - c``)."""
+    if node.op not in ("add", "subtract"):
+        return [node.left, node.right]
+    items: list[Node] = []
+    cur: Node = node
+    while isinstance(cur, BinOp) and cur.op == node.op:
+        items.append(cur.right)
+        cur = cur.left
+    items.append(cur)
+    items.reverse()
+    return items
+
+
+def _literals(node: BinOp) -> list[tuple[Literal, str | None]]:
+    """The numbers of a formula with the operation each is an operand of, in the order steps ground them."""
+    out: list[tuple[Literal, str | None]] = []
+    for item in _chain(node):
+        if isinstance(item, Literal):
+            out.append((item, node.op))
+        elif isinstance(item, BinOp):
+            out.extend(_literals(item))
+    return out
 
 
 class StepBuilder:
@@ -900,19 +1286,19 @@ class StepBuilder:
             return None
         value = a.value / b.value
         if f"{a.text}/{b.text}" in self._fraction_results:
-            return Literal(f"{a.text}/{b.text}", value)  # "8/3", an earlier result written as a fraction
+            return Literal(f"{a.text}/{b.text}", value, None, a.position)  # "8/3", an earlier result written so
         percent = b.value == 100  # "20/100" for a mention of 20%
         scales = self.state.scaled if percent else ()
         for i, m in enumerate(self.state.mentions):
             if m.kind == "fraction" and 0 < float(m.value) < 1 and close(1 - float(m.value), value):
-                return Literal(f"{a.text}/{b.text}", value)  # "2/3" for the rest of "a third"
+                return Literal(f"{a.text}/{b.text}", value, None, a.position)  # "2/3" for the rest of "a third"
             if (close(float(m.value), value) and (m.kind == "fraction" or _WRITTEN_FRACTION.search(m.text))) or (
                 percent
                 and (scaled := scales[i]) is not None
                 and close(scaled, value)
                 and close(float(m.value), a.value)
             ):
-                return Literal(f"{a.text}/{b.text}", value)
+                return Literal(f"{a.text}/{b.text}", value, None, a.position)
         return None
 
     def _emit(self, node: BinOp, formula: str, top: bool, result: float | None, unit: str | None) -> tuple[int, float]:
@@ -923,17 +1309,7 @@ class StepBuilder:
         :attr:`BinOp.value` computes it, so each sub-tree is evaluated once.
         """
         op = node.op
-        items: list[Node]
-        if op in ("add", "subtract"):
-            items = []
-            cur: Node = node
-            while isinstance(cur, BinOp) and cur.op == op:
-                items.append(cur.right)
-                cur = cur.left
-            items.append(cur)
-            items.reverse()
-        else:
-            items = [node.left, node.right]
+        items = _chain(node)
         operands: list[Operand] = []
         values: list[float] = []
         for item in items:
@@ -967,11 +1343,17 @@ class StepBuilder:
         unit: str | None = None,
         position: int | None = None,
         optional: bool = False,
+        at: int | None = None,
+        per: tuple[str, ...] = (),
     ) -> bool:
         """Parse ``formula`` (``expr`` or ``expr=result``) and append its steps.
 
         ``position`` is the formula's offset in the solution (to pick the nearest
-        number the prose states).  An ``optional`` formula (one read from un-annotated prose) that cannot be
+        number the prose states); ``at`` is where the formula's own text starts there,
+        when the solution writes it verbatim (an annotation's body): each operand then
+        records its literal's offset, and the words of the line are evidence for it.
+        ``per`` are the units the context of the stated ``unit`` makes it a rate of
+        (:attr:`~ssbg.trace.Step.per`).  An ``optional`` formula (one read from un-annotated prose) that cannot be
         grounded adds nothing and returns False instead of refusing.  A formula
         that is a single number adds no step.
 
@@ -999,18 +1381,75 @@ class StepBuilder:
                     return False
                 raise self.refusal("unparseable_formula", f"result {stated!r} is not a number", formula) from None
         saved = self._saved() if optional else None
-        self.state.position = position
+        g = self.state
+        self._enter(expr, position, at)
         try:
             tree = parse_formula(expr, merge=self.merge)
-            self.add_tree(tree, formula=formula.strip(), result=result, unit=unit)
+            self.add_tree(tree, formula=formula.strip(), result=result, unit=unit, at=at, per=per)
         except ImportRefusal:
             if saved is None:
                 raise
             self._restore(saved)
             return False
         finally:
-            self.state.position = None
+            g.position = g.formula_at = g.literal_offsets = None
+            g.twins = ()
         return True
+
+    def _enter(self, expr: str, position: int | None, at: int | None) -> None:
+        """Set the state for a formula whose expression ``expr`` is written at ``at`` in the solution."""
+        g = self.state
+        g.position = position
+        if at is not None:
+            g.formula_at = at
+            found = list(_LITERAL_IN_FORMULA.finditer(expr))
+            g.literal_offsets = tuple(m.start() for m in found)
+            if position is not None and g.solution is not None:
+                line_start = g.blanked_solution.rfind("\n", 0, position) + 1
+                values = tuple(_literal_value(m.group()) for m in found)
+                g.twins = prose_twins(g.blanked_solution[line_start:position], values)
+
+    def plan_annotations(self, formulas: Sequence[tuple[int, int | None, str, str | None]]) -> None:
+        """Plan the readings of every number of a solution at once (:func:`plan_solution`).
+
+        ``formulas`` are the solution's formulas in order: ``(position, at, formula, stated unit)``, ``at``
+        the offset of an annotation's body (None for arithmetic read from the prose, whose numbers are
+        grounded when added but whose results the plan counts on).  A formula that does not parse is
+        left out (adding it refuses later, as it would anyway).
+        """
+        g = self.state
+        rows: list[tuple[int, list[tuple[float, Candidate, str]]]] = []
+        g.virtual = []
+        try:
+            for position, at, formula, unit in formulas:
+                expr, eq, stated = formula.rpartition("=")
+                if not eq:
+                    expr, stated = formula, ""
+                self._enter(expr, position, at)
+                try:
+                    tree = parse_formula(expr, merge=self.merge)
+                    if not isinstance(tree, BinOp):
+                        continue
+                    value = parse_number(stated.strip().rstrip("%")) if stated.strip() else tree.value
+                except (ImportRefusal, ValueError, ZeroDivisionError):
+                    continue
+                if at is not None:
+                    for lit, op in _literals(tree):
+                        where = g.literal_at(lit)
+                        if where is None:
+                            continue
+                        candidates: list[Candidate] = []
+                        for _name, propose in CANDIDATE_RULES:
+                            candidates.extend(propose(g, lit, op))
+                        if candidates:
+                            rows.append((where, _scored(g, lit, candidates)[:6]))
+                g.virtual.append((position, value, unit))
+        finally:
+            g.virtual = None
+            g.position = g.formula_at = g.literal_offsets = None
+            g.twins = ()
+            g.clear_contexts()
+        plan_solution(g, rows)
 
     def _saved(self) -> tuple[int, set[int], int]:
         return len(self.state.steps), set(self.state.used), len(self.state.quoted)
@@ -1019,6 +1458,8 @@ class StepBuilder:
         """Undo the steps and extra mentions added since :meth:`_saved` (a formula that did not ground)."""
         g = self.state
         del g.steps[saved[0] :], g.step_values[saved[0] :], g.quoted[saved[2] :]
+        for position in [p for p, top in g.step_at.items() if top >= saved[0]]:
+            del g.step_at[position]
         g.used = saved[1]
 
     def add_solved(self, equation: str, *, position: int | None = None) -> tuple[str, float] | None:
@@ -1061,20 +1502,31 @@ class StepBuilder:
         equation, by its order in the text, to a mention (gold alignments).
         Returns the unknown's name, or None when the equation has none.
         """
+        g = self.state
         try:
             left, right = parse_equation(equation, merge=None if aligned is not None else self.merge)
             tree, name = isolate(left, right, equation)
-            self.state.aligned = aligned
+            g.aligned = aligned
+            g.formula_at, g.literal_offsets = 0, _equation_offsets(equation)
             self.add_tree(tree, formula=equation.strip(), result=result)
         except ImportRefusal as exc:
             if exc.problem_id is None:
                 raise self.refusal(exc.reason, exc.message, exc.detail) from None
             raise
         finally:
-            self.state.aligned = None
+            g.aligned = g.formula_at = g.literal_offsets = None
         return name
 
-    def add_tree(self, node: Node, *, formula: str, result: float | None = None, unit: str | None = None) -> None:
+    def add_tree(
+        self,
+        node: Node,
+        *,
+        formula: str,
+        result: float | None = None,
+        unit: str | None = None,
+        at: int | None = None,
+        per: tuple[str, ...] = (),
+    ) -> None:
         """Append the steps of a parsed formula (its root step states ``result`` and ``unit``).
 
         A number of the formula never grounds as one of the formula's own sub-steps: in
@@ -1089,7 +1541,15 @@ class StepBuilder:
         self.state.own_steps_from = len(self.state.steps)
         try:
             if isinstance(node, BinOp):  # a formula that is one number adds no step
-                self._emit(node, formula, True, result, unit)
+                plan_formula(self.state, _literals(node))
+                top, _ = self._emit(node, formula, True, result, unit)
+                position = self.state.position
+                if position is not None:
+                    self.state.step_at[position] = top
+                if at is not None or per:
+                    g = self.state
+                    g.steps[top] = dataclasses.replace(g.steps[top], at=at, per=per)
+
             elif isinstance(node, Var):
                 raise self.refusal("unsupported_operation", f"the unknown {node.name} is not isolated", formula)
         except ImportRefusal as exc:
@@ -1098,6 +1558,8 @@ class StepBuilder:
             raise
         finally:
             self.state.own_steps_from = len(self.state.steps)
+            self.state.formula_plan.clear()
+            self.state.scores.clear()
 
     def build(self) -> Trace:
         """The trace; ``no_equation`` when no formula produced a step."""
@@ -1116,13 +1578,7 @@ class StepBuilder:
             every = (*g.mentions, *g.quoted)
             mentions = tuple(every[old] for _, _, old in order)
             steps = tuple(
-                dataclasses.replace(
-                    step,
-                    operands=tuple(
-                        dataclasses.replace(o, mention=rank[o.mention]) if o.mention is not None else o
-                        for o in step.operands
-                    ),
-                )
+                dataclasses.replace(step, operands=tuple(_renumbered(o, rank) for o in step.operands))
                 for step in steps
             )
         try:

@@ -35,6 +35,7 @@ Examples
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import itertools
 import operator
@@ -46,7 +47,7 @@ from typing import Any, NamedTuple
 
 from ssbg.numbers import check_magnitude, parse_number
 from ssbg.trace import Mention
-from ssbg.units import ResolvedUnit, UnitPack, UnitVector, default_pack
+from ssbg.units import DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector, default_pack
 
 __all__ = [
     "VULGAR_FRACTIONS",
@@ -990,13 +991,75 @@ def _rate_of_unit(
     clause (:func:`_clause_rate`); else the unit as it is."""
     if container is not None and lemmatize(container) != _head_lemma(unit) and " per " not in unit:
         return f"{unit} per {container}", k, "quantity"  # "cases of 12 boxes": 12 boxes per case
+    compound = _compound_noun(toks, k, unit, look, currency)
+    if compound is not None:
+        return f"{unit} per {compound[0]}", compound[1], "quantity"
     rate = _rate_suffix(toks, k, look)
     if rate is not None:
         return f"{unit} per {rate[0]}", rate[1], "quantity"
     per = _rate_after_list(toks, k, look)
     if per is None and clause_start is not None and unit not in _PERCENT_UNITS:
         per = _clause_rate(toks, text, unit, look, currency, clause_start)
+    if per is None and unit not in _PERCENT_UNITS:
+        per = _rate_later(toks, k, look)
+    if per is not None and lemmatize(per) == _head_lemma(unit):
+        per = None
     return (unit, k, "quantity") if per is None else (f"{unit} per {per}", k, "quantity")
+
+
+# Words of a part of a day: "every morning" is once a day.
+_DAY_PARTS = frozenset(_words("morning mornings evening evenings afternoon afternoons night nights weekday weekdays"))
+_CLAUSE_BREAKS = frozenset(_words("and or but if when while than because so"))
+_TIME = UnitVector(time=1)
+
+
+def _period(look: _PackTexts, word: str) -> str | None:
+    """A word naming a period of time as a rate's ``Y`` (``day``, ``week``; ``morning`` is a day)."""
+    if word.lower() in _DAY_PARTS:
+        return "day"
+    hit = look.lookup(word)
+    return word if hit is not None and hit.dimension == _TIME and hit.denominator == DIMENSIONLESS else None
+
+
+def _rate_later(toks: Sequence[Token], k: int, look: _PackTexts) -> str | None:
+    """``6 packs of tuna fish are sold per hour``, ``he drove 8 hours each day``, ``reads 20 pages of it
+    every morning``: a rate word later in the clause (``per Y``, ``each Y``, ``every Y``, ``a`` + a period),
+    with no number, comma or conjunction between (``each of`` is a group, not a rate)."""
+    n = len(toks)
+    for j in range(k, min(n, k + 9)):
+        tok = toks[j]
+        if tok.kind == "num" or tok.text in _STOPS or tok.low in _CLAUSE_BREAKS:
+            return None
+        if tok.low in ("per", "each", "every") and j + 1 < n and toks[j + 1].low != "of":
+            head = _noun_at(toks, j + 1)
+            if head is None:
+                return None
+            return _period(look, toks[head].text) or toks[head].text
+        if tok.low in _A and j + 1 < n and toks[j + 1].kind == "word" and (j + 2 >= n or toks[j + 2].low != "of"):
+            period = _period(look, toks[j + 1].text)
+            if period is not None:
+                return period
+    return None
+
+
+def _compound_noun(
+    toks: Sequence[Token], k: int, unit: str, look: _PackTexts, currency: str | None
+) -> tuple[str, int] | None:
+    """``200 mL bottles``, ``5-pound bags``, ``$20 bills``: a measure written singular before a plural
+    count noun is the measure of each (a rate per that noun)."""
+    if k >= len(toks):
+        return None
+    tok = toks[k]
+    if tok.kind != "word" or tok.low in _FUNCTION_WORDS or tok.low in _NOT_UNITS or not is_plural_noun(tok.text):
+        return None
+    if currency is None:
+        hit = look.lookup(unit)
+        if hit is None or hit.dimension == _COUNT or hit.is_rate or _singular(unit.rsplit(maxsplit=1)[-1]):
+            return None  # a count, a rate, or a plural unit ("3 pounds apples" is not a compound)
+    measure = look.lookup(tok.text)
+    if measure is not None and measure.dimension != _COUNT:
+        return None  # "5 feet inches": two measures
+    return lemmatize(tok.text), k + 1
 
 
 def _clause_rate(
@@ -1015,7 +1078,101 @@ def _clause_rate(
         each = _periodic_before(toks, clause_start)
     if each is None and currency is not None:
         each = _price_before(toks, clause_start, look)
+    if each is None:
+        each = _bearer_before(toks, clause_start, look) or _relative_bearer(toks, clause_start)
     return each if each is not None and lemmatize(each) != _head_lemma(unit) else None
+
+
+# Verbs that give a measure of the thing before them: "a bag weighs 5 kg", "one batch requires 2 cups".
+_BEARING = frozenset(
+    _words(
+        """cost costs weigh weighs hold holds contain contains require requires need needs take takes use uses
+        has have measure measures make makes produce produces feed feeds serve serves call calls fit fits
+        carry carries pay pays charge charges earn earns get gets give gives yield yields is are"""
+    )
+)
+_HEDGES = frozenset(_words("up to about around only exactly roughly nearly almost just at least most"))
+
+
+def _bearer_before(toks: Sequence[Token], i: int, look: _PackTexts) -> str | None:
+    """``One batch of cookies requires 2 cups``, ``each bag weighs 5 kg``, ``a pack has 12 pens``: the
+    ``Y`` of a measure of one thing, ``a``/``an``/``one``/``each``/``every`` + noun before a bearing verb
+    right before the number (auxiliaries and hedges between), no number between; and a thing the text
+    counts (``3 batches``, ``how many bags``), for "a pool holds 3,600 gallons" is the pool's whole."""
+    k = i - 1
+    while k >= 0 and (toks[k].low in _HEDGES or toks[k].low in ("can", "could", "will", "would", "should", "does")):
+        k -= 1
+    if k < 1 or toks[k].low not in _BEARING:
+        return None
+    for j in range(k - 1, max(-1, k - 7), -1):
+        tok = toks[j]
+        if tok.kind == "num" or tok.text in _STOPS or tok.low in _CLAUSE_BREAKS:
+            return None
+        if tok.low in ("a", "an", "one", "each", "every") and j + 1 < k:
+            head = _noun_at(toks, j + 1)
+            if head is None or head >= k or toks[head].low in _NOT_UNITS:
+                return None
+            period = _period(look, toks[head].text)
+            if period is not None:
+                return period
+            if tok.low not in ("each", "every") and lemmatize(toks[head].text) not in _counted_nouns(toks):
+                return None
+            return toks[head].text
+    return None
+
+
+def _counted_nouns(toks: Sequence[Token]) -> frozenset[str]:
+    """The lemmas of the nouns a text counts: after a number (a modifier between), ``how many``, ``each``,
+    ``every`` or ``per`` (memoized by the tokens' identity for the text being read)."""
+    key = id(toks)
+    found = _COUNTED.get(key)
+    if found is not None and found[0] is toks:
+        return found[1]
+    nouns: set[str] = set()
+    n = len(toks)
+    for i, tok in enumerate(toks):
+        counting = tok.kind == "num" or tok.low in _SMALL or tok.low in _TENS or tok.low in ("each", "every", "per")
+        if not counting and not (tok.low == "many" and i > 0 and toks[i - 1].low == "how"):
+            continue
+        j = i + 1
+        while j < n and toks[j].low in _MODIFIERS:
+            j += 1
+        if j < n and toks[j].kind == "word" and toks[j].low not in _FUNCTION_WORDS:
+            nouns.add(lemmatize(toks[j].text))
+            if j + 1 < n and toks[j + 1].kind == "word" and toks[j + 1].low not in _FUNCTION_WORDS:
+                nouns.add(lemmatize(toks[j + 1].text))  # "3 chocolate bars"
+    result = frozenset(nouns)
+    _COUNTED.clear()
+    _COUNTED[key] = (toks, result)
+    return result
+
+
+_COUNTED: dict[int, tuple[Sequence[Token], frozenset[str]]] = {}
+
+
+_RELATIVES = frozenset(_words("that which who containing holding weighing with"))
+
+
+def _relative_bearer(toks: Sequence[Token], i: int) -> str | None:
+    """``6 cans of soda that have 12 ounces``, ``4 bags of nails, each of which weighs 5kg``, ``30 boxes
+    containing 40 packs``: the ``Y`` a relative clause right before the number gives its measure to."""
+    k = i - 1
+    while k >= 0 and (toks[k].low in _HEDGES or toks[k].low in _BEARING or toks[k].low in ("each", "can", "will")):
+        k -= 1
+    if k >= 2 and toks[k].low == "which" and toks[k - 1].low == "of" and toks[k - 2].low == "each":
+        k -= 2  # ", each of which weighs"
+        while k >= 1 and toks[k - 1].text == ",":
+            k -= 1
+    elif k < 1 or toks[k].low not in _RELATIVES or (k == i - 1 and toks[k].low in ("that", "which", "who")):
+        return None
+    j = k - 1
+    if j >= 0 and toks[j].text == ",":
+        j -= 1
+    if j >= 2 and toks[j - 1].low == "of" and toks[j].kind == "word":
+        j -= 2  # "6 cans of soda that ...": the container, not its content
+    if j >= 1 and toks[j].kind == "word" and is_plural_noun(toks[j].text) and toks[j - 1].kind == "num":
+        return lemmatize(toks[j].text)
+    return None
 
 
 def _head_lemma(unit: str) -> str:
@@ -1149,10 +1306,66 @@ def extract_mentions(
             unit = _elided_unit(toks, i, k, out, look)
         out.append(_mention(text, toks, number, unit, k, kind, look))
         i = k
-    return tuple(out)
+    return tuple(_second_readings(text, out, look)) if out else ()
 
 
 _COMPARATIVES = frozenset({"more", "less", "fewer"})
+_ADJACENT_RATE = re.compile(r"(?i)/|\bper\b|\ban?\s+\w+$|\beach\b|\bevery\b|\bapiece\b")
+_ONE_THING = re.compile(r"(?i)(?<![a-z])(?:a|an|one|each|every|per)\s+(?:[a-z]+\s+){0,2}?([a-z]+)(?![a-z])")
+_TEXT_PERIOD = re.compile(
+    r"(?i)(?<![a-z])(?:per|a|an|each|every)\s+(second|minute|hour|day|night|week|month|year)s?(?![a-z])"
+    r"|(?<![a-z])(hourly|daily|nightly|weekly|monthly|yearly|annually)(?![a-z])"
+)
+
+
+def _second_readings(text: str, mentions: list[Mention], look: _PackTexts) -> list[Mention]:
+    """Give a mention the second unit reading its words support as well (ADR 0018): binding reports a
+    refusal only its first reading makes as ``ambiguous_grounding``, not as a unit mismatch.
+
+    - A total of money or of a measure in a sentence about one thing (``a``/``one``/``each`` + a noun:
+      "a bucket and 2 sides for $12.00") may be that thing's price or measure: ``$ per bucket``.
+    - A duration in a text that counts time by a period (``a day``, ``weekly``) may be per that period:
+      "a 10-hour shift" in a text of days is ``hours per day``.
+    - A rate read from its clause rather than from words beside it (``for 2 weeks`` after "each day")
+      may be the total its unit names: ``weeks``.
+    """
+    out: list[Mention] = []
+    for m in mentions:
+        unit = m.unit
+        if unit is None or m.kind != "quantity" or m.source != "text" or unit in _PERCENT_UNITS:
+            out.append(m)
+            continue
+        hit = look.lookup(unit)
+        second: str | None = None
+        if " per " in unit:
+            if not _ADJACENT_RATE.search(m.text):
+                second = unit.partition(" per ")[0]
+        elif hit is not None and hit.dimension != _COUNT and not hit.is_rate:
+            start, end = _sentence_of(text, m.start)
+            if hit.dimension == _TIME:
+                period = _TEXT_PERIOD.search(text)
+                name = None if period is None else (period.group(1) or _PERIODIC[period.group(2).lower()])
+                if name is not None and lemmatize(name) != _head_lemma(unit):
+                    second = f"{unit} per {name}"
+            else:
+                for thing in _ONE_THING.finditer(text, start, end):
+                    noun = thing.group(1)
+                    if noun.lower() not in _FUNCTION_WORDS and lemmatize(noun) != _head_lemma(unit) and _period(
+                        look, noun
+                    ) is None and noun.lower() not in _NOT_UNITS:
+                        second = f"{unit} per {noun}"
+                        break
+        if second is not None and second != unit and look.lookup(second) is not None:
+            out.append(dataclasses.replace(m, alt_unit=second))
+        else:
+            out.append(m)
+    return out
+
+
+def _sentence_of(text: str, at: int) -> tuple[int, int]:
+    start = max(text.rfind(".", 0, at), text.rfind("?", 0, at), text.rfind("!", 0, at)) + 1
+    ends = [e for e in (text.find(".", at), text.find("?", at), text.find("!", at)) if e >= 0]
+    return start, min(ends) if ends else len(text)
 
 
 def _elided_unit(
@@ -1175,24 +1388,53 @@ def _elided_unit(
                 if is_plural_noun(noun) or look.lookup(noun) is not None:
                     return noun
                 break
-    elif not (first == "of" and second == "them") or (i > 0 and toks[i - 1].low in ("the", "all")):
+    elif first == "of" and second == "them":
+        if i > 0 and toks[i - 1].low in ("the", "all"):
+            return None
+    elif not _ends_clause(toks, i, k):
         return None
-    partitive = first == "of"
+    return _unit_before(toks, k, before, look, partitive=first == "of" or first not in _COMPARATIVES)
+
+
+def _unit_before(
+    toks: Sequence[Token], k: int, before: Sequence[Mention], look: _PackTexts, *, partitive: bool
+) -> str | None:
+    """The unit of the nearest quantity before token ``k``, in its sentence or the one before: for a
+    ``partitive`` reading ("12 of them", "Carla caught 8") a thing counted, the ``Y`` of a rate per thing
+    included ("2-pound packages ... 3 of them" are packages); never a percentage."""
     ends = [t.end for t in toks[:k] if t.text in _SENTENCE_END]
     since = ends[-2] if len(ends) >= 2 else 0
     for m in reversed(before):
         if m.start < since:
             break
         unit = m.unit
-        if unit is None or m.kind != "quantity" or " per " in unit or unit in _PERCENT_UNITS:
+        if unit is None or m.kind != "quantity" or unit in _PERCENT_UNITS:
+            continue
+        if " per " in unit:
+            thing = unit.rpartition(" per ")[2]
+            counted = look.lookup(thing)
+            if partitive and thing not in ("item", "items") and (counted is None or counted.dimension == _COUNT):
+                return thing
             continue
         if partitive and not _countable(unit, look):
-            continue  # "a part for $80 ... 7 of them", "2-pound packages ... 3 of them": them are things
+            continue  # "a part for $80 ... 7 of them": them are things, not money
         return unit
     return None
 
 
 _COUNT = UnitVector(count=1)
+_NOT_COUNTED_AFTER = frozenset(_words("is was are were be been am age aged of at to by from under over about"))
+
+
+def _ends_clause(toks: Sequence[Token], i: int, k: int) -> bool:
+    """Whether a bare number ends its clause after a verb (``and Carla caught 8.``): it then counts the
+    things of the quantity before it; never after ``is``/``of``/``age`` (an age, a score) or at the
+    sentence's start."""
+    if i == 0 or toks[i - 1].kind != "word" or toks[i - 1].low in _NOT_COUNTED_AFTER:
+        return False
+    if toks[i - 1].low in _FUNCTION_WORDS:
+        return False
+    return toks[k].text in _SENTENCE_END or toks[k].text == "," or toks[k].low in ("and", "or")
 
 
 def _countable(unit: str, look: _PackTexts) -> bool:
@@ -1269,7 +1511,8 @@ def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: s
     Reads only a short window; no ``each Y`` look-back.
 
     >>> mention_at("so everyone has 2 legs.", 16)
-    Mention(start=16, end=22, text='2 legs', value=2, unit='legs', lemma='leg', kind='quantity', source='text')
+    Mention(start=16, end=22, text='2 legs', value=2, unit='legs', lemma='leg', kind='quantity', source='text', \
+alt_unit=None)
     """
     look = _pack_texts(default_pack() if pack is None else pack)
     toks = tokenize(text, start, min(len(text), start + 120), limit=14)
@@ -1389,7 +1632,7 @@ def read_problem_text(
     >>> text = "Sam ran 3 miles. How far did he run?"
     >>> read_problem_text(text, (17, len(text)))
     ProblemText(mentions=(Mention(start=8, end=15, text='3 miles', value=3, unit='miles', lemma='mile', \
-kind='quantity', source='text'),), answer_unit='miles')
+kind='quantity', source='text', alt_unit=None),), answer_unit='miles')
     """
     toks = tokenize(text)
     mentions = extract_mentions(text, pack=pack, tokens=toks)

@@ -76,6 +76,7 @@ _TPL_LEGEND_ITEM = (
 _TPL_LEGEND = '<div style="font-size:0.75em;margin-top:0.6em">{items}</div>'
 _TPL_REFUSAL = '<p style="color:#a4161a;font-size:0.85em">not imported: {reason} ({detail})</p>'
 _CUE_STYLE = "border:1px dashed #495057"
+_EMPHASIS_STYLE = ";outline:2px solid #a4161a;outline-offset:1px"  # a span with "emphasis": what a verdict concerns
 
 _DOMAIN_CATEGORY = {
     "money": "money",
@@ -220,7 +221,7 @@ def _block(text: str, spans: list[dict[str, Any]], source: str, label: str) -> s
                 category=_e(s["category"]),
                 tooltip=_e(tooltip),
                 color=CATEGORY_COLORS.get(s["category"], "#ffffff"),
-                extra=_CUE_STYLE if s["kind"] == "constant" else "",
+                extra=(_CUE_STYLE if s["kind"] == "constant" else "") + (_EMPHASIS_STYLE if s.get("emphasis") else ""),
                 text=_e(s["text"]),
                 label=_e(s["symbol"] or s["category"]),
             )
@@ -231,7 +232,8 @@ def _block(text: str, spans: list[dict[str, Any]], source: str, label: str) -> s
 
 
 def render_spans(data: Mapping[str, Any], *, refusal: tuple[str, str] | None = None) -> str:
-    """HTML for the plain dict of :func:`text_spans` (templates only see plain data)."""
+    """HTML for the plain dict of :func:`text_spans` (templates only see plain data); a span whose
+    ``emphasis`` is true is outlined (what a verdict of :mod:`ssbg.checking` concerns)."""
     text_spans_ = [s for s in data.get("spans", ()) if s["source"] == "text"]
     body = _block(data["text"], text_spans_, "text", "")
     if data.get("solution"):

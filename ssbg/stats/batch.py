@@ -47,7 +47,7 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ssbg.adapter import bind_math_problem_graph, holding_key
 from ssbg.errors import ImportRefusal, SsbgError, UnitAlgebraError
@@ -73,6 +73,7 @@ __all__ = [
     "bind_payload",
     "expand_specs",
     "iter_records",
+    "map_batches",
     "run_batch",
     "unknown_unit_parts",
 ]
@@ -481,7 +482,8 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
 
     Each file's format is guessed from its own name (so ``data/`` with lanes and
     per-format samples reads each file with its reader); ``FORMAT=FOLDER`` and
-    file specs are kept as they are.  Files are sorted; hidden files, READMEs and
+    file specs are kept as they are.  Files are sorted; hidden files, READMEs,
+    gold annotations (``*.gold.jsonl``, read by :mod:`ssbg.stats.alignment`) and
     files whose format is not recognised as a corpus are skipped.
 
     Raises
@@ -509,7 +511,7 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
             # a FIFO or a device named like a corpus file is kept: its reader refuses it (unreadable_file)
             if f.is_dir() or any(part.startswith(".") for part in f.relative_to(path).parts):
                 continue
-            if f.suffix not in (".jsonl", ".json", ".xml", ".csv"):
+            if f.suffix not in (".jsonl", ".json", ".xml", ".csv") or f.name.endswith(".gold.jsonl"):
                 continue
             guessed = guess_format(f)
             if f.suffix in (".json", ".xml", ".csv") and guessed == "ssbg":
@@ -566,14 +568,28 @@ class _Work:
 
 
 _FullKeys = Callable[[], frozenset[tuple[str, str, str]]]
+_Result = TypeVar("_Result")
+_Result_co = TypeVar("_Result_co", covariant=True)
 
 
-def _local_chunks(batches: _Batches, work: _Work, full_keys: _FullKeys) -> Iterator[tuple[int, BatchChunk]]:
+class _Unit(Protocol[_Result_co]):
+    """A unit of work: a batch and the drill-down keys already full (run_batch's; map_batches' ignore them)."""
+
+    def __call__(
+        self, batch: Sequence[Any], full_keys: frozenset[tuple[str, str, str]] = ...
+    ) -> _Result_co: ...  # pragma: no cover - a protocol
+
+
+def _local_chunks(
+    batches: Iterator[list[Any]], work: _Unit[_Result], full_keys: _FullKeys
+) -> Iterator[tuple[int, _Result]]:
     for batch in batches:
         yield len(batch), work(batch, full_keys())
 
 
-def _pool_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys) -> Iterator[tuple[int, BatchChunk]]:
+def _pool_chunks(
+    batches: Iterator[list[Any]], work: _Unit[_Result], jobs: int, full_keys: _FullKeys
+) -> Iterator[tuple[int, _Result]]:
     """Ordered results from a process pool with at most ``2 * jobs`` batches in flight."""
     import multiprocessing
     from collections import deque
@@ -583,7 +599,7 @@ def _pool_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys
     # ``__main__`` guard in the caller's script), spawn elsewhere.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
-    pending: deque[tuple[int, Future[BatchChunk]]] = deque()
+    pending: deque[tuple[int, Future[_Result]]] = deque()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         for batch in batches:
             pending.append((len(batch), pool.submit(work, batch, full_keys())))
@@ -595,7 +611,9 @@ def _pool_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys
             yield n, fut.result()
 
 
-def _dask_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys) -> Iterator[tuple[int, BatchChunk]]:
+def _dask_chunks(
+    batches: Iterator[list[Any]], work: _Unit[_Result], jobs: int, full_keys: _FullKeys
+) -> Iterator[tuple[int, _Result]]:
     """The same batch function mapped over ``dask.bag`` partitions, a window at a time."""
     import dask
     import dask.bag as db
@@ -610,6 +628,47 @@ def _dask_chunks(batches: _Batches, work: _Work, jobs: int, full_keys: _FullKeys
         with dask.config.set(scheduler=scheduler, num_workers=jobs):
             chunks = bag.map(functools.partial(work, full_keys=full_keys())).compute()
         yield from zip((len(b) for b in window), chunks, strict=True)
+
+
+@dataclass(frozen=True, slots=True)
+class _KeysIgnored:
+    """A picklable unit of work for :func:`map_batches`: ``work(batch)``, the engines' keys ignored."""
+
+    work: Callable[[Sequence[Any]], Any]
+
+    def __call__(self, batch: Sequence[Any], full_keys: frozenset[tuple[str, str, str]] = frozenset()) -> Any:
+        return self.work(batch)
+
+
+def _no_keys() -> frozenset[tuple[str, str, str]]:
+    return frozenset()
+
+
+def map_batches(
+    batches: Iterable[list[_Item]],
+    work: Callable[[Sequence[_Item]], _Result],
+    *,
+    jobs: int = 1,
+    engine: str = "local",
+) -> Iterator[tuple[int, _Result]]:
+    """``work`` applied to each batch, in order, on the engines of :func:`run_batch`: (batch size, result).
+
+    ``work`` must pickle (a module-level function or a frozen dataclass) when ``jobs > 1`` or
+    ``engine="dask"``; at most ``2 * jobs`` batches are in flight.  The checker's batch
+    (:mod:`ssbg.checking.batch`) runs on it.
+
+    >>> list(map_batches([[1, 2], [3]], sum))
+    [(2, 3), (1, 3)]
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
+    unit = _KeysIgnored(work)
+    stream = iter(batches)
+    if engine == "dask":
+        return _dask_chunks(stream, unit, jobs, _no_keys)
+    if jobs > 1:
+        return _pool_chunks(stream, unit, jobs, _no_keys)
+    return _local_chunks(stream, unit, _no_keys)
 
 
 @dataclass(frozen=True)

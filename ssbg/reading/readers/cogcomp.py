@@ -72,8 +72,14 @@ def pair_quantities(quants: Sequence[float], mentions: Sequence[Mention]) -> lis
     return out
 
 
-def cogcomp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPack | None = None) -> Trace:
-    """Read one CogComp record (a dict) into a trace; ``ImportRefusal`` when it cannot be."""
+def cogcomp_trace(
+    data: dict[str, Any], *, where: str | None = None, pack: UnitPack | None = None, aligned: bool = True
+) -> Trace:
+    """Read one CogComp record (a dict) into a trace; ``ImportRefusal`` when it cannot be.
+
+    ``aligned=False`` withholds the corpus's ``lAlignments``: each equation number is then grounded by
+    evidence, as in any corpus (what :func:`ssbg.stats.alignment.cogcomp_alignment` scores against them).
+    """
     p = default_pack() if pack is None else pack
     pid = data.get("iIndex")
     if isinstance(pid, bool) or not isinstance(pid, int | str):
@@ -116,7 +122,7 @@ def cogcomp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitP
         pack=p,
     )
     paired = pair_quantities(quants, mentions)
-    aligned: list[int | None] = []
+    by_position: list[int | None] = []
     for k, a in enumerate(alignments):
         if not 0 <= a < len(quants):
             raise ImportRefusal(
@@ -124,9 +130,9 @@ def cogcomp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitP
                 reason="malformed_record",
                 detail="lAlignments",
             )
-        aligned.append(paired[a])
+        by_position.append(paired[a])
     with numbers_of("lEquations", not_a_number="unparseable_formula"):
-        builder.add_equation(equations[0], result=answer, aligned=aligned)
+        builder.add_equation(equations[0], result=answer, aligned=by_position if aligned else None)
         return builder.build()
 
 

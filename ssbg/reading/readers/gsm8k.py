@@ -21,6 +21,7 @@ from __future__ import annotations
 import collections
 import functools
 import re
+from typing import NamedTuple
 
 from ssbg.errors import ImportRefusal
 from ssbg.numbers import number_or_none, parse_number
@@ -40,7 +41,7 @@ from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Mention, Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["CORPUS", "build_gsm8k_record", "gsm8k_trace", "read_gsm8k", "stated_unit"]
+__all__ = ["CORPUS", "build_gsm8k_record", "gsm8k_trace", "rate_context", "read_gsm8k", "stated_unit"]
 
 CORPUS = "gsm8k"
 
@@ -89,6 +90,37 @@ _MONOMIAL = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)\*[A-Za-z]")  # "6*x", "1.25*x":
 _PRODUCT = re.compile(rf"(?<![\w.]){_MONOMIAL.pattern}(?![\w.])")  # one in a side, to stand for what it was made of
 _SIGNS = str.maketrans({"\u00d7": "*", "\u00f7": "/", "\u2212": "-", "\u2013": "-", "$": None, ",": None})
 _RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
+
+
+_PERIODS = "second|minute|hour|day|night|week|weekend|month|year|semester|season"
+_PERIOD_RATE = re.compile(
+    rf"(?i)(?<![a-z])(?:per|a|an|each|every|one)\s+({_PERIODS})s?(?![a-z])"
+    r"|(?<![a-z])(hourly|daily|nightly|weekly|monthly|yearly|annually|annual)(?![a-z])"
+)
+_ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+            "yearly": "year", "annually": "year", "annual": "year"}  # fmt: skip
+_EACH = re.compile(r"(?i)(?<![a-z])(?:each|per|apiece|a piece|every)(?![a-z])")
+
+
+def rate_context(line: str, text: str, question: str = "") -> tuple[str, ...]:
+    """The units a result's context makes it a rate of (:attr:`~ssbg.trace.Step.per`): the periods its
+    solution line, then the question (the problem's time frame), then the rest of the text names as a
+    denominator (``a week``, ``per day``, ``monthly``), and ``item`` where any says ``each`` or ``per``.
+
+    >>> rate_context("He makes 8 x 5 = 40 hours.", "He works 8 hours a day, 5 days a week.", "How many a week?")
+    ('week', 'day')
+    >>> rate_context("That is $20 x 15% = $3 off.", "Shirts are $20 each.")
+    ('item',)
+    """
+    out: list[str] = []
+    for where in (line, question, text):
+        for m in _PERIOD_RATE.finditer(where):
+            unit = (m.group(1) or _ADVERBS[m.group(2).lower()]).lower()
+            if unit not in out:
+                out.append(unit)
+    if "item" not in out and (_EACH.search(line) or _EACH.search(text)):  # the question is part of the text
+        out.append("item")
+    return tuple(out)
 
 
 def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None = None) -> str | None:
@@ -282,6 +314,66 @@ class _ProseAlgebra:
         return added
 
 
+class _Reading(NamedTuple):
+    """One formula of a solution as read from its text: where, the match, whether it is prose, the
+    formula to parse (None: prose that is not a step) and the unit stated after it."""
+
+    position: int
+    match: re.Match[str]
+    prose: bool
+    formula: str | None
+    unit: str | None
+
+
+def _readings(answer: str, blanked: str, pack: UnitPack) -> list[_Reading]:
+    """The annotations and the prose arithmetic of a solution, in order, each with its stated unit."""
+    events: list[tuple[int, re.Match[str], bool]] = [(m.start(), m, False) for m in _ANNOTATION.finditer(answer)]
+    at = 0
+    while (found := _PROSE_EQUATION.search(blanked, at)) is not None:  # "a = b = c": b may start the next one
+        events.append((found.start(), found, True))
+        at = found.end("expr")
+    events.sort(key=lambda e: e[0])
+    out: list[_Reading] = []
+    for position, m, prose in events:
+        if prose:
+            formula = _prose_formula(m, answer)
+            unit = None if formula is None else stated_unit(
+                blanked, m.start("result"), "$" if "$" in m.group() else "", pack=pack
+            )  # fmt: skip
+        else:
+            before = answer[max(0, m.start() - 3) : m.start()]
+            formula, unit = m.group(1), stated_unit(answer, m.end(), before, pack=pack)
+        out.append(_Reading(position, m, prose, formula, unit))
+    return out
+
+
+def _add_annotation(
+    builder: StepBuilder, algebra: _ProseAlgebra, r: _Reading, formula: str, per: tuple[str, ...]
+) -> None:
+    """Add an annotation's steps; a number no rule grounds in a solution that solves an equation ("Let x
+    be ...", "2x = 58") is looked for among the prose's equations before it (solved, their numbers grounded
+    like any operand), and the formula tried again; one they do not explain refuses as algebra."""
+    at = r.match.start(1)
+    try:
+        builder.add_formula(formula, unit=r.unit, position=r.position, at=at, per=per)
+        return
+    except ImportRefusal as exc:
+        if exc.reason != "operand_not_found" or not algebra.present:
+            raise
+        failure = exc
+    if algebra.solve_before(r.position):
+        try:
+            builder.add_formula(formula, unit=r.unit, position=r.position, at=at, per=per)
+            return
+        except ImportRefusal as again:
+            if again.reason != "operand_not_found":
+                raise
+            failure = again
+    raise builder.refusal(
+        "unsupported_operation", f"the solution is algebra (it names an unknown): {failure.message}", failure.detail
+    ) from None
+
+
 def gsm8k_trace(
     question: str, answer: str, *, problem_id: str, where: str | None = None, pack: UnitPack | None = None
 ) -> Trace:
@@ -324,47 +416,29 @@ def _solution_trace(
         pack=p,
     )
     blanked = builder.blanked_solution  # the builder reads the same prose when it grounds
-    events: list[tuple[int, re.Match[str], bool]] = [(m.start(), m, False) for m in _ANNOTATION.finditer(answer)]
-    at = 0
-    while (found := _PROSE_EQUATION.search(blanked, at)) is not None:  # "a = b = c": b may start the next one
-        events.append((found.start(), found, True))
-        at = found.end("expr")
-    events.sort(key=lambda e: e[0])
+    readings = _readings(answer, blanked, p)
+    builder.plan_annotations(
+        [(r.position, None if r.prose else r.match.start(1), r.formula, r.unit) for r in readings if r.formula]
+    )
     algebra = _ProseAlgebra(builder, blanked, answer)
-    for position, m, prose in events:
-        if prose:
-            formula = _prose_formula(m, answer)
-            if formula is None:
-                continue
-            unit = stated_unit(blanked, m.start("result"), "$" if "$" in m.group() else "", pack=p)
-            if not builder.add_formula(formula, unit=unit, position=position, optional=True) and algebra.solve_before(
-                position
-            ):  # "7+4(9)=43" over the x = 9 of an equation written before
-                builder.add_formula(formula, unit=unit, position=position, optional=True)
-        else:
-            unit = stated_unit(answer, m.end(), answer[max(0, m.start() - 3) : m.start()], pack=p)
-            try:
-                builder.add_formula(m.group(1), unit=unit, position=position)
-            except ImportRefusal as exc:
-                # a number no rule grounds in a solution that solves an equation ("Let x be ...",
-                # "2x = 58"): the unknown's value, or a side of its equation; the prose's equations
-                # before the formula are solved (their numbers grounded like any operand) and the
-                # formula tried again; one they do not explain refuses as algebra, not "not found"
-                if exc.reason != "operand_not_found" or not algebra.present:
-                    raise
-                if algebra.solve_before(position):
-                    try:
-                        builder.add_formula(m.group(1), unit=unit, position=position)
-                        continue
-                    except ImportRefusal as again:
-                        if again.reason != "operand_not_found":
-                            raise
-                        exc = again
-                raise builder.refusal(
-                    "unsupported_operation",
-                    f"the solution is algebra (it names an unknown): {exc.message}",
-                    exc.detail,
-                ) from None
+    asked = question[span[0] : span[1]] if span is not None else ""
+    lines: dict[int, tuple[str, ...]] = {}  # a line's words are read once for the units its results may be rates of
+    for r in readings:
+        if r.formula is None:
+            continue
+        per: tuple[str, ...] = ()
+        if r.unit is not None:
+            start = blanked.rfind("\n", 0, r.position) + 1
+            if start not in lines:
+                end = blanked.find("\n", r.position)
+                lines[start] = rate_context(blanked[start : end if end >= 0 else len(blanked)], question, asked)
+            per = lines[start]
+        if not r.prose:
+            _add_annotation(builder, algebra, r, r.formula, per)
+        elif not builder.add_formula(
+            r.formula, unit=r.unit, position=r.position, optional=True, per=per
+        ) and algebra.solve_before(r.position):  # "7+4(9)=43" over the x = 9 of an equation written before
+            builder.add_formula(r.formula, unit=r.unit, position=r.position, optional=True, per=per)
     # no annotation: the prose's equations are the solution only if they reach its answer
     if (
         not builder.steps

@@ -1,0 +1,563 @@
+"""Check a JSONL file of solutions: one verdict row per solution, and with labels the scores per solver.
+
+:func:`check_solutions` reads a JSONL file whose records hold a question and one or more
+solutions, checks each with :func:`~ssbg.checking.verdict.check_solution`, and returns a
+pandas DataFrame with one row per solution (:data:`VERDICT_COLUMNS`), in file order;
+:func:`score_verdicts` turns a frame with labels into the per-solver scores
+(:data:`SCORE_COLUMNS`).  ``ssbg check-solutions`` is the command over both.
+
+Where the fields are (:class:`Fields`): a field path may be dotted (``175b_verification.solution``
+reads ``record["175b_verification"]["solution"]``; a key that itself holds a dot is found
+first).  A file may hold
+
+- one solution per record (``--solution-field solution``), its solver named by a field
+  (``--solver-field model``) or not at all; or
+- several solvers side by side (``--solver-key 6b_finetuning --solver-key 175b_verification``):
+  each key holds that solver's object, and the solution and label fields are read inside it
+  (the dev file of model solutions is written so).
+
+With ``reference_field`` the reference solution (the gold one, say) is checked once per record:
+findings of a solution that recur in it are a reading limit (coverage), and the reference is a
+row of its own, solver :data:`REFERENCE_SOLVER`, labelled correct (a reference is taken to be
+right: its ``error`` verdicts are the checker's false alarms on it).
+
+A record that cannot be read (not JSON, not UTF-8, too large, a field missing or of the wrong
+type, an unreadable label) is a row of status ``refused`` with the import reason
+(:data:`~ssbg.errors.IMPORT_REASONS`) and the field path, counted like any other; one bad record
+never stops the run.  The record's own id is kept (``id_field``), else ``file:line``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ssbg.checking.verdict import VERDICT_STATUSES, Finding, Verdict, check_solution
+from ssbg.errors import ImportRefusal
+from ssbg.files import open_regular
+from ssbg.reading.readers.common import RawRecord, decode_jsonl_line, scan_jsonl
+from ssbg.units import UnitPack, default_pack, load_pack
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "REFERENCE_SOLVER",
+    "ROW_STATUSES",
+    "SCORE_COLUMNS",
+    "VERDICT_COLUMNS",
+    "Fields",
+    "SolverScore",
+    "check_records",
+    "check_solutions",
+    "read_error_steps",
+    "score_verdicts",
+]
+
+REFERENCE_SOLVER = "reference"
+"""The solver name of the reference solution's own row."""
+
+ROW_STATUSES: tuple[str, ...] = (*VERDICT_STATUSES, "refused")
+"""A row's status: a verdict's, or ``refused`` for a record (or a solution field) that cannot be read."""
+
+VERDICT_COLUMNS: tuple[str, ...] = (
+    "id",  # the record's own id (id_field), else file:line
+    "solver",  # the solver key or the solver field's value ("" without one; REFERENCE_SOLVER for the reference)
+    "source",  # file:line
+    "status",  # ROW_STATUSES
+    "label",  # True: a correct solution, False: a wrong one, missing without labels
+    "reference_checked",  # whether the solution was checked against a reference
+    "n_error",  # error findings
+    "n_coverage",  # coverage findings (those shared with the reference among them)
+    "n_in_reference",  # findings the reference shares
+    "n_steps",  # formulas the solution writes
+    "first_error_reason",  # the error finding written first
+    "first_error_step",  # its step (from 0)
+    "first_error_line",  # its line (from 1)
+    "error_reasons",  # every error finding's reason, ';'-joined, in order
+    "coverage_reasons",  # every coverage finding's reason, ';'-joined, in order
+    "refusal_reason",  # a refused row's import reason
+    "refusal_detail",  # ... and the field path or what was wrong
+)
+
+SCORE_COLUMNS: tuple[str, ...] = (
+    "solver",
+    "solutions",
+    "refused",
+    "labelled",
+    "wrong",
+    "correct",
+    "base_rate_pct",  # share of labelled solutions that are wrong
+    "flagged",  # verdict error among labelled
+    "precision_pct",  # wrong among flagged
+    "recall_pct",  # flagged among wrong
+    "false_alarm_pct",  # flagged among correct
+    "lift",  # precision / base rate
+    "sound_pct",
+    "error_pct",
+    "unverifiable_pct",
+    "hand_read",  # flagged wrong solutions whose error step was read by hand
+    "first_step_right",  # ... whose first flagged step is that step
+    "first_step_right_pct",
+)
+
+_LABEL_WORDS: Mapping[str, bool] = {
+    "true": True, "false": False, "1": True, "0": False, "yes": True, "no": False,
+    "correct": True, "incorrect": False, "right": True, "wrong": False,
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """Where a record's question, solutions, id, labels, reference and solver are (dotted paths)."""
+
+    question: str
+    solution: str
+    id: str | None = None
+    label: str | None = None
+    reference: str | None = None
+    solver: str | None = None  # a field whose value names the solver (one solution per record)
+    solver_keys: tuple[str, ...] = ()  # keys each holding one solver's object (several per record)
+
+    def __post_init__(self) -> None:
+        for name in ("question", "solution"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"'{name}' must name a field (got {value!r})")
+        if self.solver is not None and self.solver_keys:
+            raise ValueError("name the solver by a field or by keys, not both")
+        if not isinstance(self.solver_keys, tuple) or not all(isinstance(k, str) and k for k in self.solver_keys):
+            raise ValueError("'solver_keys' must be a tuple of keys")
+
+
+_MISSING = object()
+
+
+def field_value(record: object, path: str) -> object:
+    """The value at a dotted ``path`` of a record, or a sentinel when it has none (a key holding a dot first).
+
+    >>> field_value({"a": {"b": 1}, "c.d": 2}, "a.b"), field_value({"a": {"b": 1}, "c.d": 2}, "c.d")
+    (1, 2)
+    """
+    if not isinstance(record, dict):
+        return _MISSING
+    if path in record:
+        return record[path]
+    head, dot, rest = path.partition(".")
+    while dot:
+        if head in record:
+            found = field_value(record[head], rest)
+            if found is not _MISSING:
+                return found
+        more, dot, rest = rest.partition(".")
+        head = f"{head}.{more}"
+    return _MISSING
+
+
+def _refusal(reason: str, message: str, detail: str) -> ImportRefusal:
+    return ImportRefusal(message, reason=reason, detail=detail)
+
+
+def _solution_text(record: object, path: str, what: str) -> str | list[str]:
+    """A solution: text, or a list of step strings; ImportRefusal naming the path otherwise."""
+    value = field_value(record, path)
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return value
+    return _text(record, path, what)
+
+
+def _text(record: object, path: str, what: str) -> str:
+    """A text field; ImportRefusal (``malformed_record``, ``empty_text``) naming the path otherwise."""
+    value = field_value(record, path)
+    if value is _MISSING:
+        raise _refusal("malformed_record", f"the record has no {what} field '{path}'", path)
+    if not isinstance(value, str):
+        raise _refusal("malformed_record", f"the {what} field '{path}' must be text (got {type(value).__name__})",
+                       path)
+    if not value.strip():
+        raise _refusal("empty_text", f"the {what} field '{path}' is empty", path)
+    return value
+
+
+def _label(record: object, path: str) -> bool:
+    value = field_value(record, path)
+    if isinstance(value, bool):
+        return value
+    if type(value) is int and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _LABEL_WORDS:
+        return _LABEL_WORDS[value.strip().lower()]
+    shown = "no such field" if value is _MISSING else repr(value)[:40]
+    raise _refusal("malformed_record", f"the label field '{path}' must be true/false ({shown})", path)
+
+
+def _record_id(record: object, path: str | None, fallback: str) -> str:
+    value = field_value(record, path) if path else _MISSING
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip():
+        return fallback
+    return str(value)
+
+
+def _refused_row(rid: str, solver: str, source: str, exc: ImportRefusal) -> tuple[Any, ...]:
+    row: dict[str, Any] = dict.fromkeys(VERDICT_COLUMNS)
+    row.update(id=rid, solver=solver, source=source, status="refused", reference_checked=False,
+               n_error=0, n_coverage=0, n_in_reference=0, n_steps=0,
+               refusal_reason=exc.reason, refusal_detail=exc.detail or exc.message)
+    return tuple(row[c] for c in VERDICT_COLUMNS)
+
+
+def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bool | None) -> tuple[Any, ...]:
+    first = verdict.first_error
+    errors = [f.reason for f in verdict.errors]
+    coverage = [f.reason for f in verdict.coverage]
+    return (
+        rid, solver, source, verdict.status, label, verdict.reference_checked,
+        len(errors), len(coverage), sum(f.in_reference for f in verdict.findings), len(verdict.steps),
+        None if first is None else first.reason,
+        None if first is None else first.step,
+        None if first is None else first.line,
+        ";".join(errors) or None, ";".join(coverage) or None,
+        None, None,
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _pack_for(spec: str | None) -> UnitPack:
+    """The pack a worker checks with, loaded once per process (an immutable value)."""
+    return default_pack() if spec is None else load_pack(spec)
+
+
+@dataclass(frozen=True, slots=True)
+class _Solution:
+    solver: str
+    text: str | list[str] | None
+    label: bool | None
+    refusal: ImportRefusal | None = None
+
+
+def _solutions(data: object, fields: Fields) -> list[_Solution]:
+    """The solutions of a record (one per solver key, or the one the record holds), each read or refused."""
+    out: list[_Solution] = []
+    if fields.solver_keys:
+        for key in fields.solver_keys:
+            holder = field_value(data, key)
+            if isinstance(holder, str | list):  # the key holds the solution itself
+                holder = {fields.solution: holder}
+            out.append(_one(holder, fields, key))
+        return out
+    solver = ""
+    if fields.solver is not None:
+        name = field_value(data, fields.solver)
+        if not isinstance(name, str | int) or isinstance(name, bool) or not str(name).strip():
+            refusal = _refusal("malformed_record", f"the solver field '{fields.solver}' must name the solver",
+                               fields.solver)
+            return [_Solution("", None, None, refusal)]
+        solver = str(name)
+    return [_one(data, fields, solver)]
+
+
+def _one(holder: object, fields: Fields, solver: str) -> _Solution:
+    try:
+        text = _solution_text(holder, fields.solution, "solution")
+        label = None if fields.label is None else _label(holder, fields.label)
+    except ImportRefusal as exc:
+        return _Solution(solver, None, None, exc)
+    return _Solution(solver, text, label)
+
+
+@dataclass(frozen=True, slots=True)
+class _CheckWork:
+    """A picklable unit of work: raw JSONL lines in, verdict rows out (in order)."""
+
+    fields: Fields
+    pack: str | None
+
+    def __call__(self, batch: Sequence[RawRecord]) -> tuple[tuple[Any, ...], ...]:
+        pack = _pack_for(self.pack)
+        rows: list[tuple[Any, ...]] = []
+        for raw in batch:
+            rows.extend(check_records(raw, self.fields, pack))
+        return tuple(rows)
+
+
+def _solver_names(fields: Fields) -> list[str]:
+    names = list(fields.solver_keys) or [""]
+    return [*names, REFERENCE_SOLVER] if fields.reference is not None else names
+
+
+def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[Any, ...]]:
+    """The verdict rows of one JSONL line (:func:`~ssbg.reading.readers.common.scan_jsonl`): never raises."""
+    source = raw.where
+    fallback = f"{raw.path.name}:{raw.line}"
+    decoded = decode_jsonl_line(raw)
+    if decoded.refusal is not None:
+        exc = _refusal(decoded.refusal[0], decoded.refusal[1], decoded.refusal[1])
+        return [_refused_row(fallback, s, source, exc) for s in _solver_names(fields)]
+    data = decoded.data
+    rid = _record_id(data, fields.id, fallback)
+    try:
+        if not isinstance(data, dict):
+            raise _refusal("malformed_record", f"a record must be a JSON object (got {type(data).__name__})", "$")
+        question = _text(data, fields.question, "question")
+        reference = None if fields.reference is None else _solution_text(data, fields.reference, "reference")
+    except ImportRefusal as exc:
+        return [_refused_row(rid, s, source, exc) for s in _solver_names(fields)]
+    shared: tuple[Finding, ...] | None = None
+    rows: list[tuple[Any, ...]] = []
+    ref_verdict: Verdict | None = None
+    if reference is not None:
+        ref_verdict = check_solution(question, reference, pack=pack)
+        shared = ref_verdict.findings
+    for s in _solutions(data, fields):
+        if s.refusal is not None or s.text is None:
+            rows.append(_refused_row(rid, s.solver, source, s.refusal or _refusal("malformed_record", "?", "?")))
+            continue
+        verdict = check_solution(question, s.text, pack=pack, reference=shared)
+        rows.append(_verdict_row(rid, s.solver, source, verdict, s.label))
+    if ref_verdict is not None:
+        rows.append(_verdict_row(rid, REFERENCE_SOLVER, source, ref_verdict, True))
+    return rows
+
+
+def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """The verdict rows as a DataFrame with the columns of :data:`VERDICT_COLUMNS` (typed)."""
+    import pandas as pd
+
+    frame = pd.DataFrame.from_records(list(rows), columns=list(VERDICT_COLUMNS))
+    for name in ("id", "solver", "source", "first_error_reason", "error_reasons", "coverage_reasons",
+                 "refusal_reason", "refusal_detail"):
+        frame[name] = frame[name].astype("string")
+    for name in ("n_error", "n_coverage", "n_in_reference", "n_steps"):
+        frame[name] = frame[name].astype("int64")
+    for name in ("first_error_step", "first_error_line"):
+        frame[name] = frame[name].astype("Int64")
+    for name in ("label", "reference_checked"):
+        frame[name] = frame[name].astype("boolean")
+    frame["status"] = pd.Categorical(frame["status"], categories=list(ROW_STATUSES))
+    return frame
+
+
+def _count_lines(path: Path) -> int:
+    try:
+        with open_regular(path) as handle:  # a FIFO or a device is refused (the scan counts it), never read
+            return sum(1 for line in handle if line.strip())
+    except OSError:
+        return 0
+
+
+def _batched(items: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]:
+    batch: list[RawRecord] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def check_solutions(
+    path: str | Path,
+    *,
+    question_field: str,
+    solution_field: str,
+    id_field: str | None = None,
+    label_field: str | None = None,
+    reference_field: str | None = None,
+    solver_field: str | None = None,
+    solver_keys: Sequence[str] = (),
+    pack: str | Path | None = None,
+    jobs: int = 1,
+    engine: str = "local",
+    progress: bool = True,
+    limit: int | None = None,
+    batch_size: int = 32,
+) -> pd.DataFrame:
+    """Check every solution of a JSONL file: one row per solution (:data:`VERDICT_COLUMNS`), in file order.
+
+    The Python twin of ``ssbg check-solutions`` (see the module docstring for the fields).  The rows are
+    the same whatever ``jobs`` and ``engine`` (``local``: this process or a process pool; ``dask``).
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` when ``path`` is no file.
+    ValueError
+        For fields that name nothing, ``jobs < 1`` or an unknown engine.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "s.jsonl"
+    >>> q = "Ann has 3 bags of 4 kg. How many kg does she have?"
+    >>> _ = f.write_text(json.dumps({"id": "a1", "q": q, "m": {"s": "3 * 4 = 12 kg", "ok": True}}) + "\\n{bad\\n")
+    >>> df = check_solutions(f, question_field="q", solution_field="s", id_field="id", label_field="ok",
+    ...                      solver_keys=["m"], progress=False)
+    >>> df[["id", "solver", "status", "label", "refusal_reason"]].values.tolist()
+    [['a1', 'm', 'sound', True, <NA>], ['s.jsonl:2', 'm', 'refused', <NA>, 'malformed_record']]
+    """
+    from ssbg.stats.batch import ENGINES, map_batches
+
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"'jobs' must be an int >= 1 (got {jobs!r})")
+    if engine not in ENGINES:
+        raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
+    fields = Fields(question_field, solution_field, id_field, label_field, reference_field, solver_field,
+                    tuple(solver_keys))
+    file = Path(path)
+    if not file.is_file():
+        raise ImportRefusal(f"no file of solutions at {file}", reason="malformed_record", path=str(file))
+    pack_spec = None if pack is None else str(pack)
+    _pack_for(pack_spec)  # fail early, in this process, on a bad pack
+    records: Iterator[RawRecord] = scan_jsonl(file)
+    if limit is not None:
+        records = (r for k, r in enumerate(scan_jsonl(file)) if k < limit)
+    rows: list[tuple[Any, ...]] = []
+    bar = _progress(progress, _count_lines(file) if limit is None else limit)
+    try:
+        for n, chunk in map_batches(_batched(records, batch_size), _CheckWork(fields, pack_spec), jobs=jobs,
+                                    engine=engine):
+            rows.extend(chunk)
+            if bar is not None:
+                bar.update(n)
+    finally:
+        if bar is not None:
+            bar.close()
+    return verdicts_frame(rows)
+
+
+def _progress(enabled: bool, total: int | None) -> Any:
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit=" records", desc="ssbg check-solutions", dynamic_ncols=True)
+
+
+# ------------------------------------------------------------------ scores
+
+
+def read_error_steps(path: str | Path) -> dict[tuple[str, str], int]:
+    """Hand-read error steps: a CSV with columns ``id``, ``solver``, ``line`` (and a free ``note``), the line
+    (from 1) where each solution's first error is, as a person reading it judged; ``(id, solver) -> line``.
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` naming ``file:line`` for a file without those columns or a row whose line is no
+        positive integer.
+    """
+    import csv
+
+    file = Path(path)
+    out: dict[tuple[str, str], int] = {}
+    try:
+        with open(file, encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise ImportRefusal(f"cannot read the error steps: {exc}", reason="malformed_record", path=str(file)) from None
+    for number, row in enumerate(rows, start=2):
+        line = (row.get("line") or "").strip()
+        if not line.isdigit() or int(line) < 1 or not (row.get("id") or "").strip() or row.get("solver") is None:
+            raise ImportRefusal("an error step is a row of id, solver and line (from 1)", reason="malformed_record",
+                                path=f"{file}:{number}")
+        out[(row["id"].strip(), row["solver"].strip())] = int(line)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SolverScore:
+    """The scores of one solver (a row of :func:`score_verdicts`); percentages are None without their base."""
+
+    solver: str
+    solutions: int
+    refused: int
+    labelled: int
+    wrong: int
+    correct: int
+    flagged: int
+    flagged_wrong: int
+    sound: int
+    error: int
+    unverifiable: int
+    hand_read: int = 0
+    first_step_right: int = 0
+
+    def row(self) -> tuple[Any, ...]:
+        checked = self.solutions - self.refused
+        base = _pct(self.wrong, self.labelled)
+        precision = _pct(self.flagged_wrong, self.flagged)
+        lift = None if precision is None or not base else round(precision / base, 2)
+        return (
+            self.solver, self.solutions, self.refused, self.labelled, self.wrong, self.correct, base, self.flagged,
+            precision, _pct(self.flagged_wrong, self.wrong), _pct(self.flagged - self.flagged_wrong, self.correct),
+            lift, _pct(self.sound, checked), _pct(self.error, checked), _pct(self.unverifiable, checked),
+            self.hand_read, self.first_step_right, _pct(self.first_step_right, self.hand_read),
+        )
+
+
+def _pct(part: int, whole: int) -> float | None:
+    return None if whole == 0 else round(100.0 * part / whole, 1)
+
+
+def _score(solver: str, frame: pd.DataFrame, error_steps: Mapping[tuple[str, str], int]) -> SolverScore:
+    status = frame["status"].astype(str)
+    label = frame["label"]
+    labelled = label.notna() & (status != "refused")
+    wrong = labelled & (label == False)  # noqa: E712 - a nullable boolean column
+    flagged = labelled & (status == "error")
+    hand = right = 0
+    for rid, name, line in frame.loc[flagged & wrong, ["id", "solver", "first_error_line"]].itertuples(index=False):
+        truth = error_steps.get((str(rid), str(name)))
+        if truth is not None:
+            hand += 1
+            right += int(line is not None and not _missing(line) and int(line) == truth)
+    return SolverScore(
+        solver, len(frame), int((status == "refused").sum()), int(labelled.sum()), int(wrong.sum()),
+        int((labelled & ~wrong).sum()), int(flagged.sum()), int((flagged & wrong).sum()),
+        int((status == "sound").sum()), int((status == "error").sum()), int((status == "unverifiable").sum()),
+        hand, right,
+    )
+
+
+def _missing(value: object) -> bool:
+    try:
+        return bool(value is None or (isinstance(value, float) and math.isnan(value)) or str(value) == "<NA>")
+    except (TypeError, ValueError):  # pragma: no cover - pandas' NA in a boolean context
+        return True
+
+
+def score_verdicts(
+    frame: pd.DataFrame, *, error_steps: Mapping[tuple[str, str], int] | None = None
+) -> pd.DataFrame:
+    """Per solver (file order), then ``all solvers`` (every solver but the reference): how many, the
+    base rate of wrong ones, precision and recall of verdict ``error`` on wrong ones, its false-alarm
+    rate on correct ones, its lift over the base rate, the shares of each verdict, and among flagged
+    wrong solutions read by hand (``error_steps``, :func:`read_error_steps`) how many have their first
+    flagged step where the error is (:data:`SCORE_COLUMNS`).
+
+    >>> import pandas as pd
+    >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1,
+    ...                      "unit_mismatch", None, None, None),
+    ...                     ("2", "m", "f:2", "sound", True, False, 0, 0, 0, 1, None, None, None, None, None,
+    ...                      None, None)])
+    >>> s = score_verdicts(f, error_steps={("1", "m"): 1})
+    >>> columns = ["solver", "precision_pct", "recall_pct", "false_alarm_pct", "first_step_right"]
+    >>> print(s[columns].to_string(index=False))
+    solver  precision_pct  recall_pct  false_alarm_pct  first_step_right
+         m          100.0       100.0              0.0                 1
+    """
+    import pandas as pd
+
+    steps = error_steps or {}
+    names = list(dict.fromkeys(frame["solver"].astype(str)))
+    scores = [_score(name, frame[frame["solver"].astype(str) == name], steps) for name in names]
+    models = frame[frame["solver"].astype(str) != REFERENCE_SOLVER]
+    if len([n for n in names if n != REFERENCE_SOLVER]) > 1:
+        whole = _score("all solvers", models, steps)
+        scores.append(whole)
+    return pd.DataFrame.from_records([s.row() for s in scores], columns=list(SCORE_COLUMNS))

@@ -1,0 +1,130 @@
+"""The ``ssbg check-solutions`` subcommand: a JSONL file of solutions in, verdicts (and scores) out.
+
+``ssbg check-solutions FILE.jsonl --question-field Q --solution-field S [--id-field ID]
+[--label-field L] [--reference-field R] [--solver-field M | --solver-key K ...] -o verdicts.csv
+[--html report.html] [--error-steps FILE] [--jobs N] [--engine local|dask] [--pack P]
+[--limit N] [--no-progress] [--fail-on-error]``
+
+It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`) and
+prints the verdicts per solver; with labels it prints and writes beside the CSV
+(``<name>.scores.csv``) per solver: precision, recall, false-alarm rate on correct solutions,
+lift over the base rate, the verdict shares, and with ``--error-steps`` (errors located by hand)
+the share of flagged wrong solutions whose first flagged step is where the error is.  The dev file
+of model solutions (``../shared/corpora/gsm8k_model_solutions/dev.jsonl``)::
+
+    ssbg check-solutions ../shared/corpora/gsm8k_model_solutions/dev.jsonl \\
+      --question-field question --solution-field solution --label-field is_correct --id-field test_index \\
+      --solver-key 6b_finetuning --solver-key 6b_verification --solver-key 175b_finetuning \\
+      --solver-key 175b_verification --reference-field ground_truth \\
+      --error-steps data/checking/first_error_steps_dev.csv -o out/verdicts.csv --html out/verdicts.html --jobs 2
+
+Exit codes: 0 when written; 1 with ``--fail-on-error`` when any verdict is ``error``; 2 for bad
+input (no such file, a bad pack or error-steps file), printed by :func:`ssbg.cli.main`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+__all__ = ["register"]
+
+EXIT_OK = 0
+EXIT_ERRORS = 1
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})")
+    return value
+
+
+def _keys(values: list[str] | None) -> tuple[str, ...]:
+    """``--solver-key a --solver-key b`` or ``--solver-key a,b``: the keys, in order, once each."""
+    return tuple(dict.fromkeys(k.strip() for v in values or () for k in v.split(",") if k.strip()))
+
+
+def _cmd_check_solutions(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ssbg.checking.batch import Fields, _pack_for, check_solutions, read_error_steps, score_verdicts
+    from ssbg.checking.report import example_rows, recheck, report_html, write_text_atomic
+
+    keys = _keys(args.solver_key)
+    if keys and args.solver_field:
+        raise SystemExit("ssbg check-solutions: name the solver by --solver-field or by --solver-key, not both")
+    error_steps = read_error_steps(args.error_steps) if args.error_steps else None
+    frame = check_solutions(
+        args.file, question_field=args.question_field, solution_field=args.solution_field, id_field=args.id_field,
+        label_field=args.label_field, reference_field=args.reference_field, solver_field=args.solver_field,
+        solver_keys=keys, pack=args.pack, jobs=args.jobs, engine=args.engine, progress=not args.no_progress,
+        limit=args.limit,
+    )
+    output = Path(args.output)
+    write_text_atomic(output, frame.to_csv(index=False, lineterminator="\n"))
+    counts = pd.crosstab(frame["solver"].astype(str), frame["status"].astype(str))
+    print("Verdicts per solver")
+    print(counts.to_string())
+    scores = None
+    if args.label_field is not None or args.reference_field is not None:
+        scores = score_verdicts(frame, error_steps=error_steps)
+        scores_path = output.with_suffix(".scores.csv")
+        write_text_atomic(scores_path, scores.to_csv(index=False, lineterminator="\n"))
+        shown = scores[["solver", "labelled", "base_rate_pct", "flagged", "precision_pct", "recall_pct",
+                        "false_alarm_pct", "lift", "unverifiable_pct", "hand_read", "first_step_right"]]
+        print()
+        print("Scores of verdict 'error' (labelled solutions; the reference is taken as correct)")
+        print(shown.to_string(index=False))
+        print(f"\nscores: {scores_path}")
+    if args.html:
+        fields = Fields(args.question_field, args.solution_field, args.id_field, args.label_field,
+                        args.reference_field, args.solver_field, keys)
+        drawn = recheck(Path(args.file), fields, example_rows(frame), _pack_for(args.pack))
+        page = report_html(frame, scores, drawn, title=f"{args.file} ({len(frame)} solutions)")
+        print(f"report: {write_text_atomic(args.html, page)}")
+    print(f"verdicts: {output}")
+    refused = int((frame["status"].astype(str) == "refused").sum())
+    if refused:
+        print(f"refused records: {refused} (status 'refused', reason in refusal_reason)")
+    if args.fail_on_error and bool((frame["status"].astype(str) == "error").any()):
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``ssbg check-solutions`` to the ``ssbg`` command line."""
+    from ssbg.stats.batch import ENGINES
+
+    cmd = subparsers.add_parser(
+        "check-solutions",
+        help="check a JSONL file of (model-written) solutions: a verdict per solution, scores per solver",
+        description="Check every solution of a JSONL file: sound, error (each finding at its step) or unverifiable. "
+        "Field paths may be dotted (175b_verification.solution). With --solver-key, each key holds one solver's "
+        "object and the solution and label fields are read inside it; with --solver-field, a field names the solver.",
+    )
+    cmd.add_argument("file", metavar="FILE.jsonl", help="one JSON object per line")
+    cmd.add_argument("--question-field", required=True, metavar="Q", help="the question text")
+    cmd.add_argument("--solution-field", required=True, metavar="S",
+                     help="the solution (text, or a list of step strings); inside each solver key's object")
+    cmd.add_argument("--id-field", metavar="ID", help="the record's own id (default: file:line)")
+    cmd.add_argument("--label-field", metavar="L", help="true for a correct solution (inside each solver key's object)")
+    cmd.add_argument("--reference-field", metavar="R",
+                     help="a reference (gold) solution: findings it shares are reading limits; it is checked too")
+    cmd.add_argument("--solver-field", metavar="M", help="a field naming the solver (one solution per record)")
+    cmd.add_argument("--solver-key", action="append", metavar="K",
+                     help="a key holding one solver's object (repeat, or comma-separate)")
+    cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV", help="where to write the verdicts")
+    cmd.add_argument("--html", metavar="REPORT_HTML", help="also write a page with the scores and drawn verdicts")
+    cmd.add_argument("--error-steps", metavar="FILE",
+                     help="CSV of id, solver, line: where each solution's first error is, read by hand")
+    cmd.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    cmd.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
+    cmd.add_argument("--pack", metavar="PATH", help="unit pack name or folder (default en_units_v1)")
+    cmd.add_argument("--limit", type=_positive_int, metavar="N", help="check at most N records")
+    cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
+    cmd.add_argument("--fail-on-error", action="store_true", help="exit 1 when any verdict is 'error'")
+    cmd.set_defaults(func=_cmd_check_solutions)

@@ -1,0 +1,178 @@
+"""What ``ssbg check-solutions`` writes: the verdict and score tables (CSV) and an HTML page.
+
+The page is self-contained: the scores per solver (with labels), the verdict counts, and a few
+verdicts drawn as :meth:`~ssbg.checking.verdict.Verdict.html` draws them (with labels: the
+first catches, flagged wrong solutions, and the first false alarms, flagged correct ones, of
+each solver; without: the first flagged solutions).  The drawn verdicts are checked again in
+this process from the file (the batch keeps rows, not verdicts).  Files appear whole or not at
+all: each is written beside its target and moved into place.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ssbg.checking.batch import REFERENCE_SOLVER, Fields, field_value
+from ssbg.checking.verdict import Verdict, check_solution
+from ssbg.files import atomic_write, check_writable, open_regular
+from ssbg.reading.readers.common import RawRecord, decode_jsonl_line
+from ssbg.units import UnitPack
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["STATUS_ORDER", "example_rows", "plot_verdicts", "recheck", "report_html", "write_text_atomic"]
+
+STATUS_ORDER: tuple[str, ...] = ("error", "unverifiable", "sound", "refused")
+_STATUS_COLOURS = {"error": "#D55E00", "unverifiable": "#E6C229", "sound": "#009E73", "refused": "#999999"}
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` whole or not at all (:func:`ssbg.files.atomic_write`: a file beside it, then
+    ``os.replace``); a file-system fault is an :class:`~ssbg.errors.OutputError` naming the path (exit 2)."""
+    target = Path(path)
+    check_writable(target.parent)
+    return atomic_write(target, text)
+
+
+def example_rows(frame: pd.DataFrame, *, per_kind: int = 3) -> list[tuple[str, Any]]:
+    """Rows to draw, as (kind, row): per solver, the first ``per_kind`` catches (flagged wrong ones) and false
+    alarms (flagged correct ones), or without labels the first flagged ones."""
+    out: list[tuple[str, Any]] = []
+    flagged = frame[frame["status"].astype(str) == "error"]
+    for solver in dict.fromkeys(frame["solver"].astype(str)):
+        mine = flagged[flagged["solver"].astype(str) == solver]
+        labels = mine["label"]
+        if labels.notna().any():
+            out += [("catch", r) for r in mine[labels == False].head(per_kind).itertuples(index=False)]  # noqa: E712
+            out += [("false alarm", r) for r in mine[labels == True].head(per_kind).itertuples(index=False)]  # noqa: E712
+        else:
+            out += [("flagged", r) for r in mine.head(per_kind).itertuples(index=False)]
+    return out
+
+
+def recheck(
+    path: Path, fields: Fields, rows: Sequence[tuple[str, Any]], pack: UnitPack
+) -> list[tuple[str, Any, Verdict]]:
+    """The verdicts of the given rows, checked again from their lines of ``path``."""
+    wanted = {int(str(r.source).rpartition(":")[2]) for _, r in rows}
+    lines: dict[int, Any] = {}
+    with open_regular(path) as handle:  # a FIFO or a device is refused, never read
+        for number, raw in enumerate(handle, start=1):
+            if number in wanted:
+                lines[number] = decode_jsonl_line(RawRecord(path, number, data=raw)).data
+    out: list[tuple[str, Any, Verdict]] = []
+    for kind, row in rows:
+        data = lines.get(int(str(row.source).rpartition(":")[2]))
+        question = field_value(data, fields.question)
+        reference = None if fields.reference is None else field_value(data, fields.reference)
+        if str(row.solver) == REFERENCE_SOLVER:
+            solution, reference = reference, None
+        else:
+            holder = field_value(data, str(row.solver)) if fields.solver_keys else data
+            solution = field_value(holder, fields.solution) if not isinstance(holder, str | list) else holder
+        if isinstance(question, str) and isinstance(solution, str | list):
+            ref = reference if isinstance(reference, str | list) else None
+            out.append((kind, row, check_solution(question, solution, pack=pack, reference=ref)))
+    return out
+
+
+def plot_verdicts(frame: pd.DataFrame, *, title: str = "Verdicts by solver and label") -> Any:
+    """Stacked horizontal bars: per solver, its wrong and its correct solutions (or all, without labels) split by
+    verdict, as shares; the ``error`` segment of the wrong bar is the recall, of the correct bar the false-alarm
+    rate.  An :class:`~ssbg.stats.plots.SvgFigure` (deterministic SVG, drawn as the report's plots are)."""
+    import matplotlib
+
+    from ssbg.stats.plots import _RC, _figure, _render  # the stats plots' drawing setup: fonts, no date, id salt
+
+    rows: list[tuple[str, Any]] = []
+    for solver in dict.fromkeys(frame["solver"].astype(str)):
+        mine = frame[frame["solver"].astype(str) == solver]
+        labels = mine["label"]
+        if labels.notna().any():
+            groups = [(f"{solver}, wrong", mine[labels == False]), (f"{solver}, correct", mine[labels == True])]  # noqa: E712
+            rows += [(name, sub) for name, sub in groups if len(sub)]
+        else:
+            rows.append((solver, mine))
+    with matplotlib.rc_context(_RC):
+        fig = _figure(9.0, 1.2 + 0.36 * max(len(rows), 1))
+        ax = fig.subplots()
+        y = list(range(len(rows)))[::-1]
+        for row, (_name, sub) in zip(y, rows, strict=True):
+            status = sub["status"].astype(str)
+            left = 0.0
+            for s in STATUS_ORDER:
+                share = 100.0 * float((status == s).mean()) if len(sub) else 0.0
+                if share:
+                    ax.barh(row, share, left=left, color=_STATUS_COLOURS[s], edgecolor="white", linewidth=0.5,
+                            label=s)
+                    if share >= 6:
+                        ax.text(left + share / 2, row, f"{share:.0f}%", ha="center", va="center", fontsize=7.5)
+                    left += share
+        ax.set_yticks(y, [name for name, _ in rows])
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("% of the solutions")
+        handles, labels_ = ax.get_legend_handles_labels()
+        unique = dict(zip(labels_, handles, strict=True))
+        ax.legend(unique.values(), unique.keys(), loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=4,
+                  frameon=False, fontsize=8)
+        ax.set_title(title, pad=24)
+        return _render(fig, title)
+
+
+_TPL_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>ssbg check-solutions: {title}</title>
+<style>body{{font-family:sans-serif;margin:2em;max-width:95em}} table{{border-collapse:collapse;font-size:0.85em}}
+td,th{{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right}} td:first-child,th:first-child{{text-align:left}}
+section{{border-top:1px solid #ddd;margin-top:1.2em;padding-top:0.8em}}</style></head>
+<body><h1>ssbg check-solutions</h1><p>{title}</p>{scores}<h2>Verdicts</h2>{counts}{plot}{examples}</body></html>
+"""
+
+
+def _table(frame: pd.DataFrame) -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{'' if _blank(v) else html.escape(str(v))}</td>" for v in row) + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _svg_body(svg: str) -> str:
+    """An SVG document as an inline element (its XML prolog dropped)."""
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else ""
+
+
+def _blank(value: object) -> bool:
+    return value is None or str(value) in ("nan", "<NA>", "None")
+
+
+def report_html(
+    frame: pd.DataFrame,
+    scores: pd.DataFrame | None,
+    examples: Sequence[tuple[str, Any, Verdict]],
+    *,
+    title: str,
+) -> str:
+    """The page: scores (when labelled), verdict counts per solver, and the drawn verdicts (all escaped)."""
+    import pandas as pd
+
+    counts = pd.crosstab(frame["solver"].astype(str), frame["status"].astype(str)).reset_index()
+    parts = []
+    for kind, row, verdict in examples:
+        label = "" if _blank(row.label) else (" (correct)" if bool(row.label) else " (wrong)")
+        parts.append(
+            f"<section><h3>{html.escape(kind)}: {html.escape(str(row.solver))} on {html.escape(str(row.id))}"
+            f"{label}</h3>{verdict.html()}</section>"
+        )
+    return _TPL_PAGE.format(
+        title=html.escape(title),
+        scores="" if scores is None else "<h2>Scores</h2>" + _table(scores),
+        counts=_table(counts),
+        plot=_svg_body(plot_verdicts(frame).svg),
+        examples="".join(parts),
+    )

@@ -1,0 +1,659 @@
+"""Check one solution: a verdict that tells error evidence from coverage gaps (SPEC section 13).
+
+:func:`check_solution` reads a (model-written) solution to a question
+(:func:`~ssbg.reading.readers.solutions.read_solution`), binds it
+(:func:`~ssbg.trace.bind_trace`: every step checked by dimensional analysis, refusals
+propagated), and sorts what it finds into two closed families:
+
+- **error evidence** (:data:`ERROR_FINDINGS`): ``unit_mismatch`` (a step whose units do
+  not combine), ``expected_unit_mismatch`` (the answer's unit is not the one the question
+  asks), ``ungrounded_number`` (a number neither the question, an earlier step nor a cued
+  constant states), ``arithmetic_error`` (a stated result its own operation does not give);
+- **coverage** (:data:`COVERAGE_FINDINGS`): what ssbg could not read or check (a unit
+  outside the pack, a number read without a unit, ambiguous grounding, an unsupported
+  operation, a line it did not read, ...).
+
+The verdict is ``error`` when there is error evidence, else ``unverifiable`` when there is
+a coverage gap, else ``sound`` (every step admitted, the answer's unit checked).  Coverage
+alone never makes a verdict ``error``.  A refusal that propagates from an earlier one
+(ADR 0009) is no finding of its own: each root cause is counted once, at its step.
+
+A count-noun kind check (``count_kind_mismatch``: a per-thing rate applied to a count of
+another thing) is not in :data:`ERROR_FINDINGS`: it joins it once the count-noun issue's
+check exists and its precision on labelled solutions is shown (ADR 0019).
+
+With a ``reference`` solution (the gold one, say), a finding that recurs in the reference
+at the same question span (or, without one, with the same detail) is marked
+``in_reference`` and counts as ssbg's reading limit: coverage, not evidence.
+
+Examples
+--------
+>>> q = "Weng earns $12 an hour for babysitting. Yesterday she babysat for 5 hours. How much did she earn?"
+>>> v = check_solution(q, "She earned 12 * 6 = $<<12*6=72>>72.\\nA: 72")
+>>> v.status, [(f.reason, f.step, f.line, f.detail) for f in v.findings]
+('error', [('ungrounded_number', 0, 1, '6')])
+>>> check_solution(q, "She earned 12 * 5 = $<<12*5=60>>60.\\nA: 60").status
+'sound'
+>>> v = check_solution(q, "She earned 12 + 5 = $<<12+5=17>>17.\\nA: 17")
+>>> v.status, [(f.reason, f.step, f.question_spans) for f in v.findings]
+('error', [('unit_mismatch', 0, ((11, 22), (66, 73)))])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ssbg.errors import ProblemGraphError
+from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
+from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution
+from ssbg.reading.textview import text_spans
+from ssbg.trace import Trace, bind_trace
+from ssbg.units import UnitPack, default_pack, load_pack
+
+__all__ = [
+    "COVERAGE_FINDINGS",
+    "ERROR_FINDINGS",
+    "FINDING_FAMILIES",
+    "FINDING_REASONS",
+    "STEP_STATUSES",
+    "VERDICT_STATUSES",
+    "CheckedStep",
+    "Finding",
+    "Verdict",
+    "check_solution",
+]
+
+VERDICT_STATUSES: tuple[str, ...] = ("sound", "error", "unverifiable")
+"""``sound``: every step admitted and the answer's unit checked; ``error``: error evidence;
+``unverifiable``: no error evidence, but something ssbg could not read or check."""
+
+FINDING_FAMILIES: tuple[str, ...] = ("error", "coverage")
+
+ERROR_FINDINGS: frozenset[str] = frozenset(
+    {
+        "unit_mismatch",  # a step's units do not combine (a sum of dollars and eggs)
+        "expected_unit_mismatch",  # the answer's unit has another dimension than the question asks
+        "ungrounded_number",  # a number neither the question, an earlier step nor a cued constant states
+        "arithmetic_error",  # a stated result its own operation does not give
+    }
+)
+"""Error evidence: a finding of one of these makes the verdict ``error`` (unless it recurs in the reference)."""
+
+COVERAGE_FINDINGS: frozenset[str] = frozenset(
+    {
+        "unknown_unit",  # a unit outside the pack (an open count noun, until the count-noun pack)
+        "unit_unbound",  # a number ssbg read without a unit
+        "ambiguous_grounding",  # a number the words do not bind to one mention (the grounding issue's refusal)
+        "unsupported_operation",  # algebra beyond one unknown, remainders, powers; a step no rule fits
+        "unparseable_formula",  # a formula ssbg cannot parse
+        "unread_line",  # a line with arithmetic that no step read
+        "no_equation",  # no arithmetic step at all
+        "empty_text",  # an empty question or solution
+        "record_too_large",  # more formulas than ssbg reads in one solution
+        "unknown_expected_unit",  # the question's unit is outside the pack
+        "unbound_target",  # ssbg cannot tell which step answers the question
+    }
+)
+"""Coverage: what ssbg could not read or check; alone, it makes a verdict ``unverifiable``, never ``error``."""
+
+FINDING_REASONS: frozenset[str] = ERROR_FINDINGS | COVERAGE_FINDINGS
+
+STEP_STATUSES: tuple[str, ...] = ("admitted", "error", "coverage", "propagated", "unread")
+"""What became of each formula of the solution: admitted; the step of an error or coverage finding;
+refused only because an earlier step was (propagated); not read into a step."""
+
+# Where each reason of the core and the reader lands (None: no finding of its own).
+_FROM_EQUATION: Mapping[str, str | None] = {
+    "unit_mismatch": "unit_mismatch",
+    "unknown_unit": "unknown_unit",
+    "unit_unbound": "unit_unbound",  # a root cause; a propagated one is no finding
+    "unknown_symbol": "unsupported_operation",
+    "unknown_operation": "unsupported_operation",
+    "operand_arity": "unsupported_operation",
+    "rate_form_invalid": "unsupported_operation",
+    "ambiguous_grounding": "ambiguous_grounding",
+}
+_FROM_TARGET: Mapping[str, str | None] = {
+    "expected_unit_mismatch": "expected_unit_mismatch",
+    "ambiguous_target": "unbound_target",
+    "unbound_target": "unbound_target",
+    "unknown_expected_unit": "unknown_expected_unit",
+    "unresolved_upstream": None,  # the step that answers was refused: its root cause is the finding
+    "ambiguous_grounding": "ambiguous_grounding",
+}
+# The reader's notes (READING_NOTES) are findings of the same name: a test checks they are all in FINDING_REASONS.
+
+
+def _fail(message: str, path: str) -> ProblemGraphError:
+    return ProblemGraphError(message, reason="invalid_value", path=path)
+
+
+def _span(value: object, path: str) -> None:
+    if not (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and all(type(v) is int for v in value)
+        and 0 <= value[0] <= value[1]
+    ):
+        raise _fail(f"'{path}' must be a (start, end) pair of ints with 0 <= start <= end (got {value!r})", path)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing the checker found, at a step of the solution.
+
+    ``reason`` is one of :data:`FINDING_REASONS`; ``step`` the index of the solution's formula
+    (from 0, in the order written; None for a whole-solution finding), ``line`` its 1-based
+    line, ``span`` its characters in the solution; ``question_spans`` the spans of the question
+    it concerns (the mentions its operands stand for, the question sentence for an answer
+    unit); ``detail`` what was found (the units, the number, the arithmetic);
+    ``in_reference`` that the reference solution has the same finding (a reading limit).
+    """
+
+    reason: str
+    step: int | None = None
+    line: int | None = None
+    span: tuple[int, int] | None = None
+    question_spans: tuple[tuple[int, int], ...] = ()
+    detail: str = ""
+    in_reference: bool = False
+
+    def __post_init__(self) -> None:
+        if self.reason not in FINDING_REASONS:
+            raise _fail(f"'reason' must be one of {sorted(FINDING_REASONS)} (got {self.reason!r})", "reason")
+        for name in ("step", "line"):
+            value = getattr(self, name)
+            if value is not None and (type(value) is not int or value < 0):
+                raise _fail(f"'{name}' must be an int >= 0 or None (got {value!r})", name)
+        if self.span is not None:
+            _span(self.span, "span")
+        if not isinstance(self.question_spans, tuple):
+            raise _fail("'question_spans' must be a tuple of (start, end) pairs", "question_spans")
+        for k, s in enumerate(self.question_spans):
+            _span(s, f"question_spans[{k}]")
+        if type(self.detail) is not str or type(self.in_reference) is not bool:
+            raise _fail("'detail' must be a str and 'in_reference' a bool", "detail")
+
+    @property
+    def family(self) -> str:
+        """``error`` for error evidence, ``coverage`` for a reading limit (also error evidence the reference shares)."""
+        return "error" if self.reason in ERROR_FINDINGS and not self.in_reference else "coverage"
+
+    def key(self) -> tuple[str, frozenset[tuple[int, int]], str]:
+        """What makes two findings (of a solution and of its reference) the same: the reason, the question spans, and
+        without question spans the detail."""
+        return self.reason, frozenset(self.question_spans), "" if self.question_spans else self.detail
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reason": self.reason,
+            "family": self.family,
+            "step": self.step,
+            "line": self.line,
+            "span": None if self.span is None else list(self.span),
+            "question_spans": [list(s) for s in self.question_spans],
+            "detail": self.detail,
+            "in_reference": self.in_reference,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedStep:
+    """A formula of the solution and what became of it (:data:`STEP_STATUSES`)."""
+
+    index: int
+    line: int
+    start: int
+    end: int
+    formula: str
+    status: str
+    unit_proof: str | None = None  # the admitted step's proof (its last equation), where admitted
+
+
+_EXPLAIN = {
+    "unit_mismatch": "its units do not combine",
+    "expected_unit_mismatch": "the answer's unit is not the one the question asks for",
+    "ungrounded_number": "it uses a number that neither the question, an earlier step nor a known constant states",
+    "arithmetic_error": "its stated result is not what its operation gives",
+    "unknown_unit": "it uses a unit ssbg's pack does not know",
+    "unit_unbound": "ssbg read one of its numbers without a unit",
+    "ambiguous_grounding": "ssbg cannot tell which number of the question it uses",
+    "unsupported_operation": "it is an operation ssbg does not check",
+    "unparseable_formula": "ssbg cannot parse its formula",
+    "unread_line": "the line has arithmetic that ssbg did not read as a step",
+    "no_equation": "ssbg read no arithmetic step in the solution",
+    "empty_text": "the question or the solution is empty",
+    "record_too_large": "the solution has more formulas than ssbg reads",
+    "unknown_expected_unit": "the question asks for a unit ssbg's pack does not know",
+    "unbound_target": "ssbg cannot tell which step answers the question",
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict on one solution: its status, the findings (each at its step), and the steps.
+
+    ``status`` is one of :data:`VERDICT_STATUSES`.  ``solution`` is the solution as shown (a
+    list of steps joined by newlines); spans index it.  ``trace`` and ``graph`` are what was
+    checked (None when no step was read), for views.
+    """
+
+    status: str
+    question: str
+    solution: str
+    findings: tuple[Finding, ...]
+    steps: tuple[CheckedStep, ...]
+    answer: float | None = None
+    pack: str = ""
+    reference_checked: bool = False
+    trace: Trace | None = field(default=None, repr=False, compare=False)
+    graph: SemanticSymbolicBindingGraph | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.status not in VERDICT_STATUSES:
+            raise _fail(f"'status' must be one of {list(VERDICT_STATUSES)} (got {self.status!r})", "status")
+        errors = any(f.family == "error" for f in self.findings)
+        expected = "error" if errors else "unverifiable" if self.findings else "sound"
+        if self.status != expected:
+            raise _fail(f"'status' must be {expected!r} for these findings (got {self.status!r})", "status")
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        """The findings that are error evidence."""
+        return tuple(f for f in self.findings if f.family == "error")
+
+    @property
+    def coverage(self) -> tuple[Finding, ...]:
+        """The findings that are coverage gaps (reading limits shared with the reference among them)."""
+        return tuple(f for f in self.findings if f.family == "coverage")
+
+    @property
+    def first_error(self) -> Finding | None:
+        """The error finding written first in the solution (by line, then step)."""
+        located = sorted(self.errors, key=lambda f: (f.line if f.line is not None else 1 << 30, f.step or 0))
+        return located[0] if located else None
+
+    def explain(self) -> str:
+        """The verdict in prose: what was found, at which step, and why it is evidence or a reading limit.
+
+        >>> print(check_solution("Ann has 3 bags of 4 kg. How many kg?", "3 * 4 = <<3*4=12>>12 kg").explain())
+        sound: every step of the solution is admitted by dimensional analysis and the answer has the unit asked for.
+        """
+        if self.status == "sound":
+            return ("sound: every step of the solution is admitted by dimensional analysis and the answer has "
+                    "the unit asked for.")
+        head = {
+            "error": "error: the solution has error evidence",
+            "unverifiable": "unverifiable: no error evidence, but ssbg could not check everything",
+        }[self.status]
+        lines = [f"{head} ({len(self.errors)} error finding(s), {len(self.coverage)} coverage gap(s))."]
+        lines.extend("- " + self._sentence(f) for f in self._ordered())
+        return "\n".join(lines)
+
+    def _sentence(self, f: Finding) -> str:
+        where = "the solution" if f.step is None else f"step {f.step + 1}"
+        if f.line is not None:
+            where += f" (line {f.line}"
+            if f.span is not None:
+                where += f": {self.solution[f.span[0] : f.span[1]].strip()!r}"
+            where += ")"
+        said = f"{where}: {_EXPLAIN[f.reason]} [{f.reason}]"
+        if f.detail:
+            said += f": {f.detail}"
+        if f.question_spans:
+            said += "; it concerns " + ", ".join(repr(self.question[a:b]) for a, b in f.question_spans)
+        if f.in_reference:
+            said += "; the reference solution has the same finding, so it is taken as ssbg's reading limit"
+        elif f.family == "coverage":
+            said += " (coverage: not evidence of an error)"
+        return said + "."
+
+    def to_dict(self) -> dict[str, Any]:
+        """The verdict as plain data (no trace or graph)."""
+        return {
+            "status": self.status,
+            "answer": self.answer,
+            "pack": self.pack,
+            "reference_checked": self.reference_checked,
+            "findings": [f.to_dict() for f in self.findings],
+            "steps": [
+                {"index": s.index, "line": s.line, "span": [s.start, s.end], "formula": s.formula, "status": s.status}
+                for s in self.steps
+            ],
+        }
+
+    def view_data(self) -> dict[str, Any]:
+        """The plain-dict form of the verdict's view: status, summary, the question's spans (as
+        :func:`~ssbg.reading.textview.text_spans` gives them, plus ``emphasis``), the solution's steps
+        with their findings, and the findings in prose."""
+        concerned = {s for f in self.errors or self.coverage for s in f.question_spans}
+        if self.trace is not None:
+            question = text_spans(self.trace, graph=self.graph)
+            spans = [dict(s, emphasis=(s["start"], s["end"]) in concerned) for s in question["spans"]
+                     if s["source"] == "text"]
+            taken = [(s["start"], s["end"]) for s in spans]
+            for a, b in sorted(concerned - set(taken)):
+                if not any(x < b and a < y for x, y in taken):  # the question sentence of an answer-unit finding
+                    spans.append({"source": "text", "start": a, "end": b, "text": self.question[a:b], "symbol": "",
+                                  "unit": None, "lemma": None, "category": "number", "kind": "mention",
+                                  "emphasis": True})
+            spans.sort(key=lambda s: s["start"])
+            question = dict(question, spans=spans, solution=None, title="")
+        else:
+            question = {"title": "", "text": self.question, "solution": None, "spans": [], "categories": []}
+        by_step: dict[int, list[str]] = {}
+        for f in self.findings:
+            if f.step is not None:
+                by_step.setdefault(f.step, []).append(f"{f.reason} ({f.family}): {f.detail}")
+        steps = [
+            {"index": s.index, "start": s.start, "end": s.end, "status": s.status, "line": s.line,
+             "notes": by_step.get(s.index, []) or ([s.unit_proof] if s.unit_proof else [])}
+            for s in self.steps
+        ]
+        # a finding on a line but at no step (a line ssbg did not read) marks that line
+        steps.extend(
+            {"index": -1, "start": f.span[0], "end": f.span[1], "status": f.family, "line": f.line,
+             "notes": [f"{f.reason} ({f.family}): {f.detail}"]}
+            for f in self.findings
+            if f.step is None and f.span is not None
+        )
+        steps.sort(key=lambda s: (s["start"], s["end"]))
+        explained = self.explain().splitlines()
+        return {
+            "status": self.status,
+            "summary": explained[0],
+            "question": question,
+            "solution": self.solution,
+            "steps": steps,
+            "findings": [(f.family, line[2:]) for f, line in zip(self._ordered(), explained[1:], strict=False)],
+        }
+
+    def _ordered(self) -> list[Finding]:
+        return sorted(self.findings, key=lambda f: (f.family != "error", f.line or 0, f.step or 0))
+
+    def html(self) -> str:
+        """The verdict as HTML: the solution with each step marked beside the question's highlighted mentions."""
+        from ssbg.checking.render import render_verdict_data
+
+        return render_verdict_data(self.view_data())
+
+    def _repr_html_(self) -> str:
+        return self.html()
+
+    def __str__(self) -> str:
+        return self.explain()
+
+
+# ------------------------------------------------------------------ findings
+
+
+_STEP_ID = re.compile(r"step_(\d+)$")
+_AGAIN = re.compile(r"_again_\d+$")  # a second symbol for an operand used twice in one step
+_SYMBOL = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+
+
+class _GraphFindings:
+    """The findings of a bound solution (scratch state of one check)."""
+
+    def __init__(self, reading: SolutionReading, graph: SemanticSymbolicBindingGraph) -> None:
+        self.reading = reading
+        self.graph = graph
+        self.owner = reading.owner()
+        self.steps = {s.index: s for s in reading.steps}
+        self.symbols: dict[str, SymbolBinding] = {s.symbol_id: s for s in graph.symbols}
+        self.equations: dict[str, BoundEquation] = {e.lhs_symbol_id: e for e in graph.equations}
+        self.problem_id = reading.trace.problem_id if reading.trace is not None else ""
+        self.placeholder_symbols = frozenset(
+            sid for sid, s in self.symbols.items() if s.source_span.source_id == f"{self.problem_id}:solution"
+        )
+
+    def step_of(self, lhs: str) -> int | None:
+        m = _STEP_ID.match(lhs)
+        return None if m is None else self.owner[int(m.group(1))]
+
+    def question_spans(self, eq: BoundEquation, step: int | None) -> tuple[tuple[int, int], ...]:
+        """The spans of the question the equation's operands stand for (through sub-steps of the same formula)."""
+        found: set[tuple[int, int]] = set()
+        todo = [eq]
+        seen: set[str] = set()
+        while todo:
+            current = todo.pop()
+            for dep in current.dependencies:
+                sym = self.symbols.get(dep)
+                if sym is None or dep in seen:
+                    continue
+                seen.add(dep)
+                if sym.source_span.source_id == self.problem_id:
+                    found.add((sym.source_span.start, sym.source_span.end))
+                elif dep in self.equations and self.step_of(dep) == step:
+                    todo.append(self.equations[dep])
+        return tuple(sorted(found))
+
+    def finding(
+        self, reason: str, step: int | None, question_spans: tuple[tuple[int, int], ...], detail: str
+    ) -> Finding:
+        s = None if step is None else self.steps[step]
+        return Finding(reason, step, None if s is None else s.line, None if s is None else (s.start, s.end),
+                       question_spans, detail)
+
+    def equation_findings(self) -> list[Finding]:
+        out: list[Finding] = []
+        for eq in self.graph.equations:
+            if eq.admissibility_status != "refused" or not eq.is_root_cause or eq.refusal_reason is None:
+                continue
+            step = self.step_of(eq.lhs_symbol_id)
+            if eq.refusal_reason == "unit_unbound" and eq.refusal_detail in self.placeholder_symbols:
+                continue  # a number nothing grounds: its ungrounded_number (or unread formula) note is the finding
+            reason = _FROM_EQUATION.get(eq.refusal_reason, "unsupported_operation")
+            if reason is None:
+                continue
+            spans = self.question_spans(eq, step)
+            if reason == "unknown_unit" and eq.offending_unit is not None:
+                unit = eq.offending_unit
+                spans = tuple(s for s in spans if self._unit_at(s) == unit) or spans
+            elif reason == "unit_unbound" and eq.refusal_detail in self.symbols:
+                link = self.symbols[eq.refusal_detail].source_span
+                if link.source_id == self.problem_id:
+                    spans = ((link.start, link.end),)
+            out.append(self.finding(reason, step, spans, self.detail(eq, step)))
+        return out
+
+    def words(self, sid: str, step: int | None) -> str:
+        """What a symbol stands for, in words: the text it was read from and its unit, or which step's result."""
+        base = _AGAIN.sub("", sid)
+        m = _STEP_ID.match(base)
+        if m is not None:
+            owner = self.owner[int(m.group(1))]
+            return "a part of this step" if owner == step else f"the result of step {(owner or 0) + 1}"
+        sym = self.symbols.get(sid)
+        if sym is None:
+            return sid
+        return f"{sym.source_span.text.strip()!r} [{sym.unit or 'no unit'}]"
+
+    def detail(self, eq: BoundEquation, step: int | None) -> str:
+        """A refused equation in words (``'$12 an hour' [$ per hour] + '5 hours' [hours]: ...``)."""
+        said = _SYMBOL.sub(lambda m: self.words(m.group(), step) if m.group() in self.symbols else m.group(),
+                           eq.rhs_canonical)
+        detail = eq.refusal_detail or ""
+        if eq.refusal_reason == "unit_mismatch":
+            if detail.startswith("lhs "):
+                return f"{said}: does not give the unit the step states, {eq.offending_unit!r}"
+            return f"{said}: " + _SYMBOL.sub(lambda m: self.words(m.group(), step) if m.group() in self.symbols
+                                             else m.group(), detail)
+        if eq.refusal_reason == "unknown_unit" and eq.offending_unit:
+            return f"{said}: {eq.offending_unit!r} is not in the pack"
+        if eq.refusal_reason == "unit_unbound" and detail in self.symbols:
+            return f"{said}: {self.words(detail, step)} has no unit"
+        return f"{said}: {detail}" if detail else said
+
+    def _unit_at(self, span: tuple[int, int]) -> str | None:
+        for sym in self.symbols.values():
+            link = sym.source_span
+            if link.source_id == self.problem_id and (link.start, link.end) == span:
+                return sym.unit
+        return None
+
+    def target_findings(self) -> list[Finding]:
+        if not self.graph.unknowns or not self.graph.equations:
+            return []
+        target = self.graph.unknowns[0]
+        if target.target_status != "refused" or target.target_refusal_reason is None:
+            return []
+        reason = _FROM_TARGET.get(target.target_refusal_reason, "unbound_target")
+        if reason is None:
+            return []
+        step = self.step_of(self.graph.equations[-1].lhs_symbol_id) if target.resolved_by else None
+        link = target.question_span
+        spans = ((link.start, link.end),) if link.source_id == self.problem_id else ()
+        detail = target.target_refusal_detail or ""
+        if reason == "expected_unit_mismatch" and not self._answers(step):
+            reason, detail = "unbound_target", f"the last step does not give the stated answer ({detail})"
+        return [self.finding(reason, step, spans, detail)]
+
+    def _answers(self, step: int | None) -> bool:
+        """Whether the last step gives the solution's stated answer (True when it states none)."""
+        answer = self.reading.answer
+        trace = self.reading.trace
+        if answer is None or trace is None or step is None:
+            return True
+        value = trace.steps[-1].result
+        return value is None or gives(float(value), _plain(answer)) or gives(answer, _plain(float(value)))
+
+
+def _plain(value: float) -> str:
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+
+
+def _note_findings(reading: SolutionReading) -> list[Finding]:
+    return [
+        Finding(n.reason, n.step, n.line,
+                None if n.start is None or n.end is None else (n.start, n.end), (), n.detail)
+        for n in reading.notes
+    ]
+
+
+def _step_statuses(reading: SolutionReading, graph: SemanticSymbolicBindingGraph | None,
+                   findings: Sequence[Finding]) -> tuple[CheckedStep, ...]:
+    owner = reading.owner()
+    refused: dict[int, bool] = {}
+    proofs: dict[int, str] = {}
+    for eq in () if graph is None else graph.equations:
+        m = _STEP_ID.match(eq.lhs_symbol_id)
+        k = None if m is None else owner[int(m.group(1))]
+        if k is None:
+            continue
+        refused[k] = refused.get(k, False) or eq.admissibility_status == "refused"
+        if eq.admissibility_status == "admitted":
+            proofs[k] = eq.unit_proof
+    by_step: dict[int, str] = {}
+    for f in findings:
+        if f.step is not None and by_step.get(f.step) != "error":
+            by_step[f.step] = f.family
+    out: list[CheckedStep] = []
+    for s in reading.steps:
+        status = by_step.get(s.index) or (
+            "unread" if not s.read else "propagated" if refused.get(s.index) else "admitted"
+        )
+        out.append(CheckedStep(s.index, s.line, s.start, s.end, s.formula, status,
+                               proofs.get(s.index) if status == "admitted" else None))
+    return tuple(out)
+
+
+def _findings(reading: SolutionReading, pack: UnitPack) -> tuple[list[Finding], SemanticSymbolicBindingGraph | None]:
+    findings = _note_findings(reading)
+    if reading.trace is None:
+        return findings, None
+    graph = bind_trace(reading.trace, pack=pack)
+    found = _GraphFindings(reading, graph)
+    findings += found.equation_findings()
+    findings += found.target_findings()
+    findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 30, f.step if f.step is not None else -1,
+                                 f.reason))
+    return findings, graph
+
+
+def _mark_recurring(findings: Iterable[Finding], reference: Iterable[Finding]) -> list[Finding]:
+    """The findings, those the reference shares marked ``in_reference``."""
+    keys = [f.key() for f in reference]
+    out: list[Finding] = []
+    for f in findings:
+        reason, spans, detail = f.key()
+        shared = any(r == reason and ((spans & s) if spans or s else d == detail) for r, s, d in keys)
+        out.append(Finding(f.reason, f.step, f.line, f.span, f.question_spans, f.detail, True) if shared else f)
+    return out
+
+
+def _pack(pack: UnitPack | str | Path | None) -> UnitPack:
+    if pack is None:
+        return default_pack()
+    if isinstance(pack, UnitPack):
+        return pack
+    return load_pack(pack)
+
+
+def reference_findings(
+    question: str, reference: str | Sequence[str], *, pack: UnitPack | str | Path | None = None
+) -> tuple[Finding, ...]:
+    """The findings of a reference solution, to pass to :func:`check_solution` for many solutions of one question."""
+    p = _pack(pack)
+    return tuple(_findings(read_solution(question, reference, pack=p), p)[0])
+
+
+def check_solution(
+    question: str,
+    solution: str | Sequence[str],
+    *,
+    pack: UnitPack | str | Path | None = None,
+    reference: str | Sequence[str] | Sequence[Finding] | None = None,
+) -> Verdict:
+    """Check a solution to a question: ``sound``, ``error`` (with the step of each finding) or ``unverifiable``.
+
+    Parameters
+    ----------
+    question
+        The problem text (its question is its last sentence asking something).
+    solution
+        The solution: a string in any of the formats :mod:`ssbg.reading.readers.solutions` reads
+        (calculator annotations, prose arithmetic, ``Step 1:`` lines, a final ``#### N`` / ``A: N`` /
+        ``The answer is N`` / ``\\boxed{N}``), or a list of step strings.
+    pack
+        The unit pack (a :class:`~ssbg.units.UnitPack`, a name or a folder; default ``en_units_v1``).
+    reference
+        A reference solution (e.g. the gold one), or its findings (:func:`reference_findings`):
+        findings that recur in it at the same question span are a reading limit, not evidence.
+
+    Never raises on strings; a finding says what could not be read.
+
+    Raises
+    ------
+    ProblemGraphError
+        ``wrong_type`` when ``question`` or ``solution`` is not text.
+    """
+    p = _pack(pack)
+    reading = read_solution(question, solution, pack=p)
+    findings, graph = _findings(reading, p)
+    checked = reference is not None
+    if reference is not None:
+        if isinstance(reference, str) or not all(isinstance(r, Finding) for r in reference):
+            shared = reference_findings(question, reference, pack=p)  # type: ignore[arg-type]
+        else:
+            shared = tuple(reference)  # type: ignore[arg-type]
+        findings = _mark_recurring(findings, shared)
+    errors = any(f.family == "error" for f in findings)
+    status = "error" if errors else "unverifiable" if findings else "sound"
+    return Verdict(
+        status,
+        question,
+        reading.solution.text,
+        tuple(findings),
+        _step_statuses(reading, graph, findings),
+        reading.answer,
+        f"{p.name}@{p.version}",
+        checked,
+        reading.trace,
+        graph,
+    )

@@ -1,0 +1,687 @@
+"""Model-written solutions in the formats people have, read into a trace to check (issue 19).
+
+A solution to check is not a corpus record: it may be wrong, and what it gets wrong is
+the point.  This reader takes the formats model solutions come in and reads them with
+the GSM8K reader's pieces (calculator annotations, prose arithmetic, stated units,
+prose algebra), with three differences that checking needs:
+
+- **The formats.** :func:`normalize_solution` accepts a string or a list of step
+  strings (also a string holding a JSON list of strings); it finds the final answer
+  (``#### N``, ``A: N``, ``The answer is N``, ``\\boxed{N}``, ``Answer: N``) and blanks,
+  in a same-length working copy, what is markup rather than arithmetic: ``Step 1:`` and
+  ``1.`` line labels, bullets, Markdown bold, ``\\(`` ``\\)``, ``\\times``, ``\\cdot``,
+  ``\\div`` and ``\\frac{a}{b}`` (as ``(a/b)``), and the answer line itself.  Offsets into
+  the working copy are offsets into the solution as shown.
+- **Invented numbers are evidence.** A number only the solution's own prose states
+  grounds nothing (:attr:`~ssbg.reading.grounding.GroundingState.solution_numbers` off).
+  A number that nothing grounds does not refuse the solution: it is bound to its place in
+  the solution, without a unit (the grounding state's ``last_resort``), and noted as
+  ``ungrounded_number`` at its step, so later steps still read and a refusal it causes
+  downstream is counted once, at its root.  A number that is the result of a formula
+  ssbg could not read is noted as propagated from that formula, not as invented.
+- **Slips are read, not skipped.** A stated result that its own operation does not give,
+  within the rounding the writing allows (``<<2*8=24>>``, ``2*8 = 24``, or a result written
+  after an annotation that differs from it), is noted as ``arithmetic_error``; the result
+  the solution states is what later steps use.
+
+What the reader could not read is noted too (coverage, never evidence):
+``unparseable_formula``, ``unsupported_operation`` (algebra beyond one unknown,
+remainders...), ``unread_line`` (a line with arithmetic, ``= 12``, that no step read),
+``no_equation``, ``empty_text``, ``record_too_large``.
+
+Examples
+--------
+>>> r = read_solution("Ann has 3 bags of 4 kg. How many kg does she have?", "3 * 4 = <<3*4=12>>12 kg\\nA: 12")
+>>> [(s.index, s.line, s.formula) for s in r.steps], r.answer, r.notes
+([(0, 1, '3*4=12')], 12.0, ())
+>>> r = read_solution("Ann has 3 bags of 4 kg. How many kg does she have?", "3 * 5 = <<3*5=15>>15 kg\\nA: 15")
+>>> [(n.reason, n.step, n.detail) for n in r.notes]
+[('ungrounded_number', 0, '5')]
+>>> r = read_solution("Ann has 3 bags of 4 kg. How many kg?", "Step 1: 3 * 4 = 13 kg\\nThe answer is 13.")
+>>> [(n.reason, n.step, n.detail) for n in r.notes], r.answer
+([('arithmetic_error', 0, '3 * 4 gives 12, not 13')], 13.0)
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ssbg.errors import ImportRefusal, ProblemGraphError
+from ssbg.numbers import parse_number
+from ssbg.reading.formula import BinOp, Literal, parse_formula
+from ssbg.reading.grounding import GroundingState, StepBuilder
+from ssbg.reading.mentions import ProblemText, find_question_span, read_problem_text
+
+# The GSM8K reader's pieces (this reader reads the same notations; see its docstring):
+from ssbg.reading.readers.gsm8k import (
+    _ANNOTATION,
+    _BARE_ANNOTATION,
+    _PROSE_EQUATION,
+    _agrees,
+    _prose_expression,
+    _prose_formula,
+    _ProseAlgebra,
+    _stated_result,
+    stated_unit,
+)
+from ssbg.trace import Mention, Operand, Trace
+from ssbg.units import UnitPack, default_pack
+
+__all__ = [
+    "CORPUS",
+    "READING_NOTES",
+    "NormalizedSolution",
+    "ReadStep",
+    "ReadingNote",
+    "SolutionReading",
+    "clear_question_cache",
+    "gives",
+    "normalize_solution",
+    "read_solution",
+]
+
+CORPUS = "solution"
+
+READING_NOTES: frozenset[str] = frozenset(
+    {
+        "ungrounded_number",  # a number neither the question, an earlier step nor a cued constant states
+        "arithmetic_error",  # a stated result its own operation does not give
+        "unsupported_operation",  # algebra beyond one unknown, remainders, powers, ...
+        "unparseable_formula",  # a formula that does not parse (or whose value is not a finite number)
+        "unread_line",  # a line with arithmetic ("= 12") that no step read
+        "no_equation",  # no arithmetic step at all
+        "empty_text",  # an empty question or solution
+        "record_too_large",  # more formulas than a record may hold (grounding.MAX_FORMULAS)
+        "ambiguous_grounding",  # a number the words do not bind to one mention (the grounding issue's refusal)
+    }
+)
+"""What :func:`read_solution` notes besides the steps it reads (the checker sorts them into error
+evidence and coverage, :mod:`ssbg.checking`)."""
+
+# ------------------------------------------------------------------ formats
+
+_NUM = r"-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+# Final answers, as whole lines (blanked) or inside a line (only the marker is blanked).
+_ANSWER_MARK = (
+    r"(?:####|A:|(?:final\s+)?answer\s*:|(?:so\s+|therefore,?\s+|thus,?\s+)?the\s+(?:final\s+)?answer\s+is:?)"
+)
+_ANSWER_LINE = re.compile(
+    rf"(?im)^[ \t]*{_ANSWER_MARK}[ \t]*\\?\$?[ \t]*(?:\\boxed\{{[ \t]*\\?\$?[ \t]*)?(?P<num>{_NUM})[ \t]*\}}?"
+    rf"[ \t]*(?:%|[A-Za-z][\w ]{{0,30}})?[ \t]*[.!]?[ \t]*$"
+)
+_ANSWER_INLINE = re.compile(
+    rf"(?i)(?:\\boxed\{{[ \t]*\\?\$?[ \t]*(?P<boxed>{_NUM})[ \t]*\}}"
+    rf"|the\s+(?:final\s+)?answer\s+is:?[ \t]*\\?\$?[ \t]*(?P<said>{_NUM}))"
+)
+# Markup blanked in the working copy (same length): line labels, bullets, bold, LaTeX delimiters and operators.
+_LINE_LABEL = re.compile(
+    r"(?im)^[ \t]*(?:(?:\*\*)?step[ \t]*\d+[ \t]*[:.)](?:\*\*)?|\d{1,2}[.)](?=[ \t])|[-*\u2022](?=[ \t]))"
+)
+_BOLD = re.compile(r"(?<!\d)\*\*|\*\*(?!\d)")
+_LATEX_SIGNS = {r"\times": "*", r"\cdot": "*", r"\div": "/", r"\$": " $", r"\%": " %"}
+_LATEX = re.compile(r"\\(?:times|cdot|div)(?![A-Za-z])|\\[()\[\]]|\\boxed\{|\\[$%]|\\(?:left|right)(?![A-Za-z])")
+_FRAC = re.compile(r"\\[dt]?frac\{\s*(\d+(?:\.\d+)?)\s*\}\{\s*(\d+(?:\.\d+)?)\s*\}")
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedSolution:
+    """A solution as shown (``text``), its same-length working copy (markup and the answer line
+    blanked), and the final answer it states (its value and its span in ``text``)."""
+
+    text: str
+    working: str
+    answer: float | None = None
+    answer_span: tuple[int, int] | None = None
+
+
+def _blank(chars: list[str], start: int, end: int, fill: str = "") -> None:
+    """Overwrite ``chars[start:end]`` with ``fill`` padded by spaces (newlines kept)."""
+    for k in range(start, end):
+        chars[k] = "\n" if chars[k] == "\n" else " "
+    for k, c in enumerate(fill[: end - start]):
+        chars[start + k] = c
+
+
+def _as_text(solution: str | Sequence[str]) -> str:
+    """A solution as one string: a list of steps (or a JSON list of strings) one per line."""
+    if isinstance(solution, str):
+        stripped = solution.strip()
+        if stripped.startswith("[") and stripped.endswith("]"):
+            try:
+                steps = json.loads(stripped)
+            except ValueError:
+                return solution
+            if isinstance(steps, list) and steps and all(isinstance(s, str) for s in steps):
+                return "\n".join(steps)
+        return solution
+    return "\n".join(solution)
+
+
+def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
+    """The shown text, working copy and final answer of a solution in any of the formats above.
+
+    >>> n = normalize_solution(["Step 1: 9 \\\\times 2 = 18", "The answer is \\\\boxed{18}."])
+    >>> n.text.splitlines()[0], n.working.splitlines()[0].split(), n.answer
+    ('Step 1: 9 \\\\times 2 = 18', ['9', '*', '2', '=', '18'], 18.0)
+    """
+    text = _as_text(solution)
+    chars = list(text)
+    answer: float | None = None
+    answer_span: tuple[int, int] | None = None
+    lines = list(_ANSWER_LINE.finditer(text))
+    if lines:  # the last answer line: blanked whole, its number is the answer
+        m = lines[-1]
+        answer, answer_span = parse_number(m.group("num")), (m.start("num"), m.end("num"))
+        _blank(chars, m.start(), m.end())
+    for m in _LINE_LABEL.finditer(text):
+        _blank(chars, m.start(), m.end())
+    for m in _BOLD.finditer(text):
+        _blank(chars, m.start(), m.end())
+    for m in _FRAC.finditer(text):
+        _blank(chars, m.start(), m.end(), f"({m.group(1)}/{m.group(2)})")
+    for m in _LATEX.finditer(text):
+        _blank(chars, m.start(), m.end(), _LATEX_SIGNS.get(m.group(), ""))
+    if answer is None:
+        inline = list(_ANSWER_INLINE.finditer(text))
+        if inline:
+            m = inline[-1]
+            group = "boxed" if m.group("boxed") is not None else "said"
+            answer, answer_span = parse_number(m.group(group)), (m.start(group), m.end(group))
+            if group == "boxed":  # "\boxed{18}": the closing brace is markup too
+                close_at = text.find("}", m.end(group))
+                if close_at >= 0:
+                    _blank(chars, close_at, close_at + 1)
+    if answer is not None and not math.isfinite(answer):
+        answer, answer_span = None, None
+    return NormalizedSolution(text, "".join(chars), answer, answer_span)
+
+
+# ------------------------------------------------------------------ what the reading gives
+
+
+@dataclass(frozen=True, slots=True)
+class ReadStep:
+    """One formula the solution writes: an annotation ``<<3*4=12>>`` or a prose equation ``3 * 4 = 12``.
+
+    ``index`` counts the solution's formulas from 0; ``line`` is 1-based; ``start``/``end`` the
+    characters of the solution it spans (a restated expression before an annotation included);
+    ``trace_steps`` the range of :attr:`SolutionReading.trace` steps it became (empty when it
+    could not be read).
+    """
+
+    index: int
+    line: int
+    start: int
+    end: int
+    formula: str
+    trace_steps: tuple[int, int]
+
+    @property
+    def read(self) -> bool:
+        """Whether the formula became steps of the trace."""
+        return self.trace_steps[1] > self.trace_steps[0]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingNote:
+    """Something the reader found besides the steps: a reason of :data:`READING_NOTES`, the
+    step it is at (None for a whole-solution note), its line and characters, and a detail (the
+    number, the formula, what its operation gives)."""
+
+    reason: str
+    step: int | None
+    line: int | None
+    start: int | None
+    end: int | None
+    detail: str
+
+
+@dataclass(frozen=True)
+class SolutionReading:
+    """What :func:`read_solution` read: the normalized solution, the trace (None when no step was
+    read), the steps with where they are, the notes, and for each solution mention of the trace
+    that stands for a number nothing grounds, the note it belongs to."""
+
+    solution: NormalizedSolution
+    trace: Trace | None
+    steps: tuple[ReadStep, ...]
+    notes: tuple[ReadingNote, ...]
+    placeholders: tuple[tuple[int, int], ...] = ()  # (trace mention index, note index)
+
+    @property
+    def answer(self) -> float | None:
+        """The final answer the solution states."""
+        return self.solution.answer
+
+    def owner(self) -> tuple[int | None, ...]:
+        """The read step each trace step belongs to (by trace step index)."""
+        if self.trace is None:
+            return ()
+        owners: list[int | None] = [None] * len(self.trace.steps)
+        for s in self.steps:
+            for k in range(*s.trace_steps):
+                owners[k] = s.index
+        return tuple(owners)
+
+
+# ------------------------------------------------------------------ arithmetic
+
+
+def gives(value: float, written: str) -> bool:
+    """Whether an operation's ``value`` gives the result as ``written``, within the rounding the writing
+    allows: rounded, truncated or rounded up at its last written place, its magnitude (``75-160=-85``
+    written ``85``), or as a percentage (``0.6`` written ``60%``).
+
+    >>> gives(16, "16"), gives(6.6667, "6.67"), gives(17.14, "17"), gives(6.6667, "6.6"), gives(16, "24")
+    (True, True, True, True, False)
+    >>> gives(0.6, "60%"), gives(-85, "85"), gives(2, "2.5")
+    (True, True, False)
+    """
+    percent = written.rstrip().endswith("%")
+    number = written.rstrip().rstrip("%").strip().lstrip("$").strip()
+    try:
+        stated = parse_number(number)
+    except ValueError:
+        return False
+    _, dot, places = number.partition(".")
+    scale = 10.0 ** min(len(places) if dot else 0, 15)  # places past a double's precision say nothing more
+    candidates = [value, abs(value)] + ([value * 100, abs(value) * 100] if percent else [])
+    return any(_rounds_to(v, stated, scale) for v in candidates)
+
+
+def _rounds_to(value: float, stated: float, scale: float) -> bool:
+    """``stated`` is ``value`` rounded, truncated or rounded up at ``1 / scale`` (or equal to it within ``1e-9``)."""
+    if not math.isfinite(value):
+        return False
+    if abs(value - stated) <= 1e-9 * max(1.0, abs(value)):
+        return True
+    x, target = value * scale, stated * scale
+    if not math.isfinite(x) or not math.isfinite(target):
+        return False
+    return any(abs(k - target) < 1e-6 for k in (math.floor(x + 1e-9), math.ceil(x - 1e-9), round(x)))
+
+
+_WRITTEN = re.compile(rf"[ \t]*\$?[ \t]*(?P<num>{_NUM})(?![\d/])(?P<pct>[ \t]*%)?")
+_ARITHMETIC = re.compile(r"[\d)%][ \t]*=[ \t]*\$?[ \t]*\(?[ \t]*-?\.?\d")  # "= 12" after a number: arithmetic
+
+
+def _formula_value(expr: str) -> float | None:
+    """The value of a formula's expression, or None when it does not parse to a finite number."""
+    try:
+        tree = parse_formula(expr)
+        value = tree.value if isinstance(tree, BinOp | Literal) else None
+    except (ImportRefusal, ValueError, ZeroDivisionError, OverflowError, RecursionError):
+        return None
+    return value if value is not None and math.isfinite(value) else None
+
+
+# ------------------------------------------------------------------ the reader
+
+
+@functools.lru_cache(maxsize=256)
+def _question(question: str, pack: UnitPack) -> tuple[tuple[int, int] | None, ProblemText]:
+    """A question's span, mentions and answer unit (memoized: every solution of one question reads them;
+    all immutable values)."""
+    span = find_question_span(question)
+    return span, read_problem_text(question, span, pack=pack)
+
+
+def clear_question_cache() -> None:
+    """Forget the questions :func:`read_solution` has read (tests use this)."""
+    _question.cache_clear()
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+class _Reader:
+    """Scratch state of one :func:`read_solution` run (never escapes it)."""
+
+    def __init__(self, builder: StepBuilder, solution: NormalizedSolution, pack: UnitPack) -> None:
+        self.builder = builder
+        self.solution = solution
+        self.working = solution.working
+        self.pack = pack
+        self.blanked = builder.blanked_solution
+        self.algebra = _ProseAlgebra(builder, self.blanked, self.working)
+        self.steps: list[ReadStep] = []
+        self.notes: list[ReadingNote] = []
+        self.placeholders: list[tuple[Mention, int]] = []  # committed: (mention, note index)
+        self.pending: list[tuple[Mention, str, int | None, str]] = []  # (mention, reason, cause note, literal)
+        self.unread: list[tuple[float, int]] = []  # results of formulas not read, with their note
+        self.restated: dict[int, int] = {}  # annotation start -> start of the expression the prose restates before it
+        self.spans: list[tuple[int, int]] = []  # where read formulas are (an unread line lies outside them)
+        self.step_span: tuple[int, int] = (0, 0)  # the formula being added
+
+    # -------------------------------------------------------------- notes and steps
+
+    def note(self, reason: str, step: int | None, start: int | None, end: int | None, detail: str) -> int:
+        line = None if start is None else _line_of(self.solution.text, start)
+        self.notes.append(ReadingNote(reason, step, line, start, end, detail))
+        return len(self.notes) - 1
+
+    def new_step(self, start: int, end: int, formula: str, first: int) -> ReadStep:
+        step = ReadStep(len(self.steps), _line_of(self.solution.text, start), start, end, formula,
+                        (first, len(self.builder.steps)))
+        self.steps.append(step)
+        self.spans.append((start, end))
+        return step
+
+    # -------------------------------------------------------------- the last resort
+
+    def last_resort(self, g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
+        """A number nothing grounds: bound to its place in the solution without a unit, and noted."""
+        start, end = self.literal_span(lit)
+        mention = Mention(start, end, self.working[start:end], lit.value, source="solution")
+        index = g.extra_mention(mention)
+        if index is None:
+            return None
+        cause = next((n for value, n in self.unread if _same_number(value, lit.value, lit.text)), None)
+        reason = "propagated" if cause is not None else (
+            "unsupported_operation" if self.algebra.present else "ungrounded_number"
+        )
+        self.pending.append((mention, reason, cause, lit.text))
+        return Operand(mention=index, text=lit.text)
+
+    def literal_span(self, lit: Literal) -> tuple[int, int]:
+        """Where a literal of the formula being added is written (the formula itself when it is not found)."""
+        lo, hi = self.step_span
+        taken = {(m.start, m.end) for m, *_ in self.pending} | {(m.start, m.end) for m, _ in self.placeholders}
+        found = [(k, k + len(lit.text)) for k in _find_all(self.working, lit.text, lo, hi)] if lit.text else []
+        free = [s for s in found if not any(a < s[1] and s[0] < b and (a, b) != s for a, b in taken)]
+        if free:
+            return next((s for s in free if s not in taken), free[0])
+        # not written as such (prose the reader rewrote): the formula, or a placeholder already inside it
+        return next(((a, b) for a, b in sorted(taken) if a < hi and lo < b), (lo, hi))
+
+    # -------------------------------------------------------------- adding a formula
+
+    def add(self, formula: str, unit: str | None, position: int, span: tuple[int, int]) -> tuple[int, str | None]:
+        """Append a formula's steps (grounded, else with the numbers nothing grounds noted): (first trace step,
+        the reason it could not be read at all, or None)."""
+        b = self.builder
+        first = len(b.steps)
+        self.step_span = span
+        reason = self._try(formula, unit, position)
+        if reason == "operand_not_found" and self.algebra.present and self.algebra.solve_before(position):
+            reason = self._try(formula, unit, position)
+        if reason == "operand_not_found":
+            b.state.last_resort = self.last_resort
+            try:
+                reason = self._try(formula, unit, position)
+            finally:
+                b.state.last_resort = None
+        if reason is not None:
+            self.pending.clear()
+        return first, reason
+
+    def _try(self, formula: str, unit: str | None, position: int) -> str | None:
+        """One attempt: None when the formula's steps were added, else why not (the state is as before)."""
+        b = self.builder
+        saved = b._saved()  # the builder's own undo, for a formula tried again
+        self.pending.clear()
+        try:
+            b.add_formula(formula, unit=unit, position=position)
+        except ImportRefusal as exc:
+            b._restore(saved)
+            return exc.reason
+        except (ProblemGraphError, ZeroDivisionError, OverflowError):
+            # a value the trace refuses (a result that is not a finite number), a result written "1/0" (the builder
+            # divides it before it checks it: a hardening issue's to refuse as a typed error)
+            b._restore(saved)
+            return "unparseable_formula"
+        return None
+
+    def commit(self, step: ReadStep) -> None:
+        """The numbers the last resort bound for ``step``: one note per reason, the placeholders kept."""
+        by_reason: dict[str, int] = {}
+        for mention, reason, unread, literal in self.pending:
+            if unread is None and reason not in by_reason:
+                by_reason[reason] = self.note(reason, step.index, step.start, step.end, literal)
+            self.placeholders.append((mention, by_reason[reason] if unread is None else unread))
+        self.pending.clear()
+
+    def unread_formula(self, reason: str, step: ReadStep, detail: str, results: Sequence[float]) -> None:
+        """A formula not read: noted (coverage), and its results remembered so that a later step using one
+        is not taken for an invented number."""
+        note = self.note(_NOTE_OF.get(reason, "unparseable_formula"), step.index, step.start, step.end, detail)
+        self.unread.extend((r, note) for r in results)
+
+    # -------------------------------------------------------------- annotations and prose
+
+    def annotation(self, m: re.Match[str]) -> None:
+        body = m.group(1)
+        expr, eq, stated = body.rpartition("=")
+        if not eq:
+            expr, stated = body, ""
+        written = _WRITTEN.match(self.working, m.end())
+        written_text = None if written is None else written.group("num") + (written.group("pct") or "").strip()
+        value = _formula_value(expr)
+        stated_value = _number(stated)
+        slips: list[str] = []
+        if value is not None and stated.strip() and not gives(value, stated.strip()):
+            slips.append(stated.strip())
+        if (  # the result written after the annotation: what its operation, or the annotation's result, gives
+            value is not None
+            and written_text is not None
+            and not gives(value, written_text)
+            and not (stated_value is not None and gives(stated_value, written_text))
+            and not ("." in written_text and stated.strip().startswith(written_text))  # "=14.999999999999998>>14.99"
+        ):
+            slips.append(written_text)
+        formula = body
+        carried = None if written is None or written.group("pct") else _number(written.group("num"))
+        if carried is not None and stated_value is not None and carried != stated_value and stated.strip() not in slips:
+            # the result as the prose writes it is what later steps use ("=-28>>28", "=17.142857142857142>>17")
+            formula = f"{expr}={written.group('num')}"  # type: ignore[union-attr]
+        start = self.restated.get(m.start()) or _restated_start(self.working, m.start())
+        end = written.end("num") if written is not None else m.end()
+        unit = stated_unit(self.working, m.end(), self.working[max(0, m.start() - 3) : m.start()], pack=self.pack)
+        first, reason = self.add(formula, unit, m.start(), (m.start(1), m.end(1)))
+        step = self.new_step(start, end, body.strip(), first)
+        if reason is not None:
+            results = [v for v in (_number(stated), _number(written_text or "")) if v is not None]
+            self.unread_formula(reason, step, body.strip(), results)
+            return
+        self.commit(step)
+        if slips and value is not None:
+            shown = expr.strip()
+            self.note("arithmetic_error", step.index, step.start, step.end,
+                      f"{shown} gives {_shown(value)}, not {slips[0]}")
+
+    def prose(self, m: re.Match[str]) -> None:
+        if m.group("blank") and not _BARE_ANNOTATION.fullmatch(self.working, m.start("blank"), m.end("blank")):
+            self.restated[m.start("blank")] = m.start()  # "16 - 3 = <<16-3=13>>13": the annotation is the step
+            return
+        formula = _prose_formula(m, self.working)
+        slip: str | None = None
+        if formula is None:
+            read = _prose_slip(m)
+            if read is None:
+                return
+            formula, slip = read
+        unit = stated_unit(self.blanked, m.start("result"), "$" if "$" in m.group() else "", pack=self.pack)
+        start, end = m.start(), m.end("pct") if m.group("pct") else m.end("result")
+        first, reason = self.add(formula, unit, m.start(), (m.start("expr"), m.end("expr")))
+        step = self.new_step(start, end, self.working[start:end].strip(), first)
+        if reason is not None:
+            stated = _number(formula.rpartition("=")[2].rstrip("%"))
+            self.unread_formula(reason, step, formula, [] if stated is None else [stated])
+            return
+        self.commit(step)
+        if slip is not None:
+            self.note("arithmetic_error", step.index, step.start, step.end, slip)
+
+    def unread_lines(self) -> None:
+        """A line with arithmetic (``= 12`` after a number) that no step read: coverage."""
+        seen: set[int] = set()
+        answer = self.solution.answer_span
+        for m in _ARITHMETIC.finditer(self.blanked):
+            at = m.start()
+            if any(a <= at < b for a, b in self.spans) or (answer is not None and answer[0] <= at < answer[1]):
+                continue
+            line = _line_of(self.solution.text, at)
+            if line in seen:
+                continue
+            seen.add(line)
+            lo = self.solution.text.rfind("\n", 0, at) + 1
+            hi = self.solution.text.find("\n", at)
+            hi = len(self.solution.text) if hi < 0 else hi
+            self.note("unread_line", None, lo, hi, self.solution.text[lo:hi].strip())
+
+    def run(self) -> None:
+        events: list[tuple[int, int, re.Match[str]]] = [(m.start(), 1, m) for m in _ANNOTATION.finditer(self.working)]
+        at = 0
+        while (found := _PROSE_EQUATION.search(self.blanked, at)) is not None:
+            events.append((found.start(), 0, found))  # before an annotation at the same place: it may restate it
+            at = found.end("expr")
+        events.sort(key=lambda e: (e[0], e[1]))
+        for _position, is_annotation, m in events:
+            if self.notes and self.notes[-1].reason == "record_too_large":
+                break  # the builder takes no more formulas (grounding.MAX_FORMULAS): the rest is not read
+            if is_annotation:
+                self.annotation(m)
+            else:
+                self.prose(m)
+        self.unread_lines()
+
+
+_NOTE_OF = {  # why a formula was not read -> its note
+    "unparseable_formula": "unparseable_formula",
+    "unsupported_operation": "unsupported_operation",
+    "record_too_large": "record_too_large",
+    "ambiguous_grounding": "ambiguous_grounding",
+    "operand_not_found": "unsupported_operation",
+    "malformed_record": "unparseable_formula",
+}
+
+
+# "16 - 3 = $<<16-3=13>>13": the expression the prose writes before an annotation (a run of numbers and operators)
+_SIGN = r"+\-*/x\u00d7\u00f7\u2013"
+_RESTATED = re.compile(rf"[\d$(][\d$.,()% \t{_SIGN}]*?[{_SIGN}][\d$.,()% \t{_SIGN}]*=[ \t]*\$?[ \t]*$")
+
+
+def _restated_start(text: str, at: int) -> int:
+    """Where the expression the prose restates right before an annotation at ``at`` starts (``at`` without one)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    m = _RESTATED.search(text, max(line_start, at - 200), at)
+    return at if m is None else m.start()
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = parse_number(text.strip().lstrip("$").rstrip("%").strip())
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _shown(value: float) -> str:
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:.6g}"
+
+
+def _same_number(value: float, literal: float, text: str) -> bool:
+    """A literal stands for a remembered result: equal, or the result as the literal rounds it."""
+    return gives(value, text) if "." in text else abs(value - literal) <= 1e-9 * max(1.0, abs(value))
+
+
+def _find_all(text: str, needle: str, lo: int, hi: int) -> list[int]:
+    out: list[int] = []
+    at = text.find(needle, lo, hi)
+    while at >= 0:
+        out.append(at)
+        at = text.find(needle, at + 1, hi)
+    return out
+
+
+_SPLIT_THOUSANDS_BEFORE = re.compile(r"\d[ \u00a0]$")
+_NOT_A_RESULT = re.compile(r"[ \t]*(?:[-+*/x\u00d7\u00f7][ \t]*\$?[\d(.]|[ \u00a0]\d{3}(?!\d)|\.\.\.|\u2026|[.,]\d)")
+
+
+def _prose_slip(m: re.Match[str]) -> tuple[str, str] | None:
+    """A prose equation whose stated result its own operation does not give (``2*8 = 24``): the formula
+    with the stated result (what later steps use) and what its operation gives instead; None when it is
+    no formula to read (the GSM8K reader's own test, :func:`~ssbg.reading.readers.gsm8k._prose_formula`,
+    skips both)."""
+    text = m.string
+    # "$400 000 x 3": "000 x 3" is no formula; "= 30 - 24 = 6", "= $12 000", "= 33.333...%": not the whole result
+    if _SPLIT_THOUSANDS_BEFORE.search(text, max(0, m.start() - 2), m.start()) or _NOT_A_RESULT.match(text, m.end()):
+        return None
+    expr = _prose_expression(m.group("expr"))
+    if expr is None:
+        return None
+    value = _formula_value(expr)
+    try:
+        stated = _stated_result(m.group("result"))
+    except (ValueError, ZeroDivisionError):
+        return None
+    if value is None or stated is None:
+        return None
+    written, result = stated
+    percent = bool(m.group("pct")) and "%" in expr
+    if _agrees(value, result, written, percent) or gives(value, written + ("%" if m.group("pct") else "")):
+        return None  # it agrees: _prose_formula declined it for another reason
+    formula = f"{expr}={written}{'%' if percent else ''}"
+    return formula, f"{m.group('expr').strip()} gives {_shown(value)}, not {m.group('result')}"
+
+
+def read_solution(
+    question: str,
+    solution: str | Sequence[str],
+    *,
+    pack: UnitPack | None = None,
+    problem_id: str = "solution",
+) -> SolutionReading:
+    """Read a solution to ``question`` for checking: its steps, what they stand for, and the notes.
+
+    Never raises on strings: what cannot be read is a note.
+
+    Raises
+    ------
+    ProblemGraphError
+        ``wrong_type`` when ``question`` is not a string or ``solution`` neither a string nor a
+        sequence of strings.
+    """
+    if not isinstance(question, str):
+        raise ProblemGraphError(f"'question' must be a str (got {type(question).__name__})",
+                                reason="wrong_type", path="question")
+    if not isinstance(solution, str) and not (
+        isinstance(solution, Sequence) and all(isinstance(s, str) for s in solution)
+    ):
+        raise ProblemGraphError(f"'solution' must be a str or a list of str (got {type(solution).__name__})",
+                                reason="wrong_type", path="solution")
+    p = default_pack() if pack is None else pack
+    normalized = normalize_solution(solution)
+    if not question.strip() or not normalized.text.strip():
+        which = "question" if not question.strip() else "solution"
+        note = ReadingNote("empty_text", None, None, None, None, which)
+        return SolutionReading(normalized, None, (), (note,))
+    span, read = _question(question, p)
+    builder = StepBuilder(problem_id, CORPUS, question, read.mentions, question_span=span,
+                          answer_unit=read.answer_unit, answer=normalized.answer, solution=normalized.working, pack=p)
+    builder.state.solution_numbers = False
+    reader = _Reader(builder, normalized, p)
+    reader.run()
+    try:
+        trace = builder.build()
+    except ImportRefusal as exc:
+        if exc.reason != "no_equation":
+            raise  # pragma: no cover - build refuses only an empty trace (and a trace it made wrong: a bug)
+        reader.note("no_equation", None, None, None, "no arithmetic step in the solution")
+        return SolutionReading(normalized, None, tuple(reader.steps), tuple(reader.notes))
+    placeholders = _placeholder_indices(trace, reader.placeholders)
+    return SolutionReading(normalized, trace, tuple(reader.steps), tuple(reader.notes), placeholders)
+
+
+def _placeholder_indices(trace: Trace, placeholders: Sequence[tuple[Mention, int]]) -> tuple[tuple[int, int], ...]:
+    """(trace mention index, note index) of the solution mentions the last resort made (build re-sorts mentions)."""
+    if not placeholders:
+        return ()
+    where = {(m.start, m.end): i for i, m in enumerate(trace.mentions) if m.source == "solution"}
+    return tuple(sorted({(where[(m.start, m.end)], note) for m, note in placeholders if (m.start, m.end) in where}))

@@ -1,0 +1,375 @@
+"""check_solution: the verdict, its two families of findings, each at its step, and the formats it reads."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ssbg
+from ssbg.checking import (
+    COVERAGE_FINDINGS,
+    ERROR_FINDINGS,
+    FINDING_REASONS,
+    VERDICT_STATUSES,
+    Finding,
+    Verdict,
+    check_solution,
+    reference_findings,
+)
+from ssbg.checking import verdict as verdict_module
+from ssbg.errors import ADMISSIBILITY_REASONS, QUESTION_TARGET_REASONS, ProblemGraphError
+from ssbg.reading.readers import solutions as solutions_module
+from ssbg.reading.readers.solutions import READING_NOTES, normalize_solution, read_solution
+
+WENG = "Weng earns $12 an hour for babysitting. Yesterday she babysat for 5 hours. How much did she earn?"
+SOUND = "She earned 12 * 5 = $<<12*5=60>>60.\nA: 60"
+
+
+def reasons(v: Verdict) -> list[tuple[str, int | None]]:
+    return [(f.reason, f.step) for f in v.findings]
+
+
+# ------------------------------------------------------------------ vocabularies
+
+
+def test_the_two_families_are_disjoint_and_closed() -> None:
+    assert not ERROR_FINDINGS & COVERAGE_FINDINGS
+    assert FINDING_REASONS == ERROR_FINDINGS | COVERAGE_FINDINGS
+
+
+def test_the_kind_check_is_not_error_evidence_until_its_precision_is_shown() -> None:
+    # ADR 0019: count_kind_mismatch joins ERROR_FINDINGS with the count-noun issue's kind check and its figures
+    assert "count_kind_mismatch" not in FINDING_REASONS
+
+
+def test_every_reading_note_is_a_finding() -> None:
+    assert READING_NOTES <= FINDING_REASONS
+
+
+@pytest.mark.parametrize("reason", sorted(ADMISSIBILITY_REASONS))
+def test_every_equation_refusal_reason_has_a_finding(reason: str) -> None:
+    assert verdict_module._FROM_EQUATION[reason] in FINDING_REASONS
+
+
+@pytest.mark.parametrize("reason", sorted(QUESTION_TARGET_REASONS))
+def test_every_question_target_reason_has_a_finding_or_is_propagated(reason: str) -> None:
+    found = verdict_module._FROM_TARGET[reason]
+    assert found in FINDING_REASONS or (found is None and reason == "unresolved_upstream")
+
+
+@pytest.mark.parametrize("reason", sorted(solutions_module._NOTE_OF))
+def test_every_reason_a_formula_is_not_read_is_a_note(reason: str) -> None:
+    assert solutions_module._NOTE_OF[reason] in READING_NOTES
+
+
+def test_ambiguous_grounding_is_coverage_wherever_it_comes_from() -> None:
+    # the grounding issue adds this refusal reason; the checker takes it as a reading limit, never as evidence
+    assert "ambiguous_grounding" in COVERAGE_FINDINGS
+    assert verdict_module._FROM_EQUATION["ambiguous_grounding"] == "ambiguous_grounding"
+    assert verdict_module._FROM_TARGET["ambiguous_grounding"] == "ambiguous_grounding"
+
+
+# ------------------------------------------------------------------ the verdict
+
+
+@pytest.mark.parametrize(
+    ("findings", "status"),
+    [
+        ((), "sound"),
+        ((Finding("unknown_unit"),), "unverifiable"),
+        ((Finding("unit_mismatch"),), "error"),
+        ((Finding("unit_mismatch"), Finding("unknown_unit")), "error"),
+        ((Finding("unit_mismatch", in_reference=True),), "unverifiable"),
+    ],
+)
+def test_status_follows_the_families(findings: tuple[Finding, ...], status: str) -> None:
+    assert Verdict(status, "q", "s", findings, ()).status == status
+
+
+@pytest.mark.parametrize("status", VERDICT_STATUSES)
+def test_a_status_the_findings_do_not_give_is_refused(status: str) -> None:
+    findings = (Finding("unknown_unit"),) if status != "unverifiable" else ()
+    with pytest.raises(ProblemGraphError) as info:
+        Verdict(status, "q", "s", findings, ())
+    assert info.value.path == "status"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("reason", "count_kind_mismatch"), ("step", -1), ("span", (3, 1)), ("question_spans", [(0, 1)])],
+)
+def test_a_finding_validates_its_fields(field: str, value: object) -> None:
+    with pytest.raises(ProblemGraphError) as info:
+        Finding(**{"reason": "unit_mismatch", field: value})  # type: ignore[arg-type]
+    assert info.value.reason == "invalid_value"
+
+
+def test_a_sound_solution() -> None:
+    v = check_solution(WENG, SOUND)
+    assert (v.status, v.findings, v.answer) == ("sound", (), 60.0)
+    assert [(s.index, s.line, s.status) for s in v.steps] == [(0, 1, "admitted")]
+    assert v.steps[0].unit_proof == "apply_rate: [money/time,time] -> money"
+
+
+def test_a_unit_mismatch_names_its_step_and_the_question_mentions() -> None:
+    v = check_solution(WENG, "She earned 5 + 12 = $<<5+12=17>>17.\nA: 17")
+    assert reasons(v) == [("unit_mismatch", 0)]
+    f = v.findings[0]
+    assert (f.family, f.line) == ("error", 1)
+    assert v.solution[f.span[0] : f.span[1]] == "5 + 12 = $<<5+12=17>>17"  # type: ignore[index]
+    assert sorted(WENG[a:b] for a, b in f.question_spans) == ["$12 an hour", "5 hours"]
+
+
+def test_an_invented_number_is_error_evidence_at_its_step() -> None:
+    v = check_solution(WENG, "She worked 5 + 1 = <<5+1=6>>6 hours.\nShe earned 12 * 6 = $<<12*6=72>>72.\nA: 72")
+    assert reasons(v) == [("ungrounded_number", 0)]
+    assert (v.findings[0].detail, v.findings[0].line) == ("1", 1)
+
+
+def test_a_number_only_the_solution_states_is_not_grounded_when_checking() -> None:
+    # corpus reading grounds "each has 2 legs" on the prose; a checked solution may not invent its own numbers
+    q = "A farmer has 5 cows. How many dollars does he earn if he sells them for $100 each?"
+    v = check_solution(q, "He sells 7 cows.\nHe earns 7 * 100 = $<<7*100=700>>700.\nA: 700")
+    assert reasons(v) == [("ungrounded_number", 0)]
+
+
+def test_an_ungrounded_number_is_one_finding_however_far_it_propagates() -> None:
+    v = check_solution(WENG, "She worked 6 hours.\n12 * 6 = <<12*6=72>>72\n72 + 12 = <<72+12=84>>84\nA: 84")
+    assert reasons(v) == [("ungrounded_number", 0)]
+    assert [s.status for s in v.steps] == ["error", "propagated"]
+
+
+@pytest.mark.parametrize(
+    "solution",
+    ["She earned 12 * 5 = $<<12*5=50>>50.\nA: 50", "She earned 12 * 5 = $50.\nA: 50",
+     "She earned 12 * 5 = $<<12*5=60>>50.\nA: 50"],
+    ids=["annotation", "prose", "written after the annotation"],
+)
+def test_a_stated_result_its_operation_does_not_give_is_an_arithmetic_error(solution: str) -> None:
+    v = check_solution(WENG, solution)
+    assert v.status == "error"
+    assert [f.reason for f in v.errors] == ["arithmetic_error"]
+    assert "gives 60, not 50" in v.errors[0].detail
+
+
+@pytest.mark.parametrize(
+    "solution",
+    ["12 / 7 = <<12/7=1.7142857142857142>>1.71 dollars", "12 / 7 = 1.7 dollars", "12 / 7 = 1 dollar",
+     "12 / 7 = 2 dollars", "5 - 12 = <<5-12=-7>>7 dollars", "2.20 + 5.40 = <<2.20+5.40=7.6000000000000005>>7.60",
+     "4.20+9.45+1.35 = <<4.20+9.45+1.35=14.999999999999998>>14.99"],
+)
+def test_rounding_the_writing_allows_is_no_arithmetic_error(solution: str) -> None:
+    v = check_solution("Ann has $12, $5, $4.20, $9.45, $1.35, $2.20, $5.40 and 7 friends. How much?", solution)
+    assert "arithmetic_error" not in [f.reason for f in v.findings]
+
+
+@pytest.mark.parametrize(
+    "solution",
+    ["She has 30 - 8 * 3 = 30 - 24 = 6 days.", "He paid $400 000 x 3/100 = $12 000.", "So 32/96 = 33.333...%"],
+)
+def test_a_prose_chain_or_a_split_number_is_no_slip(solution: str) -> None:
+    v = check_solution("Ann has 30 days, 8 weeks and 3 hours, $400 000, 32 and 96. How many days?", solution)
+    assert "arithmetic_error" not in [f.reason for f in v.findings]
+
+
+def test_an_answer_in_another_dimension_is_an_expected_unit_mismatch() -> None:
+    q = "A car drives at 60 miles per hour for 3 hours. How many hours does the trip take?"
+    v = check_solution(q, "60 * 3 = <<60*3=180>>180 miles\nA: 180")
+    assert reasons(v) == [("expected_unit_mismatch", 0)]
+    assert [q[a:b] for a, b in v.findings[0].question_spans] == ["How many hours does the trip take?"]
+
+
+def test_an_answer_the_last_step_does_not_give_leaves_the_target_unchecked() -> None:
+    q = "A car drives at 60 miles per hour for 3 hours. How many hours does the trip take?"
+    v = check_solution(q, "60 * 3 = <<60*3=180>>180 miles\nA: 3")
+    assert reasons(v) == [("unbound_target", 0)]
+    assert v.status == "unverifiable"
+
+
+def test_an_unknown_unit_alone_is_unverifiable_never_error() -> None:
+    v = check_solution("Ann has 3 apples and buys 4 apples. How many apples?", "3 + 4 = <<3+4=7>>7 apples\nA: 7")
+    assert v.status == "unverifiable"
+    assert {f.reason for f in v.findings} <= COVERAGE_FINDINGS
+    assert "unknown_unit" in {f.reason for f in v.findings}
+
+
+def test_an_unknown_unit_is_one_finding_and_its_dependents_propagate() -> None:
+    q = "Ann has 3 apples and buys 4 apples. Each apple costs $2. How much in dollars?"
+    v = check_solution(q, "3 + 4 = <<3+4=7>>7 apples\n7 * 2 = <<7*2=14>>14 dollars\nA: 14")
+    assert [(f.reason, f.step) for f in v.findings if f.step is not None] == [("unknown_unit", 0)]
+    assert [s.status for s in v.steps] == ["coverage", "propagated"]
+
+
+def test_a_formula_not_read_is_coverage_and_its_result_is_no_invented_number() -> None:
+    q = "A square garden has sides of 5 feet. Each square foot needs 2 pounds of soil. How many pounds of soil?"
+    v = check_solution(q, "The area is 5^2 = <<5^2=25>>25 square feet.\n25 * 2 = <<25*2=50>>50 pounds\nA: 50")
+    assert v.status == "unverifiable"
+    assert reasons(v)[0] == ("unsupported_operation", 0)
+    assert "ungrounded_number" not in {f.reason for f in v.findings}
+
+
+def test_a_line_of_arithmetic_ssbg_did_not_read_is_coverage() -> None:
+    v = check_solution(WENG, "She earned 12 * 5 = $<<12*5=60>>60.\nSo 60 = 5 * 12.\nA: 60")
+    assert ("unread_line", None) in reasons(v)
+    line = next(f for f in v.findings if f.reason == "unread_line")
+    assert (line.line, v.status) == (2, "unverifiable")
+
+
+@pytest.mark.parametrize(("question", "solution", "which"), [("", SOUND, "question"), (WENG, "  ", "solution")])
+def test_empty_text_is_coverage(question: str, solution: str, which: str) -> None:
+    v = check_solution(question, solution)
+    assert (v.status, reasons(v), v.findings[0].detail) == ("unverifiable", [("empty_text", None)], which)
+
+
+def test_no_arithmetic_is_coverage() -> None:
+    v = check_solution(WENG, "She earned sixty dollars.")
+    assert (v.status, reasons(v)) == ("unverifiable", [("no_equation", None)])
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"bytes", [1, 2]])
+def test_what_is_not_text_refuses_with_a_typed_error(bad: object) -> None:
+    with pytest.raises(ProblemGraphError) as info:
+        check_solution(WENG, bad)  # type: ignore[arg-type]
+    assert (info.value.reason, info.value.path) == ("wrong_type", "solution")
+
+
+# ------------------------------------------------------------------ a reference
+
+
+def test_a_finding_the_reference_shares_is_a_reading_limit() -> None:
+    q = "Ann buys 2 books at $3. How many dollars does she spend?"
+    solution = "Each book is 3 + 1 = <<3+1=4>>4 dollars.\n2 * 4 = <<2*4=8>>8\nA: 8"
+    alone = check_solution(q, solution)
+    assert alone.status == "error"
+    shared = check_solution(q, solution, reference="Each book is 3 + 1 = <<3+1=4>>4 dollars.\n2 * 4 = 8\nA: 8")
+    assert shared.status == "unverifiable"
+    assert [(f.reason, f.in_reference, f.family) for f in shared.findings] == [("ungrounded_number", True, "coverage")]
+    assert shared.reference_checked
+
+
+def test_a_finding_the_reference_does_not_share_stays_evidence() -> None:
+    v = check_solution(WENG, "She earned 12 * 6 = $<<12*6=72>>72.\nA: 72", reference=SOUND)
+    assert (v.status, [f.in_reference for f in v.findings]) == ("error", [False])
+
+
+def test_reference_findings_can_be_passed_once_for_many_solutions() -> None:
+    shared = reference_findings(WENG, "She earned 12 * 6 = $<<12*6=72>>72.\nA: 72")
+    a = check_solution(WENG, "She earned 12 * 6 = $<<12*6=72>>72.\nA: 72", reference=shared)
+    b = check_solution(WENG, "She earned 12 * 6 = $<<12*6=72>>72.\nA: 72", reference="She earned 12 * 6 = $72.\nA: 72")
+    assert a.findings == b.findings
+    assert a.status == "unverifiable"
+
+
+# ------------------------------------------------------------------ the formats
+
+
+FORMATS = {
+    "gsm8k annotations": "She earned 12 * 6 = $<<12*6=72>>72.\n#### 72",
+    "model A: ending": "She earned 12 * 6 = $<<12*6=72>>72.\nA: 72",
+    "prose arithmetic": "She earned 12 * 6 = $72.\nThe answer is 72.",
+    "step lines": "Step 1: She earned 12 * 6 = $72.\nStep 2: The answer is $72.",
+    "numbered lines and a boxed answer": "1. She earned 12 * 6 = $72.\n2. So the answer is \\boxed{72}.",
+    "latex": "She earned \\(12 \\times 6 = \\$72\\).\n\\boxed{72}",
+    "a JSON list of steps": json.dumps(["She earned 12 * 6 = $72.", "Answer: 72"]),
+}
+
+
+@pytest.mark.parametrize("solution", FORMATS.values(), ids=FORMATS.keys())
+def test_every_format_reads_to_the_same_finding_and_answer(solution: str) -> None:
+    v = check_solution(WENG, solution)
+    assert (reasons(v), v.answer) == ([("ungrounded_number", 0)], 72.0)
+    assert v.findings[0].line == 1
+
+
+def test_a_list_of_step_strings_is_read_as_lines() -> None:
+    v = check_solution(WENG, ["She earned 12 * 5 = $60.", "The answer is 60."])
+    assert (v.status, v.solution) == ("sound", "She earned 12 * 5 = $60.\nThe answer is 60.")
+
+
+def test_the_working_copy_keeps_every_offset() -> None:
+    for solution in FORMATS.values():
+        n = normalize_solution(solution)
+        assert len(n.working) == len(n.text)
+        assert [i for i, c in enumerate(n.text) if c == "\n"] == [i for i, c in enumerate(n.working) if c == "\n"]
+
+
+def test_the_answer_line_is_not_read_as_a_step() -> None:
+    r = read_solution(WENG, "She earned 12 * 5 = $<<12*5=60>>60.\nThe answer is 60 dollars.")
+    assert (len(r.steps), r.answer, r.notes) == (1, 60.0, ())
+
+
+# ------------------------------------------------------------------ explain and HTML
+
+
+def test_explain_names_the_step_the_reason_and_the_family() -> None:
+    text = check_solution(WENG, "She earned 5 + 12 = $<<5+12=17>>17.\nA: 17").explain()
+    assert text.startswith("error:")
+    assert "step 1 (line 1" in text
+    assert "[unit_mismatch]" in text
+    assert "'$12 an hour'" in text
+
+
+def test_explain_says_a_shared_finding_is_a_reading_limit() -> None:
+    v = check_solution(WENG, "12 * 6 = 72\nA: 72", reference="12 * 6 = 72\nA: 72")
+    assert "reading limit" in v.explain()
+
+
+def test_html_marks_the_offending_step_and_outlines_the_question_mentions() -> None:
+    page = check_solution(WENG, "She earned 5 + 12 = $<<5+12=17>>17.\nA: 17")._repr_html_()
+    assert 'data-status="error"' in page
+    assert 'class="ssbg-step" data-step="0" data-status="error"' in page
+    assert page.count("outline:2px solid #a4161a") >= 3  # the step and the two mentions
+
+
+def test_html_escapes_everything() -> None:
+    q = "Ann <script>alert(1)</script> earns $12 an hour for 5 hours. How much?"
+    page = check_solution(q, "<b>12</b> * 5 = $<<12*5=60>>60 & more")._repr_html_()
+    assert "<script>" not in page
+    assert "<b>" not in page
+    assert "&lt;script&gt;" in page
+    assert "&amp; more" in page
+
+
+def test_to_dict_is_plain_data() -> None:
+    d = check_solution(WENG, "She earned 5 + 12 = $<<5+12=17>>17.\nA: 17").to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert d["findings"][0]["family"] == "error"
+
+
+# ------------------------------------------------------------------ the root's lazy name
+
+
+def test_check_solution_is_reachable_from_the_package_root() -> None:
+    assert ssbg.check_solution is check_solution
+    assert ssbg.Verdict is Verdict
+    assert "check_solution" in dir(ssbg)
+
+
+def test_an_unknown_root_attribute_still_raises_attribute_error() -> None:
+    with pytest.raises(AttributeError):
+        ssbg.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+
+
+# ------------------------------------------------------------------ no solution makes the checker raise
+
+_PIECES = st.sampled_from(
+    ["12", "5", "6", "0", "1,000", ".5", "1/2", "½", "3 1/2", "99999999999999999999999", "1e309", "%", "$", " ", "\n",
+     "+", "-", "*", "/", "x", "=", "(", ")", "<<", ">>", "####", "A:", "Step 1:", "\\boxed{", "}", "\\times",
+     "\\frac{1}{2}", "The answer is", "hours", "dollars", "apples", "per", "Let x be", "x", "**", "[", "]", '"', ",",
+     "\u2013", "\u00f7", "\u00d7", "...", "_", "\t"]
+)
+_SOLUTIONS = st.one_of(st.text(max_size=200), st.lists(_PIECES, max_size=60).map("".join),
+                       st.lists(st.lists(_PIECES, max_size=12).map("".join), max_size=6))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(solution=_SOLUTIONS, question=st.one_of(st.just(WENG), st.text(max_size=120)))
+def test_no_solution_makes_the_checker_raise(solution: str | list[str], question: str) -> None:
+    v = check_solution(question, solution)
+    assert v.status in VERDICT_STATUSES
+    assert all(f.reason in FINDING_REASONS for f in v.findings)
+    assert isinstance(v.explain(), str)
+    assert isinstance(v.html(), str)
