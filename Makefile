@@ -12,18 +12,22 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.ssbg-installed
 OUT    ?= out
 SUDO    = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# JupyterLab refuses to start as root unless told it may (containers and CI images run as root).
+LAB_ROOT = $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
+LAB_ARGS ?=
 CORPORA ?= ../shared/corpora
 
 .PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint fuzz mutation
 
 # Debian packages: graphviz (dot) for diagrams, chromium for the browser test and screenshots.
+# --no-install-recommends: what they need and nothing else (ADR 0020: 29 packages instead of 118).
 system-deps:
 	@need=""; \
 	command -v dot >/dev/null 2>&1 || need="$$need graphviz"; \
 	command -v chromium >/dev/null 2>&1 || need="$$need chromium"; \
 	if [ -n "$$need" ]; then \
 	  echo "installing Debian packages:$$need"; \
-	  $(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$need; \
+	  $(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$need; \
 	fi
 
 $(STAMP): pyproject.toml
@@ -35,7 +39,6 @@ $(STAMP): pyproject.toml
 demo: system-deps $(STAMP)
 	$(VENV)/bin/ssbg lane data/lanes
 	$(VENV)/bin/ssbg report data -o $(OUT)/report.html --csv-dir $(OUT)/tables --jobs 2
-	@echo "report: $(OUT)/report.html  tables: $(OUT)/tables/"
 
 # The same report over the real development corpora (see ../shared/corpora/README.md).
 demo-corpora: system-deps $(STAMP)
@@ -57,7 +60,7 @@ test: lint typecheck pytest
 # valgrind counts instructions for bench_instructions.py (ADR 0015): the figure the load does not move.
 bench: system-deps $(STAMP)
 	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -q && \
-	  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q valgrind; }
+	  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends valgrind; }
 	$(PY) benchmarks/run_all.py
 
 # Digests of every corpus trace, bound graph and report CSV: a refactoring shows the same ones before and after.
@@ -78,8 +81,9 @@ mutation: $(STAMP)
 	$(PY) -m pip install -q -e ".[mutation]"
 	$(PY) benchmarks/mutation.py $(MUTATION_ARGS)
 
+# One command as root or as a user: --allow-root only when root. LAB_ARGS passes more options.
 lab: system-deps $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks
+	$(VENV)/bin/jupyter lab $(LAB_ROOT) $(LAB_ARGS) notebooks
 
 clean:
 	rm -rf $(OUT) .pytest_cache .mypy_cache .ruff_cache .mutation

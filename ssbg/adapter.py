@@ -294,6 +294,27 @@ def _holding_id(h: _Holding | None) -> str | None:
     return None if h is None else h.symbol_id
 
 
+def _unknown_to(pack: UnitPack, unit: str) -> bool:
+    return isinstance(pack.lookup(unit), str)
+
+
+def _holding_or_latest(b: _Builder, entity: str, unit: str) -> _Holding | None:
+    """The entity's holding of ``unit``'s measure; when it has none and the pack does not know ``unit`` or the
+    unit of the entity's latest holding, that latest holding.
+
+    A unit the pack does not know (``hourz``) matches no holding of the measure meant (``hours``): taking the
+    latest holding lets the check refuse the equation as ``unknown_unit``, naming the unit, where a missing
+    operand would refuse it as ``operand_arity`` and name nothing (ADR 0020).
+    """
+    found = b.holding(entity, unit)
+    if found is not None:
+        return found
+    latest = b.latest_holding(entity)
+    if latest is not None and (_unknown_to(b.pack, unit) or _unknown_to(b.pack, latest.unit)):
+        return latest
+    return None
+
+
 def _additive_step(b: _Builder, op: Operation, o: Quantity, at: _At) -> _Step:
     """add / subtract / transfer: the actor's holding of the operand's measure plus or minus it."""
     suffix = {"add": "addend", "subtract": "subtrahend", "transfer": "amount"}[op.kind]
@@ -319,14 +340,14 @@ def _rate_step(b: _Builder, op: Operation, o: Rate, at: _At) -> _Step:
     """apply_rate: the rate times the actor's holding of its denominator."""
     lit = b.literal(at.i, "rate", o.value, _per(o.numerator_unit, o.denominator_unit, b.pack), "rate", at.path,
                     at.text)
-    state = _holding_id(b.holding(op.actor, o.denominator_unit))
+    state = _holding_id(_holding_or_latest(b, op.actor, o.denominator_unit))
     return _Step(f"{lit} * {state or '?'}", _deps(state, lit), o.numerator_unit)
 
 
 def _partition_step(b: _Builder, op: Operation, o: PartitionChunk, at: _At) -> _Step:
     """unit_partition: the actor's holding divided into chunks of the operand's size."""
     lit = b.literal(at.i, "chunk", o.value, _per(o.unit, o.result_unit, b.pack), "rate", at.path, at.text)
-    state = _holding_id(b.holding(op.actor, o.unit))
+    state = _holding_id(_holding_or_latest(b, op.actor, o.unit))
     return _Step(f"{state or '?'} / {lit}", _deps(state, lit), o.result_unit)
 
 
@@ -344,7 +365,7 @@ def _additive_comparison_step(b: _Builder, op: Operation, o: Comparison, at: _At
     if delta is None:  # pragma: no cover - Operation validated an additive comparison's delta
         raise ProblemGraphError("an additive comparison needs a delta", reason="missing_field", path=at.path)
     lit = b.literal(at.i, "delta", delta.value, delta.unit, "difference", at.path, at.text)
-    state = _holding_id(b.holding(o.reference_actor, delta.unit))
+    state = _holding_id(_holding_or_latest(b, o.reference_actor, delta.unit))
     return _Step(f"{state or '0'} {'+' if o.direction == 'more' else '-'} {lit}", _deps(state, lit), delta.unit)
 
 

@@ -784,6 +784,10 @@ class EquationStamper:
 _PLAYGROUND_SPAN = SourceSpanLink("check_operation", 0, 1, "?")
 
 
+# Kinds whose every operand may be a pure number (``None``: '-' in the shell, a blank in the playground).
+_PURE_NUMBER_KINDS = frozenset({"multiply", "divide"})
+
+
 def _operand_roles(kind: str, n: int) -> list[str]:
     if kind in ("apply_rate", "unit_partition"):
         return ["rate", "quantity"] if kind == "apply_rate" else ["quantity", "rate"]
@@ -804,7 +808,8 @@ def check_operation(
     Operand order: ``apply_rate`` [rate, base]; ``unit_partition`` [quantity,
     chunk rate]; ``divide`` [dividend, divisor]; ``fraction_portion`` and
     ``compare_multiplicative`` [holding, factor] (factor ``None`` = a pure
-    number); other kinds any order.
+    number); other kinds any order.  Any operand of ``multiply`` and
+    ``divide`` may be ``None``, a pure number (``dollars * 3``).
     """
     if isinstance(operand_units, str) or not isinstance(operand_units, Sequence):
         raise _refuse("operand_arity", "'operand_units' must be a sequence of unit texts")
@@ -819,7 +824,7 @@ def check_operation(
         if unit is not None and (not isinstance(unit, str) or not unit.strip()):
             raise _refuse("unknown_unit", f"operand {i} must be a unit text (got {unit!r})", offending_unit=repr(unit))
         sid = f"op_{i}" if not (kind == "divide" and i == 1) else f"op_{i}__divisor"
-        role = roles[i] if i < len(roles) else "quantity"
+        role = "ratio" if unit is None and kind in _PURE_NUMBER_KINDS else roles[i] if i < len(roles) else "quantity"
         symbols[sid] = SymbolBinding(sid, sid, role, _PLAYGROUND_SPAN, "check_operation", unit=unit)
         ids.append(sid)
     if lhs_unit is not None and (not isinstance(lhs_unit, str) or not lhs_unit.strip()):

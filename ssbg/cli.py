@@ -1,9 +1,10 @@
 """The ``ssbg`` command line (an edge module).
 
 Subcommands: ``check`` (one operation's admissibility), ``bind`` (a problem
-file to its canonical string), ``lane`` (check expected-shape lanes),
-``render`` (a graph to SVG/PNG/DOT), ``report`` (a corpus refusal report) and
-``check-solutions`` (verdicts on a file of solutions).
+file, or one line of a JSONL file picked with ``--id``, to its canonical
+string), ``lane`` (check expected-shape lanes), ``render`` (a graph to
+SVG/PNG/DOT), ``report`` (a corpus refusal report) and ``check-solutions``
+(verdicts on a file of solutions).
 Each edge module registers its own subcommand through a ``register(subparsers)``
 function, so this file only wires them.
 
@@ -19,18 +20,29 @@ import argparse
 import importlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ssbg import jsontext
+from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import SsbgError
 from ssbg.files import read_regular
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pragma: no cover
+    from ssbg.model import SemanticSymbolicBindingGraph
     from ssbg.units import UnitPack
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_REFUSED", "main"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_REFUSED",
+    "KIND_OPERANDS",
+    "load_problem_file",
+    "main",
+]
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -50,9 +62,46 @@ def _error(exc: SsbgError) -> int:
     return EXIT_BAD_INPUT
 
 
+# How the shell reads each kind's operands (the order check_operation reads them); every kind of
+# OPERATION_KINDS has an entry (tested).
+KIND_OPERANDS: Mapping[str, str] = MappingProxyType(
+    {
+        "add": "QUANTITY QUANTITY...    a sum of quantities of one dimension",
+        "subtract": "QUANTITY QUANTITY...    a difference of quantities of one dimension",
+        "transfer": "QUANTITY QUANTITY...    an amount moved from one holder to another (one dimension)",
+        "multiply": "FACTOR FACTOR...        a product ('-' for a pure number)",
+        "divide": "DIVIDEND DIVISOR        a quotient ('-' for a pure number)",
+        "apply_rate": "RATE BASE               a rate X_per_Y times a base in Y",
+        "compare_additive": "HOLDING DELTA...        a holding more or fewer by a delta (one dimension)",
+        "compare_multiplicative": "HOLDING FACTOR          a holding times a factor ('-' or a ratio such as half)",
+        "unit_partition": "QUANTITY CHUNK_RATE     a quantity in X split into chunks of X_per_Y: a count of Y",
+        "fraction_portion": "HOLDING FACTOR          a fraction of a holding ('-' or a ratio such as half)",
+    }
+)
+
+
+def _kinds_epilog() -> str:
+    rows = "\n".join(f"  {kind:<24}{KIND_OPERANDS[kind]}" for kind in OPERATION_KINDS)
+    return ("operation kinds and their operands, in order ('-' is an operand without a unit):\n" + rows
+            + "\n\nexit codes: 0 admitted, 1 refused, 2 bad input (an unknown kind, a pack that does not load)")
+
+
+def _unknown_unit_hints(units: Iterable[str | None], pack: UnitPack | None) -> list[str]:
+    """The playground's hint (the unknown word and the pack's close entries) for each distinct unit the pack lacks."""
+    from ssbg.playground import unknown_unit_hint
+
+    hints: list[str] = []
+    for unit in dict.fromkeys(u for u in units if u):
+        hint = unknown_unit_hint(unit, pack)
+        if hint is not None:
+            hints.append(hint)
+    return hints
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     from ssbg.admissibility import check_operation
     from ssbg.errors import AdmissibilityError
+    from ssbg.playground import suggest_units
     from ssbg.units import load_pack
 
     pack = load_pack(args.pack) if args.pack else None
@@ -60,14 +109,25 @@ def _cmd_check(args: argparse.Namespace) -> int:
     try:
         proof = check_operation(args.kind, units, lhs_unit=args.lhs, pack=pack)
     except AdmissibilityError as exc:
+        if exc.reason == "unknown_operation":  # bad usage, not a refusal of the operation
+            print(f"ssbg: unknown operation kind {args.kind!r}; the kinds are: {', '.join(OPERATION_KINDS)}",
+                  file=sys.stderr)
+            return EXIT_BAD_INPUT
+        offending = exc.offending_unit if exc.reason == "unknown_unit" else None
         payload = {
             "status": "refused",
             "reason": exc.reason,
             "detail": exc.detail,
             "offending_unit": exc.offending_unit,
             "message": exc.message,
+            "close_entries": list(suggest_units(offending, pack)) if offending else [],
         }
-        print(json.dumps(payload, sort_keys=True) if args.json else f"refused [{exc.reason}] {exc.message}")
+        if args.json:
+            print(json.dumps(payload, sort_keys=True))
+        else:
+            print(f"refused [{exc.reason}] {exc.message}")
+            for hint in _unknown_unit_hints([offending], pack):
+                print(f"  {hint}")
         return EXIT_REFUSED
     if args.json:
         print(json.dumps({"status": "admitted", "proof": proof.to_canonical_string()}, sort_keys=True))
@@ -76,27 +136,80 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def load_problem_file(path: str | Path) -> object:
-    """Read a problem file: a ``MathProblemGraph`` JSON (or a trace JSON when it has ``steps``)."""
+def _problem_from(data: object, where: str) -> object:
+    """A ``MathProblemGraph`` (or a trace, when the object has ``steps``) from decoded JSON; a lane line's
+    ``expected`` key is not part of the problem and is dropped."""
+    from ssbg.problem import LANE_EXPECTED_KEY, MathProblemGraph
+
+    if isinstance(data, dict) and LANE_EXPECTED_KEY in data:
+        data = {k: v for k, v in data.items() if k != LANE_EXPECTED_KEY}
+    if isinstance(data, dict) and "steps" in data:
+        trace_mod = importlib.import_module("ssbg.trace")
+        return trace_mod.Trace.from_dict(data, path=f"{where}:$")
+    return MathProblemGraph.from_dict(data, path=f"{where}:$")
+
+
+def _decode(raw: bytes | str, where: str) -> object:
     from ssbg.errors import ProblemGraphError
-    from ssbg.problem import MathProblemGraph
+
+    try:
+        return jsontext.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise ProblemGraphError(f"{where} is not valid JSON: {exc}", reason="malformed_json", path=where) from None
+
+
+def _jsonl_problem(p: Path, raw: bytes, problem_id: str | None) -> object:
+    """The line of a JSONL file whose ``problem_id`` is ``problem_id`` (the only line when it is None)."""
+    from ssbg.errors import ProblemGraphError
+
+    lines = [(n, line) for n, line in enumerate(raw.splitlines(), start=1) if line.strip()]
+    ids: list[str] = []
+    for number, line in lines:
+        data = _decode(line, f"{p}:{number}")
+        found = data.get("problem_id") if isinstance(data, dict) else None
+        if (problem_id is None and len(lines) == 1) or (problem_id is not None and found == problem_id):
+            return _problem_from(data, f"{p}:{number}")
+        ids.append(str(found))
+    wanted = "no problem" if problem_id is None else f"no problem {problem_id!r}"
+    shown = ", ".join(ids[:10]) + (", ..." if len(ids) > 10 else "")
+    raise ProblemGraphError(
+        f"{wanted} picked in {p}: it holds {len(lines)}; name one with --id ({shown})",
+        reason="invalid_value",
+        path=str(p),
+        detail=problem_id,
+    )
+
+
+def load_problem_file(path: str | Path, problem_id: str | None = None) -> object:
+    """Read a problem: a ``MathProblemGraph`` JSON file (a trace JSON when it has ``steps``), or the line of a
+    JSONL file (``.jsonl``: a corpus or a lane file) whose ``problem_id`` is ``problem_id``.
+
+    A lane line's ``expected`` key is ignored (:data:`ssbg.problem.LANE_EXPECTED_KEY`).
+
+    Raises
+    ------
+    ProblemGraphError
+        ``malformed_json`` for a file that cannot be read or decoded; ``invalid_value`` when
+        ``problem_id`` names no problem of the file, or a JSONL file of several lines is given without it;
+        the problem's own validation errors otherwise.
+    """
+    from ssbg.errors import ProblemGraphError
 
     p = Path(path)
     try:
         raw = read_regular(p, MAX_PROBLEM_BYTES)  # a FIFO or a device is refused, never read
     except OSError as exc:
         raise ProblemGraphError(f"cannot read {p}: {exc.strerror}", reason="malformed_json", path=str(p)) from None
-    try:
-        data = jsontext.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ProblemGraphError(f"{p} is not valid JSON: {exc}", reason="malformed_json", path=f"{p}:1") from None
-    if isinstance(data, dict) and "steps" in data:
-        trace_mod = importlib.import_module("ssbg.trace")
-        return trace_mod.Trace.from_dict(data, path=f"{p}:$")
-    return MathProblemGraph.from_dict(data, path=f"{p}:$")
+    if p.suffix == ".jsonl":
+        return _jsonl_problem(p, raw, problem_id)
+    data = _decode(raw, f"{p}:1")
+    if problem_id is not None and (not isinstance(data, dict) or data.get("problem_id") != problem_id):
+        raise ProblemGraphError(f"{p} holds no problem {problem_id!r}", reason="invalid_value", path=str(p),
+                                detail=problem_id)
+    return _problem_from(data, str(p))
 
 
-def bind_problem(problem: object, pack: UnitPack | None = None) -> object:
+def bind_problem(problem: object, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
     """Bind a ``MathProblemGraph`` or a trace into a binding graph (over ``pack``, default en_units_v1)."""
     from ssbg.adapter import bind_math_problem_graph
     from ssbg.problem import MathProblemGraph
@@ -104,18 +217,29 @@ def bind_problem(problem: object, pack: UnitPack | None = None) -> object:
     if isinstance(problem, MathProblemGraph):
         return bind_math_problem_graph(problem, pack=pack)
     trace_mod = importlib.import_module("ssbg.trace")
-    return trace_mod.bind_trace(problem, pack=pack)
+    graph: SemanticSymbolicBindingGraph = trace_mod.bind_trace(problem, pack=pack)
+    return graph
+
+
+def print_unknown_unit_hints(graph: SemanticSymbolicBindingGraph, pack: UnitPack | None = None) -> None:
+    """On stderr, a hint for every unit of the graph's root-cause ``unknown_unit`` refusals and of its question
+    targets that the pack does not know: the word and the pack's close entries (the playground's hint)."""
+    units = [e.offending_unit for e in graph.equations if e.refusal_reason == "unknown_unit" and e.is_root_cause]
+    units += [u.expected_unit for u in graph.unknowns]
+    for hint in _unknown_unit_hints(units, pack):
+        print(f"ssbg: {hint}", file=sys.stderr)
 
 
 def _cmd_bind(args: argparse.Namespace) -> int:
     from ssbg.units import load_pack
 
     pack = load_pack(args.pack) if args.pack else None
-    graph = bind_problem(load_problem_file(args.problem), pack)
-    sys.stdout.write(graph.to_canonical_string())  # type: ignore[attr-defined]
+    graph = bind_problem(load_problem_file(args.problem, args.id), pack)
+    sys.stdout.write(graph.to_canonical_string())
     if args.hash:
-        print(f"sha256 {graph.content_hash}")  # type: ignore[attr-defined]
-    refused = any(e.admissibility_status == "refused" for e in graph.equations)  # type: ignore[attr-defined]
+        print(f"sha256 {graph.content_hash}")
+    print_unknown_unit_hints(graph, pack)
+    refused = any(e.admissibility_status == "refused" for e in graph.equations)
     return EXIT_REFUSED if args.fail_on_refusal and refused else EXIT_OK
 
 
@@ -123,19 +247,34 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ssbg", description="Semantic-symbolic binding graphs of math word problems.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    check = sub.add_parser("check", help="check one operation's admissibility on unit texts")
-    check.add_argument("kind", help="operation kind, e.g. apply_rate")
+    check = sub.add_parser(
+        "check",
+        help="check one operation's admissibility on unit texts",
+        description="Check whether one operation is dimensionally admissible on the given operand units and print "
+        "its unit proof or the typed refusal (with the pack's close entries for a unit it does not know).",
+        epilog=_kinds_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    check.add_argument("kind", help="operation kind (listed below)")
     check.add_argument("units", nargs="+", help="operand units in the kind's order ('-' for a pure number)")
     check.add_argument("--lhs", help="declared lhs unit")
     check.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(func=_cmd_check)
 
-    bind = sub.add_parser("bind", help="bind a problem file and print its canonical string")
-    bind.add_argument("problem", help="MathProblemGraph (or trace) JSON file")
+    bind = sub.add_parser(
+        "bind",
+        help="bind a problem file and print its canonical string",
+        description="Bind one problem (a MathProblemGraph or trace JSON file, or a line of a JSONL file picked with "
+        "--id) and print its binding graph's canonical string; units the pack does not know are named on stderr "
+        "with the pack's close entries. Exit codes: 0 bound, 1 refused equations with --fail-on-refusal, 2 bad "
+        "input.",
+    )
+    bind.add_argument("problem", help="problem JSON file (e.g. data/problem.json), or a JSONL file with --id")
+    bind.add_argument("--id", help="the problem_id of the line to bind in a JSONL file (a corpus or lane file)")
+    bind.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
     bind.add_argument("--hash", action="store_true", help="also print the sha256 content hash")
     bind.add_argument("--fail-on-refusal", action="store_true", help="exit 1 when an equation is refused")
-    bind.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
     bind.set_defaults(func=_cmd_bind)
 
     for name in _EDGE_COMMANDS:

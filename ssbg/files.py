@@ -187,15 +187,20 @@ def atomic_write(target: str | Path, data: bytes | str) -> Path:
 
 @contextlib.contextmanager
 def _sigint_held() -> Iterator[None]:
-    """SIGINT is held off (delivered on exit) in the main thread, where a handler would raise."""
-    can = threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")
-    if can:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    """SIGINT is held off while the block runs and delivered after it (in the main thread, where Python runs
+    signal handlers: the handler is swapped for one that only notes the signal, whichever thread the
+    operating system gave it to; elsewhere the block runs as it is)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: noted.append(signum))
     try:
         yield
     finally:
-        if can:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, previous)
+        if noted:
+            signal.raise_signal(signal.SIGINT)  # as it would have been: KeyboardInterrupt by default
 
 
 class OutputSet:

@@ -645,7 +645,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     >>> parser.parse_args(["lane", "data/lanes"]).paths
     ['data/lanes']
     """
-    lane = subparsers.add_parser("lane", help="check expected-shape lanes and print every divergence")
+    lane = subparsers.add_parser(
+        "lane",
+        help="check expected-shape lanes and print every divergence",
+        description="Bind every lane (a problem with the shape its binding graph is expected to have: counts, "
+        "statuses, reasons, question target) and print each divergence. Exit codes: 0 no divergence, 1 "
+        "divergences, 2 a malformed or missing lane file.",
+    )
     lane.add_argument("paths", nargs="+", metavar="PATH", help="lane file (.jsonl) or folder of lane files")
     lane.add_argument("--pack", help="unit pack name or folder (default en_units_v1)")
     lane.set_defaults(func=_cmd_lane)

@@ -45,6 +45,7 @@ __all__ = [
     "operand_roles",
     "resolve_operand",
     "suggest_units",
+    "unknown_unit_hint",
 ]
 
 PLAYGROUND_STATUSES: tuple[str, ...] = ("admitted", "refused")
@@ -157,21 +158,69 @@ def complete_unit(prefix: str, pack: UnitPack | None = None, limit: int | None =
     return p.completions(text, limit)
 
 
+def _closest(key: str, pack: UnitPack, limit: int) -> tuple[str, ...]:
+    """Pack units sharing the longest prefix (at most 12 characters, at least 2) with a normalized text."""
+    for size in range(min(len(key), 12), 1, -1):
+        hits = pack.completions(key[:size], limit)
+        if hits:
+            return hits
+    return ()
+
+
+def _rate_sides(key: str, pack: UnitPack) -> tuple[str, str] | None:
+    """A normalized ``X_per_Y`` text split at the ``_per_`` whose one side the pack knows and the other not."""
+    head, sep, tail = key.rpartition("_per_")
+    if not (sep and head and tail):
+        return None
+    known = [not isinstance(pack.lookup(side), str) for side in (head, tail)]
+    return (head, tail) if known[0] != known[1] else None
+
+
 def suggest_units(text: str, pack: UnitPack | None = None, limit: int = 5) -> tuple[str, ...]:
     """Pack units that share the longest possible prefix with ``text`` (for a refusal hint).
 
+    In a rate whose one side the pack knows (``dollars_per_hourz``), the other
+    side is completed and the rate rebuilt around it.
+
     >>> suggest_units("dolars")
     ('dollar', 'dollar_per_hour', 'dollar_per_item', 'dollars', 'dollars an hour')
+    >>> suggest_units("dollars per hourz")
+    ('dollars_per_hour', 'dollars_per_hours')
     >>> suggest_units("")
     ()
     """
     p = default_pack() if pack is None else pack
     key = normalize_unit_text(text) if isinstance(text, str) else ""
-    for size in range(min(len(key), 12), 1, -1):
-        hits = p.completions(key[:size], limit)
-        if hits:
-            return hits
-    return ()
+    sides = _rate_sides(key, p)
+    if sides is None:
+        return _closest(key, p, limit)
+    head, tail = sides
+    if isinstance(p.lookup(tail), str):
+        return tuple(f"{head}_per_{c}" for c in _closest(tail, p, limit) if not p.resolve(c).is_rate)
+    return tuple(f"{c}_per_{tail}" for c in _closest(head, p, limit) if not p.resolve(c).is_rate)
+
+
+def unknown_unit_hint(unit: str, pack: UnitPack | None = None) -> str | None:
+    """A one-line hint for a unit the pack does not know: the unknown word and the pack's close entries.
+
+    ``None`` for a unit the pack knows.  The playground shows it under a refusal
+    and the ``ssbg`` command prints it (one function for both).
+
+    >>> unknown_unit_hint("dollars_per_hourz")
+    "'hourz' (in 'dollars_per_hourz') is not in pack en_units_v1; close entries: dollars_per_hour, dollars_per_hours"
+    >>> unknown_unit_hint("qwzx")
+    "'qwzx' is not in pack en_units_v1; no close entry"
+    >>> unknown_unit_hint("hours") is None
+    True
+    """
+    p = default_pack() if pack is None else pack
+    if not isinstance(unit, str) or not unit.strip() or not isinstance(p.lookup(unit), str):
+        return None
+    sides = _rate_sides(normalize_unit_text(unit), p)
+    unknown = None if sides is None else next(side for side in sides if isinstance(p.lookup(side), str))
+    named = repr(unit) if unknown is None else f"{unknown!r} (in {unit!r})"
+    hints = suggest_units(unit, p)
+    return f"{named} is not in pack {p.name}; " + (f"close entries: {', '.join(hints)}" if hints else "no close entry")
 
 
 # ----------------------------------------------------------------------------- operand rows
@@ -362,10 +411,10 @@ def _notes(
     notes.extend(
         f"operand {r.position} ({r.role}) has no unit: read as a pure number" for r in rows if r.status == "no_unit"
     )
-    if pack is not None and offending:
-        hints = suggest_units(offending, pack)
-        if any(r.status == "unresolved" and r.text == offending for r in rows) and hints:
-            notes.append(f"{offending!r} is not in pack {pack.name}; close entries: {', '.join(hints)}")
+    if pack is not None and offending and any(r.status == "unresolved" and r.text == offending for r in rows):
+        hint = unknown_unit_hint(offending, pack)
+        if hint is not None and suggest_units(offending, pack):
+            notes.append(hint)
     return tuple(notes)
 
 

@@ -137,12 +137,14 @@ def reconcile_target(
             symbol_id, question_span, expected_unit, "ambiguous_target", "candidates: " + ", ".join(ambiguous), **fields
         )
     if resolved_by is None:
+        unknown = expected_unit is not None and isinstance(p.lookup(expected_unit), str)
         return _refused(
             symbol_id,
             question_span,
             expected_unit,
             "unbound_target",
-            "nothing in the problem produces the asked-for holding",
+            "nothing in the problem produces the asked-for holding"
+            + (f" ({expected_unit!r} is not in pack {p.name})" if unknown else ""),  # a typo is named (ADR 0020)
             **fields,
         )
     fields["resolved_by"] = resolved_by

@@ -1,8 +1,12 @@
-"""Shared fixtures: where the development corpora are, and a clean pack cache."""
+"""Shared fixtures: where the development corpora are; starting and stopping a JupyterLab server."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import socket
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -35,3 +39,37 @@ def corpora_dir() -> Path:
 @pytest.fixture
 def corpora() -> Path:
     return corpora_dir()
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def jupyter_env(home: Path) -> dict[str, str]:
+    """The environment of a JupyterLab server whose config, runtime, data, settings and workspaces live in ``home``."""
+    return {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "JUPYTER_DATA_DIR": str(home / "data"),
+        "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+        "JUPYTER_PLATFORM_DIRS": "1",
+    }
+
+
+def stop_process_group(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process started with ``start_new_session=True`` and everything in its group (a server's kernels)."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+    with contextlib.suppress(ProcessLookupError):  # children left in the group after the leader exited
+        os.killpg(process.pid, signal.SIGKILL)

@@ -355,3 +355,65 @@ def test_two_initial_possessions_of_one_measure_are_summed() -> None:
 def test_every_operation_kind_has_a_binding_rule() -> None:
     # the adapter dispatches on the kind through one table, as admissibility does (STYLE rule 5)
     assert set(_OPERATION_RULES) == set(OPERATION_KINDS)
+
+
+# A misspelled unit anywhere in a problem comes back as unknown_unit naming it (issue 20, ADR 0020).
+_TYPO_BASE: dict[str, Any] = {
+    "entities": ["Ann", "Bob"],
+    "initial_state": [{"entity": "Ann", "quantity": {"value": 6, "unit": "hours"}},
+                      {"entity": "Bob", "quantity": {"value": 9, "unit": "dollars"}}],
+    "unknown": {"entity": "Ann", "unit": "dollars"},
+}
+_RATE = {"actor": "Ann", "kind": "apply_rate", "operand": {"value": 12, "numerator_unit": "dollars",
+                                                            "denominator_unit": "hours"}}
+
+
+def _typo(where: str) -> dict[str, Any]:
+    rate = {**_RATE, "operand": dict(_RATE["operand"])}
+    initial = [dict(p, quantity=dict(p["quantity"])) for p in _TYPO_BASE["initial_state"]]
+    ops: list[dict[str, Any]] = [rate]
+    if where == "denominator_unit":
+        rate["operand"]["denominator_unit"] = "hourz"
+    elif where == "numerator_unit":
+        rate["operand"]["numerator_unit"] = "dollarz"
+    elif where == "initial_state":
+        initial[0]["quantity"]["unit"] = "hourz"
+    else:
+        kind, operand = {
+            "add": ("add", {"value": 2, "unit": "dollarz"}),
+            "multiply": ("multiply", {"value": 2, "unit": "dollarz"}),
+            "divide": ("divide", {"value": 2, "unit": "hourz"}),
+            "transfer": ("transfer", {"value": 2, "unit": "dollarz"}),
+            "partition_unit": ("unit_partition", {"value": 2, "unit": "dollarz", "result_unit": "bags"}),
+            "partition_result": ("unit_partition", {"value": 2, "unit": "dollars", "result_unit": "bagz"}),
+            "comparison_delta": ("compare_additive", {"reference_actor": "Bob", "direction": "more",
+                                                      "delta": {"value": 2, "unit": "dollarz"}}),
+        }[where]
+        actor = "Ann" if kind == "compare_additive" else "Bob"
+        ops = [{"actor": actor, "kind": kind, "operand": operand, **({"target": "Ann"} if kind == "transfer" else {})}]
+    return {**_TYPO_BASE, "initial_state": initial, "operations": ops}
+
+
+@pytest.mark.parametrize("where", ["denominator_unit", "numerator_unit", "initial_state", "add", "multiply", "divide",
+                                   "transfer", "partition_unit", "partition_result", "comparison_delta"])
+def test_a_misspelled_unit_anywhere_is_refused_as_unknown_unit_naming_it(where: str) -> None:
+    graph = bind_math_problem_graph(MathProblemGraph.from_dict(_typo(where)))
+    roots = [e for e in graph.equations if e.admissibility_status == "refused" and e.is_root_cause]
+    assert roots
+    assert {e.refusal_reason for e in roots} == {"unknown_unit"}
+    assert all(e.offending_unit is not None and "z" in e.offending_unit for e in roots)
+
+
+def test_a_misspelled_question_unit_is_named_in_the_unbound_target() -> None:
+    graph = bind_math_problem_graph(MathProblemGraph.from_dict({**_typo("add"), "unknown": {"entity": "Ann",
+                                                                                            "unit": "dollarz"}}))
+    target = graph.unknowns[0]
+    assert target.target_refusal_reason == "unbound_target"  # ADR 0010's order: unbound before unknown unit
+    assert "'dollarz' is not in pack" in (target.target_refusal_detail or "")
+
+
+def test_a_missing_operand_of_known_units_is_still_an_arity_refusal() -> None:
+    graph = problem([_RATE], initial=[("Ann", 3, "dollars")])  # no hours at all: nothing misspelled
+    assert graph is not None
+    eq = bind_math_problem_graph(graph).equations[0]
+    assert (eq.refusal_reason, eq.refusal_detail) == ("operand_arity", "1")

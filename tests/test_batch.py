@@ -149,8 +149,13 @@ def test_trace_payloads_dispatch_to_bind_trace() -> None:
     prob, eqs = rows(analyse_record(CorpusRecord("demo", "tr1", "demo:1", payload=t)))
     assert ([e["lhs"] for e in eqs], eqs[0]["unknown_units"], eqs[0]["reason"]) == (
         ["step_000"], "apples", "unknown_unit")
+    # the trace states no answer unit (no question unit, no stated step unit): nothing is predicted, the
+    # gold is not a prediction
     assert (prob["gold_answer_unit"], prob["predicted_answer_unit"], prob["answer_unit_agreement"]) == (
-        "apples", "apples", "agree")
+        "apples", None, "no_prediction")
+    asked = Trace.from_dict({**t.to_dict(), "answer_unit": "apples"})
+    prob, _ = rows(analyse_record(CorpusRecord("demo", "tr1", "demo:1", payload=asked)))
+    assert (prob["predicted_answer_unit"], prob["answer_unit_agreement"]) == ("apples", "agree")
 
 
 # --------------------------------------------------------------------------- equation rows
@@ -216,7 +221,9 @@ def test_unknown_unit_parts(unit: str | None, parts: tuple[str, ...]) -> None:
     assert unknown_unit_parts(unit, default_pack()) == parts
 
 
-@pytest.mark.parametrize(("part", "key"), [("apples", "apple"), ("apple", "apple"), ("boxes", "box")])
+@pytest.mark.parametrize(("part", "key"), [("apples", "apple"), ("apple", "apple"), ("boxes", "box"),
+                                         ("cookies", "cookie"), ("cookie", "cookie"), ("times", "times"),
+                                         ("candies", "candy"), ("red_apples", "red_apple"), ("children", "child")])
 def test_unit_key_groups_plurals(part: str, key: str) -> None:
     assert unit_key(part) == key
 
@@ -370,3 +377,63 @@ def test_analysis_is_deterministic(units: list[str]) -> None:
     record = record_of(problem("d", units[0], ops))
     assert analyse_record(record).problem == analyse_record(record).problem
     assert analyse_record(record).equations == analyse_record(record).equations
+
+
+# --------------------------------------------------------------------------- a prediction never reads the gold
+
+_REPO = Path(__file__).resolve().parents[1]
+
+
+def _without_gold(record: CorpusRecord) -> CorpusRecord:
+    """The same record with its gold answer unit removed (from the record and from its trace)."""
+    from dataclasses import replace
+
+    payload = record.payload
+    if isinstance(payload, Trace):
+        payload = replace(payload, gold_answer_unit=None)
+    return replace(record, payload=payload, gold_answer_unit=None)
+
+
+def _predictions(records: list[CorpusRecord]) -> list[tuple[str, object, object]]:
+    column = PROBLEM_COLUMNS.index("predicted_answer_unit")
+    return [(r.problem_id, analyse_record(r).problem[column], r.gold_answer_unit) for r in records]
+
+
+def _assert_gold_blind(records: list[CorpusRecord]) -> None:
+    with_gold = _predictions(records)
+    without = _predictions([_without_gold(r) for r in records])
+    assert any(gold for _, _, gold in with_gold)  # the records do carry gold units
+    assert [(pid, predicted) for pid, predicted, _ in with_gold] == [(pid, predicted) for pid, predicted, _ in without]
+
+
+@pytest.mark.parametrize("sample", ["asdiv_sample.xml", "mawps_sample.json"])
+def test_the_predicted_answer_unit_is_unchanged_when_the_gold_is_removed(sample: str) -> None:
+    from ssbg.reading.readers import read_corpus
+
+    _assert_gold_blind(list(read_corpus(_REPO / "data" / "samples" / sample)))
+
+
+def test_a_prediction_is_not_the_gold_where_the_question_asks_another_unit() -> None:
+    from ssbg.reading.readers.asdiv import asdiv_trace
+
+    trace = asdiv_trace("a-1", "Ann has 7 red apples and 2 green apples.", "How many apples does she have?",
+                        "Addition", "9 (fruits)", "7+2=9")
+    row = dict(zip(PROBLEM_COLUMNS, analyse_record(CorpusRecord("asdiv", "a-1", "a.xml:1", payload=trace,
+                                                                gold_answer_unit="fruits")).problem, strict=True))
+    assert (row["predicted_answer_unit"], row["gold_answer_unit"], row["answer_unit_agreement"]) == \
+        ("apples", "fruits", "disagree")
+
+
+def test_no_gold_means_no_gold_not_refused_at_import() -> None:
+    refusal = ImportRefusal("not arithmetic", reason="unsupported_operation")
+    row = dict(zip(PROBLEM_COLUMNS, analyse_record(CorpusRecord("asdiv", "a-2", "a.xml:9", refusal=refusal,
+                                                                gold_answer_unit="apples")).problem, strict=True))
+    assert (row["outcome"], row["gold_answer_unit"], row["answer_unit_agreement"]) == \
+        ("import_refused", "apples", "no_prediction")
+
+
+@pytest.mark.corpora
+def test_no_mawps_prediction_reads_the_gold(corpora: Path) -> None:
+    from ssbg.reading.readers import read_corpus
+
+    _assert_gold_blind(list(read_corpus(f"mawps={corpora / 'mawps' / 'mwptoolkit' / 'mawps_source.json'}")))

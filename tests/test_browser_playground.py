@@ -17,13 +17,10 @@ it fails instead.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import secrets
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import IN_CI
+from tests.conftest import IN_CI, free_port, jupyter_env, stop_process_group
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK = "notebooks/02_admissibility_playground.ipynb"
@@ -82,13 +79,6 @@ def _has_playwright() -> bool:
     return True
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @dataclass(frozen=True)
 class Lab:
     url: str
@@ -122,19 +112,6 @@ def _wait_until_up(lab: Lab) -> None:
     pytest.fail(f"JupyterLab did not answer on {lab.url} within {SERVER_START_S} s:\n{lab.tail()}")
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop the server we started and the kernels it started (its own process group)."""
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-    with contextlib.suppress(ProcessLookupError):  # kernels left in the group after the server exited
-        os.killpg(process.pid, signal.SIGKILL)
-
-
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[Lab]:
     _require_browser()
@@ -150,17 +127,9 @@ def lab(tmp_path: Path) -> Iterator[Lab]:
     (notification / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8"
     )
-    env = {
-        **os.environ,
-        "JUPYTER_CONFIG_DIR": str(home / "config"),
-        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-        "JUPYTER_DATA_DIR": str(home / "data"),
-        "JUPYTERLAB_SETTINGS_DIR": str(settings),
-        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
-        "JUPYTER_PLATFORM_DIRS": "1",
-    }
+    env = jupyter_env(home)
     deadline = time.monotonic() + TOTAL_S
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     log = tmp_path / "jupyterlab.log"
     command = [
         sys.executable,
@@ -187,7 +156,7 @@ def lab(tmp_path: Path) -> Iterator[Lab]:
         _wait_until_up(server)
         yield server
     finally:
-        _stop(process)
+        stop_process_group(process)
 
 
 def _digest(path: Path) -> str:

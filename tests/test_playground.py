@@ -22,6 +22,7 @@ from ssbg.playground import (
     operand_roles,
     resolve_operand,
     suggest_units,
+    unknown_unit_hint,
 )
 from ssbg.units import default_pack, resolve_unit
 
@@ -292,3 +293,23 @@ def test_typed_units_never_produce_an_unreachable_reason(kind: str, units: list[
     result = evaluate(kind, units)
     assert (result.status in PLAYGROUND_STATUSES, result.reason in UNREACHABLE_FROM_TEXT) == (True, False)
 
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("dollars_per_hourz", ("dollars_per_hour", "dollars_per_hours")),
+    ("dollars per hourz", ("dollars_per_hour", "dollars_per_hours")),
+    ("dollarz_per_hour", ("dollar_per_hour", "dollars_per_hour")),
+])
+def test_suggestions_for_a_rate_complete_its_unknown_side(text: str, expected: tuple[str, ...]) -> None:
+    assert all(s in suggest_units(text) for s in expected)
+
+
+def test_the_hint_names_the_unknown_side_of_a_rate() -> None:
+    hint = unknown_unit_hint("dollars_per_hourz")
+    assert hint is not None
+    assert hint.startswith("'hourz' (in 'dollars_per_hourz') is not in pack en_units_v1; close entries: ")
+
+
+def test_the_playground_shows_the_rate_hint() -> None:
+    notes = evaluate("apply_rate", ["dollars_per_hourz", "hours"]).notes
+    assert any("'hourz' (in 'dollars_per_hourz')" in n and "dollars_per_hour" in n for n in notes)

@@ -649,3 +649,68 @@ def test_gsm8k_prose_equations_stay_linear_on_long_runs() -> None:
     many = prose_equations("Let x be. " + "".join(f"x+1 = {i}x. " for i in range(1, 2000)))
     assert len(many) == 1999
     assert many[1][1] == "x+1=2*x"
+
+
+@pytest.mark.parametrize("solution_type", ["Sequential-Operation", "Number-Operation", "Multiplication",
+                                           "Common-Division", "TVQ-Final"])
+def test_asdiv_solution_types_match_whole_words_not_substrings(solution_type: str, tmp_path: Path) -> None:
+    xml = _asdiv_problem("p").replace("Addition", solution_type)
+    path = tmp_path / "asdiv_one.xml"
+    path.write_text(xml, encoding="utf-8")
+    assert [outcome(r) for r in records("asdiv", path)] == ["ok"]  # "ratio" is not a word of "Sequential-Operation"
+
+
+@pytest.mark.parametrize("solution_type", ["Ratio", "GCD", "Floor-Division", "Ceil-Division", "Algebra-1",
+                                           "Set-Operation", "Number-Pattern", "Comparison", "remainder"])
+def test_asdiv_solution_types_outside_arithmetic_are_refused(solution_type: str, tmp_path: Path) -> None:
+    xml = _asdiv_problem("p").replace("Addition", solution_type)
+    path = tmp_path / "asdiv_one.xml"
+    path.write_text(xml, encoding="utf-8")
+    assert [outcome(r) for r in records("asdiv", path)] == ["unsupported_operation"]
+
+
+def test_an_asdiv_problem_refused_at_import_keeps_its_gold_unit(tmp_path: Path) -> None:
+    path = tmp_path / "asdiv_one.xml"
+    path.write_text(_asdiv_problem("p").replace("Addition", "GCD"), encoding="utf-8")
+    (record,) = records("asdiv", path)
+    assert (record.refusal is not None, record.gold_answer_unit) == (True, "apples")
+
+
+# --------------------------------------------------------------------------- GSM8K's Socratic form
+
+
+def _socratic(answer: str) -> str:
+    """A GSM8K solution in the Socratic form: a sub-question, with words and numbers of its own, before each step."""
+    return "\n".join(
+        line if line.startswith("####") or not line.strip() else f"Sub-question {i}: What is step {i} of 2? ** {line}"
+        for i, line in enumerate(answer.split("\n"), start=1)
+    )
+
+
+_ALGEBRA_QUESTION = ("Ben bought 2 big boxes and 4 small boxes for $40 total. If a big box costs $8, how much does "
+                     "a small box cost?")
+_ALGEBRA_SOLUTION = ("Let s be the price of a small box\n2*8+4*s=40\n16+4*s=40\n4*s=40-16=24\n"
+                     "s=<<24/4=6>>6 dollars\n#### 6")
+
+
+def test_a_socratic_solution_reads_as_its_plain_form() -> None:
+    question = _ALGEBRA_QUESTION
+    plain = gsm8k_trace(question, _ALGEBRA_SOLUTION, problem_id="p")
+    assert gsm8k_trace(question, _socratic(_ALGEBRA_SOLUTION), problem_id="p") == plain
+
+
+@pytest.mark.corpora
+@pytest.mark.slow
+def test_every_gsm8k_train_problem_reads_the_same_in_its_socratic_form(corpora: Path) -> None:
+    differ: list[tuple[int, str, str]] = []
+    for n, line in enumerate((corpora / "gsm8k" / "train.jsonl").read_text(encoding="utf-8").splitlines(), start=1):
+        data = json.loads(line)
+        results = []
+        for answer in (data["answer"], _socratic(data["answer"])):
+            try:
+                results.append(repr(gsm8k_trace(data["question"], answer, problem_id=f"train-{n}")))
+            except ImportRefusal as exc:
+                results.append(exc.reason)
+        if results[0] != results[1]:
+            differ.append((n, results[0][:40], results[1][:40]))
+    assert differ == []

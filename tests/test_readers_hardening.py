@@ -243,13 +243,21 @@ def test_a_fifo_never_blocks(tmp_path: Path, fmt: str) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
-def test_a_fifo_in_a_corpus_folder_is_counted_not_skipped_and_does_not_block(tmp_path: Path) -> None:
+def test_a_fifo_in_a_corpus_folder_is_bad_input_naming_it_not_a_hang(tmp_path: Path) -> None:
     corpus_file(tmp_path, "gsm8k", [GSM8K_GOOD])
     os.mkfifo(tmp_path / "gsm8k_pipe.jsonl")
-    result = _finishes(lambda: run_batch([tmp_path], progress=False))
-    problems = result.problems  # type: ignore[attr-defined]
-    assert sorted(problems["import_status"].astype(str)) == ["imported", "refused"]
-    assert list(problems["import_reason"].dropna().astype(str)) == ["unreadable_file"]
+
+    def run() -> object:
+        try:
+            run_batch([tmp_path], progress=False)
+        except ImportRefusal as exc:  # a file none of whose records reads is bad input (ADR 0020)
+            return exc
+        return None
+
+    refusal = _finishes(run)
+    assert isinstance(refusal, ImportRefusal)
+    assert refusal.path == str(tmp_path / "gsm8k_pipe.jsonl")
+    assert "not a regular file (a FIFO)" in refusal.message
 
 
 # ------------------------------------------------------------ sizes (linear, bounded memory)

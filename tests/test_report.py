@@ -21,14 +21,17 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 class _Tables(HTMLParser):
-    """Collect every <table id=...>'s header and cell texts (``<wbr>`` adds nothing)."""
+    """Collect every <table id=...>'s header (its CSV column names) and cell texts (``<wbr>`` adds nothing);
+    ``labels`` keeps the header texts a reader sees."""
 
     def __init__(self) -> None:
         super().__init__()
         self.tables: dict[str, list[list[str]]] = {}
+        self.labels: dict[str, list[str]] = {}
         self._table: str | None = None
         self._row: list[str] | None = None
         self._cell: list[str] | None = None
+        self._column: str | None = None
         self.scripts = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -37,14 +40,19 @@ class _Tables(HTMLParser):
         if tag == "table" and dict(attrs).get("data-csv"):
             self._table = str(dict(attrs)["id"])
             self.tables[self._table] = []
+            self.labels[self._table] = []
         elif self._table and tag == "tr":
             self._row = []
         elif self._row is not None and tag in ("td", "th"):
             self._cell = []
+            self._column = dict(attrs).get("data-column") if tag == "th" else None
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("td", "th") and self._cell is not None and self._row is not None:
-            self._row.append("".join(self._cell))
+            text = "".join(self._cell)
+            if tag == "th" and self._table:
+                self.labels[self._table].append(text)
+            self._row.append(text if self._column is None else self._column)
             self._cell = None
         elif tag == "tr" and self._row is not None and self._table:
             self.tables[self._table].append(self._row)
@@ -245,7 +253,7 @@ def test_cli_writes_report_and_prints_the_refusal_table(tmp_path: Path, capsys: 
 
 
 @pytest.mark.parametrize(("lines", "code"), [([json.dumps(problem("a"))], 0), ([json.dumps(problem("a", "apples"))], 1),
-                                             (["{bad"], 1)])
+                                             ([json.dumps(problem("a")), "{bad"], 1), (["{bad"], 2)])
 def test_cli_fail_on_refusal(tmp_path: Path, lines: list[str], code: int) -> None:
     corpus = write_jsonl(tmp_path / "c.jsonl", lines)
     argv = ["report", str(corpus), "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams",
@@ -301,3 +309,131 @@ def test_trace_drilldowns_use_the_text_view_and_escape_the_text(tmp_path: Path) 
     page = write_report([corpus], tmp_path / "r.html", progress=False, diagrams=False).html_path.read_text()
     assert ('class="ssbg-text"' in page, "&lt;script&gt;alert(1)&lt;/script&gt;" in page, parse(page).scripts) == (
         True, True, 0)
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(("spec", "fmt"), [
+    ("README.md", "ssbg"),  # guessed: a .md file read as ssbg JSONL
+    ("gsm8k=README.md", "gsm8k"),
+    ("svamp=data/samples/gsm8k_sample.jsonl", "svamp"),  # a GSM8K file named as SVAMP
+    ("asdiv=README.md", "asdiv"),  # no <Problem> at all
+])
+def test_cli_a_file_no_record_of_which_reads_in_its_format_is_bad_input(
+    spec: str, fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    assert main(["report", spec, "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams"]) == 2
+    err = capsys.readouterr().err
+    assert "[malformed_record]" in err
+    assert f"does not read as {fmt}" in err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_an_empty_file_is_an_empty_corpus(tmp_path: Path) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl", [""])
+    assert main(["report", str(corpus), "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams"]) == 0
+
+
+def test_the_terminal_table_shows_no_nan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [json.dumps({"question": "Ann has 3 cats. How many cats?", "answer": "She has 3.\n#### 3"})]
+    corpus = write_jsonl(tmp_path / "d.jsonl", lines)  # read, refused as no_equation: no equation to share
+    assert main(["report", f"gsm8k={corpus}", "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams"]) == 0
+    assert "NaN" not in capsys.readouterr().out
+
+
+def test_table_headers_are_words_a_person_reads(report: ReportResult) -> None:
+    labels = parse(report.html_path.read_text(encoding="utf-8")).labels
+    every = [label for names in labels.values() for label in names]
+    assert "bad lines" in every
+    assert "share of equations %" in every
+    assert not [label for label in every if "_" in label]
+
+
+def test_the_unit_label_needs_no_stylesheet_to_stand_apart() -> None:
+    from dataclasses import replace
+
+    from ssbg.adapter import bind_math_problem_graph
+    from ssbg.model import SourceSpanLink
+    from ssbg.problem import MathProblemGraph
+
+    text = "Kit has 50 dollars."
+    g = MathProblemGraph.from_dict({"entities": ["Kit"], "operations": [],
+                                    "initial_state": [{"entity": "Kit", "quantity": {"value": 50, "unit": "dollars"}}],
+                                    "unknown": {"entity": "Kit", "unit": "dollars"}})
+    graph = bind_math_problem_graph(g)
+    fact = replace(graph.facts[0], source_span=SourceSpanLink("p", 8, 18, "50 dollars"))  # a span into the text
+    page = highlight_text(text, replace(graph, facts=(fact,)))
+    assert "dollarsdollars" not in page
+    assert '<sup class="unit"' in page  # raised by HTML itself, not by the report's stylesheet
+
+
+def test_a_whole_number_written_with_a_zero_fraction_is_shown_whole() -> None:
+    page = highlight_text("Jill found 64.0 shells and paid $2.50.", None)
+    assert "64 shells" in page
+    assert "64.0" not in page
+    assert "$2.50" in page
+
+
+# --------------------------------------------------------------------------- a typical unit_mismatch drill-down
+
+
+def _mismatch_corpus() -> list[str]:
+    """Five problems multiplying hours by a pay rate (the most common pattern) around two multiplying boxes by
+    items: each refused as unit_mismatch (the product is declared in the holding's unit)."""
+    pay = {"actor": "Ann", "kind": "multiply", "operand": {"value": 2, "unit": "dollars per hour"}}
+    items = {"actor": "Ann", "kind": "multiply", "operand": {"value": 2, "unit": "items"}}
+    lines = [json.dumps(problem("b0", "boxes", ops=[items]))]
+    lines += [json.dumps(problem(f"h{i}", "hours", ops=[pay])) for i in range(5)]
+    lines += [json.dumps(problem("b1", "boxes", ops=[items]))]
+    return lines
+
+
+def test_the_unit_mismatch_drilldown_is_the_median_of_the_most_common_pattern(tmp_path: Path) -> None:
+    from ssbg.stats.report import choose_drilldowns, typical_drilldowns
+    from ssbg.stats.tables import summarize
+
+    corpus = write_jsonl(tmp_path / "c.jsonl", _mismatch_corpus())
+    batch = run_batch([corpus], progress=False)
+    typical = typical_drilldowns(batch)
+    first = typical[("equation", "unit_mismatch")]
+    assert (first.pattern, first.equations, first.drilldown.problem_id) == (
+        "multiply: dollar_per_hour * hour -> hour", 5, "h2")
+    summary = summarize(batch.problems, batch.equations)
+    picked = {(k, r): items for k, r, items in choose_drilldowns(summary, batch.drilldowns, typical)}
+    shown = [d.problem_id for d in picked[("equation", "unit_mismatch")]]
+    assert shown[0] == "h2"
+    assert len(shown) == len(set(shown))  # the typical one is not shown twice
+
+
+def test_the_report_says_which_drilldown_is_typical(tmp_path: Path) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl", _mismatch_corpus())
+    one = write_report([corpus], tmp_path / "one.html", progress=False, diagrams=False)
+    two = write_report([corpus], tmp_path / "two.html", progress=False, diagrams=False, jobs=2)
+    page = one.html_path.read_text(encoding="utf-8")
+    assert "The first problem is typical" in page
+    assert "multiply: dollar_per_hour * hour -&gt; hour" in page
+    assert page == two.html_path.read_text(encoding="utf-8")  # the same choice whatever the job count
+
+
+def test_a_reason_dominated_by_uncertain_readings_gets_a_note() -> None:
+    from ssbg.stats.report import AMBIGUITY_REASON, reading_uncertainty_note
+    from ssbg.stats.tables import equations_frame, refusal_reasons
+
+    def row(pid: str, reason: str) -> tuple[Any, ...]:
+        return ("c", pid, 0, "s0", "multiply", "refused", reason, True, None, "$", "$;$", None, None, None, False,
+                "unverified", "", 0, 0)
+
+    frame = equations_frame([row("p1", "unit_mismatch"), row("p2", AMBIGUITY_REASON), row("p3", AMBIGUITY_REASON)])
+    note = reading_uncertainty_note(refusal_reasons(frame), "unit_mismatch")
+    assert note is not None
+    assert note.startswith(f"2 equations were refused as {AMBIGUITY_REASON}")
+    assert reading_uncertainty_note(refusal_reasons(frame.iloc[:1]), "unit_mismatch") is None
+
+
+def test_the_ambiguity_reason_the_note_reads_is_an_admissibility_reason() -> None:
+    from ssbg.errors import ADMISSIBILITY_REASONS
+    from ssbg.stats.report import AMBIGUITY_REASON
+
+    assert AMBIGUITY_REASON in ADMISSIBILITY_REASONS

@@ -166,12 +166,20 @@ def test_leaderboard_counts_problems_examples_and_corpora(storage: str) -> None:
         frame["problem_id"] = frame["problem_id"].astype(object)
     board = unknown_unit_leaderboard(frame, examples=3)
     assert board[["unit", "refusals_blocked", "problems", "corpora", "example_problems"]].values.tolist() == [
-        ["apples", 5, 4, "c;d", "c:p1;c:p3;c:p4"],
+        ["apples", 5, 4, "c;d", "c:p1;d:p5;c:p3"],  # a problem of each corpus first
         ["pears", 2, 2, "c;d", "c:p1;d:p2"],
     ]
     # a caller's filtered frame (refused rows only) still tells problems apart
     refused = frame[frame["status"] == "refused"]
     assert unknown_unit_leaderboard(refused)["problems"].tolist() == [4, 2]
+
+
+def test_leaderboard_examples_come_from_every_corpus_that_has_the_unit() -> None:
+    rows = [eq(f"a{i}", 0, blocking="cookies", corpus="gsm8k") for i in range(5)]
+    rows += [eq("b1", 0, blocking="cookie", corpus="asdiv"), eq("c1", 0, blocking="cookies", corpus="svamp")]
+    board = unknown_unit_leaderboard(equations_frame(rows), examples=4)
+    assert board[["unit_key", "corpora", "example_problems"]].values.tolist() == [
+        ["cookie", "asdiv;gsm8k;svamp", "asdiv:b1;gsm8k:a0;svamp:c1;gsm8k:a1"]]
 
 
 def test_leaderboard_ranks_by_root_causes_then_name() -> None:
@@ -264,3 +272,16 @@ def test_freed_heap_pages_go_back_to_the_system_on_glibc() -> None:
     if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
         assert _malloc_trim() is not None
     release_freed_memory()  # and a no-op elsewhere, never an error
+
+
+def test_leaderboard_examples_name_problems_by_their_own_ids() -> None:
+    from pathlib import Path
+
+    from ssbg.stats.batch import run_batch
+
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    board = unknown_unit_leaderboard(run_batch([samples], progress=False).equations)
+    examples = [e for cell in board["example_problems"] for e in cell.split(";")]
+    assert any(e.startswith("asdiv:asdiv-s-") for e in examples)
+    assert not [e for e in examples if ".xml:" in e or ".json:" in e]
+    assert "cooky" not in board["unit_key"].tolist()

@@ -105,3 +105,17 @@ def test_main_renders(monkeypatch: pytest.MonkeyPatch, problem_file: Path, tmp_p
     out = tmp_path / "g.svg"
     assert ssbg.cli.main(["render", str(problem_file), "-o", str(out)]) == ssbg.cli.EXIT_OK
     assert out.read_bytes().startswith(b"<?xml")
+
+
+def test_renders_a_line_of_a_lane_file_picked_by_id(tmp_path: Path) -> None:
+    lanes = Path(__file__).resolve().parents[1] / "data" / "lanes" / "kinds.jsonl"
+    out = tmp_path / "lane.dot"
+    assert _run(str(lanes), "--id", "kind-apply_rate-admitted", "-o", str(out)) == 0
+    assert "op_000_result" in out.read_text(encoding="utf-8")
+
+
+def test_renders_the_example_problem(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parents[1] / "data" / "problem.json"
+    out = tmp_path / "example.dot"
+    assert _run(str(example), "-o", str(out)) == 0
+    assert "op_001_result" in out.read_text(encoding="utf-8")

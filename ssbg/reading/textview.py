@@ -24,6 +24,7 @@ Examples
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -35,7 +36,7 @@ from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace, bind_trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["CATEGORY_COLORS", "TextView", "render_spans", "render_text", "text_spans", "unit_category"]
+__all__ = ["CATEGORY_COLORS", "TextView", "render_spans", "render_text", "text_spans", "tidy_numbers", "unit_category"]
 
 # ------------------------------------------------------------------ templates
 
@@ -205,6 +206,19 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+_ZERO_FRACTION = re.compile(r"(?<![\d.,])(\d+)\.0(?![\d.]|,\d)")
+
+
+def tidy_numbers(text: str) -> str:
+    """A text as shown: a whole number the corpus writes with a ``.0`` (CogComp's ``64.0 shells``) without
+    it; every other character as it is (prices such as ``$7.00`` too; the tables keep the corpus's text).
+
+    >>> tidy_numbers("Jill found 64.0 shells, paid $7.0, not $7.00 or 2.50 or 1.05 or 3.0.1")
+    'Jill found 64 shells, paid $7, not $7.00 or 2.50 or 1.05 or 3.0.1'
+    """
+    return _ZERO_FRACTION.sub(r"\1", text)
+
+
 def _block(text: str, spans: list[dict[str, Any]], source: str, label: str) -> str:
     out: list[str] = []
     cursor = 0
@@ -212,7 +226,7 @@ def _block(text: str, spans: list[dict[str, Any]], source: str, label: str) -> s
         start, end = s["start"], s["end"]
         if start < cursor:  # overlapping spans are not drawn twice
             continue
-        out.append(_e(text[cursor:start]).replace("\n", "<br>"))
+        out.append(_e(tidy_numbers(text[cursor:start])).replace("\n", "<br>"))
         unit = s["unit"] or "no unit"
         tooltip = f"{s['symbol'] or '-'} · {unit}" + (f" ({s['lemma']})" if s["lemma"] else "") + f" · {s['category']}"
         out.append(
@@ -222,12 +236,12 @@ def _block(text: str, spans: list[dict[str, Any]], source: str, label: str) -> s
                 tooltip=_e(tooltip),
                 color=CATEGORY_COLORS.get(s["category"], "#ffffff"),
                 extra=(_CUE_STYLE if s["kind"] == "constant" else "") + (_EMPHASIS_STYLE if s.get("emphasis") else ""),
-                text=_e(s["text"]),
+                text=_e(tidy_numbers(s["text"])),
                 label=_e(s["symbol"] or s["category"]),
             )
         )
         cursor = end
-    out.append(_e(text[cursor:]).replace("\n", "<br>"))
+    out.append(_e(tidy_numbers(text[cursor:])).replace("\n", "<br>"))
     return _TPL_BLOCK.format(source=_e(source), label=label, content="".join(out))
 
 

@@ -71,9 +71,12 @@ __all__ = [
     "analyse_records",
     "answer_unit_agreement",
     "bind_payload",
+    "check_readable",
     "expand_specs",
     "iter_records",
     "map_batches",
+    "predicted_answer_unit",
+    "read_record_at",
     "run_batch",
     "unknown_unit_parts",
 ]
@@ -329,7 +332,7 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
     admitted, refused, root, propagated, first_root = counts
     unknown_target = graph.unknowns[0] if graph.unknowns else None
     gold = _gold_unit(record)
-    predicted = _predicted_unit(unknown_target, symbols)
+    predicted = predicted_answer_unit(graph, record.payload)
     target_refused = unknown_target is not None and unknown_target.target_status == "refused"
     outcome = "equation_refused" if refused else "target_refused" if target_refused else "admitted"
     problem = (
@@ -380,13 +383,34 @@ def _equation_rows(
     return tuple(eq_rows), (admitted, refused, root, propagated, first_root)
 
 
-def _predicted_unit(target: BoundUnknown | None, symbols: Mapping[str, SymbolBinding]) -> str | None:
-    """The unit the binding gives the answer: the resolving symbol's declared unit, else the unit
-    the question asks for."""
-    if target is None:
-        return None
-    resolver = symbols.get(target.resolved_by) if target.resolved_by else None
-    return resolver.unit if resolver is not None and resolver.unit else target.expected_unit
+def predicted_answer_unit(graph: SemanticSymbolicBindingGraph, payload: object) -> str | None:
+    """The answer unit ssbg predicts, read with the gold withheld (ADR 0020).
+
+    The unit the resolving symbol declares (a unit the solution states for its
+    last step, ``>>24 clips``, ``=120(min)``), else the unit the question asks
+    as read from the problem itself: a trace's ``answer_unit`` (its question's
+    words), a ``MathProblemGraph``'s unknown.  Never the question target's
+    ``expected_unit``, which is the gold unit where a corpus has one, and never
+    the record's gold: removing the gold leaves the prediction unchanged (tested).
+
+    Examples
+    --------
+    >>> from ssbg.reading.readers.asdiv import asdiv_trace
+    >>> from ssbg.trace import bind_trace
+    >>> t = asdiv_trace("a-1", "Ann has 7 red apples and 2 green apples.", "How many apples does she have?",
+    ...                 "Addition", "9 (fruits)", "7+2=9")
+    >>> t.gold_answer_unit, predicted_answer_unit(bind_trace(t), t)
+    ('fruits', 'apples')
+    """
+    target = graph.unknowns[0] if graph.unknowns else None
+    if target is not None and target.resolved_by:
+        resolver = next((s for s in graph.symbols if s.symbol_id == target.resolved_by), None)
+        if resolver is not None and resolver.unit:
+            return resolver.unit
+    asked = getattr(payload, "answer_unit", None)  # a trace: the unit its question's words ask
+    if asked is None and isinstance(payload, MathProblemGraph):
+        asked = payload.unknown.unit
+    return asked if isinstance(asked, str) and asked.strip() else None
 
 
 def _target_columns(target: BoundUnknown | None) -> tuple[Any, ...]:
@@ -520,6 +544,24 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
     return out
 
 
+def read_record_at(corpus: str, source: str, *, pack: UnitPack | None = None) -> CorpusRecord | None:
+    """The record at ``source`` (``path:line``, as the readers name a record and the tables keep it) of a
+    file in format ``corpus``, read again; None when the file or the record is not there any more.
+
+    A run keeps few bound graphs (ADR 0007); a drill-down chosen from the tables afterwards is read again.
+    """
+    from ssbg.reading.readers import READERS, PendingRecord, scan_corpus
+
+    path, sep, _line = source.rpartition(":")
+    if not sep or corpus not in READERS or not Path(path).is_file():
+        return None
+    for item in scan_corpus(f"{corpus}={path}"):
+        where = item.raw.where if isinstance(item, PendingRecord) else item.source
+        if where == source:
+            return item.build(default_pack() if pack is None else pack) if isinstance(item, PendingRecord) else item
+    return None
+
+
 def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> Iterator[CorpusRecord]:
     """Stream the records of every spec in order (``limit`` applies per spec)."""
     from ssbg.reading.readers import read_corpus
@@ -528,12 +570,76 @@ def iter_records(specs: Iterable[str | Path], *, limit: int | None = None) -> It
         yield from read_corpus(spec, limit=limit)
 
 
-def _scan(specs: Iterable[str], limit: int | None) -> Iterator[CorpusRecord | PendingRecord]:
-    """The cheap reading stage of every (expanded) spec, in order; batches finish reading where they run."""
+def _scan(
+    specs: Iterable[str], limit: int | None, counts: list[int] | None = None
+) -> Iterator[CorpusRecord | PendingRecord]:
+    """The cheap reading stage of every (expanded) spec, in order; batches finish reading where they run.
+
+    ``counts`` gets the number of records of each spec, in order, as it is read.
+    """
     from ssbg.reading.readers import scan_corpus
 
     for spec in specs:
-        yield from scan_corpus(spec, limit=limit)
+        n = 0
+        for item in scan_corpus(spec, limit=limit):
+            n += 1
+            yield item
+        if counts is not None:
+            counts.append(n)
+
+
+def _has_content(path: Path) -> bool:
+    """Whether a file holds anything but white space (read a block at a time; a folder: False)."""
+    if not path.is_file():
+        return False
+    with open(path, "rb") as handle:
+        while block := handle.read(1 << 16):
+            if block.strip():
+                return True
+    return False
+
+
+def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequence[int]) -> None:
+    """Refuse a run one of whose specs gives no record that reads in its format (named or guessed).
+
+    ``counts`` are the records of each spec in order: a spec's rows are the next
+    ``count`` rows of ``problems`` (every engine keeps reading order).  A file
+    with content but no record, or whose every record is unreadable (not JSON, not
+    UTF-8, too large, not a record of the format: ``bad_lines``), is not a corpus
+    in that format (``README.md``, ``gsm8k=README.md``, ``svamp=`` a GSM8K file):
+    bad input, not a report of bad lines (ADR 0020).  An empty file is an empty corpus.
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` naming the spec's path, its format and the first record's reason.
+    """
+    from ssbg.reading.readers import parse_corpus_spec
+    from ssbg.stats.rows import UNREADABLE_IMPORT_REASONS
+
+    reasons = problems["import_reason"]
+    start = 0
+    for spec, n in zip(specs, counts, strict=True):
+        block = reasons.iloc[start : start + n]
+        start += n
+        unreadable = block.isin(sorted(UNREADABLE_IMPORT_REASONS))
+        if n and not bool(unreadable.all()):
+            continue
+        fmt, path = parse_corpus_spec(spec)
+        if not n and not _has_content(path):
+            continue  # an empty file is an empty corpus
+        if n:
+            first = problems.iloc[start - n]
+            why = (f"{n} of {n} records are unreadable as {fmt} (first: {first['source']}: "
+                   f"{first['import_message']})")
+        else:
+            why = f"it holds no {fmt} record"
+        raise ImportRefusal(
+            f"{path} does not read as {fmt}: {why}; name its format with FORMAT=PATH (ssbg report --help lists them)",
+            reason="malformed_record",
+            path=str(path),
+            detail=fmt,
+        )
 
 
 _Item = TypeVar("_Item")
@@ -741,7 +847,8 @@ def run_batch(
     Raises
     ------
     ImportRefusal
-        ``malformed_record`` for a spec that names no corpus.
+        ``malformed_record`` for a spec that names no corpus, or none of whose
+        records reads in its format (:func:`check_readable`).
     ValueError
         For ``jobs < 1``, ``batch_size < 1`` or an engine outside :data:`ENGINES`.
 
@@ -768,7 +875,8 @@ def run_batch(
     loaded = _pack_for(pack_spec)  # fail early, in this process, on a bad pack
     expanded = expand_specs(specs)
     work = _Work(pack_spec, samples_per_reason)
-    batches = _batched(_scan(expanded, limit), batch_size)
+    counts_per_spec: list[int] = []
+    batches = _batched(_scan(expanded, limit, counts_per_spec), batch_size)
     counts: dict[tuple[str, str, str], int] = {}
 
     def full_keys() -> frozenset[tuple[str, str, str]]:
@@ -797,5 +905,6 @@ def run_batch(
         if bar is not None:
             bar.close()
     problems, equations = acc.result()
+    check_readable(problems, expanded, counts_per_spec)
     return BatchResult(problems, equations, tuple(drills), tuple(expanded), f"{loaded.name}@{loaded.version}",
                        engine, jobs)

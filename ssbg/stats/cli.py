@@ -6,13 +6,16 @@
 It prints the refusal table (reason x corpus, root causes and propagated
 apart) and where the report and the tables are.  Exit codes: 0 when written;
 1 with ``--fail-on-refusal`` when any equation, question target or record was
-refused; 2 for bad input (a spec naming nothing, a bad pack), printed by
-:func:`ssbg.cli.main` from the typed error.
+refused; 2 for bad input (a spec naming nothing, a bad pack, a file none of
+whose records reads in its format), printed by :func:`ssbg.cli.main` from the
+typed error.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ssbg.stats.batch import ENGINES
@@ -20,7 +23,7 @@ from ssbg.stats.batch import ENGINES
 if TYPE_CHECKING:  # pragma: no cover
     from ssbg.stats.tables import CorpusSummary
 
-__all__ = ["format_refusal_table", "register"]
+__all__ = ["FORMAT_DESCRIPTIONS", "format_refusal_table", "register"]
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -37,6 +40,28 @@ def _positive_int(text: str) -> int:
     return value
 
 
+# What each corpus format reads; every format of ssbg.reading.readers.READERS has an entry (tested).
+FORMAT_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
+    {
+        "ssbg": "JSONL of MathProblemGraphs or traces, one per line (lane lines too); any other .jsonl",
+        "gsm8k": 'GSM8K JSONL: {"question", "answer"} with <<a*b=c>> annotations and "#### N"',
+        "svamp": "SVAMP JSON array: {ID, Body, Question, Equation, Answer, Type}",
+        "mawps": "MAWPS JSON array: {iIndex, sQuestion, lEquations, lSolutions}",
+        "cogcomp": "CogComp arithmetic JSON array: {iIndex, sQuestion, quants, lAlignments, lEquations, ...}",
+        "asdiv": "ASDiv XML: <Problem> with Body, Question, Solution-Type, Answer, Formula; any other .xml",
+    }
+)
+
+
+def _formats_epilog() -> str:
+    from ssbg.reading.readers import READERS
+
+    rows = "\n".join(f"  {name:<9}{FORMAT_DESCRIPTIONS.get(name, '(registered reader)')}" for name in READERS)
+    return ("corpus formats (FORMAT=PATH; a bare path's format is guessed from its file name):\n" + rows
+            + "\n\nexit codes: 0 written; 1 refusals found with --fail-on-refusal; 2 bad input: a spec naming "
+            "nothing, a bad pack, or a file none of whose records reads in its format")
+
+
 def format_refusal_table(summary: CorpusSummary) -> str:
     """The overview and the refusal reasons as aligned plain text (for the terminal).
 
@@ -51,8 +76,8 @@ def format_refusal_table(summary: CorpusSummary) -> str:
     overview = summary.overview[["corpus", "records", "bad_lines", "import_refused", "equations",
                                  "admitted_equations", "root_cause", "propagated", "admission_pct"]]
     reasons = summary.refusal_reasons[["corpus", "reason", "root_cause", "propagated", "share_of_equations_pct"]]
-    parts = ["Corpora", overview.to_string(index=False), "", "Refused equations by reason"]
-    parts.append(reasons.to_string(index=False) if len(reasons) else "(none)")
+    parts = ["Corpora", overview.to_string(index=False, na_rep="-"), "", "Refused equations by reason"]
+    parts.append(reasons.to_string(index=False, na_rep="-") if len(reasons) else "(none)")
     return "\n".join(parts)
 
 
@@ -72,7 +97,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     )
     print(format_refusal_table(result.summary))
     print()
-    print(f"report: {result.html_path}")
+    print(f"report: {result.html_path} (open it in a web browser)")
     print(f"tables: {result.csv_paths[0].parent if result.csv_paths else '-'}")
     if args.fail_on_refusal:
         overview = result.summary.overview
@@ -90,6 +115,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="bind corpora and write a refusal-statistics report (HTML) and its tables (CSV/Parquet)",
         description="Stream corpora through import -> bind -> admissibility -> question target and write a "
         "self-contained HTML report plus the tables as CSV (and Parquet when pyarrow is installed).",
+        epilog=_formats_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     report.add_argument("specs", nargs="+", metavar="CORPUS_SPEC",
                         help="FORMAT=PATH or a path (a folder reads every corpus file below it)")

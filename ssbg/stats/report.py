@@ -45,9 +45,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssbg.errors import OutputError, output_error
+from ssbg.errors import OutputError, SsbgError, output_error
 from ssbg.files import OutputSet, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.reading.textview import tidy_numbers
 from ssbg.stats.batch import ENGINES, BatchResult, run_batch
 from ssbg.stats.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
 from ssbg.stats.rows import Drilldown
@@ -57,11 +58,17 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = [
+    "AMBIGUITY_REASON",
+    "TYPICAL_REASONS",
     "ReportResult",
+    "TypicalDrilldown",
     "cell_text",
     "choose_drilldowns",
+    "column_label",
     "highlight_text",
+    "reading_uncertainty_note",
     "render_report_html",
+    "typical_drilldowns",
     "write_report",
     "write_tables",
 ]
@@ -109,14 +116,29 @@ def _breakable(text: str) -> str:
     return out
 
 
+def column_label(name: str) -> str:
+    """The header a person reads for a table column (the CSV keeps ``name``).
+
+    Examples
+    --------
+    >>> [column_label(c) for c in ("bad_lines", "share_of_equations_pct", "k")]
+    ['bad lines', 'share of equations %', 'k']
+    """
+    base, pct = (name.removesuffix("_pct"), True) if name.endswith("_pct") else (name, False)
+    words = base.replace("_", " ").strip()
+    return f"{words} %" if pct else words
+
+
 def _table(frame: pd.DataFrame, *, table_id: str, max_rows: int | None = None, caption: str | None = None) -> str:
-    """An HTML table whose cells are exactly the CSV cells of ``frame``'s first rows."""
+    """An HTML table whose cells are exactly the CSV cells of ``frame``'s first rows; each header shows the
+    column's :func:`column_label` and carries the CSV column name as ``data-column`` (and its tooltip)."""
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
     shown = frame if max_rows is None else frame.head(max_rows)
     numeric = [is_numeric_dtype(frame[c]) and not is_bool_dtype(frame[c]) for c in frame.columns]
     head = "".join(
-        f'<th{" class=num" if num else ""} scope="col">{_breakable(str(c))}</th>'
+        f'<th{" class=num" if num else ""} scope="col" data-column="{html.escape(str(c), quote=True)}" '
+        f'title="{html.escape(str(c), quote=True)}">{html.escape(column_label(str(c)))}</th>'
         for c, num in zip(frame.columns, numeric, strict=True)
     )
     body: list[str] = []
@@ -138,6 +160,9 @@ def _table(frame: pd.DataFrame, *, table_id: str, max_rows: int | None = None, c
 
 
 # --------------------------------------------------------------------------- drill-downs
+
+
+_UNIT_LABEL_STYLE = "font-size:0.7em;color:#7a5d00;margin-left:0.2em"
 
 
 def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str:
@@ -165,11 +190,13 @@ def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str
     for start, end, unit in spans:
         if start < pos:
             continue  # overlapping spans: keep the first
-        out.append(html.escape(text[pos:start]))
-        out.append(f'<mark title="{html.escape(unit, quote=True)}">{html.escape(text[start:end])}'
-                   f'<span class="unit">{html.escape(unit)}</span></mark>')
+        out.append(html.escape(tidy_numbers(text[pos:start])))
+        # the unit label is a superscript of its own (HTML, not CSS), so it never runs into the text
+        # where the page's stylesheet is missing (a notebook's output): "50 dollars" then "dollars" raised
+        out.append(f'<mark title="{html.escape(unit, quote=True)}">{html.escape(tidy_numbers(text[start:end]))}'
+                   f'<sup class="unit" style="{_UNIT_LABEL_STYLE}"> {html.escape(unit)}</sup></mark>')
         pos = end
-    out.append(html.escape(text[pos:]))
+    out.append(html.escape(tidy_numbers(text[pos:])))
     return f'<p class="problem-text">{"".join(out)}</p>'
 
 
@@ -230,14 +257,105 @@ def _equation_list(graph: SemanticSymbolicBindingGraph) -> str:
             f"<th>proof or refusal</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
+# Equation refusal reasons whose first drill-down is a typical one (:func:`typical_drilldowns`).
+TYPICAL_REASONS: tuple[str, ...] = ("unit_mismatch",)
+
+# The reason an equation is refused with when its refusal depends on a tied grounding or a
+# low-confidence unit reading (issue 16): :func:`reading_uncertainty_note` reads its counts.
+AMBIGUITY_REASON = "ambiguous_grounding"
+
+
+@dataclass(frozen=True)
+class TypicalDrilldown:
+    """A typical refusal of a reason: the median refusal of its most frequent pattern (see
+    :func:`~ssbg.stats.tables.refusal_patterns`), read again and bound."""
+
+    drilldown: Drilldown
+    pattern: str
+    equations: int
+    problems: int
+
+
+def typical_drilldowns(
+    batch: BatchResult, *, pack: str | Path | None = None
+) -> dict[tuple[str, str], TypicalDrilldown]:
+    """For each reason of :data:`TYPICAL_REASONS` the run refused equations with: its typical drill-down,
+    by ``(kind, reason)``.  The problem is read again from its corpus file (a run keeps few graphs); a
+    reason whose problem cannot be read again has none (the others are still shown)."""
+    from ssbg.stats.batch import bind_payload, read_record_at
+    from ssbg.stats.tables import refusal_patterns
+    from ssbg.units import default_pack, load_pack
+
+    loaded = default_pack() if pack is None else load_pack(pack)
+    out: dict[tuple[str, str], TypicalDrilldown] = {}
+    for reason in TYPICAL_REASONS:
+        patterns = refusal_patterns(batch.equations, reason, pack=loaded)
+        if not len(patterns):
+            continue
+        top = patterns.iloc[0]
+        corpus, problem_id, index = str(top["corpus"]), str(top["problem_id"]), int(top["index"])
+        problems = batch.problems
+        hit = problems[(problems["corpus"] == corpus) & (problems["problem_id"] == problem_id)]
+        record = read_record_at(corpus, str(hit["source"].iloc[0]), pack=loaded) if len(hit) else None
+        if record is None or record.payload is None:
+            continue
+        try:
+            graph = bind_payload(record.payload, pack=loaded)
+        except SsbgError:
+            continue
+        if index >= len(graph.equations) or graph.equations[index].refusal_reason != reason:
+            continue  # the file changed since the run
+        text = record.text if record.text is not None else getattr(record.payload, "text", None)
+        drill = Drilldown(corpus, problem_id, record.source, "equation", reason,
+                          text if isinstance(text, str) else None, graph.equations[index].refusal_detail, graph,
+                          record.payload)
+        out[("equation", reason)] = TypicalDrilldown(drill, str(top["pattern"]), int(top["equations"]),
+                                                     int(top["problems"]))
+    return out
+
+
+def reading_uncertainty_note(refusal_reasons: pd.DataFrame, reason: str) -> str | None:
+    """A note for a refusal reason dominated by reading uncertainty, or None.
+
+    It reads the all-corpora row of :data:`AMBIGUITY_REASON` in the refusal-reason
+    table (the equations whose refusal depends on a tied grounding or a
+    low-confidence unit reading, issue 16) and writes a note when they are at
+    least as many root causes as ``reason``'s own: the reason's figures are then
+    more about how the text was read than about the units.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"corpus": ["(all corpora)"] * 2, "reason": ["unit_mismatch", "ambiguous_grounding"],
+    ...                       "root_cause": [40, 55]})
+    >>> reading_uncertainty_note(table, "unit_mismatch").startswith("55 equations were refused as ambiguous_grounding")
+    True
+    >>> reading_uncertainty_note(table.iloc[:1], "unit_mismatch") is None
+    True
+    """
+    if refusal_reasons.empty or reason == AMBIGUITY_REASON:
+        return None
+    whole = refusal_reasons[refusal_reasons["corpus"] == ALL_CORPORA]
+    counts = dict(zip(whole["reason"].astype(str), whole["root_cause"].astype(int), strict=True))
+    uncertain, own = counts.get(AMBIGUITY_REASON, 0), counts.get(reason, 0)
+    if not uncertain or uncertain < own:
+        return None
+    return (f"{uncertain:,} equations were refused as {AMBIGUITY_REASON} (their refusal depends on a tied grounding "
+            f"or a low-confidence unit reading), against {own:,} as {reason}: these figures say more about how the "
+            "text was read than about its units.")
+
+
 def choose_drilldowns(
-    summary: CorpusSummary, drilldowns: Sequence[Drilldown]
+    summary: CorpusSummary,
+    drilldowns: Sequence[Drilldown],
+    typical: Mapping[tuple[str, str], TypicalDrilldown] | None = None,
 ) -> list[tuple[str, str, list[Drilldown]]]:
     """Pick the drill-downs to show: (kind, reason, problems) for the top reasons.
 
     Reasons are ranked over all corpora (root-cause equation refusals, then
     question targets, then import refusals); the problems of a reason alternate
-    between corpora, in reading order within each.
+    between corpora, in reading order within each, after the reason's typical
+    drill-down when ``typical`` (:func:`typical_drilldowns`) has one.
     """
     def top(frame: pd.DataFrame, count_col: str, n: int) -> list[str]:
         if frame.empty:
@@ -259,8 +377,10 @@ def choose_drilldowns(
             for d in drilldowns:
                 if d.kind == kind and d.reason == reason:
                     by_corpus.setdefault(d.corpus, []).append(d)
-            chosen: list[Drilldown] = []
-            queues = [by_corpus[c] for c in sorted(by_corpus)]
+            first = typical.get((kind, reason)) if typical else None
+            chosen: list[Drilldown] = [first.drilldown] if first is not None else []
+            shown = {(d.corpus, d.problem_id) for d in chosen}
+            queues = [[d for d in by_corpus[c] if (d.corpus, d.problem_id) not in shown] for c in sorted(by_corpus)]
             while len(chosen) < DRILLDOWNS_PER_REASON and any(queues):
                 for q in queues:
                     if q and len(chosen) < DRILLDOWNS_PER_REASON:
@@ -365,7 +485,6 @@ overflow-wrap:anywhere}.problem-view .ssbg-text{max-width:none!important}
 .problem-text{background:#fbfbf7;border:1px solid #ecebdc;border-radius:4px;padding:8px 10px;white-space:pre-wrap;
 overflow-wrap:anywhere}
 mark{background:#fff1b8;border-radius:3px;padding:0 2px}
-mark .unit{font-size:10px;color:#7a5d00;margin-left:3px;vertical-align:super}
 table.equations td{font-size:12px}table.equations tr.refused td:nth-child(3){color:var(--bad);font-weight:600}
 table.equations tr.admitted td:nth-child(3){color:var(--good)}
 code{font-family:"DejaVu Sans Mono",monospace;font-size:12px}
@@ -487,9 +606,27 @@ def render_report_html(
     True
     """
     s = summary if summary is not None else summarize(batch.problems, batch.equations)
-    chosen = choose_drilldowns(s, batch.drilldowns)
+    typical = typical_drilldowns(batch)
+    chosen = choose_drilldowns(s, batch.drilldowns, typical)
     drawn = _Diagrams.of(chosen) if diagrams else None
-    return _page(batch, s, chosen, drawn, title)
+    return _page(batch, s, chosen, drawn, title, typical=typical)
+
+
+def _reason_notes(
+    kind: str, reason: str, s: CorpusSummary, typical: Mapping[tuple[str, str], TypicalDrilldown]
+) -> str:
+    """The notes under a drill-down reason's heading: which problem is typical, and reading uncertainty."""
+    notes: list[str] = []
+    first = typical.get((kind, reason))
+    if first is not None:
+        notes.append(f"The first problem is typical: the median refusal of the most frequent pattern, "
+                     f"<code>{html.escape(first.pattern)}</code> ({first.equations:,} refusals in "
+                     f"{first.problems:,} problems).")
+    if kind == "equation":
+        uncertain = reading_uncertainty_note(s.refusal_reasons, reason)
+        if uncertain is not None:
+            notes.append(html.escape(uncertain))
+    return "".join(f'<p class="note">{note}</p>' for note in notes)
 
 
 def _page(
@@ -499,6 +636,7 @@ def _page(
     diagrams: _Diagrams | None,
     title: str,
     figures: tuple[str, str, str] | None = None,
+    typical: Mapping[tuple[str, str], TypicalDrilldown] | None = None,
 ) -> str:
     """The report page of :func:`render_report_html`, its drill-downs chosen and their diagrams on the way
     (``figures``: :func:`_figures` of ``s``, when already drawn)."""
@@ -555,6 +693,7 @@ def _page(
     for kind, reason, items in chosen:
         label = {"equation": "equation refusal", "target": "question target", "import": "import refusal"}[kind]
         body.append(f"<h3>{html.escape(label)}: {html.escape(reason)}</h3>")
+        body.append(_reason_notes(kind, reason, s, typical or {}))
         body.extend(
             _drilldown_html(d, diagram=next(drawn) if diagrams is not None and d.graph is not None else "")
             for d in items
@@ -757,7 +896,8 @@ def write_report(
     finally:
         warm_up.join()
     summary = summarize(batch.problems, batch.equations)
-    chosen = choose_drilldowns(summary, batch.drilldowns)
+    typical = typical_drilldowns(batch, pack=pack)
+    chosen = choose_drilldowns(summary, batch.drilldowns, typical)
     # the figures (a forked child) and the diagrams (dot processes) are drawn while this process
     # writes the tables; the fork comes first, before the diagrams start their threads
     figures = _FiguresAside(summary, enabled=jobs > 1 and engine == "local")
@@ -766,7 +906,7 @@ def write_report(
         try:
             csvs, parquets = write_tables(iter_csv_tables(batch.problems, batch.equations, summary), tables_dir,
                                           parquet=parquet, out=out)
-            page = _page(batch, summary, chosen, drawn, title, figures.result())
+            page = _page(batch, summary, chosen, drawn, title, figures.result(), typical)
         finally:
             figures.close()
             if drawn is not None:

@@ -9,8 +9,8 @@ Examples
 --------
 >>> PROBLEM_COLUMNS[:4]
 ('corpus', 'problem_id', 'source', 'outcome')
->>> unit_key("apples")
-'apple'
+>>> unit_key("cookies")
+'cookie'
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from ssbg.adapter import holding_key
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.reading.mentions import unit_lemma
 from ssbg.units import UnitPack, default_pack
 
 __all__ = [
@@ -53,7 +54,9 @@ ANSWER_UNIT_AGREEMENTS: tuple[str, ...] = (
 )
 
 # Import refusals that mean the line itself is unreadable ("bad lines" in the report).
-UNREADABLE_IMPORT_REASONS: frozenset[str] = frozenset({"malformed_record", "encoding_error", "record_too_large"})
+UNREADABLE_IMPORT_REASONS: frozenset[str] = frozenset(
+    {"malformed_record", "encoding_error", "record_too_large", "unreadable_file"}
+)
 
 DRILLDOWN_KINDS: tuple[str, ...] = ("equation", "target", "import")
 
@@ -146,15 +149,19 @@ class BatchChunk:
 
 
 def unit_key(part: str, pack: UnitPack | None = None) -> str:
-    """The leaderboard key of an unknown unit part: its naive singular.
+    """The leaderboard key of an unknown unit part: its lemma.
 
-    The same key the adapter threads holdings by
-    (:func:`ssbg.adapter.holding_key`), so ``apples`` and ``apple`` are one unit a
-    pack author would add.
+    A noun's singular as the readers lemmatize it (:func:`ssbg.reading.mentions.unit_lemma`,
+    ``inflect``), so ``cookies`` and ``cookie`` are one unit a pack author would add, and ``times``
+    stays ``times`` (a count of repetitions, not ``time``); a part the pack resolves keeps the key
+    the adapter threads its holdings by (:func:`ssbg.adapter.holding_key`).
 
     Examples
     --------
-    >>> unit_key("apples")
-    'apple'
+    >>> unit_key("apples"), unit_key("cookies"), unit_key("times"), unit_key("red_apples")
+    ('apple', 'cookie', 'times', 'red_apple')
     """
-    return holding_key(part, default_pack() if pack is None else pack)
+    p = default_pack() if pack is None else pack
+    if not isinstance(p.lookup(part), str):
+        return holding_key(part, p)
+    return unit_lemma(part.replace("_", " "), p)

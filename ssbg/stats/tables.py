@@ -56,6 +56,8 @@ from ssbg.stats.rows import (
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from ssbg.units import UnitPack
+
 __all__ = [
     "ALL_CORPORA",
     "EQUATION_DTYPES",
@@ -71,6 +73,7 @@ __all__ = [
     "import_refusals",
     "pack_coverage_curve",
     "problems_frame",
+    "refusal_patterns",
     "refusal_reasons",
     "release_freed_memory",
     "summarize",
@@ -569,6 +572,31 @@ def _first_distinct(*columns: Any) -> Any:
     return np.sort(first)
 
 
+def _examples_across_corpora(keys: Any, corpora: Any, names: Sequence[str], examples: int) -> Any:
+    """Positions of each key's example rows: its first problem in each corpus (corpora by name), then its
+    second in each, and so on, ``examples`` in all; rows are in reading order and each is one problem.
+
+    A unit shared by several corpora is shown with a problem of each, not the first few of one.
+    """
+    import numpy as np
+
+    n = len(keys)
+    if n == 0 or examples <= 0:
+        return np.zeros(0, dtype=np.int64)
+    by_name = np.argsort(np.argsort(np.array(names, dtype=object)))  # a corpus code's place by name
+    order = np.lexsort((np.arange(n), corpora, keys))  # by key, corpus, reading order
+    sk, sc = keys[order], corpora[order]
+    group = np.concatenate([[True], (sk[1:] != sk[:-1]) | (sc[1:] != sc[:-1])])
+    starts = np.maximum.accumulate(np.where(group, np.arange(n), 0))
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n) - starts  # a row's place among its key's problems in its corpus
+    kept = np.flatnonzero(rank < examples)
+    kept = kept[np.lexsort((by_name[corpora[kept]], rank[kept], keys[kept]))]  # by key, round, corpus name
+    sorted_keys = keys[kept]
+    nth = np.arange(len(kept)) - np.searchsorted(sorted_keys, sorted_keys, side="left")
+    return kept[nth < examples]
+
+
 def _unit_problems(
     frame: pd.DataFrame,
     sub: pd.DataFrame,
@@ -610,9 +638,7 @@ def _unit_problems(
     for pair in np.unique(k * n_corpora + c).tolist():  # distinct (key, corpus) pairs, not a tuple per row
         key, corpus = divmod(pair, n_corpora)
         corpora_sets[key].add(str(corpus_names[corpus]))
-    order = np.argsort(k, kind="stable")  # per key, in reading order
-    sorted_k = k[order]
-    firsts = order[np.arange(len(order)) - np.searchsorted(sorted_k, sorted_k, side="left") < examples]
+    firsts = _examples_across_corpora(k, c, [str(name) for name in corpus_names], examples)
     ids = frame["problem_id"].iloc[where[firsts]].tolist()
     example_lists: list[list[str]] = [[] for _ in keys]
     for key, corpus, pid in zip(k[firsts].tolist(), c[firsts].tolist(), ids, strict=True):
@@ -689,7 +715,9 @@ def unknown_unit_leaderboard(equations: pd.DataFrame, *, examples: int = 3, top:
     need the unit, ``refusals_blocked`` every refusal (root or propagated) that
     needs it, ``problems`` the problems blocked (a problem is its consecutive
     rows, as every engine writes them); ``example_problems`` are
-    ``corpus:problem_id`` in reading order.  Ties break by key.
+    ``corpus:problem_id`` (the problem's own id), the first of each corpus that
+    has the unit (corpora by name), then the second of each, and so on.  Ties
+    break by key.
     """
     sub, codes, texts = _refused_blocking(equations)
     board = _leaderboard(sub, codes, texts, examples, frame=equations)
@@ -801,6 +829,74 @@ def answer_unit_agreement_table(problems: pd.DataFrame, *, total: bool = True) -
         return _plain(pd.DataFrame(out))
 
     return _with_total(problems, compute, total)
+
+
+_PATTERN_JOIN: Mapping[str, str] = {"add": " + ", "subtract": " - ", "multiply": " * ", "divide": " / "}
+
+
+def _unit_lemma_text(text: str, pack: UnitPack) -> str:
+    hit = pack.lookup(text)
+    return text if isinstance(hit, str) else hit.lemma
+
+
+def refusal_patterns(equations: pd.DataFrame, reason: str, *, pack: UnitPack | None = None) -> pd.DataFrame:
+    """The root-cause refusals of one reason grouped by pattern, most frequent first, with a typical example.
+
+    A pattern is the kind, the operand units and the declared result unit, each
+    as its pack lemma where the pack knows it (``multiply: dollar * dollar ->
+    dollar`` for ``$ * $ -> $`` and ``dollars * dollars -> dollars``; ``-`` for
+    no unit).  ``corpus``, ``problem_id`` and ``index`` name the pattern's
+    median refusal in reading order (the middle one; the earlier of two), a
+    typical case rather than the first.  Ties break by pattern.
+
+    Examples
+    --------
+    >>> eq = equations_frame([
+    ...     ("c", f"p{i}", 0, "s0", "multiply", "refused", "unit_mismatch", True, None, "$", "$;$", None, None,
+    ...      None, False, "unverified", "", 0, 0) for i in range(3)])
+    >>> refusal_patterns(eq, "unit_mismatch")[["pattern", "equations", "problem_id"]].values.tolist()
+    [['multiply: dollar * dollar -> dollar', 3, 'p1']]
+    """
+    import numpy as np
+    import pandas as pd
+
+    from ssbg.units import default_pack
+
+    p = default_pack() if pack is None else pack
+    cols = ["pattern", "equations", "problems", "corpus", "problem_id", "index"]
+    sub = equations.loc[(equations["status"] == "refused") & (equations["reason"] == reason) & equations["root_cause"],
+                        ["corpus", "problem_id", "index", "kind", "operand_units", "lhs_unit"]]
+    if not len(sub):
+        return pd.DataFrame({c: pd.Series([], dtype="int64" if c in ("equations", "problems", "index") else "str")
+                             for c in cols})
+    shapes = sub[["kind", "operand_units", "lhs_unit"]].astype("object").fillna("-")
+    shape_codes, uniques = pd.factorize(pd.MultiIndex.from_frame(shapes))
+    names = []
+    for kind, operands, lhs in uniques:
+        joined = _PATTERN_JOIN.get(str(kind), ", ").join(
+            _unit_lemma_text(u, p) if u != "-" else "-" for u in str(operands).split(_SEP))
+        names.append(f"{kind}: {joined}" + (f" -> {_unit_lemma_text(str(lhs), p)}" if lhs != "-" else ""))
+    # several shapes may name one pattern ("$ * $" and "dollars * dollars"): codes by pattern name
+    pattern_of_shape, patterns = pd.factorize(pd.Series(names, dtype="object"), sort=True)
+    codes = pattern_of_shape[shape_codes]
+    n = len(patterns)
+    counts = np.bincount(codes, minlength=n)
+    problem_codes = pd.factorize(pd.MultiIndex.from_frame(sub[["corpus", "problem_id"]].astype("object")))[0]
+    pairs = np.unique(codes.astype(np.int64) * (int(problem_codes.max()) + 1) + problem_codes)
+    problems = np.bincount(pairs // (int(problem_codes.max()) + 1), minlength=n)
+    order = np.argsort(codes, kind="stable")  # by pattern, reading order within
+    firsts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    median = order[firsts + (counts - 1) // 2]
+    out = pd.DataFrame({
+        "pattern": [str(x) for x in patterns],
+        "equations": counts.astype("int64"),
+        "problems": problems.astype("int64"),
+        "corpus": sub["corpus"].astype("str").to_numpy()[median],
+        "problem_id": sub["problem_id"].astype("str").to_numpy()[median],
+        "index": sub["index"].to_numpy()[median].astype("int64"),
+    })
+    out = out.sort_values(["equations", "pattern"], ascending=[False, True], kind="stable")
+    return _plain(out[cols].reset_index(drop=True))
 
 
 # --------------------------------------------------------------------------- all summaries at once

@@ -1,7 +1,8 @@
 """``ssbg render``: draw a problem file's binding graph as SVG, PNG or DOT.
 
 ``ssbg render PROBLEM.json --view equations|symbols [--proofs] -o out.svg``
-binds the problem (a ``MathProblemGraph`` JSON, or a trace JSON) and writes the
+binds the problem (a ``MathProblemGraph`` JSON, or a trace JSON, or the line of
+a JSONL file picked with ``--id``) and writes the
 diagram; the output suffix picks the format (``.svg``, ``.png``, ``.dot``/``.gv``).
 Without ``-o`` (or with ``-o -``) the DOT source goes to stdout, so the command
 works without Graphviz installed.  Exit codes follow :mod:`ssbg.cli`: 0 written,
@@ -25,7 +26,7 @@ def run_render(args: argparse.Namespace) -> int:
     from ssbg.cli import EXIT_OK, bind_problem, load_problem_file
     from ssbg.views.display import render
 
-    graph: Any = bind_problem(load_problem_file(args.problem))
+    graph: Any = bind_problem(load_problem_file(args.problem, args.id))
     diagram = render(graph, args.view, proofs=args.proofs, legend=not args.no_legend, rankdir=args.rankdir)
     if args.output in (None, "-"):
         sys.stdout.write(diagram.source)
@@ -41,7 +42,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="draw a problem's binding graph as SVG, PNG or DOT",
         description="Bind a problem file and draw one view of its binding graph.",
     )
-    parser.add_argument("problem", help="MathProblemGraph (or trace) JSON file")
+    parser.add_argument("problem", help="problem JSON file (e.g. data/problem.json), or a JSONL file with --id")
+    parser.add_argument("--id", help="the problem_id of the line to draw in a JSONL file (a corpus or lane file)")
     parser.add_argument("--view", choices=VIEWS, default="equations",
                         help="equations: symbols and equations; symbols: symbols only (default: equations)")
     parser.add_argument("--proofs", action="store_true", help="show the unit proof of admitted equations")

@@ -52,7 +52,16 @@ from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["CORPUS", "UNSUPPORTED_SOLUTION_TYPES", "asdiv_trace", "build_asdiv_record", "read_asdiv", "scan_asdiv"]
+__all__ = [
+    "CORPUS",
+    "UNSUPPORTED_SOLUTION_TYPES",
+    "asdiv_trace",
+    "build_asdiv_record",
+    "gold_unit_of",
+    "read_asdiv",
+    "scan_asdiv",
+    "unsupported_solution_type",
+]
 
 CORPUS = "asdiv"
 
@@ -68,11 +77,40 @@ UNSUPPORTED_SOLUTION_TYPES: tuple[str, ...] = (
     "set-operation",
     "pattern",
 )
-"""Words that, in a ``Solution-Type``, mark a problem outside arithmetic (matched case-insensitively)."""
+"""Words that, in a ``Solution-Type``, mark a problem outside arithmetic (whole words, case-insensitively:
+``ratio`` is not the end of ``Sequential-Operation``)."""
 
 _ANSWER = re.compile(r"^\s*(-?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?)\s*(?:\(\s*([^()]*?)\s*\))?\s*$")
 _FUNCTION = re.compile(r"(?i)\b(?:gcd|lcm|max|min|floor|ceil|mod|sqrt|round)\s*\(|[<>]|\d\s*r\s*\d|\d\s*:\s*\d")
+_WORD = re.compile(r"[a-z0-9]+")
+_ANSWER_UNIT = re.compile(r"\(\s*([^()]*?)\s*\)\s*$")
 _RESULT_TAG = re.compile(r"^\s*(-?[\d,.]+)\s*(?:\(\s*([A-Za-z][^()]*?)\s*\))?\s*$")
+
+
+def unsupported_solution_type(solution_type: str | None) -> str | None:
+    """The word of :data:`UNSUPPORTED_SOLUTION_TYPES` a ``Solution-Type`` names, matched as whole words
+    (case-insensitively, ``-`` and spaces between words), or None.
+
+    >>> [unsupported_solution_type(t) for t in ("Ratio", "Algebra-1", "Set-Operation", "Sequential-Operation")]
+    ['ratio', 'algebra', 'set-operation', None]
+    """
+    words = _WORD.findall((solution_type or "").lower())
+    for name in UNSUPPORTED_SOLUTION_TYPES:
+        wanted = name.split("-")
+        if any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1)):
+            return name
+    return None
+
+
+def gold_unit_of(answer: str | None) -> str | None:
+    """The gold answer unit an ASDiv ``Answer`` states in its last parentheses (``9 (apples)``), whatever the
+    number before it (a refused problem keeps its gold unit too).
+
+    >>> gold_unit_of("9 (apples)"), gold_unit_of("3 r 2 (cookies)"), gold_unit_of("9")
+    ('apples', 'cookies', None)
+    """
+    m = _ANSWER_UNIT.search(answer or "")
+    return m.group(1) if m is not None and m.group(1) else None
 
 
 def _unsupported(message: str, detail: str) -> ImportRefusal:
@@ -92,16 +130,14 @@ def asdiv_trace(
 ) -> Trace:
     """Read one ASDiv problem's fields into a trace; ``ImportRefusal`` when it cannot be."""
     p = default_pack() if pack is None else pack
-    kind = (solution_type or "").lower()
-    for word in UNSUPPORTED_SOLUTION_TYPES:
-        if word in kind:
-            raise _unsupported(f"solution type {solution_type!r} is not arithmetic", solution_type or "")
+    if unsupported_solution_type(solution_type) is not None:
+        raise _unsupported(f"solution type {solution_type!r} is not arithmetic", solution_type or "")
     m = _ANSWER.match(answer)
     if m is None or not m.group(1) or m.group(1) == "-":
         raise _unsupported(f"answer {answer!r} is not a number with a unit", answer)
     with numbers_of("Answer"):
         gold_value = parse_number(m.group(1))
-    gold_unit = m.group(2) or None
+    gold_unit = gold_unit_of(answer)
     if _FUNCTION.search(formula):
         raise _unsupported(f"formula {formula!r} uses a function, a comparison or a remainder", formula)
     text = f"{body.strip()} {question.strip()}"
@@ -299,11 +335,13 @@ def _record(path: Path, line: int, chunk: bytes, declares_dtd: bool, pack: UnitP
         return refused_record(CORPUS, fallback, where, "malformed_record", f"not well-formed XML: {exc}")
     pid = (problem.get("ID") or "").strip() or fallback
     body_text: str | None = None
+    gold: str | None = None
     try:
         body = _child_text(problem, "Body")
         question = _child_text(problem, "Question")
         body_text = f"{body} {question}"
         answer = _child_text(problem, "Answer")
+        gold = gold_unit_of(answer)
         formula = _child_text(problem, "Formula", required=False)
         if formula is None:
             raise ImportRefusal("<Formula> is missing or empty", reason="no_equation", detail="Formula")
@@ -318,5 +356,6 @@ def _record(path: Path, line: int, chunk: bytes, declares_dtd: bool, pack: UnitP
             pack=pack,
         )
     except ImportRefusal as exc:
-        return refused_record(CORPUS, pid, where, exc.reason, exc.message, detail=exc.detail, text=body_text)
+        return refused_record(CORPUS, pid, where, exc.reason, exc.message, detail=exc.detail, text=body_text,
+                              gold_answer_unit=gold)
     return CorpusRecord(CORPUS, pid, where, payload=trace, text=trace.text, gold_answer_unit=trace.gold_answer_unit)

@@ -415,10 +415,12 @@ def refused_record(
     *,
     detail: str | None = None,
     text: str | None = None,
+    gold_answer_unit: str | None = None,
 ) -> CorpusRecord:
-    """A :class:`CorpusRecord` carrying an :class:`ImportRefusal`."""
+    """A :class:`CorpusRecord` carrying an :class:`ImportRefusal` (and the gold answer unit the record states,
+    so that a refused problem with a gold unit is not counted as one without)."""
     refusal = ImportRefusal(message, reason=reason, path=where, detail=detail, problem_id=problem_id, corpus=corpus)
-    return CorpusRecord(corpus, problem_id, where, refusal=refusal, text=text)
+    return CorpusRecord(corpus, problem_id, where, refusal=refusal, text=text, gold_answer_unit=gold_answer_unit)
 
 
 def record_id(data: object, key: str) -> str | None:

@@ -41,7 +41,15 @@ from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Mention, Trace
 from ssbg.units import UnitPack, default_pack
 
-__all__ = ["CORPUS", "build_gsm8k_record", "gsm8k_trace", "rate_context", "read_gsm8k", "stated_unit"]
+__all__ = [
+    "CORPUS",
+    "build_gsm8k_record",
+    "gsm8k_trace",
+    "rate_context",
+    "read_gsm8k",
+    "socratic_to_plain",
+    "stated_unit",
+]
 
 CORPUS = "gsm8k"
 
@@ -314,6 +322,24 @@ class _ProseAlgebra:
         return added
 
 
+_SOCRATIC = " ** "  # GSM8K's Socratic form: "How many clips did she sell in May? ** Natalia sold ..."
+
+
+def socratic_to_plain(answer: str) -> str:
+    """The plain GSM8K solution of a Socratic one: each line's sub-question (up to ``" ** "``) dropped.
+
+    The Socratic file is the plain one with a sub-question before each step; the sub-question's words and
+    numbers are the question's, not the solution's, so the solution is read without them.  A plain
+    solution (no ``" ** "``: GSM8K's prose and annotations never write ``**``) comes back as it is.
+
+    >>> socratic_to_plain("Sub-question 1: What is x? ** 2*x=80 so x = <<80/2=40>>40\\n#### 40")
+    '2*x=80 so x = <<80/2=40>>40\\n#### 40'
+    """
+    if _SOCRATIC not in answer:
+        return answer
+    return "\n".join(line.partition(_SOCRATIC)[2] if _SOCRATIC in line else line for line in answer.split("\n"))
+
+
 class _Reading(NamedTuple):
     """One formula of a solution as read from its text: where, the match, whether it is prose, the
     formula to parse (None: prose that is not a step) and the unit stated after it."""
@@ -377,8 +403,9 @@ def _add_annotation(
 def gsm8k_trace(
     question: str, answer: str, *, problem_id: str, where: str | None = None, pack: UnitPack | None = None
 ) -> Trace:
-    """Read one GSM8K problem into a trace; ``ImportRefusal`` when it cannot be."""
+    """Read one GSM8K problem (plain or Socratic form) into a trace; ``ImportRefusal`` when it cannot be."""
     p = default_pack() if pack is None else pack
+    answer = socratic_to_plain(answer)
     final = _FINAL.search(answer)
     gold: float | None = None
     if final is not None:
