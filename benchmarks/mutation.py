@@ -33,13 +33,20 @@ TESTS: dict[str, list[str]] = {
     "units": [
         "tests/test_units.py",
         "tests/test_units_hardening.py",
+        "tests/test_units_contract.py",
         "tests/test_pack.py",
+        "tests/test_pack_compose.py",
+        "tests/test_counts_pack.py",
         "tests/test_numbers.py",
+        "tests/test_bad_input.py",
     ],
     "admissibility": [
         "tests/test_admissibility.py",
         "tests/test_admissibility_table.py",
+        "tests/test_admissibility_contract.py",
         "tests/test_trace.py",
+        "tests/test_adapter.py",
+        "tests/test_bad_input.py",
     ],
 }
 COPY = ("ssbg", "tests", "packs", "data", "pyproject.toml", "README.md")

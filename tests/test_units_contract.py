@@ -1,0 +1,402 @@
+"""The contract of ssbg.units, field by field: what each refusal says (reason, path, detail), how each
+kind of unit text resolves (via, lemma, ratio, numerator, denominator), and how the loader names
+what is wrong with a pack (the file and line).  Written against mutation testing (``make mutation``):
+each assertion holds a behaviour a mutant of the module changed while the other tests still passed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ssbg.errors import PackError, UnitAlgebraError
+from ssbg.units import (
+    DIMENSIONLESS,
+    MAX_UNIT_CHARS,
+    ResolvedUnit,
+    UnitVector,
+    _depluralizations,
+    default_pack,
+    load_pack,
+    normalize_unit_text,
+    pack_summary,
+    parse_unit,
+    resolve_unit,
+    unit_inverse,
+    unit_power,
+    unit_product,
+    unit_quotient,
+    units_equal,
+)
+
+PACK = default_pack()
+
+
+# ------------------------------------------------------------ how a text resolves
+
+
+@pytest.mark.parametrize(
+    ("text", "lemma", "via", "dimension", "ratio", "numerator", "denominator"),
+    [
+        ("hour", "hour", "lemma", "time", Fraction(60), "time", "dimensionless"),
+        ("hours", "hour", "surface", "time", Fraction(60), "time", "dimensionless"),
+        ("Square  Feet", "square_foot", "surface", "length^2", Fraction(1), "length^2", "dimensionless"),
+        ("dollar_per_hour", "dollar_per_hour", "lemma", "money/time", Fraction(5, 3), "money", "time"),
+        ("boxes", "box", "surface", "count", None, "count", "dimensionless"),
+        ("dollar per hour per day", "dollar_per_hour_per_day", "composite", "money/time^2", Fraction(1, 864),
+         "money/time", "time"),
+        ("hour_per_mile_per_hour", "hour_per_mile_per_hour", "composite", "time^2/length", Fraction(15, 22), "time",
+         "length/time"),
+        ("boxes per hour", "box_per_hour", "composite", "count/time", None, "count", "time"),
+        ("foot_per_second", "foot_per_second", "lemma", "length/time", Fraction(60), "length", "time"),
+    ],
+)
+def test_a_unit_text_resolves_to_its_lemma_via_ratio_and_sides(
+    text: str, lemma: str, via: str, dimension: str, ratio: Fraction | None, numerator: str, denominator: str
+) -> None:
+    PACK.clear_cache()
+    hit = PACK.resolve(text)
+    assert (hit.text, hit.lemma, hit.via, str(hit.dimension), hit.ratio) == (text, lemma, via, dimension, ratio)
+    assert (str(hit.numerator), str(hit.denominator)) == (numerator, denominator)
+    assert str(hit) == lemma
+    assert hit.is_rate == (via == "composite" or denominator != "dimensionless")
+
+
+def test_a_listed_lemma_is_never_split() -> None:
+    hit = PACK.resolve("mile_per_hour")
+    assert (hit.via, hit.lemma, hit.ratio) == ("lemma", "mile_per_hour", Fraction(88))
+
+
+def test_of_two_splits_both_resolving_the_one_with_fewer_composites_wins() -> None:
+    # "hours per miles per hour": hours / (miles per hour) has one composite side, the left-first split two
+    hit = PACK.resolve("hours_per_miles_per_hour")
+    assert (str(hit.numerator), str(hit.denominator)) == ("time", "length/time")
+
+
+def test_ties_go_to_the_rightmost_split() -> None:
+    hit = PACK.resolve("dollar_per_hour_per_minute")  # (dollar/hour)/minute, not dollar/(hour/minute)
+    assert (str(hit.numerator), str(hit.denominator)) == ("money/time", "time")
+
+
+@pytest.mark.parametrize(
+    ("key", "candidates"),
+    [
+        ("flies", ("fly", "fli", "flie")),
+        ("pies", ("pi", "pie")),  # "ies" needs more than four letters
+        ("boxes", ("box", "boxe")),
+        ("yes", ("ye",)),  # "es" needs more than three letters
+        ("gas", ("ga",)),
+        ("as", ()),  # "s" needs more than two letters
+        ("kiss", ()),  # never "ss"
+        ("square_feets", ("square_feet",)),  # the last word only, the head kept
+        ("box_of_apples", ("box_of_appl", "box_of_apple")),
+        ("fish", ()),
+    ],
+)
+def test_depluralization_candidates(key: str, candidates: tuple[str, ...]) -> None:
+    assert _depluralizations(key) == candidates
+
+
+def _pack(folder: Path, lexicon: list[dict[str, Any]], **manifest: Any) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    data = "".join(json.dumps(r) + "\n" for r in lexicon).encode()
+    (folder / "lexicon.jsonl").write_bytes(data)
+    meta = {"name": "tiny", "version": "1.0.0", "rows": len(lexicon), "sha256": hashlib.sha256(data).hexdigest()}
+    (folder / "manifest.json").write_text(json.dumps({**meta, **manifest}, indent=2), encoding="utf-8")
+    return folder
+
+
+def _row(lemma: str, plural: str, **fields: Any) -> dict[str, Any]:
+    row = {"lemma": lemma, "plural": plural, "surfaces": [], "domain": "count", "dimension": {"count": 1},
+           "ratio": "1", "canonical": False, "container_size": None}
+    return {**row, **fields}
+
+
+def test_depluralization_reaches_only_listed_lemmas(tmp_path: Path) -> None:
+    pack = load_pack(_pack(tmp_path / "p", [_row("berry", "berryz"), _row("bus", "busz"), _row("cat", "catz")]))
+    assert [(pack.resolve(t).lemma, pack.resolve(t).via) for t in ("berries", "buses", "cats")] == [
+        ("berry", "depluralized"), ("bus", "depluralized"), ("cat", "depluralized")
+    ]
+    assert pack.lookup("dogs") == "unknown_unit"
+
+
+def test_a_pack_that_says_no_depluralization_resolves_listed_forms_only(tmp_path: Path) -> None:
+    pack = load_pack(_pack(tmp_path / "p", [_row("cat", "catz")], depluralize=False))
+    assert (pack.lookup("cats"), pack.resolve("catz").lemma) == ("unknown_unit", "cat")
+
+
+def test_a_folded_surface_two_lemmas_claim_resolves_only_as_written(tmp_path: Path) -> None:
+    rows = [_row("thing", "things", surfaces=["Box"]), _row("other", "others", surfaces=["BOX"])]
+    pack = load_pack(_pack(tmp_path / "p", rows))
+    assert (pack.resolve("Box").lemma, pack.resolve("BOX").lemma, pack.lookup("box")) == (
+        "thing", "other", "unknown_unit"
+    )
+
+
+# ------------------------------------------------------------ refusals of unit texts
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("", "malformed_unit"), ("   ", "malformed_unit"), ("x" * (MAX_UNIT_CHARS + 1), "malformed_unit"),
+     ("apples", "unknown_unit"), ("dollars per apple", "unknown_unit")],
+)
+def test_resolve_refuses_with_reason_and_the_text_as_detail(text: str, reason: str) -> None:
+    with pytest.raises(UnitAlgebraError) as info:
+        PACK.resolve(text)
+    assert (info.value.reason, info.value.detail) == (reason, text)
+    assert info.value.message == f"{reason}: {text!r}"
+
+
+@pytest.mark.parametrize("value", [None, 3, ["hours"], b"hours"])
+def test_resolve_refuses_what_is_not_text(value: object) -> None:
+    with pytest.raises(UnitAlgebraError) as info:
+        PACK.resolve(value)  # type: ignore[arg-type]
+    assert (info.value.reason, info.value.path, info.value.detail) == ("malformed_unit", "unit", repr(value))
+    assert info.value.message.startswith("malformed_unit: unit must be a str")
+    assert PACK.lookup(value) == "malformed_unit"
+
+
+def test_parse_unit_reads_the_memo_and_refuses_unhashable_text() -> None:
+    PACK.clear_cache()
+    assert parse_unit("hours") == parse_unit("hours") == UnitVector(time=1)
+    assert PACK.vector("hours") == UnitVector(time=1)
+    with pytest.raises(UnitAlgebraError):
+        parse_unit(["hours"])  # type: ignore[arg-type]
+    with pytest.raises(UnitAlgebraError):
+        PACK.vector("apples")
+
+
+@pytest.mark.parametrize("pack", ["en_units_v1", 1, object()])
+def test_a_pack_argument_that_is_no_pack_refuses(pack: object) -> None:
+    for call in (lambda: parse_unit("hours", pack), lambda: resolve_unit("hours", pack), lambda: pack_summary(pack)):  # type: ignore[arg-type]
+        with pytest.raises(UnitAlgebraError) as info:
+            call()
+        assert (info.value.reason, info.value.path, info.value.detail) == ("malformed_unit", "pack", repr(pack))
+
+
+def test_resolve_unit_and_pack_summary_take_none_for_the_default_pack() -> None:
+    assert resolve_unit("hours").lemma == resolve_unit("hours", PACK).lemma == "hour"
+    summary = pack_summary()
+    assert summary == pack_summary(PACK)
+    assert (summary["name"], summary["version"], summary["lemmas"]) == ("en_units_v1", "1.0.0", len(PACK.entries))
+    assert sum(summary["domains"].values()) == len(PACK.entries)
+    assert list(summary["domains"]) == sorted(summary["domains"])
+    assert summary["domains"]["wage"] == 2
+
+
+def test_completions() -> None:
+    assert PACK.completions("squ", limit=2) == ("square feet", "square inches")
+    assert PACK.completions("SQU")[:2] == ("square feet", "square inches")
+    assert len(PACK.completions()) == len({*PACK.entries, *PACK.surfaces})
+    assert PACK.completions("zzz") == ()
+
+
+def test_a_pack_hashes_by_name_version_and_checksum() -> None:
+    assert hash(PACK) == hash((PACK.name, PACK.version, PACK.checksum))
+
+
+# ------------------------------------------------------------ the algebra's refusals
+
+
+@pytest.mark.parametrize("op", [unit_product, unit_quotient, units_equal])
+def test_binary_algebra_names_the_bad_argument(op: Any) -> None:
+    for args, path in (((None, DIMENSIONLESS), "a"), ((DIMENSIONLESS, "x"), "b")):
+        with pytest.raises(UnitAlgebraError) as info:
+            op(*args)
+        assert (info.value.reason, info.value.path) == ("malformed_unit", path)
+        assert info.value.detail == repr(args[0] if path == "a" else args[1])
+        assert info.value.message.startswith(f"malformed_unit: '{path}' must be a UnitVector")
+
+
+def test_the_algebra_itself() -> None:
+    v, w = UnitVector(money=1, time=-1), UnitVector(time=1, count=2)
+    assert unit_product(v, w) == UnitVector(money=1, count=2)
+    assert unit_quotient(v, w) == UnitVector(money=1, time=-2, count=-2)
+    assert unit_inverse(v) == UnitVector(money=-1, time=1)
+    assert unit_power(v, 3) == UnitVector(money=3, time=-3)
+    assert unit_power(v, 0) == DIMENSIONLESS
+    assert units_equal(v, UnitVector(time=-1, money=1))
+    assert not units_equal(v, w)
+    assert v.as_dict() == {"time": -1, "money": 1}
+
+
+def test_unit_power_names_its_exponent() -> None:
+    with pytest.raises(UnitAlgebraError) as info:
+        unit_power(UnitVector(length=1), 1.5)  # type: ignore[arg-type]
+    assert (info.value.reason, info.value.path, info.value.detail) == ("malformed_unit", "n", "1.5")
+    assert info.value.message.startswith("malformed_unit: exponent must be an int")
+    with pytest.raises(UnitAlgebraError) as info:
+        unit_power(None, 2)  # type: ignore[arg-type]
+    assert info.value.path == "v"
+
+
+def test_an_exponent_refusal_names_its_field() -> None:
+    with pytest.raises(UnitAlgebraError) as info:
+        UnitVector(count="1")  # type: ignore[arg-type]
+    assert (info.value.path, info.value.detail) == ("count", "'1'")
+    assert "exponent 'count' must be an int (got str '1')" in info.value.message
+
+
+def test_make_names_a_wrong_length() -> None:
+    with pytest.raises(UnitAlgebraError) as info:
+        UnitVector._make([1, 2, 3])
+    assert (info.value.reason, info.value.detail) == ("malformed_unit", "(1, 2, 3)")
+    assert "has 6 exponents (got 3)" in info.value.message
+
+
+def test_an_entry_splits_into_its_positive_and_negative_sides() -> None:
+    entry: ResolvedUnit = PACK.resolve("dollar_per_hour")
+    assert entry.numerator == UnitVector(money=1)
+    assert entry.denominator == UnitVector(time=1)
+
+
+def test_normalize_unit_text() -> None:
+    assert normalize_unit_text("  Square -  Feet ") == "square_feet"
+
+
+# ------------------------------------------------------------ the loader names the file and the line
+
+
+def _tiny(tmp_path: Path, **manifest: Any) -> Path:
+    return _pack(tmp_path / "p", [_row("widget", "widgets"), _row("gadget", "gadgets")], **manifest)
+
+
+@pytest.mark.parametrize(
+    ("manifest", "reason"),
+    [
+        ({"rows": True}, "manifest_invalid"),
+        ({"rows": -1}, "manifest_invalid"),
+        ({"version": " "}, "manifest_invalid"),
+        ({"depluralize": "yes"}, "manifest_invalid"),
+        ({"name": "a b"}, "manifest_invalid"),
+        ({"version": "1+2"}, "manifest_invalid"),
+        ({"rows": 0}, "row_count_mismatch"),  # zero rows is a count, only not this lexicon's
+        ({"rows": 10**15}, "row_count_mismatch"),  # the largest count there is
+    ],
+)
+def test_a_manifest_field_refuses_at_the_manifest(tmp_path: Path, manifest: dict[str, Any], reason: str) -> None:
+    folder = _tiny(tmp_path, **manifest)
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert info.value.reason == reason
+    assert info.value.path is not None
+    assert info.value.path.startswith(f"{folder / 'manifest.json'}:")
+
+
+def test_a_manifest_that_is_not_json_refuses_at_its_first_line(tmp_path: Path) -> None:
+    folder = _tiny(tmp_path)
+    (folder / "manifest.json").write_bytes(b"\xff{")
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert (info.value.reason, info.value.path) == ("manifest_invalid", f"{folder / 'manifest.json'}:1")
+
+
+def test_a_lexicon_that_is_not_utf8_names_the_lexicon(tmp_path: Path) -> None:
+    folder = _tiny(tmp_path)
+    data = b'{"lemma": "\xff"}\n'
+    (folder / "lexicon.jsonl").write_bytes(data)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=1)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert (info.value.reason, info.value.path) == ("malformed_row", str(folder / "lexicon.jsonl"))
+    assert "not UTF-8" in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("rows", "line"),
+    [
+        ([_row("widget", "widgets"), _row("widget", "widgetz")], 2),  # a lemma twice
+        ([_row("widget", "widgets"), _row("gadget", "widgets")], 2),  # a surface claimed twice
+        ([_row("widget", "widgets", surfaces=["gadget"]), _row("gadget", "gadgets")], None),  # a lemma's surface
+    ],
+)
+def test_a_duplicate_names_its_line_or_the_lexicon(
+    tmp_path: Path, rows: list[dict[str, Any]], line: int | None
+) -> None:
+    folder = _pack(tmp_path / "p", rows)
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    lexicon = folder / "lexicon.jsonl"
+    assert (info.value.reason, info.value.path) == ("duplicate_entry", f"{lexicon}:{line}" if line else str(lexicon))
+
+
+def test_a_surface_that_folds_onto_a_lemma_is_a_duplicate(tmp_path: Path) -> None:
+    folder = _pack(tmp_path / "p", [_row("widget", "widgets", surfaces=["Gadget"]), _row("gadget", "gadgets")])
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert info.value.reason == "duplicate_entry"
+
+
+def test_blank_lexicon_lines_are_skipped_and_the_lines_still_counted(tmp_path: Path) -> None:
+    folder = _tiny(tmp_path)
+    rows = (folder / "lexicon.jsonl").read_text().splitlines()
+    data = (rows[0] + "\n\n" + json.dumps(_row("bad", "")) + "\n").encode()
+    (folder / "lexicon.jsonl").write_bytes(data)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=2)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert info.value.path == f"{folder / 'lexicon.jsonl'}:3"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("lemma", "Widget"), ("lemma", ""), ("domain", "smell"), ("surfaces", [""]), ("surfaces", [3]),
+     ("dimension", {"smell": 1}), ("ratio", "-1"), ("ratio", "0"), ("container_size", 0), ("canonical", 1)],
+)
+def test_a_bad_field_refuses_at_its_row(tmp_path: Path, field: str, value: object) -> None:
+    folder = _pack(tmp_path / "p", [_row("gadget", "gadgets"), {**_row("widget", "widgets"), field: value}])
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert (info.value.reason, info.value.path) == ("malformed_row", f"{folder / 'lexicon.jsonl'}:2")
+
+
+@pytest.mark.parametrize("row", ["{not json", "[1]", json.dumps({"lemma": "widget"})])
+def test_a_row_that_is_no_row_refuses_at_its_line(tmp_path: Path, row: str) -> None:
+    folder = _pack(tmp_path / "p", [_row("gadget", "gadgets")])
+    data = (folder / "lexicon.jsonl").read_bytes() + row.encode() + b"\n"
+    (folder / "lexicon.jsonl").write_bytes(data)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=2)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert (info.value.reason, info.value.path) == ("malformed_row", f"{folder / 'lexicon.jsonl'}:2")
+
+
+@pytest.mark.parametrize("name", ["no_such_pack", "no/such/folder", Path("/no/such/folder")])
+def test_a_missing_pack_names_what_was_asked(name: str | Path) -> None:
+    with pytest.raises(PackError) as info:
+        load_pack(name)
+    assert (info.value.reason, info.value.path) == ("pack_missing", str(name))
+
+
+def test_a_missing_pack_file_names_it(tmp_path: Path) -> None:
+    folder = _tiny(tmp_path)
+    (folder / "lexicon.jsonl").unlink()
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert (info.value.reason, info.value.path) == ("pack_missing", str(folder / "lexicon.jsonl"))
+
+
+def test_a_pack_file_too_large_is_a_malformed_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("ssbg.units.MAX_PACK_BYTES", 10)
+    folder = _tiny(tmp_path)
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert (info.value.reason, info.value.path) == ("malformed_row", str(folder / "manifest.json"))
+
+
+def test_a_loaded_tiny_pack(tmp_path: Path) -> None:
+    pack = load_pack(_tiny(tmp_path))
+    assert (pack.name, pack.version, pack.lemmas) == ("tiny", "1.0.0", ("widget", "gadget"))
+    assert pack.resolve("widgets").via == "surface"
