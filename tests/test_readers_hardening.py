@@ -339,6 +339,26 @@ def test_a_json_array_element_too_large_is_skipped_in_bounded_memory(
     assert peak < 1_500_000  # the 2 MB element is never held whole
 
 
+def test_an_asdiv_file_of_twenty_mib_between_problems_scans_in_bounded_memory(tmp_path: Path) -> None:
+    path = tmp_path / "asdiv_padded.xml"
+    with path.open("wb") as f:
+        f.write(b"<ProblemSet>\n" + _asdiv_problem("a").encode() + b"<!-- ")
+        for _ in range(10):
+            f.write(b"x" * (1 << 20))  # a 10 MiB comment
+        f.write(b" -->\n")
+        for _ in range(10):
+            f.write(b" " * (1 << 20))  # and 10 MiB of blanks
+        f.write(_asdiv_problem("b").encode() + b"</ProblemSet>\n")
+    tracemalloc.start()
+    try:
+        scanned = list(asdiv_reader.scan_asdiv(path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [r.refusal for r in scanned] == [None, None]
+    assert peak < 8 * (1 << 20)  # a block or two, not the 20 MiB file
+
+
 def test_thirty_two_thousand_unclosed_problem_tags_scan_in_linear_time(tmp_path: Path) -> None:
     path = tmp_path / "asdiv_unclosed.xml"
     path.write_bytes(b"<ProblemSet>\n" + b"<Problem ID='x'>\n" * 32_000 + _asdiv_problem("ok").encode())
@@ -531,3 +551,11 @@ def test_any_bytes_around_good_records_never_stop_a_reader(tmp_path_factory: Any
             assert record.refusal.path.startswith(record.source)
             assert record.source.startswith(f"{path}:")
     assert sum(1 for r in got if r.refusal is None) <= 2
+
+
+def test_report_over_a_device_is_exit_2_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ssbg.cli import main
+
+    code = _finishes(lambda: main(["report", "gsm8k=/dev/zero", "-o", str(tmp_path / "r.html"), "--no-progress"]))
+    assert code == 2  # it ended in MemoryError
+    assert "ImportRefusal [malformed_record] at /dev/zero" in capsys.readouterr().err
