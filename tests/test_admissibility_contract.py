@@ -384,3 +384,52 @@ def test_a_rule_refuses_an_operand_with_no_unit_unless_it_is_a_pure_number(kind:
         KIND_RULES[kind](kind, operands, "a / z" if kind == "divide" else "")
     assert (info.value.reason, info.value.detail) == ("unit_unbound", "z")
     assert info.value.message == f"unit_unbound: {kind} operand z has no unit"
+
+
+@pytest.mark.parametrize(("kind", "units", "proof"), [
+    ("multiply", [None, "dollars"], "multiply: [dimensionless,money] -> money"),
+    ("divide", ["dollars", None], "divide: [money,dimensionless] -> money"),
+    ("divide", [None, "hours"], "divide: [dimensionless,time] -> 1/time"),
+])
+def test_check_operation_reads_a_blank_operand_of_a_product_or_quotient_as_a_pure_number(
+    kind: str, units: list[str | None], proof: str
+) -> None:
+    assert check_operation(kind, units).to_canonical_string() == proof
+
+
+def test_check_operation_a_blank_operand_of_a_sum_has_no_unit() -> None:
+    with pytest.raises(AdmissibilityError) as info:
+        check_operation("add", ["dollars", None])
+    assert (info.value.reason, info.value.detail) == ("unit_unbound", "op_1")
+
+
+def test_long_values_are_cut_in_refusals() -> None:
+    with pytest.raises(BindingGraphError) as info:
+        UnitProof("k" * 500, DIMENSIONLESS, ())
+    assert (len(info.value.message), len(info.value.detail or "")) == (300, 80)
+    key = "s" * 200
+    with pytest.raises(AdmissibilityError) as info2:
+        check_admissibility(equation("add", ("a",)), symbols={key: sym("a")})
+    assert len(info2.value.detail or "") == 80
+
+
+@pytest.mark.parametrize(("args", "field", "detail"), [
+    (("add", (0, 0, 0, 1, 0, 0), ()), "lhs_unit", "(0, 0, 0, 1, 0, 0)"),
+    (("add", DIMENSIONLESS, [DIMENSIONLESS]), "operand_units", repr([DIMENSIONLESS])),
+])
+def test_a_unit_proof_refusal_shows_the_value_it_refused(args: tuple[Any, ...], field: str, detail: str) -> None:
+    with pytest.raises(BindingGraphError) as info:
+        UnitProof(*args)
+    assert (info.value.path, info.value.detail) == (field, detail[:80])
+    assert "UnitVector" in info.value.message
+
+
+def test_the_stamper_binds_over_the_pack_it_is_given() -> None:
+    from ssbg.units import compose, load_pack
+
+    both = compose(default_pack(), load_pack("en_counts_v1"))
+    symbols = {"a": sym("a", "cookies"), "b": sym("b", "cookies"), "x": sym("x")}
+    assert EquationStamper(symbols, both).stamp("x", "a + b", ("a", "b"), "add", SPAN).admissibility_status == (
+        "admitted"
+    )
+    assert EquationStamper(symbols).stamp("x", "a + b", ("a", "b"), "add", SPAN).refusal_reason == "unknown_unit"

@@ -400,3 +400,256 @@ def test_a_loaded_tiny_pack(tmp_path: Path) -> None:
     pack = load_pack(_tiny(tmp_path))
     assert (pack.name, pack.version, pack.lemmas) == ("tiny", "1.0.0", ("widget", "gadget"))
     assert pack.resolve("widgets").via == "surface"
+
+
+# ------------------------------------------------------------ pinned against the survivors of mutation testing
+
+
+class _Calls:
+    """Counts the unit texts resolved while it is entered (each side of each split tried)."""
+
+    def __enter__(self) -> _Calls:
+        from ssbg.units import UnitPack
+
+        self.calls = 0
+        self._real = real = UnitPack._resolve_uncached
+
+        def counting(pack: UnitPack, *args: Any) -> Any:
+            self.calls += 1
+            return real(pack, *args)
+
+        UnitPack._resolve_uncached = counting  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from ssbg.units import UnitPack
+
+        UnitPack._resolve_uncached = self._real  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize(("pers", "calls"), [(20, 47), (31, 58), (32, 1), (33, 1)])
+def test_a_text_with_more_pers_than_a_composite_can_hold_is_not_split(pers: int, calls: int) -> None:
+    # a full tree of composites MAX_UNIT_NESTING deep holds 31 "per" (15 splits, 16 listed leaves of one "per")
+    PACK.clear_cache()
+    with _Calls() as counted:
+        assert PACK.lookup("a_per_" * pers + "a") == "unknown_unit"
+    assert counted.calls == calls
+
+
+@pytest.mark.parametrize(("text", "lemma", "via"), [("fts", "foot", "depluralized"), ("Hour", "hour", "lemma"),
+                                                     ("$ per hour", "dollar_per_hour", "composite")])
+def test_the_less_common_paths_of_resolution(text: str, lemma: str, via: str) -> None:
+    PACK.clear_cache()
+    hit = PACK.resolve(text)
+    assert (hit.text, hit.lemma, hit.via) == (text, lemma, via)
+
+
+def test_the_unit_length_cap_is_inclusive() -> None:
+    assert (PACK.lookup("x" * MAX_UNIT_CHARS), PACK.lookup("x" * (MAX_UNIT_CHARS + 1))) == (
+        "unknown_unit", "malformed_unit"
+    )
+
+
+def test_the_lookup_memo_never_holds_more_than_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("ssbg.units.MAX_MEMOIZED_UNITS", 20)
+    PACK.clear_cache()
+    sizes = []
+    for i in range(70):
+        PACK.lookup(f"gizmo{i}")
+        sizes.append(len(PACK._cache))
+    PACK.clear_cache()
+    assert max(sizes) == 20
+
+
+def test_depluralization_of_the_last_word_only() -> None:
+    assert _depluralizations("box_pies") == ("box_pi", "box_pie")  # "pies" alone is too short for "ies"
+
+
+@pytest.mark.parametrize("value", [3, None, [1]])
+def test_refusals_of_wrong_types_name_the_type(value: object) -> None:
+    from ssbg.units import UnitVector as Vector
+
+    name = type(value).__name__
+    checks = [
+        (lambda: PACK.resolve(value), f"(got {name})"),  # type: ignore[arg-type]
+        (lambda: parse_unit("hours", value) if value is not None else parse_unit(value), f"(got {name})"),  # type: ignore[arg-type]
+        (lambda: unit_product(Vector(), value), f"(got {name})"),  # type: ignore[arg-type]
+        (lambda: load_pack(3 if value is None else value), "(got int)" if value is None else f"(got {name})"),  # type: ignore[arg-type]
+    ]
+    for call, words in checks:
+        with pytest.raises((UnitAlgebraError, PackError)) as info:
+            call()
+        assert words in info.value.message, info.value.message
+
+
+def test_the_algebra_shows_the_value_it_refused() -> None:
+    cases = ((unit_inverse, ("x",), "v", "'x'"), (unit_product, ((1,), DIMENSIONLESS), "a", "(1,)"),
+             (unit_quotient, (DIMENSIONLESS, [2]), "b", "[2]"))
+    for op, args, path, shown in cases:
+        with pytest.raises(UnitAlgebraError) as info:
+            op(*args)
+        assert (info.value.path, info.value.detail) == (path, shown)
+
+
+def test_load_pack_refuses_a_name_that_is_no_text() -> None:
+    with pytest.raises(PackError) as info:
+        load_pack(3)  # type: ignore[arg-type]
+    assert (info.value.reason, info.value.path, info.value.detail) == ("pack_missing", "pack", "3")
+    assert "a pack is named by a str or a Path (got int)" in info.value.message
+
+
+def test_an_empty_part_of_a_composed_name_is_named() -> None:
+    with pytest.raises(PackError) as info:
+        load_pack("en_units_v1++en_counts_v1")
+    assert (info.value.reason, info.value.path) == ("pack_missing", "en_units_v1++en_counts_v1")
+    assert "empty pack name" in info.value.message
+
+
+def test_a_windows_style_path_is_a_folder_not_a_name() -> None:
+    with pytest.raises(PackError) as info:
+        load_pack("no\\such\\pack")
+    assert info.value.message.startswith("no unit pack folder at")
+
+
+def test_named_packs_are_read_once_folders_each_time(tmp_path: Path) -> None:
+    assert load_pack("en_units_v1") is load_pack("en_units_v1")
+    folder = str(_tiny(tmp_path))
+    assert load_pack(folder) is not load_pack(folder)  # a folder's content may change between loads
+
+
+def test_a_row_that_is_no_object_shows_itself_as_detail(tmp_path: Path) -> None:
+    folder = _pack(tmp_path / "p", [_row("gadget", "gadgets")])
+    data = (folder / "lexicon.jsonl").read_bytes() + b"[1, 2]\n"
+    (folder / "lexicon.jsonl").write_bytes(data)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=2)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert (info.value.detail, info.value.message) == ("[1, 2]", "row must be a JSON object")
+
+
+@pytest.mark.parametrize("size", [1, 10**15])
+def test_a_container_size_at_its_bounds_is_accepted(tmp_path: Path, size: int) -> None:
+    pack = load_pack(_pack(tmp_path / "p", [_row("crate", "crates", container_size=size)]))
+    assert pack.entries["crate"].container_size == size
+
+
+def test_a_lemma_that_is_an_exact_surface_of_another_is_a_duplicate_even_when_its_folding_is_ambiguous(
+    tmp_path: Path,
+) -> None:
+    rows = [_row("widget", "widgets", surfaces=["gadget"]), _row("thing", "things", surfaces=["Gadget"]),
+            _row("gadget", "gadgets")]
+    with pytest.raises(PackError) as info:
+        load_pack(_pack(tmp_path / "p", rows))
+    assert info.value.reason == "duplicate_entry"
+
+
+def test_a_manifest_key_written_as_an_escape_is_found_at_line_one(tmp_path: Path) -> None:
+    folder = _tiny(tmp_path)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    text = "\n" + json.dumps({**manifest, "rows": 5}, indent=2).replace('"rows"', '"\\u0072ows"')
+    (folder / "manifest.json").write_text(text)
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert (info.value.reason, info.value.path) == ("row_count_mismatch", f"{folder / 'manifest.json'}:1")
+    (folder / "manifest.json").write_text("\n" + json.dumps({**manifest, "rows": 5}, indent=2))
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert info.value.path == f"{folder / 'manifest.json'}:5"  # the blank first line counts
+
+
+PACK_FAULTS = [
+    ({"rows": True}, "manifest needs"), ({"version": " "}, "'version' non-empty"), ({"depluralize": 1}, "depluralize"),
+    ({"name": "a b"}, "must match"), ({"rows": 9}, "lexicon has 2 rows"), ({"sha256": "0" * 64}, "differs from"),
+]
+
+
+@pytest.mark.parametrize(("manifest", "words"), PACK_FAULTS)
+def test_a_pack_refusal_says_what_is_wrong(tmp_path: Path, manifest: dict[str, Any], words: str) -> None:
+    with pytest.raises(PackError) as info:
+        load_pack(_tiny(tmp_path, **manifest))
+    assert words in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("row", "words"),
+    [({"surfaces": [""]}, "'surfaces' must be non-empty strings"), ({"dimension": {"x": 1}}, "'dimension' must map"),
+     ({"ratio": "1e99999999"}, "'ratio' is not a rational within bounds"), ({"ratio": "0"}, "'ratio' must be positive"),
+     ({"container_size": 0}, "'container_size' must be a positive int"), ({"plural": ""}, "'plural' must be"),
+     ({"domain": "smell"}, "unknown domain 'smell'"), ({"lemma": "X"}, "must be normalized"),
+     ({"canonical": 1}, "'canonical' has the wrong type (int)"), ({"extra": 1}, "unexpected ['extra']")],
+)
+def test_a_row_refusal_says_what_is_wrong(tmp_path: Path, row: dict[str, Any], words: str) -> None:
+    with pytest.raises(PackError) as info:
+        load_pack(_pack(tmp_path / "p", [{**_row("widget", "widgets"), **row}]))
+    assert words in info.value.message
+
+
+def test_duplicates_say_what_is_claimed_twice(tmp_path: Path) -> None:
+    for rows, words in (([_row("w", "ws"), _row("w", "wz")], "lemma 'w' listed twice"),
+                        ([_row("w", "ws"), _row("v", "ws")], "surface 'ws' claimed by 'w' and 'v'"),
+                        ([_row("w", "ws", surfaces=["v"]), _row("v", "vs")], "lemma 'v' is also another lemma's")):
+        with pytest.raises(PackError) as info:
+            load_pack(_pack(tmp_path / f"p{len(words)}", rows))
+        assert words in info.value.message
+
+
+def test_a_pack_whose_components_do_not_add_up_is_refused_naming_it() -> None:
+    import dataclasses
+
+    from ssbg.units import PackComponent
+
+    pack = default_pack()
+    for components, words in (((), "non-empty tuple of PackComponent"), (("x",), "must hold PackComponent values"),
+                              ((PackComponent("other", "1", pack.checksum),), "must join the components'")):
+        with pytest.raises(PackError) as info:
+            dataclasses.replace(pack, components=components)
+        assert (info.value.reason, info.value.path) == ("manifest_invalid", pack.name)
+        assert words in info.value.message
+    with pytest.raises(PackError) as info:
+        dataclasses.replace(pack, checksum="0" * 64)
+    assert "is not the components' composition checksum" in info.value.message
+
+
+def test_missing_and_unreadable_pack_files_say_so(tmp_path: Path) -> None:
+    import os
+
+    with pytest.raises(PackError) as info:
+        load_pack("no_such_pack")
+    assert "no unit pack named 'no_such_pack'" in info.value.message
+    folder = _tiny(tmp_path)
+    (folder / "lexicon.jsonl").unlink()
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert info.value.message == f"missing pack file {folder / 'lexicon.jsonl'}"
+    os.mkfifo(folder / "lexicon.jsonl")
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert info.value.message == f"cannot read pack file {folder / 'lexicon.jsonl'}: not a regular file (a FIFO)"
+    (folder / "manifest.json").write_text("{")
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert info.value.message.startswith("manifest is not JSON")
+
+
+def test_compose_names_what_is_not_a_pack() -> None:
+    from ssbg.units import compose
+
+    with pytest.raises(UnitAlgebraError) as info:
+        compose(default_pack(), "x")  # type: ignore[arg-type]
+    assert (info.value.path, info.value.detail) == ("packs[1]", "'x'")
+    assert "compose() takes UnitPack values (got str at 1)" in info.value.message
+    with pytest.raises(UnitAlgebraError) as info:
+        compose()
+    assert (info.value.reason, info.value.path) == ("malformed_unit", "packs")
+    assert info.value.message == "malformed_unit: compose() takes one or more UnitPack values"
+
+
+def test_a_conflict_names_both_claims(tmp_path: Path) -> None:
+    a = load_pack(_pack(tmp_path / "a", [_row("widget", "widgets")]))
+    b = load_pack(_pack(tmp_path / "b", [_row("gizmo", "widgets")], name="other"))
+    with pytest.raises(PackError) as info:
+        a + b
+    assert info.value.reason == "pack_conflict"
+    assert "'widgets' is claimed by tiny (-> widget) and other (-> gizmo)" in info.value.message
