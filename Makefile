@@ -17,7 +17,7 @@ LAB_ROOT = $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 LAB_ARGS ?=
 CORPORA ?= ../shared/corpora
 
-.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint fuzz mutation
+.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint alignment fuzz mutation
 
 # Debian packages: graphviz (dot) for diagrams, chromium for the browser test and screenshots.
 # --no-install-recommends: what they need and nothing else (ADR 0020: 29 packages instead of 118).
@@ -80,6 +80,10 @@ MUTATION_ARGS ?=
 mutation: $(STAMP)
 	$(PY) -m pip install -q -e ".[mutation]"
 	$(PY) benchmarks/mutation.py $(MUTATION_ARGS)
+
+# Grounding against the hand-written gold alignments of data/gold/ (ADR 0018), and CogComp's own.
+alignment: $(STAMP)
+	$(PY) -m ssbg.stats.alignment --corpora $(CORPORA)
 
 # One command as root or as a user: --allow-root only when root. LAB_ARGS passes more options.
 lab: system-deps $(STAMP)

@@ -813,6 +813,25 @@ class _TraceBinder:
         self.constants[key] = bound
         return bound
 
+    def beside_a_rate(self, step: Step) -> bool:
+        """Whether a sum or difference adds a rate constant to a rate of its own dimension (``7 days a week -
+        3 days every week``): the constant then stays the rate; else it is the amount of one period."""
+        rates = []
+        for o in step.operands:
+            bound = self.steps[o.step] if o.step is not None else None
+            if o.mention is not None:
+                bound = self.mentions[o.mention]
+            if bound is not None and bound.unit is not None and bound.unit.is_rate:
+                rates.append(bound.unit.dimension)
+        if not rates:
+            return False
+        for o in step.operands:
+            unit = IMPLICIT_CONSTANTS[o.constant].unit if o.constant is not None else None
+            hit = None if unit is None else self.pack.lookup(unit)
+            if isinstance(hit, ResolvedUnit) and hit.is_rate and hit.dimension in rates:
+                return True
+        return False
+
     def alias(self, bound: _Bound, occurrence: int) -> _Bound:
         """A second symbol for an operand used twice in one step (``12 * 12``)."""
         original = self.symbols[bound.symbol_id]
@@ -858,13 +877,14 @@ class _TraceBinder:
         operands: list[_Bound] = []
         ids: list[str] = []
         seen: list[str] = []  # operand symbols before aliasing, to count repeats
+        additive = op in _ADDITIVE and not self.beside_a_rate(step)
         for o in step.operands:
             if (index := o.mention) is not None:
                 bound = mentions[index]
             elif (index := o.step) is not None:
                 bound = steps[index]
             else:
-                bound = self.constant(o, additive=op in _ADDITIVE)
+                bound = self.constant(o, additive=additive)
             original = bound.symbol_id
             if original in seen:
                 bound = self.alias(bound, seen.count(original))

@@ -164,3 +164,17 @@ def test_a_folder_of_corpora_skips_the_gold_annotations() -> None:
     specs = expand_specs([GOLD_FILE.parents[1]])
     assert specs
     assert not [s for s in specs if s.endswith(".gold.jsonl")]
+
+
+@pytest.mark.corpora
+def test_the_alignment_command_prints_every_figure() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "ssbg.stats.alignment", "--corpora", str(corpora_dir())],
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "| held out |" in done.stdout
+    assert "CogComp, alignments withheld" in done.stdout

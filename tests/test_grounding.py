@@ -91,9 +91,12 @@ def test_a_percent_complement_is_an_implicit_difference() -> None:
 
 
 def test_a_fraction_gives_its_denominator() -> None:
+    # the 3 is the "one-third" the text writes (its denominator), not the constant its word would cue
     b = builder("He spent one-third of his $600.")
     b.add_formula("600/3=200")
-    assert sources(b) == [["mention", "constant:third"]]
+    assert sources(b) == [["mention", "mention"]]
+    divisor = b.build().steps[0].operands[1]
+    assert b.build().mentions[divisor.mention or 0].text == "one-third"
 
 
 def test_a_number_the_solution_states_grounds_but_not_one_it_restates() -> None:
@@ -483,8 +486,10 @@ def test_the_solution_line_decides_between_same_valued_readings() -> None:
     at = solution.index("<<") + 2
     b.plan_annotations([(at - 2, at, "8/2=4", "dogs")])
     b.add_formula("8/2=4", unit="dogs", position=at - 2, at=at)
-    divisor = b.build().steps[0].operands[1]
-    assert (divisor.source, divisor.constant, divisor.at) == ("constant", "half", at + 2)
+    trace = b.build()
+    divisor = trace.steps[0].operands[1]
+    assert (divisor.source, divisor.at) == ("mention", at + 2)
+    assert trace.mentions[divisor.mention or 0].text == "half"  # the word the text writes, not "2 cats"
     assert "half" in (divisor.why or "")
 
 

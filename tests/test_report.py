@@ -12,7 +12,7 @@ import pytest
 
 from ssbg.cli import main
 from ssbg.stats.batch import run_batch
-from ssbg.stats.report import ReportResult, cell_text, highlight_text, write_report
+from ssbg.stats.report import REASONS_LEDE, ReportResult, cell_text, highlight_text, write_report
 from ssbg.stats.tables import SUMMARY_TABLES
 from tests.conftest import corpora_dir
 from tests.test_batch import mixed_corpus, problem, write_jsonl
@@ -437,3 +437,9 @@ def test_the_ambiguity_reason_the_note_reads_is_an_admissibility_reason() -> Non
     from ssbg.stats.report import AMBIGUITY_REASON
 
     assert AMBIGUITY_REASON in ADMISSIBILITY_REASONS
+
+
+def test_the_report_says_what_each_refusal_reason_means(report: ReportResult) -> None:
+    page = report.html_path.read_text(encoding="utf-8")
+    assert REASONS_LEDE in page
+    assert page.index("ambiguous_grounding</b>: the words support two readings") < page.index('id="refusal_reasons"')

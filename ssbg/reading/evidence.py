@@ -58,10 +58,10 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 @functools.lru_cache(maxsize=65536)
 def norm(word: str) -> str:
     """A word as evidence compares it: a matching key, not a spelling (``cookie`` and ``cookies`` are
-    both ``cooky``, as ``baby`` and ``babies`` are both ``baby``).
+    one key, as ``loaf`` and ``loaves``, ``baby`` and ``babies``, ``knife`` and ``knives``).
 
-    >>> norm("Cookies") == norm("cookie"), norm("$"), norm("Peggy's"), norm("glasses")
-    (True, 'dollar', 'peggy', 'glass')
+    >>> norm("Cookies") == norm("cookie"), norm("loaves") == norm("loaf"), norm("$"), norm("Peggy's")
+    (True, True, 'dollar', 'peggy')
     """
     if word == "$":
         return "dollar"
@@ -79,6 +79,10 @@ def norm(word: str) -> str:
         w = w[:-1]
     if len(w) > 3 and w.endswith("ie"):
         w = w[:-2] + "y"
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    if len(w) > 2 and w.endswith("f"):
+        w = w[:-1] + "v"
     return w
 
 

@@ -46,7 +46,7 @@ Examples
 >>> [(s.op, [o.source for o in s.operands]) for s in b.build().steps]
 [('divide', ['mention', 'constant']), ('multiply', ['step', 'mention'])]
 >>> [name for name, _ in CANDIDATE_RULES]
-['earlier_step', 'text_mention', 'cued_constant', 'scaled_mention', 'solution_cue']
+['earlier_step', 'text_mention', 'cued_constant', 'scaled_mention', 'solution_cue', 'fraction_part']
 """
 
 from __future__ import annotations
@@ -184,6 +184,7 @@ _COMPANION_LEMMAS = frozenset(
 )
 _WRITTEN_FRACTION = re.compile(r"\d\s*/\s*\d")  # "2/5 times", "1/2 cup": a fraction the text writes
 # The numbers of a formula in the order parse_formula numbers them (a name's digits are not one).
+_PART_OF_A_WHOLE = re.compile(r"(?<![\d.])0?\.\d|/\s*100(?!\d)|%|\d\s*/\s*\(?\d")  # 0.3, /100, 1/6 beside a 1
 _LITERAL_IN_FORMULA = re.compile(r"(?<![A-Za-z_\d.,])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+\.?\d*|\.\d+)")
 
 
@@ -275,6 +276,7 @@ class GroundingState:
         # Where the formula being added was read: the offset of its text in the solution (or equation),
         # and the offset of each of its numbers there (None when the formula was rewritten from prose).
         self.formula_at: int | None = None
+        self.formula_text = ""  # the formula being added, as written
         self.literal_offsets: tuple[int, ...] | None = None
         self.twins: tuple[tuple[str, ...], ...] = ()  # unit words of each literal's twin in the line's prose
         self.step_at: dict[int, int] = {}  # a formula's offset -> its top step (the steps a plan names)
@@ -555,6 +557,13 @@ def _cued_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Ca
     ranks: dict[str, int] = {}
     for cue in cues:
         cid = cue.constant_id
+        if cid == "whole" and op not in ("subtract", "divide") and not _PART_OF_A_WHOLE.search(g.formula_text):
+            continue  # the whole of a complement (1 - 1/4), an increase (1 + 0.3) or a job (1/4 hours), not a count
+        if any(
+            m.start <= cue.start and cue.end <= m.end and m.kind != "quantity" and _is_fraction_part(g, i, lit.value)
+            for i, m in enumerate(g.mentions)
+        ):
+            continue  # "One-third": the fraction mention itself is the candidate (its part), not its word
         rank = ranks[cid] = ranks.get(cid, -1) + 1
         prior = 1.5 + (0.2 if cid in preferred else 0.0) - 0.01 * rank - 0.02 * len(ranks)
         cue_words = words(g.text, cue.start, cue.end)
@@ -579,12 +588,19 @@ def _solution_cued_candidates(g: GroundingState, lit: Literal, op: str | None) -
                       f"constant {cid} (the solution's words)")]
 
 
+def _fraction_part_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
+    """'60/3' with 'one-third of them': 3 is the denominator of the fraction mention (the 5 of '20%' too)."""
+    found = [i for i in range(len(g.mentions)) if _is_fraction_part(g, i, lit.value)]
+    return _mentions_by(g, lit, found, 1.6, "part of")
+
+
 CANDIDATE_RULES: tuple[tuple[str, CandidateRule], ...] = (
     ("earlier_step", _step_candidates),
     ("text_mention", _mention_candidates),
     ("cued_constant", _cued_candidates),
     ("scaled_mention", _scaled_candidates),
     ("solution_cue", _solution_cued_candidates),
+    ("fraction_part", _fraction_part_candidates),
 )
 """The proposers of a literal's ordinary readings, each with a one-line example; :func:`ground` weighs them."""
 
@@ -734,26 +750,24 @@ def _percent_complement(g: GroundingState, lit: Literal, op: str | None) -> Oper
     return None
 
 
-def _fraction_part(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
-    """'60/3' with 'one-third of them': 3 is the denominator of the fraction mention."""
-    # Also the 5 of "20%" (1/5), or a part of a mixed number ("4 1/2 pound steaks": 4 steaks of 1/2 pound).
-    value = lit.value
+def _is_fraction_part(g: GroundingState, i: int, value: float) -> bool:
+    """Whether ``value`` is a part of mention ``i``: the numerator or denominator of a fraction (``3`` of
+    ``one-third``), of a percentage (the 5 of ``20%``: 1/5), or a part of a mixed number (``4 1/2 pound
+    steaks`` read as 4 steaks of 1/2 pound)."""
     if value <= 0:
-        return None
-    for i, m in enumerate(g.mentions):
-        scaled = g.scaled[i]
-        if (m.kind == "fraction" and m.unit is None) or _MIXED.match(m.text):
-            fraction = float(m.value)
-            if _MIXED.match(m.text) and (value == int(fraction) or close(value, fraction - int(fraction))):
-                return Operand(mention=i, text=lit.text)  # "4 1/2 pound steaks" read as 4 steaks of 1/2 pound
-        elif scaled is not None and m.unit is not None and close(scaled * 100, float(m.value)) and scaled < 1:
-            fraction = scaled  # "20% off" divides by 5: 20% is 1/5
-        else:
-            continue
-        parts = _fraction_parts(fraction)
-        if parts is not None and value.is_integer() and value in parts:
-            return Operand(mention=i, text=lit.text)
-    return None
+        return False
+    m = g.mentions[i]
+    scaled = g.scaled[i] if i < len(g.scaled) else None
+    if (m.kind == "fraction" and m.unit is None) or _MIXED.match(m.text):
+        fraction = float(m.value)
+        if _MIXED.match(m.text) and (value == int(fraction) or close(value, fraction - int(fraction))):
+            return True
+    elif scaled is not None and m.unit is not None and close(scaled * 100, float(m.value)) and scaled < 1:
+        fraction = scaled
+    else:
+        return False
+    parts = _fraction_parts(fraction)
+    return parts is not None and value.is_integer() and value in parts
 
 
 def _solution_number(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
@@ -1080,7 +1094,6 @@ def _hours_and_minutes(g: GroundingState, lit: Literal, op: str | None) -> Opera
 
 GROUNDING_RULES: tuple[tuple[str, GroundingRule], ...] = (
     ("percent_complement", _percent_complement),
-    ("fraction_part", _fraction_part),
     ("solution_number", _solution_number),
     ("counted_mention", _counted_mention),
     ("fraction_complement", _fraction_complement),
@@ -1400,6 +1413,7 @@ class StepBuilder:
         """Set the state for a formula whose expression ``expr`` is written at ``at`` in the solution."""
         g = self.state
         g.position = position
+        g.formula_text = expr
         if at is not None:
             g.formula_at = at
             found = list(_LITERAL_IN_FORMULA.finditer(expr))
@@ -1507,7 +1521,7 @@ class StepBuilder:
             left, right = parse_equation(equation, merge=None if aligned is not None else self.merge)
             tree, name = isolate(left, right, equation)
             g.aligned = aligned
-            g.formula_at, g.literal_offsets = 0, _equation_offsets(equation)
+            g.formula_at, g.literal_offsets, g.formula_text = 0, _equation_offsets(equation), equation
             self.add_tree(tree, formula=equation.strip(), result=result)
         except ImportRefusal as exc:
             if exc.problem_id is None:

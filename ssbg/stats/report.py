@@ -59,6 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "AMBIGUITY_REASON",
+    "REASONS_LEDE",
     "TYPICAL_REASONS",
     "ReportResult",
     "TypicalDrilldown",
@@ -312,6 +313,17 @@ def typical_drilldowns(
         out[("equation", reason)] = TypicalDrilldown(drill, str(top["pattern"]), int(top["equations"]),
                                                      int(top["problems"]))
     return out
+
+
+REASONS_LEDE = (
+    '<p class="lede"><b>unit_mismatch</b>: the units the words give do not fit the arithmetic, an error of the '
+    "problem, of the solution, or of ssbg's reading. <b>ambiguous_grounding</b>: the words support two readings "
+    "of an operand (two quantities of the same value that nothing tells apart, or a total that may as well be one "
+    "thing's price) and only one of them fits: ssbg could not tell which the text means, and says so instead of "
+    "counting a mismatch (ADR 0018). <b>unknown_unit</b>: a unit outside the pack, a gap in coverage. A "
+    "<b>propagated</b> refusal (<b>unit_unbound</b>) only inherits an upstream one.</p>"
+)
+"""What the refusal-reason table's reasons mean, printed above it."""
 
 
 def reading_uncertainty_note(refusal_reasons: pd.DataFrame, reason: str) -> str | None:
@@ -657,6 +669,7 @@ def _page(
         "a <b>propagated</b> one is refused only because an equation it depends on was.</p>",
         _table(s.overview, table_id="overview"),
         '<h2 id="reasons">Refusal reasons</h2>',
+        REASONS_LEDE,
         reasons_figure,
         _table(s.refusal_reasons, table_id="refusal_reasons"),
         '<h2 id="units">Unknown units</h2>',

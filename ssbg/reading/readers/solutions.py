@@ -67,6 +67,7 @@ from ssbg.reading.readers.gsm8k import (
     _prose_formula,
     _ProseAlgebra,
     _stated_result,
+    rate_context,
     stated_unit,
 )
 from ssbg.trace import Mention, Operand, Trace
@@ -366,6 +367,7 @@ class _Reader:
         self.restated: dict[int, int] = {}  # annotation start -> start of the expression the prose restates before it
         self.spans: list[tuple[int, int]] = []  # where read formulas are (an unread line lies outside them)
         self.step_span: tuple[int, int] = (0, 0)  # the formula being added
+        self.contexts: dict[int, tuple[str, ...]] = {}  # a line's start -> the units its results may be rates of
 
     # -------------------------------------------------------------- notes and steps
 
@@ -410,32 +412,54 @@ class _Reader:
 
     # -------------------------------------------------------------- adding a formula
 
-    def add(self, formula: str, unit: str | None, position: int, span: tuple[int, int]) -> tuple[int, str | None]:
+    def add(
+        self, formula: str, unit: str | None, position: int, span: tuple[int, int], at: int | None = None
+    ) -> tuple[int, str | None]:
         """Append a formula's steps (grounded, else with the numbers nothing grounds noted): (first trace step,
-        the reason it could not be read at all, or None)."""
+        the reason it could not be read at all, or None).  ``at`` is where the formula's text is written
+        (an annotation's body): its numbers' words are then evidence for what they stand for (ADR 0018)."""
         b = self.builder
         first = len(b.steps)
         self.step_span = span
-        reason = self._try(formula, unit, position)
+        per = self.rate_context(position) if unit is not None else ()
+        reason = self._try(formula, unit, position, at, per)
         if reason == "operand_not_found" and self.algebra.present and self.algebra.solve_before(position):
-            reason = self._try(formula, unit, position)
+            reason = self._try(formula, unit, position, at, per)
         if reason == "operand_not_found":
             b.state.last_resort = self.last_resort
             try:
-                reason = self._try(formula, unit, position)
+                reason = self._try(formula, unit, position, at, per)
             finally:
                 b.state.last_resort = None
         if reason is not None:
             self.pending.clear()
         return first, reason
 
-    def _try(self, formula: str, unit: str | None, position: int) -> str | None:
+    def stated_unit(self, m: re.Match[str]) -> str | None:
+        """The unit the prose states after an annotation (its ``$`` before it, the words after it)."""
+        return stated_unit(self.working, m.end(), self.working[max(0, m.start() - 3) : m.start()], pack=self.pack)
+
+    def rate_context(self, position: int) -> tuple[str, ...]:
+        """The units a result stated on the line at ``position`` may be a rate of (the GSM8K reader's rule)."""
+        start = self.blanked.rfind("\n", 0, position) + 1
+        found = self.contexts.get(start)
+        if found is None:
+            end = self.blanked.find("\n", position)
+            g = self.builder.state
+            span = self.builder.question_span
+            asked = g.text[span[0] : span[1]] if span is not None else ""
+            found = self.contexts[start] = rate_context(self.blanked[start : end if end >= 0 else None], g.text, asked)
+        return found
+
+    def _try(
+        self, formula: str, unit: str | None, position: int, at: int | None = None, per: tuple[str, ...] = ()
+    ) -> str | None:
         """One attempt: None when the formula's steps were added, else why not (the state is as before)."""
         b = self.builder
         saved = b._saved()  # the builder's own undo, for a formula tried again
         self.pending.clear()
         try:
-            b.add_formula(formula, unit=unit, position=position)
+            b.add_formula(formula, unit=unit, position=position, at=at, per=per)
         except ImportRefusal as exc:
             b._restore(saved)
             return exc.reason
@@ -490,8 +514,8 @@ class _Reader:
             formula = f"{expr}={written.group('num')}"  # type: ignore[union-attr]
         start = self.restated.get(m.start()) or _restated_start(self.working, m.start())
         end = written.end("num") if written is not None else m.end()
-        unit = stated_unit(self.working, m.end(), self.working[max(0, m.start() - 3) : m.start()], pack=self.pack)
-        first, reason = self.add(formula, unit, m.start(), (m.start(1), m.end(1)))
+        unit = self.stated_unit(m)
+        first, reason = self.add(formula, unit, m.start(), (m.start(1), m.end(1)), at=m.start(1))
         step = self.new_step(start, end, body.strip(), first)
         if reason is not None:
             results = [v for v in (_number(stated), _number(written_text or "")) if v is not None]
@@ -550,6 +574,9 @@ class _Reader:
             events.append((found.start(), 0, found))  # before an annotation at the same place: it may restate it
             at = found.end("expr")
         events.sort(key=lambda e: (e[0], e[1]))
+        annotations = [m for _at, is_annotation, m in events if is_annotation]
+        # every annotation's numbers chosen at once (ADR 0018)
+        self.builder.plan_annotations([(m.start(), m.start(1), m.group(1), self.stated_unit(m)) for m in annotations])
         for _position, is_annotation, m in events:
             if self.notes and self.notes[-1].reason == "record_too_large":
                 break  # the builder takes no more formulas (grounding.MAX_FORMULAS): the rest is not read
