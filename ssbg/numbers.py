@@ -74,13 +74,24 @@ def _not_a_number(shown: str, field: str | None) -> NumberError:
     return NumberError(f"not_a_number: {shown} is not a number", reason="not_a_number", path=field, detail=shown[:80])
 
 
-@functools.lru_cache(maxsize=65_536)
 def _read(text: str) -> float | str:
-    """The value of a written number, or the reason it refuses (memoized: corpora repeat their numbers).
+    """The value of a written number, or the reason it refuses.
 
     Thousands separators are dropped and the rest is read as :func:`float` reads it
     (``1,000``, ``.5``, ``24.``, ``-3``, ``1e3``); ``nan`` and ``inf`` read as numbers out of range.
+    A text far longer than a number is refused before the memo keeps it.
     """
+    if len(text) > 4 * MAX_NUMBER_CHARS:
+        clean = text.replace(",", "").strip()
+        if len(clean) > MAX_NUMBER_CHARS:
+            return "number_out_of_range" if _looks_numeric(clean) else "not_a_number"
+        text = clean  # a number among blanks: the memo keeps the number only
+    return _read_short(text)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _read_short(text: str) -> float | str:
+    """:func:`_read` of a text of bounded length (memoized: corpora repeat their numbers)."""
     clean = text.replace(",", "").strip()
     if len(clean) > MAX_NUMBER_CHARS:
         return "number_out_of_range" if _looks_numeric(clean) else "not_a_number"

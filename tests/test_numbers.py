@@ -199,3 +199,14 @@ def _long_ints_as_inf(value: object) -> object:
     if type(value) is int and len(str(abs(value))) > 4000:
         return math.copysign(math.inf, value)
     return value
+
+
+def test_a_long_text_is_read_without_being_memoized() -> None:
+    from ssbg.numbers import _read_short
+
+    _read_short.cache_clear()
+    with pytest.raises(NumberError) as info:
+        parse_number("7" * 100_000)
+    assert info.value.reason == "number_out_of_range"
+    assert parse_number(" " * 500 + "12" + " " * 500) == 12.0  # a number among blanks is still a number
+    assert _read_short.cache_info().currsize == 1  # "12" only: the 100,000 digits were never kept
