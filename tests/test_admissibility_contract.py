@@ -237,6 +237,9 @@ def test_check_operation_reads_a_rate_role_for_apply_rate_and_unit_partition() -
         ("multiply", ["feet", "feet"], "square yards",
          "multiply: [length,length] -> length^2; convert foot*foot->square_yard x1/9"),
         ("multiply", ["feet", "yards", "inches"], None, "multiply: [length,length,length] -> length^3"),
+        ("multiply", ["yards", "yards"], "square feet",
+         "multiply: [length,length] -> length^2; convert yard*yard->square_foot x9"),
+        ("multiply", ["feet", "boxes"], None, "multiply: [length,count] -> length*count"),  # a box has no scale
         ("multiply", ["dollars", "hours"], None, "multiply: [money,time] -> time*money"),
         ("multiply", ["boxes", "dollar per box"], "cents", "multiply: [count,money/count] -> money"),
         ("divide", ["miles", "hours"], "feet per minute",

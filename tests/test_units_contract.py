@@ -445,6 +445,7 @@ def test_the_less_common_paths_of_resolution(text: str, lemma: str, via: str) ->
 
 
 def test_the_unit_length_cap_is_inclusive() -> None:
+    PACK.clear_cache()  # the memo of an earlier lookup would answer for the code under test
     assert (PACK.lookup("x" * MAX_UNIT_CHARS), PACK.lookup("x" * (MAX_UNIT_CHARS + 1))) == (
         "unknown_unit", "malformed_unit"
     )
@@ -578,7 +579,8 @@ def test_a_pack_refusal_says_what_is_wrong(tmp_path: Path, manifest: dict[str, A
      ({"ratio": "1e99999999"}, "'ratio' is not a rational within bounds"), ({"ratio": "0"}, "'ratio' must be positive"),
      ({"container_size": 0}, "'container_size' must be a positive int"), ({"plural": ""}, "'plural' must be"),
      ({"domain": "smell"}, "unknown domain 'smell'"), ({"lemma": "X"}, "must be normalized"),
-     ({"canonical": 1}, "'canonical' has the wrong type (int)"), ({"extra": 1}, "unexpected ['extra']")],
+     ({"canonical": 1}, "'canonical' has the wrong type (int)"), ({"extra": 1}, "missing [], unexpected ['extra']"),
+     ({"domain": None}, "'domain' has the wrong type (NoneType)")],
 )
 def test_a_row_refusal_says_what_is_wrong(tmp_path: Path, row: dict[str, Any], words: str) -> None:
     with pytest.raises(PackError) as info:
@@ -653,3 +655,37 @@ def test_a_conflict_names_both_claims(tmp_path: Path) -> None:
         a + b
     assert info.value.reason == "pack_conflict"
     assert "'widgets' is claimed by tiny (-> widget) and other (-> gizmo)" in info.value.message
+
+
+def test_a_row_missing_a_field_names_it(tmp_path: Path) -> None:
+    row = {k: v for k, v in _row("widget", "widgets").items() if k != "domain"}
+    with pytest.raises(PackError) as info:
+        load_pack(_pack(tmp_path / "p", [row]))
+    assert "missing ['domain'], unexpected []" in info.value.message
+    assert info.value.detail is None  # only a row that is no object shows itself
+
+
+def test_a_row_that_is_not_json_says_so(tmp_path: Path) -> None:
+    folder = _pack(tmp_path / "p", [_row("gadget", "gadgets")])
+    data = b"{oops\n"
+    (folder / "lexicon.jsonl").write_bytes(data)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=1)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(PackError) as info:
+        load_pack(folder)
+    assert info.value.message.startswith("row is not JSON")
+
+
+def test_a_path_with_a_slash_is_a_folder_not_a_name() -> None:
+    with pytest.raises(PackError) as info:
+        load_pack("no/such/pack")
+    assert info.value.message.startswith("no unit pack folder at")
+
+
+def test_a_lemma_two_packs_define_differently_names_both_entries(tmp_path: Path) -> None:
+    a = load_pack(_pack(tmp_path / "a", [_row("widget", "widgets")]))
+    b = load_pack(_pack(tmp_path / "b", [_row("widget", "widgetz", ratio="2")], name="other"))
+    with pytest.raises(PackError) as info:
+        a + b
+    assert info.value.message.startswith("lemma 'widget' is claimed by tiny (lemma widget) and other (lemma widget)")
