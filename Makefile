@@ -3,6 +3,8 @@
 #   make test   lint, strict types, the whole test suite (doctests, notebooks, browser)
 #   make bench  ssbg vs pint vs sympy, binding and corpus throughput
 #   make lab    JupyterLab on the notebooks
+#   make fuzz   the seams' property tests with 20,000 inputs each (by hand: about an hour)
+#   make mutation  mutmut on ssbg/units.py and ssbg/admissibility.py (by hand: CPU-heavy, not in CI)
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -15,7 +17,7 @@ LAB_ROOT = $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 LAB_ARGS ?=
 CORPORA ?= ../shared/corpora
 
-.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint alignment
+.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint alignment fuzz mutation
 
 # Debian packages: graphviz (dot) for diagrams, chromium for the browser test and screenshots.
 # --no-install-recommends: what they need and nothing else (ADR 0020: 29 packages instead of 118).
@@ -65,6 +67,20 @@ bench: system-deps $(STAMP)
 fingerprint: $(STAMP)
 	$(PY) benchmarks/fingerprint.py --corpora $(CORPORA)
 
+# The property tests of the seams (numbers, types, text, sizes) with the "fuzz" Hypothesis profile
+# (tests/conftest.py): 20,000 inputs per test instead of the normal run's few hundred.
+FUZZ_TESTS = tests/test_numbers.py tests/test_values_hardening.py tests/test_units_hardening.py \
+  tests/test_readers_hardening.py
+fuzz: $(STAMP)
+	$(PY) -m pytest $(FUZZ_TESTS) --hypothesis-profile=fuzz -q --durations=10
+
+# Mutation testing of the core (benchmarks/mutation.py: mutmut, a focused test selection per module).
+# MUTATION_ARGS="--sample 300" scores a random sample instead of every mutant; "--diffs" prints survivors.
+MUTATION_ARGS ?=
+mutation: $(STAMP)
+	$(PY) -m pip install -q -e ".[mutation]"
+	$(PY) benchmarks/mutation.py $(MUTATION_ARGS)
+
 # Grounding against the hand-written gold alignments of data/gold/ (ADR 0018), and CogComp's own.
 alignment: $(STAMP)
 	$(PY) -m ssbg.stats.alignment --corpora $(CORPORA)
@@ -74,4 +90,4 @@ lab: system-deps $(STAMP)
 	$(VENV)/bin/jupyter lab $(LAB_ROOT) $(LAB_ARGS) notebooks
 
 clean:
-	rm -rf $(OUT) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(OUT) .pytest_cache .mypy_cache .ruff_cache .mutation

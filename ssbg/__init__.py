@@ -10,11 +10,13 @@ Layering rule: **the core never imports the edges**, and the edges import one
 another in one direction only.
 
 - core (pure, no I/O at call time, no pandas/networkx/graphviz/ipywidgets):
-  :mod:`ssbg.errors`, :mod:`ssbg.jsontext`, :mod:`ssbg.model`,
+  :mod:`ssbg.errors`, :mod:`ssbg.jsontext`, :mod:`ssbg.numbers`, :mod:`ssbg.model`,
   :mod:`ssbg.allocation`, :mod:`ssbg.units`, :mod:`ssbg.admissibility`,
   :mod:`ssbg.question`, :mod:`ssbg.problem`, :mod:`ssbg.adapter`,
   :mod:`ssbg.trace`, :mod:`ssbg.constants`, :mod:`ssbg.kinds` (what is counted:
-  the kind check read from a bound graph, ADR 0017).  It imports only the core.
+  the kind check read from a bound graph, ADR 0017), and :mod:`ssbg.files` (what
+  the edges read and write goes through it: regular files only, outputs renamed
+  into place).  It imports only the core.
 - edges (import optional dependencies inside the functions that need them):
 
   - :mod:`ssbg.reading` (a problem's text and solution into a trace: readers,

@@ -64,7 +64,6 @@ def _number_text(value: float) -> str:
     return repr(value)
 
 
-@functools.lru_cache(maxsize=1 << 14)
 def holding_key(unit: str, pack: UnitPack) -> str:
     """The key under which a holding in ``unit`` is threaded.
 
@@ -72,8 +71,22 @@ def holding_key(unit: str, pack: UnitPack) -> str:
     is its dimension (``[money]`` for dollars and cents).  A count noun keeps its
     pack lemma (``boxes`` and ``children`` are different holdings); otherwise the
     normalized text, naively singularized (``apples`` -> ``apple``) so that an
-    unknown unit is still one holding.
+    unknown unit is still one holding.  A unit that is no text, or a pack that
+    is no :class:`~ssbg.units.UnitPack`, refuses (``UnitAlgebraError``).
     """
+    if type(unit) is not str or not isinstance(pack, UnitPack):
+        what, value = ("unit", unit) if type(unit) is not str else ("pack", pack)
+        raise UnitAlgebraError(
+            f"malformed_unit: holding_key needs a unit text and a UnitPack (got {type(value).__name__} {what})",
+            reason="malformed_unit",
+            path=what,
+            detail=repr(value)[:80],
+        )
+    return _holding_key(unit, pack)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _holding_key(unit: str, pack: UnitPack) -> str:
     try:
         resolved = pack.resolve(unit)
     except UnitAlgebraError:

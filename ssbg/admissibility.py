@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError
+from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError, BindingGraphError
 from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
 from ssbg.units import (
     DIMENSIONLESS,
@@ -91,6 +91,26 @@ class UnitProof:
     operand_units: tuple[UnitVector, ...]
     conversions: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        kind, units, notes = self.operation_kind, self.operand_units, self.conversions
+        if (  # the common, valid proof in one expression; the checks below name the field that is wrong
+            type(kind) is str
+            and kind in KIND_RULES
+            and type(self.lhs_unit) is UnitVector
+            and type(units) is tuple
+            and all(type(u) is UnitVector for u in units)
+            and type(notes) is tuple
+            and all(type(n) is str and n and not n.isspace() for n in notes)
+        ):
+            return
+        if type(kind) is not str or kind not in KIND_RULES:
+            raise _invalid("operation_kind", f"must be one of {list(OPERATION_KINDS)}", kind)
+        if type(self.lhs_unit) is not UnitVector:
+            raise _invalid("lhs_unit", "must be a UnitVector", self.lhs_unit)
+        if type(units) is not tuple or not all(type(u) is UnitVector for u in units):
+            raise _invalid("operand_units", "must be a tuple of UnitVector", units)
+        raise _invalid("conversions", "must be a tuple of non-empty str", notes)
+
     def to_canonical_string(self) -> str:
         operands = ",".join(map(UnitVector.to_canonical_string, self.operand_units))
         text = f"{self.operation_kind}: [{operands}] -> {self.lhs_unit.to_canonical_string()}"
@@ -100,6 +120,15 @@ class UnitProof:
 
     def __str__(self) -> str:
         return self.to_canonical_string()
+
+
+def _invalid(name: str, what: str, value: object) -> BindingGraphError:
+    return BindingGraphError(
+        f"UnitProof '{name}' {what} (got {type(value).__name__} {value!r})"[:300],
+        reason="invalid_field",
+        path=name,
+        detail=repr(value)[:80],
+    )
 
 
 class Operand(NamedTuple):
@@ -227,7 +256,7 @@ def _scaled(ops: Sequence[Operand], result: UnitVector) -> ResolvedUnit | None:
 
 def _split_divide(ops: Sequence[Operand], rhs: str) -> tuple[Operand, Operand]:
     divisors = [op for op in ops if op.symbol_id.endswith("__divisor")]
-    if len(divisors) != 1:
+    if not divisors:
         # Fall back on the canonical rhs "dividend / divisor".
         left, sep, right = rhs.partition(" / ")
         by_id = {op.symbol_id: op for op in ops}
@@ -236,6 +265,12 @@ def _split_divide(ops: Sequence[Operand], rhs: str) -> tuple[Operand, Operand]:
         raise _refuse(
             "operand_arity",
             "divide needs one dividend and one *__divisor operand (or rhs 'a / b')",
+            detail=",".join(op.symbol_id for op in ops),
+        )
+    if len(divisors) != 1:  # two divisor literals: no dividend
+        raise _refuse(
+            "operand_arity",
+            f"divide needs one dividend and one *__divisor operand (got {len(divisors)} divisors)",
             detail=",".join(op.symbol_id for op in ops),
         )
     divisor = divisors[0]
@@ -262,9 +297,9 @@ def _divide(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
 
 def _split_rate(kind: str, ops: Sequence[Operand]) -> tuple[ResolvedUnit, ResolvedUnit, Operand, Operand]:
     rates = [op for op in ops if op.role == "rate"]
-    if len(rates) != 1:
+    if len(rates) != 1:  # two operands (the arity is checked first), but not one rate and one other
         raise _refuse(
-            "operand_arity",
+            "rate_form_invalid",
             f"{kind} needs exactly one operand with role 'rate' (got {len(rates)})",
             detail=",".join(op.symbol_id for op in ops),
         )
@@ -308,6 +343,32 @@ def _unit_partition(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
     return cu.denominator, (qu.dimension, cu.dimension), None, ()
 
 
+def _compare_multiplicative(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
+    """ssbg's threaded shape (ADR 0002: a ``ratio`` factor times the reference's holding) when a dependency
+    has the role ``ratio``; else ADR-0134's row as written: the dependencies' units cancel (they are one
+    unit, so any ratio of two is dimensionless; vacuously so for none, as the reference adapter binds the
+    kind) and the lhs is dimensionless."""
+    if any(op.role == "ratio" for op in ops):
+        return _fractional(kind, ops, rhs)
+    if len(ops) == 1:
+        raise _refuse(
+            "operand_arity",
+            f"{kind} compares two quantities (or none, as ADR-0134 binds it); got one, {ops[0].symbol_id}",
+            detail=ops[0].symbol_id,
+        )
+    _need_units(kind, ops)
+    base = _vec(ops[0]) if ops else DIMENSIONLESS
+    for op in ops[1:]:
+        if _vec(op) != base:
+            raise _refuse(
+                "unit_mismatch",
+                f"{kind} needs units that cancel, got {_name(base)} and {_name(_vec(op))}",
+                detail=f"{ops[0].symbol_id}:{_name(base)} vs {op.symbol_id}:{_name(_vec(op))}",
+                offending_unit=op.unit.text if op.unit else None,
+            )
+    return DIMENSIONLESS, tuple(_vec(op) for op in ops), None, ()
+
+
 def _fractional(kind: str, ops: Sequence[Operand], rhs: str) -> RuleResult:
     """fraction_portion / compare_multiplicative: a pure factor times a holding."""
     factors = [op for op in ops if op.role == "ratio"]
@@ -342,7 +403,7 @@ _ARITY: Mapping[str, tuple[int, int | None]] = MappingProxyType(
         "apply_rate": (2, 2),
         "unit_partition": (2, 2),
         "fraction_portion": (2, 2),
-        "compare_multiplicative": (2, 2),
+        "compare_multiplicative": (0, None),  # ADR-0134's shape has none; ssbg's two (the rule checks which)
     }
 )
 
@@ -357,20 +418,41 @@ KIND_RULES: Mapping[str, Rule] = MappingProxyType(
         "apply_rate": _apply_rate,
         "unit_partition": _unit_partition,
         "fraction_portion": _fractional,
-        "compare_multiplicative": _fractional,
+        "compare_multiplicative": _compare_multiplicative,
     }
 )
 
 
-def _symbol_table(symbols: Mapping[str, SymbolBinding] | Iterable[SymbolBinding]) -> Mapping[str, SymbolBinding]:
-    if type(symbols) is dict or type(symbols) is MappingProxyType or isinstance(symbols, Mapping):  # ABC check last
+def _symbol_table(symbols: object) -> Mapping[str, SymbolBinding]:
+    """The symbols by id; what is not a SymbolBinding (or a key that is not its id) refuses."""
+    if type(symbols) is dict or isinstance(symbols, Mapping):  # the exact-type test first: the usual case is cheap
+        for key, value in symbols.items():
+            if type(value) is not SymbolBinding or value.symbol_id != key:
+                raise _refuse(
+                    "unknown_symbol",
+                    f"'symbols' must map each id to its SymbolBinding (got {type(value).__name__} at {key!r})",
+                    detail=repr(key)[:80],
+                )
         return symbols
+    if isinstance(symbols, str | bytes) or not isinstance(symbols, Iterable):
+        raise _refuse("unknown_symbol", f"'symbols' must be a mapping or an iterable (got {type(symbols).__name__})")
     table: dict[str, SymbolBinding] = {}
     for s in symbols:
         if not isinstance(s, SymbolBinding):
             raise _refuse("unknown_symbol", f"'symbols' must hold SymbolBinding values (got {type(s).__name__})")
         table[s.symbol_id] = s
     return table
+
+
+def _upstream_table(upstream: object) -> Mapping[str, UnitVector]:
+    """The admitted upstream units by id; what is not a UnitVector by a str id refuses."""
+    if upstream is None:
+        return {}
+    if not isinstance(upstream, Mapping) or not all(
+        type(k) is str and type(v) is UnitVector for k, v in upstream.items()
+    ):
+        raise _refuse("unit_unbound", "'upstream_units' must map symbol ids to UnitVector values")
+    return upstream
 
 
 def _unknown_unit(text: str, reason: str, pack: UnitPack) -> _Refusal:
@@ -422,12 +504,58 @@ def check_admissibility(
 ) -> UnitProof:
     """Prove ``equation`` dimensionally admissible or refuse with a typed reason.
 
+    The kinds table of ADR-0134, row by row, as this function reads it on any
+    input (also one the adapter never builds):
+
+    ``add`` / ``subtract`` / ``transfer`` / ``compare_additive``
+        every dependency has one unit (a pure ``ratio`` operand with no unit is
+        dimensionless) and the lhs is that unit.  At least one dependency:
+        with none there is no unit for the lhs (``operand_arity``).
+    ``compare_multiplicative``
+        ADR-0134's row as written when no dependency has the role ``ratio``:
+        the dependencies' units cancel (they are one unit; none at all, as
+        ADR-0134's adapter binds the kind, cancel vacuously) and the lhs is
+        dimensionless; one dependency alone has nothing to cancel against
+        (``operand_arity``).
+    ``multiply``
+        the lhs is the product of the dependencies' units.
+    ``divide``
+        one dividend and one ``*__divisor`` literal (two divisors:
+        ``operand_arity``); the lhs is their quotient.
+    ``apply_rate``
+        two dependencies, one with the role ``rate`` carrying ``X/Y`` (a rate
+        whose unit is not ``X/Y``, or two operands without exactly one
+        ``rate`` role, is ``rate_form_invalid``), the other carrying ``Y``; the
+        lhs is ``X``.  The rate may be an upstream result (its admitted unit).
+
+    Where ssbg departs from the table on purpose (ADR 0002, the threaded
+    adapter; ADR 0003, traces), and why:
+
+    - ``compare_additive`` takes two dependencies at least (the reference's
+      holding and the delta), and ``multiply`` two: the adapter binds an
+      operation that finds no holding to read with its literal alone, and
+      that equation must refuse (``operand_arity``) rather than be admitted
+      as the literal's own unit.
+    - ``compare_multiplicative`` with a ``ratio`` dependency is the threaded
+      comparison: exactly that factor (dimensionless) and the reference's
+      holding, and the lhs is the holding's unit (``factor x reference``),
+      not dimensionless: the actor's holding is a quantity, not a ratio.
+    - ``divide`` with no ``*__divisor`` literal reads the dividend and the
+      divisor from the rhs ``a / b`` (a trace's division has no synthesized
+      literal); anything else is ``operand_arity``.
+    - ``unit_partition`` and ``fraction_portion`` are kinds of ssbg's own
+      (SPEC section 3) with rules of their own.
+    - The lhs is checked when its symbol declares a unit, commensurable units
+      of another scale are admitted with a conversion note, and a dependency
+      with no unit reads its upstream result's admitted unit.
+
     Parameters
     ----------
     equation
         The equation to check; only its lhs, dependencies, kind and rhs are read.
     symbols
-        The symbols it may reference (a mapping by id or an iterable).
+        The symbols it may reference (a mapping by id or an iterable of
+        :class:`~ssbg.model.SymbolBinding`).
     pack
         The unit pack (``en_units_v1`` when None).
     upstream_units
@@ -454,7 +582,7 @@ def check_admissibility(
         equation.rhs_canonical,
         _symbol_table(symbols),
         p,
-        upstream_units or {},
+        _upstream_table(upstream_units),
         p.memo(_PROOFS),
         p.memo(_REFUSALS),
     )
@@ -632,8 +760,8 @@ def _divide_order(ids: list[str], rhs: str) -> tuple[int, int] | None:
     if len(ids) != 2:
         return None
     divisors = [i for i, sid in enumerate(ids) if sid.endswith("__divisor")]
-    if len(divisors) == 1:
-        return 1 - divisors[0], divisors[0]
+    if divisors:  # two divisor literals leave no dividend: the rule refuses (operand_arity)
+        return (1 - divisors[0], divisors[0]) if len(divisors) == 1 else None
     left, sep, right = rhs.partition(" / ")
     left, right = left.strip(), right.strip()
     if sep and left in ids and right in ids and left != right:
@@ -825,7 +953,7 @@ def check_operation(
         isinstance(operand_units, str) or not isinstance(operand_units, Sequence)
     ):
         raise _refuse("operand_arity", "'operand_units' must be a sequence of unit texts")
-    if kind not in KIND_RULES:
+    if type(kind) is not str or kind not in KIND_RULES:
         raise _refuse(
             "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=str(kind)
         )

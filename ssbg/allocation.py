@@ -28,7 +28,6 @@ __all__ = ["allocate_symbols", "slugify"]
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 
-@functools.lru_cache(maxsize=1 << 14)
 def slugify(text: str) -> str:
     """Lower-case ASCII slug of ``text``: runs of other characters become ``_``.
 
@@ -37,6 +36,16 @@ def slugify(text: str) -> str:
     >>> slugify("Mr. O'Neil's  café")
     'mr_o_neil_s_cafe'
     """
+    if type(text) is not str:  # checked before the memo hashes it
+        raise BindingGraphError(
+            f"'text' must be a str (got {type(text).__name__})", reason="invalid_field", path="text",
+            detail=repr(text)[:80],
+        )
+    return _slugify(text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _slugify(text: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return _NON_WORD.sub("_", ascii_text.lower()).strip("_")
 
@@ -60,14 +69,14 @@ def allocate_symbols(
     string or has no alphanumeric character, a prefix that is not a lower-case
     identifier, and anything the model itself refuses.
     """
-    if isinstance(noun_phrases, str):
-        raise _refuse("'noun_phrases' must be an iterable of str, not a str", "noun_phrases", noun_phrases)
+    if isinstance(noun_phrases, str | bytes) or not isinstance(noun_phrases, Iterable):
+        raise _refuse("'noun_phrases' must be an iterable of str", "noun_phrases", noun_phrases)
     phrases = tuple(noun_phrases)
     if not phrases:
         raise _refuse("'noun_phrases' must not be empty", "noun_phrases", phrases)
     if not (isinstance(prefix, str) and prefix == slugify(prefix) and is_symbol_id(prefix)):
         raise _refuse(f"'prefix' must be a lower-case identifier slug (got {prefix!r})", "prefix", prefix)
-    if semantic_role not in SEMANTIC_ROLES:
+    if type(semantic_role) is not str or semantic_role not in SEMANTIC_ROLES:
         raise BindingGraphError(
             f"'semantic_role' must be one of {sorted(SEMANTIC_ROLES)} (got {semantic_role!r})",
             reason="unknown_role",

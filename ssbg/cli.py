@@ -10,7 +10,8 @@ function, so this file only wires them.
 
 Exit codes: 0 success; 1 refusals or divergences found (where the command is
 asked to report them); 2 bad input (a typed error, printed with its reason and
-path) or bad usage.
+path: also an output that cannot be written) or bad usage; 130 interrupted
+(SIGINT), with every output file as it was before the run.
 """
 
 from __future__ import annotations
@@ -27,16 +28,29 @@ from typing import TYPE_CHECKING
 from ssbg import jsontext
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import SsbgError
+from ssbg.files import read_regular
 
 if TYPE_CHECKING:  # pragma: no cover
     from ssbg.model import SemanticSymbolicBindingGraph
     from ssbg.units import UnitPack
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_REFUSED", "KIND_OPERANDS", "load_problem_file", "main"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_REFUSED",
+    "KIND_OPERANDS",
+    "load_problem_file",
+    "main",
+]
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+MAX_PROBLEM_BYTES = 16 * 1024 * 1024
+"""The largest problem file ``bind`` and ``render`` read (a 64k-step trace is about 4 MB)."""
 
 # Edge modules that contribute subcommands through register(subparsers).
 _EDGE_COMMANDS: tuple[str, ...] = ("ssbg.lanes", "ssbg.views.cli", "ssbg.stats.cli", "ssbg.checking.cli")
@@ -183,7 +197,7 @@ def load_problem_file(path: str | Path, problem_id: str | None = None) -> object
 
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_regular(p, MAX_PROBLEM_BYTES)  # a FIFO or a device is refused, never read
     except OSError as exc:
         raise ProblemGraphError(f"cannot read {p}: {exc.strerror}", reason="malformed_json", path=str(p)) from None
     if p.suffix == ".jsonl":
@@ -277,6 +291,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(exc)
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return EXIT_OK
+    except KeyboardInterrupt:  # outputs are staged: what was written before the run is intact
+        print("ssbg: interrupted; no output was replaced", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return code
 
 

@@ -10,6 +10,7 @@ text.  All errors pickle (they cross process boundaries in batch runs).
 
 from __future__ import annotations
 
+import errno
 from typing import Any, ClassVar
 
 __all__ = [
@@ -17,6 +18,8 @@ __all__ = [
     "BINDING_GRAPH_REASONS",
     "IMPORT_REASONS",
     "LANE_REASONS",
+    "NUMBER_REASONS",
+    "OUTPUT_REASONS",
     "PACK_REASONS",
     "PROBLEM_REASONS",
     "QUESTION_TARGET_REASONS",
@@ -25,11 +28,14 @@ __all__ = [
     "BindingGraphError",
     "ImportRefusal",
     "LaneError",
+    "NumberError",
+    "OutputError",
     "PackError",
     "ProblemGraphError",
     "QuestionTargetError",
     "SsbgError",
     "UnitAlgebraError",
+    "output_error",
 ]
 
 BINDING_GRAPH_REASONS: frozenset[str] = frozenset(
@@ -109,12 +115,32 @@ IMPORT_REASONS: frozenset[str] = frozenset(
         "unparseable_formula",
         "operand_not_found",  # a number neither in the text, earlier steps nor constants
         "unsupported_operation",  # GCD, LCM, remainders, comparisons, algebra, ...
-        "encoding_error",  # bytes that are not UTF-8
+        "encoding_error",  # bytes that are not UTF-8, a file in UTF-16/32, text with a lone surrogate
         "record_too_large",
+        "number_out_of_range",  # a number too long, too large, NaN or infinite (ssbg.numbers); detail: the field
+        "unreadable_file",  # not a regular file (a FIFO, a device), or the file system refused to read it
+        "reader_error",  # an unexpected failure while reading this one record (a bug): the run goes on
     }
 )
 
 LANE_REASONS: frozenset[str] = frozenset({"malformed_lane", "lane_missing"})
+
+NUMBER_REASONS: frozenset[str] = frozenset(
+    {
+        "not_a_number",  # text that is no number, a JSON value that is not an int or a float (or is a bool)
+        "number_out_of_range",  # longer than MAX_NUMBER_CHARS, beyond MAX_MAGNITUDE, NaN or infinite
+    }
+)
+
+OUTPUT_REASONS: frozenset[str] = frozenset(
+    {
+        "not_writable",  # no permission, a read-only file system
+        "not_a_directory",  # a folder on the way is a file
+        "is_a_directory",  # the output file names a folder
+        "no_space",  # the disk (or the quota) is full
+        "write_failed",  # any other error of the file system while writing
+    }
+)
 
 
 def _restore(cls: type[SsbgError], args: tuple[Any, ...], state: dict[str, Any]) -> SsbgError:
@@ -282,3 +308,43 @@ class LaneError(SsbgError, ValueError):
     """A lane file that cannot be read."""
 
     REASONS = LANE_REASONS
+
+
+class NumberError(SsbgError, ValueError):
+    """A number that is no number or lies outside ssbg's bounds (:mod:`ssbg.numbers`).
+
+    ``path`` names the field it was read from where the caller knows it;
+    ``detail`` is the number as written (cut to 80 characters).  The message
+    starts with ``"<reason>: "``.
+    """
+
+    REASONS = NUMBER_REASONS
+
+
+class OutputError(SsbgError, OSError):
+    """A file ssbg was asked to write and could not; ``path`` is that file or folder.
+
+    It refines :class:`OSError` (a file-system fault, not a bad value); the
+    reason comes from the ``errno`` (:func:`output_error`).  Nothing partial is
+    left behind: outputs are written beside their target and renamed into place.
+    """
+
+    REASONS = OUTPUT_REASONS
+
+
+_ERRNO_REASONS = {
+    errno.EACCES: "not_writable",
+    errno.EPERM: "not_writable",
+    errno.EROFS: "not_writable",
+    errno.ENOTDIR: "not_a_directory",
+    errno.EISDIR: "is_a_directory",
+    errno.ENOSPC: "no_space",
+    errno.EDQUOT: "no_space",
+}
+
+
+def output_error(exc: OSError, path: str, doing: str = "write") -> OutputError:
+    """The :class:`OutputError` of an ``OSError`` met while writing ``path``."""
+    reason = _ERRNO_REASONS.get(exc.errno or 0, "write_failed")
+    why = exc.strerror or type(exc).__name__
+    return OutputError(f"cannot {doing} {path}: {why}", reason=reason, path=path, detail=why)

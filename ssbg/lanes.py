@@ -51,6 +51,7 @@ from ssbg.errors import (
     ProblemGraphError,
     SsbgError,
 )
+from ssbg.files import read_regular
 from ssbg.model import QUESTION_FORMS, STATE_INDEX_INITIAL, STATE_INDEX_TERMINAL, SemanticSymbolicBindingGraph
 from ssbg.problem import LANE_EXPECTED_KEY, MathProblemGraph
 from ssbg.units import UnitPack
@@ -77,6 +78,9 @@ __all__ = [
     "load_lane",
     "register",
 ]
+
+MAX_LANE_BYTES = 64 * 1024 * 1024
+"""The largest lane file read (lanes are a few hundred cases)."""
 
 LANE_SUFFIX = ".jsonl"
 
@@ -391,9 +395,12 @@ def load_lane(path: str | Path) -> tuple[LaneCase, ...]:
         raise LaneError(f"{p} is a folder, not a lane file (check_lanes takes folders)", reason="lane_missing",
                         path=str(p))
     try:
-        raw_lines = p.read_bytes().splitlines()
-    except OSError:
+        raw_lines = read_regular(p, MAX_LANE_BYTES).splitlines()  # a FIFO or a device is refused, never read
+    except FileNotFoundError:
         raise LaneError(f"no lane file {p}", reason="lane_missing", path=str(p)) from None
+    except OSError as exc:
+        why = exc.strerror or exc
+        raise LaneError(f"cannot read lane file {p}: {why}", reason="lane_missing", path=str(p)) from None
     cases: list[LaneCase] = []
     seen: dict[str, str] = {}
     for lineno, raw in enumerate(raw_lines, start=1):

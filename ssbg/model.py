@@ -212,6 +212,7 @@ class SymbolBinding:
             and _is_identifier(self.symbol_id)
             and type(self.name) is str
             and self.name
+            and type(self.semantic_role) is str
             and self.semantic_role in SEMANTIC_ROLES
             and type(self.source_span) is SourceSpanLink
             and type(self.introduced_by) is str
@@ -225,7 +226,7 @@ class SymbolBinding:
     def _validate(self) -> None:
         _symbol_id(self.symbol_id, "symbol_id")
         _nonempty_str(self.name, "name")
-        if self.semantic_role not in SEMANTIC_ROLES:
+        if type(self.semantic_role) is not str or self.semantic_role not in SEMANTIC_ROLES:
             raise _refusal(
                 "unknown_role",
                 f"'semantic_role' must be one of {sorted(SEMANTIC_ROLES)} (got {self.semantic_role!r})",
@@ -308,7 +309,7 @@ class BoundEquation:
         # Fast path for the common, valid values (admitted or pending, and refused with its reason);
         # _validate gives the precise refusal.
         status = self.admissibility_status
-        if status in _UNREFUSED:
+        if type(status) is str and status in _UNREFUSED:
             refusal_fields_valid = (
                 self.refusal_reason is None
                 and self.refusal_detail is None
@@ -356,7 +357,7 @@ class BoundEquation:
             _symbol_id(dep, "dependencies[]")
         _nonempty_str(self.operation_kind, "operation_kind")
         _nonempty_str(self.unit_proof, "unit_proof")
-        if self.admissibility_status not in ADMISSIBILITY_STATUSES:
+        if type(self.admissibility_status) is not str or self.admissibility_status not in ADMISSIBILITY_STATUSES:
             raise _refusal(
                 "unknown_status",
                 f"'admissibility_status' must be one of {sorted(ADMISSIBILITY_STATUSES)} "
@@ -439,13 +440,16 @@ class BoundUnknown:
             and _is_identifier(self.symbol_id)
             and type(self.question_span) is SourceSpanLink
             and (self.expected_unit is None or (type(self.expected_unit) is str and self.expected_unit))
+            and type(self.state_index) is str
             and self.state_index in _FIXED_STATE_INDICES
+            and type(self.question_form) is str
             and self.question_form in QUESTION_FORMS
             and (self.resolved_by is None or (type(self.resolved_by) is str and _is_identifier(self.resolved_by)))
             and (self.resolved_unit is None or (type(self.resolved_unit) is str and self.resolved_unit))
             and (
                 (
-                    self.target_status in _UNREFUSED_TARGETS
+                    type(self.target_status) is str
+                    and self.target_status in _UNREFUSED_TARGETS
                     and self.target_refusal_reason is None
                     and self.target_refusal_detail is None
                 )
@@ -477,7 +481,7 @@ class BoundUnknown:
                 path="state_index",
                 detail=self.state_index,
             )
-        if self.question_form not in QUESTION_FORMS:
+        if type(self.question_form) is not str or self.question_form not in QUESTION_FORMS:
             raise _refusal(
                 "invalid_field",
                 f"'question_form' must be one of {sorted(QUESTION_FORMS)} (got {self.question_form!r})",
@@ -487,7 +491,7 @@ class BoundUnknown:
         if self.resolved_by is not None:
             _symbol_id(self.resolved_by, "resolved_by")
         _optional_str(self.resolved_unit, "resolved_unit")
-        if self.target_status not in TARGET_STATUSES:
+        if type(self.target_status) is not str or self.target_status not in TARGET_STATUSES:
             raise _refusal(
                 "unknown_status",
                 f"'target_status' must be one of {sorted(TARGET_STATUSES)} (got {self.target_status!r})",

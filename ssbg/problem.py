@@ -23,13 +23,13 @@ True
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ssbg import jsontext
-from ssbg.errors import ProblemGraphError
+from ssbg.errors import NumberError, ProblemGraphError
+from ssbg.numbers import MAX_MAGNITUDE, check_json_number
 
 __all__ = [
     "COMPARISON_DIRECTIONS",
@@ -66,10 +66,12 @@ def _fail(reason: str, message: str, path: str) -> ProblemGraphError:
 
 
 def _check_number(value: object, path: str, *, positive: bool = False) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _fail("wrong_type", f"'{path}' must be a number (got {type(value).__name__})", path)
-    if not math.isfinite(value):
-        raise _fail("invalid_value", f"'{path}' must be finite (got {value!r})", path)
+    try:
+        value = check_json_number(value, field=path)  # a number (not a bool), finite, within ssbg.numbers' bounds
+    except NumberError as exc:
+        reason = "wrong_type" if exc.reason == "not_a_number" else "invalid_value"
+        what = "a number" if reason == "wrong_type" else f"a finite number of at most {MAX_MAGNITUDE:g} in magnitude"
+        raise _fail(reason, f"'{path}' must be {what} (got {exc.detail})", path) from None
     if positive and value <= 0:
         raise _fail("invalid_value", f"'{path}' must be > 0 (got {value!r})", path)
     if not positive and value < 0:
@@ -91,8 +93,8 @@ def _check_text(value: object, path: str) -> None:
 def _check_int(value: object, path: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail("wrong_type", f"'{path}' must be an int (got {type(value).__name__})", path)
-    if value <= 0:
-        raise _fail("invalid_value", f"'{path}' must be a positive int (got {value!r})", path)
+    if not 0 < value <= MAX_MAGNITUDE:
+        raise _fail("invalid_value", f"'{path}' must be a positive int of at most {MAX_MAGNITUDE:g}", path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +166,7 @@ class FractionPortion:
     def __post_init__(self) -> None:
         _check_int(self.numerator, "numerator")
         _check_int(self.denominator, "denominator")
-        if self.referent not in FRACTION_REFERENTS:
+        if type(self.referent) is not str or self.referent not in FRACTION_REFERENTS:
             raise _fail(
                 "invalid_value",
                 f"'referent' must be one of {sorted(FRACTION_REFERENTS)} (got {self.referent!r})",
@@ -186,7 +188,7 @@ class Comparison:
 
     def __post_init__(self) -> None:
         _check_text(self.reference_actor, "reference_actor")
-        if self.direction not in COMPARISON_DIRECTIONS:
+        if type(self.direction) is not str or self.direction not in COMPARISON_DIRECTIONS:
             raise _fail(
                 "invalid_value",
                 f"'direction' must be one of {sorted(COMPARISON_DIRECTIONS)} (got {self.direction!r})",

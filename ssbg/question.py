@@ -22,7 +22,7 @@ Examples
 
 from __future__ import annotations
 
-from ssbg.errors import QUESTION_TARGET_REASONS
+from ssbg.errors import QUESTION_TARGET_REASONS, BindingGraphError
 from ssbg.model import STATE_INDEX_TERMINAL, BoundUnknown, SourceSpanLink
 from ssbg.units import ResolvedUnit, UnitPack, UnitVector, default_pack
 
@@ -68,6 +68,13 @@ def question_form(resolving_kind: str | None, is_total: bool, expected_is_rate: 
         return "total"
     if resolving_kind is None:
         return "identity"
+    if type(resolving_kind) is not str:
+        raise BindingGraphError(
+            f"'resolving_kind' must be an operation kind or None (got {type(resolving_kind).__name__})",
+            reason="invalid_field",
+            path="resolving_kind",
+            detail=repr(resolving_kind)[:80],
+        )
     return _FORM_BY_KIND.get(resolving_kind, "count")
 
 
@@ -89,6 +96,26 @@ def _refused(
     )
 
 
+def _check_arguments(
+    expected_unit: object, admitted_unit: object, refused_upstream: object, ambiguous: object, pack: object
+) -> None:
+    """The arguments of :func:`reconcile_target` that it reads itself, checked before it hashes or joins them."""
+    checks = (
+        ("expected_unit", expected_unit, expected_unit is None or type(expected_unit) is str),
+        ("admitted_unit", admitted_unit, admitted_unit is None or type(admitted_unit) is UnitVector),
+        ("refused_upstream", refused_upstream, type(refused_upstream) is bool),
+        ("ambiguous", ambiguous, type(ambiguous) is tuple and all(type(a) is str for a in ambiguous)),
+        ("pack", pack, pack is None or isinstance(pack, UnitPack)),
+    )
+    for name, value, ok in checks:
+        if not ok:
+            raise BindingGraphError(
+                f"reconcile_target: '{name}' has the wrong type ({type(value).__name__})",
+                reason="invalid_field",
+                path=name,
+            )
+
+
 def reconcile_target(
     symbol_id: str,
     question_span: SourceSpanLink,
@@ -106,7 +133,10 @@ def reconcile_target(
 
     Order of checks: an ambiguous target, an unbound one, an expected unit
     outside the pack, a refused resolving equation, then the unit itself.
+    Arguments of the wrong type refuse (``BindingGraphError``, ``invalid_field``);
+    the fields of the target are checked by :class:`~ssbg.model.BoundUnknown`.
     """
+    _check_arguments(expected_unit, admitted_unit, refused_upstream, ambiguous, pack)
     p = default_pack() if pack is None else pack
     hit = None if expected_unit is None else p.lookup(expected_unit)  # what resolve gives, without raising
     expected = hit if isinstance(hit, ResolvedUnit) else None

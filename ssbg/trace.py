@@ -47,7 +47,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -55,7 +55,7 @@ from typing import Any, NamedTuple
 from ssbg.admissibility import EquationStamper
 from ssbg.allocation import slugify
 from ssbg.constants import IMPLICIT_CONSTANTS, ImplicitConstant
-from ssbg.errors import ProblemGraphError
+from ssbg.errors import NumberError, ProblemGraphError
 from ssbg.model import (
     STATE_INDEX_TERMINAL,
     BoundEquation,
@@ -65,6 +65,7 @@ from ssbg.model import (
     SourceSpanLink,
     SymbolBinding,
 )
+from ssbg.numbers import MAX_MAGNITUDE, check_json_number
 from ssbg.problem import JsonDecoder
 from ssbg.question import question_form_for, reconcile_target
 from ssbg.units import DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector, default_pack
@@ -107,24 +108,38 @@ def _fail(reason: str, message: str, path: str) -> ProblemGraphError:
 
 
 def _check_number(value: object, path: str) -> None:
-    kind = type(value)
-    if kind is int or (kind is float and math.isfinite(value)):  # type: ignore[arg-type]
-        return
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _fail("wrong_type", f"'{path}' must be a number (got {type(value).__name__})", path)
-    if not math.isfinite(value):
-        raise _fail("invalid_value", f"'{path}' must be finite (got {value!r})", path)
+    """A number within :mod:`ssbg.numbers`' bounds (an int or a float, never a bool)."""
+    try:
+        check_json_number(value, field=path)
+    except NumberError as exc:
+        reason = "wrong_type" if exc.reason == "not_a_number" else "invalid_value"
+        what = "a number" if reason == "wrong_type" else f"a finite number of at most {MAX_MAGNITUDE:g} in magnitude"
+        raise _fail(reason, f"'{path}' must be {what} (got {exc.detail})", path) from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unicode(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (no lone surrogate): checked when text is imported."""
+    return text.isascii() or _SURROGATE.search(text) is None
 
 
 def _check_text(value: object, path: str, *, optional: bool = False) -> None:
     if value is None and optional:
         return
-    if type(value) is str and value and not value.isspace():
+    if type(value) is str and value and not value.isspace() and _unicode(value):
         return
     if not isinstance(value, str):
         raise _fail("wrong_type", f"'{path}' must be a str (got {type(value).__name__})", path)
     if not value.strip():
         raise _fail("invalid_value", f"'{path}' must not be empty", path)
+    if not _unicode(value):
+        raise _fail("invalid_value", f"'{path}' holds a lone surrogate, not Unicode text", path)
+
+
+def _in_range(value: float) -> bool:
+    return -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE  # False for NaN
 
 
 def _check_index(value: object, path: str) -> int:
@@ -168,10 +183,14 @@ class Mention:
             and 0 <= start < end
             and type(self.text) is str
             and len(self.text) == end - start
-            and (type(value) is int or (type(value) is float and math.isfinite(value)))
-            and (unit is None or (type(unit) is str and unit and not unit.isspace()))
-            and (lemma is None or (type(lemma) is str and lemma and not lemma.isspace()))
+            and _unicode(self.text)
+            and (type(value) is int or type(value) is float)
+            and -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE
+            and (unit is None or (type(unit) is str and unit and not unit.isspace() and _unicode(unit)))
+            and (lemma is None or (type(lemma) is str and lemma and not lemma.isspace() and _unicode(lemma)))
+            and type(self.kind) is str
             and self.kind in MENTION_KINDS
+            and type(self.source) is str
             and self.source in MENTION_SOURCES
             and self.alt_unit is None
         ):
@@ -184,12 +203,13 @@ class Mention:
             )
         if not isinstance(self.text, str) or len(self.text) != self.end - self.start:
             raise _fail("invalid_value", "'text' must be the covered text (length end - start)", "text")
+        _check_text(self.text, "text")
         _check_number(self.value, "value")
         _check_text(self.unit, "unit", optional=True)
         _check_text(self.lemma, "lemma", optional=True)
-        if self.kind not in MENTION_KINDS:
+        if type(self.kind) is not str or self.kind not in MENTION_KINDS:
             raise _fail("invalid_value", f"'kind' must be one of {sorted(MENTION_KINDS)} (got {self.kind!r})", "kind")
-        if self.source not in MENTION_SOURCES:
+        if type(self.source) is not str or self.source not in MENTION_SOURCES:
             raise _fail(
                 "invalid_value", f"'source' must be one of {list(MENTION_SOURCES)} (got {self.source!r})", "source"
             )
@@ -260,7 +280,7 @@ class Operand:
             _check_index(self.mention, "mention")
         elif self.step is not None:
             _check_index(self.step, "step")
-        elif self.constant not in IMPLICIT_CONSTANTS:
+        elif type(self.constant) is not str or self.constant not in IMPLICIT_CONSTANTS:
             raise _fail("invalid_value", f"'constant' {self.constant!r} is not an implicit constant", "constant")
         if self.cue is not None:
             if self.constant is None:
@@ -335,19 +355,20 @@ class Step:
     def __post_init__(self) -> None:
         op, operands, result, unit, formula = self.op, self.operands, self.result, self.unit, self.formula
         if (  # the common, valid step checked in one expression; the checks below name what is wrong
-            op in STEP_OPS
+            type(op) is str
+            and op in STEP_OPS
             and type(operands) is tuple
             and all(map(_is_operand, operands))
             and (len(operands) == 2 or (len(operands) > 2 and op != "divide"))
-            and (result is None or type(result) is int or (type(result) is float and math.isfinite(result)))
-            and (unit is None or (type(unit) is str and unit and not unit.isspace()))
-            and (formula is None or (type(formula) is str and formula and not formula.isspace()))
+            and (result is None or ((type(result) is int or type(result) is float) and _in_range(result)))
+            and (unit is None or (type(unit) is str and unit and not unit.isspace() and _unicode(unit)))
+            and (formula is None or (type(formula) is str and formula and not formula.isspace() and _unicode(formula)))
             and type(self.implicit) is bool
             and (self.at is None or (type(self.at) is int and self.at >= 0))
             and not self.per
         ):
             return
-        if self.op not in STEP_OPS:
+        if type(self.op) is not str or self.op not in STEP_OPS:
             raise _fail("unknown_operation", f"'op' must be one of {sorted(STEP_OPS)} (got {self.op!r})", "op")
         if type(self.operands) is not tuple and not isinstance(self.operands, tuple):
             raise _fail("wrong_type", "'operands' must be a tuple of Operand", "operands")
@@ -424,6 +445,9 @@ class Trace:
             and type(text) is str
             and text
             and not text.isspace()
+            and _unicode(problem_id)
+            and _unicode(corpus)
+            and _unicode(text)
         ):
             _check_text(self.problem_id, "$.problem_id")
             _check_text(self.corpus, "$.corpus")

@@ -38,13 +38,14 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ssbg import jsontext
-from ssbg.errors import PackError, UnitAlgebraError
+from ssbg.errors import NumberError, PackError, UnitAlgebraError
+from ssbg.numbers import MAX_MAGNITUDE, parse_ratio
 
 if TYPE_CHECKING:  # imported where a pack is read, not at `import ssbg` (ADR 0015: import time)
     from fractions import Fraction
@@ -105,12 +106,13 @@ PACK_DOMAINS: frozenset[str] = frozenset(
 )
 
 
-class UnitVector(NamedTuple):
-    """Integer exponents over :data:`BASE_DIMENSIONS`; an immutable, hashable value.
+# tuple.__new__ skips the generated NamedTuple constructor: the hot path of the algebra (its exponents
+# are sums and differences of ints, so they need no check).
+_new = tuple.__new__
 
-    ``UnitVector(money=1, time=-1)`` is money per time.  ``*`` and ``/`` are the
-    unit product and quotient.
-    """
+
+class _Exponents(NamedTuple):
+    """The fields of :class:`UnitVector` (a NamedTuple cannot define ``__new__`` itself)."""
 
     length: int = 0
     time: int = 0
@@ -118,6 +120,51 @@ class UnitVector(NamedTuple):
     money: int = 0
     count: int = 0  # type: ignore[assignment]  # the field shadows tuple.count on purpose
     temperature: int = 0
+
+
+class UnitVector(_Exponents):
+    """Integer exponents over :data:`BASE_DIMENSIONS`; an immutable, hashable value.
+
+    ``UnitVector(money=1, time=-1)`` is money per time.  ``*`` and ``/`` are the
+    unit product and quotient.  Every exponent is an ``int`` (ADR-0134: an
+    integer exponent vector): a float, a bool or anything else refuses with
+    ``UnitAlgebraError`` (``malformed_unit``) at construction, ``_make`` and
+    ``_replace`` included.
+
+    >>> UnitVector(length=0.5)
+    Traceback (most recent call last):
+    ...
+    ssbg.errors.UnitAlgebraError: malformed_unit: exponent 'length' must be an int (got float 0.5) (at length)
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls, length: int = 0, time: int = 0, mass: int = 0, money: int = 0, count: int = 0, temperature: int = 0
+    ) -> UnitVector:
+        if (
+            type(length) is int
+            and type(time) is int
+            and type(mass) is int
+            and type(money) is int
+            and type(count) is int
+            and type(temperature) is int
+        ):
+            return _new(cls, (length, time, mass, money, count, temperature))
+        values = (length, time, mass, money, count, temperature)
+        return _new(cls, tuple(_exponent(name, v) for name, v in zip(BASE_DIMENSIONS, values, strict=True)))
+
+    @classmethod
+    def _make(cls, iterable: Iterable[int]) -> UnitVector:  # type: ignore[override]
+        """A vector from six exponents, validated like the constructor (``_replace`` goes through it)."""
+        values = tuple(iterable)
+        if len(values) != len(BASE_DIMENSIONS):
+            raise UnitAlgebraError(
+                f"malformed_unit: a UnitVector has {len(BASE_DIMENSIONS)} exponents (got {len(values)})",
+                reason="malformed_unit",
+                detail=repr(values),
+            )
+        return cls(*values)
 
     def __mul__(self, other: object) -> UnitVector:  # type: ignore[override,unused-ignore]
         if not isinstance(other, UnitVector):
@@ -156,6 +203,17 @@ class UnitVector(NamedTuple):
 DIMENSIONLESS = UnitVector()
 
 
+def _exponent(name: str, value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    raise UnitAlgebraError(
+        f"malformed_unit: exponent {name!r} must be an int (got {type(value).__name__} {value!r})",
+        reason="malformed_unit",
+        path=name,
+        detail=repr(value),
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def _canonical(vector: UnitVector) -> str:
     def factor(name: str, exp: int) -> str:
@@ -167,10 +225,6 @@ def _canonical(vector: UnitVector) -> str:
         return "dimensionless"
     top = "*".join(num) if num else "1"
     return f"{top}/{'*'.join(den)}" if den else top
-
-
-# tuple.__new__ skips the generated NamedTuple constructor: the hot path of the algebra.
-_new = tuple.__new__
 
 
 def _check_vector(value: object, name: str) -> UnitVector:
@@ -270,6 +324,17 @@ class ResolvedUnit:
 
 
 _SPACE = re.compile(r"[\s\-]+")
+
+MAX_UNIT_CHARS = 200
+"""A unit text longer than this refuses as ``malformed_unit`` (no unit of a word problem is that long)."""
+
+MAX_UNIT_NESTING = 4
+"""How deep composites nest: ``a_per_b`` is one level; a side deeper than this refuses (``unknown_unit``)."""
+
+MAX_MEMOIZED_UNITS = 100_000
+"""A pack forgets its memoized lookups when it holds this many (distinct texts cost memory, not time)."""
+
+_Memo = dict[tuple[str, int], "ResolvedUnit | str"]
 
 
 def normalize_unit_text(text: str) -> str:
@@ -442,7 +507,9 @@ class UnitPack:
             return "malformed_unit"
         hit = self._cache.get(text)
         if hit is None:
-            hit = self._resolve_uncached(text, depth=0)
+            hit = self._resolve_uncached(text, 0, {})
+            if len(self._cache) >= MAX_MEMOIZED_UNITS:  # distinct texts from a hostile corpus: memory stays bounded
+                self.clear_cache()
             self._cache[text] = hit
             if type(hit) is ResolvedUnit:
                 self._vectors[text] = hit.dimension
@@ -455,22 +522,30 @@ class UnitPack:
             return hit
         return self.resolve(text).dimension
 
-    def _best_split(self, key: str, depth: int) -> tuple[ResolvedUnit, ResolvedUnit] | None:
+    def _best_split(self, key: str, depth: int, memo: _Memo) -> tuple[ResolvedUnit, ResolvedUnit] | None:
         """Split ``a_per_b[_per_c...]`` so that listed units are never split.
 
         Every ``_per_`` is a candidate; among the splits whose two sides both
         resolve, the one with the fewest composite sides wins, and ties go to
         the rightmost split (left-associative: ``dollar_per_hour_per_day`` is
         ``(dollar_per_hour) / day``; ``hours_per_miles_per_hour`` is
-        ``hours / (miles_per_hour)``).
+        ``hours / (miles_per_hour)``).  Composites nest :data:`MAX_UNIT_NESTING`
+        deep at most.
+
+        Each side is resolved once per depth (``memo``, for this one text), and a
+        side with more ``_per_`` than a composite at its depth can hold is not
+        split at all, so the work is bounded by a constant for the longest unit
+        text (:data:`MAX_UNIT_CHARS`), not exponential in its ``per``s.
         """
+        if key.count("_per_") > self._split_capacity(depth):
+            return None
         best: tuple[int, int, ResolvedUnit, ResolvedUnit] | None = None
         start = key.find("_per_")
         while start > 0:
             num, den = key[:start], key[start + len("_per_") :]
             if den:
-                left = self._resolve_uncached(num, depth + 1)
-                right = self._resolve_uncached(den, depth + 1)
+                left = self._resolve_memo(num, depth + 1, memo)
+                right = self._resolve_memo(den, depth + 1, memo)
                 if not isinstance(left, str) and not isinstance(right, str):
                     composites = (left.via == "composite") + (right.via == "composite")
                     if best is None or (composites, -start) <= (best[0], best[1]):
@@ -485,9 +560,22 @@ class UnitPack:
         den = UnitVector(*(max(-e, 0) for e in dim))
         return ResolvedUnit(text, lemma, dim, entry.ratio, via, num, den)
 
-    def _resolve_uncached(self, text: str, depth: int) -> ResolvedUnit | str:
-        if not text.strip() or len(text) > 200 or depth > 4:
-            return "malformed_unit" if not text.strip() or len(text) > 200 else "unknown_unit"
+    def _split_capacity(self, depth: int) -> int:
+        """The most ``_per_`` a text at ``depth`` may hold and still resolve as a composite: the separators
+        of a full tree of composites down to :data:`MAX_UNIT_NESTING`, plus those inside its leaves (listed
+        units such as ``miles_per_hour``)."""
+        leaves = 1 << (MAX_UNIT_NESTING - depth)
+        return leaves - 1 + leaves * _per_in_listed(self)
+
+    def _resolve_memo(self, text: str, depth: int, memo: _Memo) -> ResolvedUnit | str:
+        hit = memo.get((text, depth))
+        if hit is None:
+            hit = memo[text, depth] = self._resolve_uncached(text, depth, memo)
+        return hit
+
+    def _resolve_uncached(self, text: str, depth: int, memo: _Memo) -> ResolvedUnit | str:
+        if not text.strip() or len(text) > MAX_UNIT_CHARS or depth > MAX_UNIT_NESTING:
+            return "malformed_unit" if not text.strip() or len(text) > MAX_UNIT_CHARS else "unknown_unit"
         if text in self.entries:
             return self._entry(text, text, "lemma")
         if text in self.surfaces:
@@ -497,7 +585,7 @@ class UnitPack:
             return self._entry(text, key, "lemma")
         if key in self.folded:
             return self._entry(text, self.folded[key], "surface")
-        split = self._best_split(key, depth)
+        split = self._best_split(key, depth, memo)
         if split is not None:
             left, right = split
             ratio = None if left.ratio is None or right.ratio is None else left.ratio / right.ratio
@@ -515,6 +603,13 @@ class UnitPack:
             if lemma is not None and lemma not in self.listed_only:
                 return self._entry(text, lemma, "depluralized")
         return "unknown_unit"
+
+
+@functools.lru_cache(maxsize=32)
+def _per_in_listed(pack: UnitPack) -> int:
+    """The most ``_per_`` in one listed lemma or normalized surface of ``pack`` (memoized: a pack is a value)."""
+    counts: list[int] = [key.count("_per_") for key in (*pack.entries, *pack.folded)]
+    return max(counts, default=0)
 
 
 # ----------------------------------------------------------------------- loading
@@ -542,11 +637,7 @@ _ROW_TYPES = tuple(_ROW_FIELDS.items())
 
 # Rows repeat a few ratios and dimensions (every count noun is "1" and {"count": 1}):
 # parse each distinct text once.  Fractions and vectors are immutable values.
-@functools.lru_cache(maxsize=1024)
-def _parse_ratio(text: str) -> Fraction:
-    from fractions import Fraction  # where a pack is read, not at `import ssbg` (ADR 0015: import time)
-
-    return Fraction(text)
+_parse_ratio = functools.lru_cache(maxsize=1024)(parse_ratio)  # bounded by ssbg.numbers (1e99999999 refuses)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -572,6 +663,8 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
     lemma: str = row["lemma"]
     if not lemma or lemma != normalize_unit_text(lemma):
         raise _pack_error("malformed_row", f"lemma {lemma!r} must be normalized (lower case, '_')", where)
+    if not row["plural"].strip():
+        raise _pack_error("malformed_row", "'plural' must be a non-empty string", where)
     if row["domain"] not in PACK_DOMAINS:
         raise _pack_error("malformed_row", f"unknown domain {row['domain']!r}", where)
     surfaces = row["surfaces"]
@@ -582,15 +675,16 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
         raise _pack_error("malformed_row", f"'dimension' must map base dimensions to ints: {dims}", where)
     ratio: Fraction | None = None
     if row["ratio"] is not None:
-        try:
+        try:  # "5280", "1/12": each side a number within ssbg.numbers' bounds ("1e99999999" refuses at once)
             ratio = _parse_ratio(row["ratio"])
-        except (ValueError, ZeroDivisionError):
-            raise _pack_error("malformed_row", f"'ratio' is not a rational: {row['ratio']!r}", where) from None
+        except NumberError as exc:
+            message = f"'ratio' is not a rational within bounds: {exc.message}"
+            raise _pack_error("malformed_row", message, where) from None
         if ratio <= 0:
             raise _pack_error("malformed_row", f"'ratio' must be positive: {row['ratio']!r}", where)
     size = row["container_size"]
-    if size is not None and size <= 0:
-        raise _pack_error("malformed_row", f"'container_size' must be positive: {size}", where)
+    if size is not None and not 0 < size <= MAX_MAGNITUDE:
+        raise _pack_error("malformed_row", f"'container_size' must be a positive int of at most {MAX_MAGNITUDE}", where)
     return UnitEntry(
         lemma=lemma,
         plural=row["plural"],
@@ -622,27 +716,54 @@ def _pack_dir(name_or_path: str | Path) -> Path:
     raise _pack_error("pack_missing", f"no unit pack named {name!r} (looked in ssbg/packs and packs/)", name)
 
 
+MAX_PACK_BYTES = 64 * 1024 * 1024
+"""A pack file larger than this refuses (``malformed_row``): packs are lists of units, not corpora."""
+
+
+def _read_pack_file(path: Path) -> bytes:
+    """A pack file's bytes: a regular file (a FIFO would block, a device never end) of bounded size."""
+    import errno
+
+    from ssbg.files import read_regular  # where a pack is read, not at `import ssbg` (ADR 0015: import time)
+
+    try:
+        return read_regular(path, MAX_PACK_BYTES)
+    except FileNotFoundError:
+        raise _pack_error("pack_missing", f"missing pack file {path}", str(path)) from None
+    except OSError as exc:
+        reason = "malformed_row" if exc.errno == errno.EFBIG else "pack_missing"
+        raise _pack_error(reason, f"cannot read pack file {path}: {exc.strerror or exc}", str(path)) from None
+
+
+def _line_of_key(text: str, key: str) -> int:
+    """The line of a manifest that names ``key`` (1 when it cannot be told)."""
+    found = re.search(rf'"{re.escape(key)}"\s*:', text)
+    return 1 if found is None else text.count("\n", 0, found.start()) + 1
+
+
 def _read_pack(folder: Path) -> UnitPack:
     """Read and validate one pack folder (not memoized)."""
     manifest_path = folder / "manifest.json"
     lexicon_path = folder / "lexicon.jsonl"
-    for p in (manifest_path, lexicon_path):
-        if not p.is_file():
-            raise _pack_error("pack_missing", f"missing pack file {p}", str(p))
+    manifest_bytes = _read_pack_file(manifest_path)
     try:
-        manifest = jsontext.loads(manifest_path.read_text(encoding="utf-8"))
+        manifest_text = manifest_bytes.decode("utf-8")
+        manifest = jsontext.loads(manifest_text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise _pack_error("manifest_invalid", f"manifest is not JSON: {exc}", f"{manifest_path}:1") from None
     need = {"name": str, "version": str, "rows": int, "sha256": str}
-    if not isinstance(manifest, dict) or any(not isinstance(manifest.get(k), t) for k, t in need.items()):
-        raise _pack_error("manifest_invalid", f"manifest needs {sorted(need)}", f"{manifest_path}:1")
+    if not isinstance(manifest, dict) or any(type(manifest.get(k)) is not t for k, t in need.items()):
+        raise _pack_error("manifest_invalid", f"manifest needs {sorted(need)} (of those types)", f"{manifest_path}:1")
+    if not 0 <= manifest["rows"] <= MAX_MAGNITUDE or not manifest["version"].strip():
+        message = "manifest 'rows' must be >= 0 and 'version' non-empty"
+        raise _pack_error("manifest_invalid", message, f"{manifest_path}:1")
     depluralize = manifest.get("depluralize", True)
     if not isinstance(depluralize, bool):
         raise _pack_error("manifest_invalid", "'depluralize' must be true or false", f"{manifest_path}:1")
     if not _PACK_NAME.fullmatch(manifest["name"]) or "+" in manifest["version"]:
         message = f"manifest name {manifest['name']!r} must match {_PACK_NAME.pattern} and the version have no '+'"
         raise _pack_error("manifest_invalid", message, f"{manifest_path}:1")
-    data = lexicon_path.read_bytes()
+    data = _read_pack_file(lexicon_path)
     import hashlib
 
     checksum = hashlib.sha256(data).hexdigest()
@@ -650,7 +771,7 @@ def _read_pack(folder: Path) -> UnitPack:
         raise _pack_error(
             "checksum_mismatch",
             f"lexicon sha256 {checksum} differs from the manifest's {manifest['sha256']}",
-            str(lexicon_path),
+            f"{manifest_path}:{_line_of_key(manifest_text, 'sha256')}",
         )
     try:
         text = data.decode("utf-8")
@@ -689,7 +810,9 @@ def _read_pack(folder: Path) -> UnitPack:
             raise _pack_error("duplicate_entry", f"lemma {lemma!r} is also another lemma's surface", str(lexicon_path))
     if rows != manifest["rows"]:
         raise _pack_error(
-            "row_count_mismatch", f"lexicon has {rows} rows, manifest says {manifest['rows']}", str(lexicon_path)
+            "row_count_mismatch",
+            f"lexicon has {rows} rows ({lexicon_path}), manifest says {manifest['rows']}",
+            f"{manifest_path}:{_line_of_key(manifest_text, 'rows')}",
         )
     return UnitPack(
         name=manifest["name"],
@@ -728,6 +851,9 @@ def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
     """
     from pathlib import Path  # where a pack is read, not at `import ssbg` (ADR 0015: import time)
 
+    if not isinstance(name_or_path, str | Path):
+        raise _pack_error("pack_missing", f"a pack is named by a str or a Path (got {type(name_or_path).__name__})",
+                          "pack", name_or_path)
     if isinstance(name_or_path, str) and "+" in name_or_path and not Path(name_or_path).is_dir():
         parts = name_or_path.split("+")
         if not all(part.strip() for part in parts):

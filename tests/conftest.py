@@ -10,6 +10,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# ``pytest --hypothesis-profile=fuzz`` (``make fuzz``): the seams' property tests (tests/strategies.py,
+# ``seam_settings``) draw this many inputs each instead of their modest count in the normal run.
+FUZZ_EXAMPLES = 20_000
+settings.register_profile(
+    "fuzz",
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+)
 
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = (REPO / ".." / "shared" / "corpora").resolve()

@@ -10,6 +10,7 @@ whatever prints them (quotes, tags, braces, backslash escapes, newlines).
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from ssbg.adapter import bind_math_problem_graph
@@ -29,6 +30,38 @@ from ssbg.problem import (
     Unknown,
 )
 from ssbg.units import default_pack
+
+_FUZZING_AT = 10_000  # the "fuzz" profile of tests/conftest.py draws at least this many
+
+
+def seam_settings(examples: int) -> settings:
+    """Settings of a seam's property test (numbers, types, text, sizes): ``examples`` inputs in the normal
+    run, the loaded profile's count under ``--hypothesis-profile=fuzz`` (``make fuzz``)."""
+    fuzzing = settings.default.max_examples >= _FUZZING_AT
+    return settings(
+        max_examples=settings.default.max_examples if fuzzing else examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+    )
+
+
+# JSON values of every kind, hostile ones included: huge and non-finite numbers, bools, lone surrogates,
+# nesting; what a field may hold when a file lies about its shape.
+hostile_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=10**15, max_value=10**400),
+    st.floats(),
+    st.sampled_from([float("nan"), float("inf"), -float("inf"), 1e300, 10**16]),
+    st.text(max_size=20),
+    st.sampled_from(["", " ", "\ud800", "a\udfffb", "1e400", "NaN", "9" * 400, "-0", "1,000", ".5"]),
+)
+hostile_json = st.recursive(
+    hostile_scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)),
+    max_leaves=6,
+)
 
 KNOWN_UNITS = (
     "dollars",

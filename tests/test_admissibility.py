@@ -162,10 +162,12 @@ def test_divide_needs_a_divisor_literal_or_an_ordered_rhs() -> None:
 
 
 def test_apply_rate_needs_exactly_one_rate_role() -> None:
+    # two operands (the arity of the row), but the rate lacks its role: ADR-0134's "dep with
+    # semantic_role='rate' carries X/Y" does not hold, so the rate's form is invalid
     symbols = {"r": sym("r", "mph"), "t": sym("t", "hours"), "d": sym("d")}
     with pytest.raises(AdmissibilityError) as info:
         check_admissibility(shell("d", ("r", "t"), "apply_rate"), symbols=symbols)
-    assert info.value.reason == "operand_arity"
+    assert info.value.reason == "rate_form_invalid"
 
 
 def test_upstream_units_feed_unitless_results() -> None:

@@ -75,7 +75,7 @@ def test_inflect_import_restores_typeguard_and_skips_its_instrumentation() -> No
 # why in ADR 0015.
 CORE_IMPORTS = frozenset(
     {
-        "ast", "collections", "contextlib", "copy", "copyreg", "dataclasses", "dis", "enum", "functools",
+        "ast", "collections", "contextlib", "copy", "copyreg", "dataclasses", "dis", "enum", "errno", "functools",
         "importlib", "inspect", "itertools", "json", "keyword", "linecache", "math", "opcode", "operator", "re",
         "reprlib", "ssbg", "token", "tokenize", "types", "typing", "unicodedata", "warnings", "weakref",
     }

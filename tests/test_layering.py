@@ -23,6 +23,8 @@ CORE = frozenset(
         "ssbg",
         "ssbg.errors",
         "ssbg.jsontext",
+        "ssbg.numbers",
+        "ssbg.files",
         "ssbg.model",
         "ssbg.allocation",
         "ssbg.units",

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from ssbg.checking.verdict import VERDICT_STATUSES, Finding, Verdict, check_solution
 from ssbg.errors import ImportRefusal
+from ssbg.files import open_regular
 from ssbg.reading.readers.common import RawRecord, decode_jsonl_line, scan_jsonl
 from ssbg.units import UnitPack, corpus_pack, load_pack
 
@@ -343,8 +344,11 @@ def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
 
 
 def _count_lines(path: Path) -> int:
-    with open(path, "rb") as handle:
-        return sum(1 for line in handle if line.strip())
+    try:
+        with open_regular(path) as handle:  # a FIFO or a device is refused (the scan counts it), never read
+            return sum(1 for line in handle if line.strip())
+    except OSError:
+        return 0
 
 
 def _batched(items: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]:

@@ -11,14 +11,13 @@ all: each is written beside its target and moved into place.
 from __future__ import annotations
 
 import html
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssbg.checking.batch import REFERENCE_SOLVER, Fields, field_value
 from ssbg.checking.verdict import Verdict, check_solution
+from ssbg.files import atomic_write, check_writable, open_regular
 from ssbg.reading.readers.common import RawRecord, decode_jsonl_line
 from ssbg.units import UnitPack
 
@@ -32,18 +31,11 @@ _STATUS_COLOURS = {"error": "#D55E00", "unverifiable": "#E6C229", "sound": "#009
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file beside it, then ``os.replace``)."""
+    """Write ``text`` to ``path`` whole or not at all (:func:`ssbg.files.atomic_write`: a file beside it, then
+    ``os.replace``); a file-system fault is an :class:`~ssbg.errors.OutputError` naming the path (exit 2)."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    check_writable(target.parent)
+    return atomic_write(target, text)
 
 
 def example_rows(frame: pd.DataFrame, *, per_kind: int = 3) -> list[tuple[str, Any]]:
@@ -68,7 +60,7 @@ def recheck(
     """The verdicts of the given rows, checked again from their lines of ``path``."""
     wanted = {int(str(r.source).rpartition(":")[2]) for _, r in rows}
     lines: dict[int, Any] = {}
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:  # a FIFO or a device is refused, never read
         for number, raw in enumerate(handle, start=1):
             if number in wanted:
                 lines[number] = decode_jsonl_line(RawRecord(path, number, data=raw)).data

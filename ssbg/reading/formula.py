@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ssbg.errors import ImportRefusal
+from ssbg.numbers import parse_number
 
 __all__ = [
     "BinOp",
@@ -36,7 +37,6 @@ __all__ = [
     "isolate",
     "parse_equation",
     "parse_formula",
-    "parse_number",
 ]
 
 _OPS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "\u00d7": "multiply", "\u00f7": "divide"}
@@ -58,15 +58,6 @@ _PLAIN_TOKEN = re.compile(rf"{_NUMBER}|[-+*/()]")
 _PLAIN_FIRST = r"\d+\.?\d*|\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\.\d+"
 _BINARY = re.compile(rf"({_PLAIN_FIRST}) *([-+*/]) *({_PLAIN_FIRST})")
 _MODULO = re.compile(r"\d\s*%\s*[\d(]")
-
-
-def parse_number(text: str) -> float:
-    """A number as corpora write it: ``1,000``, ``.5``, ``24.``, ``-3``; ValueError otherwise.
-
-    >>> parse_number("1,000.5"), parse_number(".5")
-    (1000.5, 0.5)
-    """
-    return float(text.replace(",", "").strip())
 
 
 class Literal(NamedTuple):
@@ -196,7 +187,7 @@ def _plain_items(text: str) -> list[_Item] | None:
         elif piece in "()":
             items.append((piece, piece))
         else:
-            items.append(("num", Literal(piece, float(piece.replace(",", "")), None, numbers)))
+            items.append(("num", Literal(piece, parse_number(piece), None, numbers)))
             numbers += 1
     return items
 
@@ -249,8 +240,8 @@ def _one_operation(items: list[_Item], merge: Callable[[Literal, Literal], Liter
 def _binary(a_text: str, symbol: str, b_text: str, merge: Callable[[Literal, Literal], Literal | None] | None) -> Node:
     """The tree of the commonest formula, one operation on two plain numbers (``48/2``): what the
     general path of :func:`parse_formula` gives for it, a fraction folded when ``merge`` says so."""
-    a = Literal(a_text, float(a_text.replace(",", "")), None, 0)
-    b = Literal(b_text, float(b_text.replace(",", "")), None, 1)
+    a = Literal(a_text, parse_number(a_text), None, 0)
+    b = Literal(b_text, parse_number(b_text), None, 1)
     op = _OPS[symbol]
     merged = merge(a, b) if merge is not None and op == "divide" else None
     return merged if merged is not None else BinOp(op, a, b)

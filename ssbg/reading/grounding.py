@@ -62,6 +62,7 @@ from typing import Any, NamedTuple
 
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ImportRefusal, ProblemGraphError
+from ssbg.numbers import check_magnitude, number_or_none, parse_number
 from ssbg.reading.counting import compound_measures, counted_mentions, listed_items, named_items
 from ssbg.reading.cues import FALLBACK_CONSTANTS, SELF_COMPANION_CUE, find_cue_occurrences, find_cues
 from ssbg.reading.evidence import mention_context, overlap, prose_twins, words
@@ -75,7 +76,6 @@ from ssbg.reading.formula import (
     isolate,
     parse_equation,
     parse_formula,
-    parse_number,
 )
 from ssbg.reading.mentions import mention_at, pack_lookup, worded_mentions
 from ssbg.trace import Mention, Operand, Step, Trace
@@ -1445,7 +1445,7 @@ class StepBuilder:
                 value = apply(value, right)
         except ZeroDivisionError:
             raise self.refusal("unparseable_formula", f"division by zero in {formula!r}", detail=formula) from None
-        stated = result if top and result is not None else value
+        stated = check_magnitude(result if top and result is not None else value)  # 1e15 * 1e15 refuses
         step = Step(op, tuple(operands), stated, unit if top else None, formula, not top)
         return self.state.push(step, stated), value
 
@@ -1482,12 +1482,14 @@ class StepBuilder:
         written = stated.strip()
         fraction = _FRACTION_RESULT.fullmatch(written) if "/" in written else None
         if fraction is not None:  # "= 2/3": a result the prose writes as a fraction, later written so again
-            result = int(fraction.group(1)) / int(fraction.group(2))
+            denominator = parse_number(fraction.group(2))
+            if denominator == 0:
+                raise self.refusal("unparseable_formula", f"division by zero in {formula!r}", detail=formula)
+            result = parse_number(fraction.group(1)) / denominator
             self._fraction_results.add(fraction.group())
         elif written:
-            try:
-                result = parse_number(written.rstrip("%"))
-            except ValueError:
+            result = number_or_none(written.rstrip("%"))  # a number out of range refuses the record
+            if result is None:
                 if optional:
                     return False
                 raise self.refusal("unparseable_formula", f"result {stated!r} is not a number", formula) from None

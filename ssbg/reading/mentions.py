@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from ssbg.numbers import check_magnitude, parse_number
 from ssbg.trace import Mention
 from ssbg.units import DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector, default_pack
 
@@ -410,10 +411,10 @@ class _Number(NamedTuple):
 
 @functools.lru_cache(maxsize=65536)
 def _num_value(text: str) -> float | int:
-    """The value of a number token (``1,000`` is 1000, ``2.0`` stays a float; memoized)."""
-    clean = text.replace(",", "")
-    value = float(clean)
-    return int(value) if "." not in clean and value.is_integer() else value
+    """The value of a number token (``1,000`` is 1000, ``2.0`` stays a float; memoized); a
+    :class:`~ssbg.errors.NumberError` for one out of range (:mod:`ssbg.numbers`)."""
+    value = parse_number(text)
+    return int(value) if "." not in text and value.is_integer() else value
 
 
 def _word_number(toks: Sequence[Token], i: int) -> tuple[int, int] | None:
@@ -2438,7 +2439,8 @@ def _mention(
         kind = "fraction"
     end = toks[k - 1].end
     lemma = look.unit_lemma(unit) if unit is not None else None
-    return Mention(number.start, end, text[number.start : end], number.value, unit, lemma, kind, source)
+    value = check_magnitude(number.value)  # "a million million million": scaled past what ssbg holds
+    return Mention(number.start, end, text[number.start : end], value, unit, lemma, kind, source)
 
 
 def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: str = "text") -> Mention | None:

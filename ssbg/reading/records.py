@@ -8,12 +8,15 @@ record is counted and reported, never dropped.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from ssbg.errors import ImportRefusal
 
 __all__ = ["CorpusRecord"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,13 @@ class CorpusRecord:
     def __post_init__(self) -> None:
         if (self.payload is None) == (self.refusal is None):
             raise ValueError("a CorpusRecord holds exactly one of payload and refusal")
+        for name in ("corpus", "problem_id", "source", "text", "gold_answer_unit"):
+            value = getattr(self, name)
+            if value is None and name in ("text", "gold_answer_unit"):
+                continue
+            if type(value) is not str or not (value.isascii() or _SURROGATE.search(value) is None):
+                # a value no output could write (a lone surrogate) is refused when the record is made
+                raise ValueError(f"a CorpusRecord's {name!r} must be Unicode text (got {type(value).__name__})")
 
     @property
     def imported(self) -> bool:

@@ -284,9 +284,11 @@ def _import_refused(record: CorpusRecord, refusal: ImportRefusal) -> ProblemAnal
 def analyse_record(record: CorpusRecord, *, pack: UnitPack | None = None) -> ProblemAnalysis:
     """Bind one record and flatten it into a problem row and equation rows.
 
-    Never raises on a record: an import refusal, or a typed error raised while
-    binding, becomes the problem's outcome (``import_refused`` /
-    ``bind_failed``).  Rows follow :data:`~ssbg.stats.rows.PROBLEM_COLUMNS` and
+    Never raises on a record: an import refusal, or any error raised while
+    binding or flattening it, becomes the problem's outcome (``import_refused``
+    / ``bind_failed``, its ``bind_error`` ``Type.reason``, ``Type.unexpected``
+    for an error that is not ssbg's): one record never stops a run.  Rows
+    follow :data:`~ssbg.stats.rows.PROBLEM_COLUMNS` and
     :data:`~ssbg.stats.rows.EQUATION_COLUMNS`; missing values are ``None``.
     ``pack`` defaults to :func:`~ssbg.units.corpus_pack`, as in :func:`run_batch`.
     """
@@ -298,16 +300,25 @@ def analyse_record(record: CorpusRecord, *, pack: UnitPack | None = None) -> Pro
     except ImportRefusal as exc:
         return _import_refused(record, exc)
     except SsbgError as exc:
-        row = dict.fromkeys(PROBLEM_COLUMNS)
-        row.update(corpus=record.corpus, problem_id=record.problem_id, source=record.source, outcome="bind_failed",
-                   import_status="imported", bind_error=f"{type(exc).__name__}.{exc.reason}",
-                   gold_answer_unit=record.gold_answer_unit,
-                   answer_unit_agreement="no_prediction" if record.gold_answer_unit else "no_gold")
-        for name in ("n_symbols", "n_facts", "n_equations", "n_admitted", "n_refused", "n_root_cause",
-                     "n_propagated", "n_unknowns"):
-            row[name] = 0
-        return ProblemAnalysis(tuple(row[c] for c in PROBLEM_COLUMNS), (), None, ())
-    return _analyse_graph(record, graph, p)
+        return _bind_failed(record, f"{type(exc).__name__}.{exc.reason}")
+    except Exception as exc:  # noqa: BLE001 - the seam: a failure binding one record is that record's outcome
+        return _bind_failed(record, f"{type(exc).__name__}.unexpected")
+    try:
+        return _analyse_graph(record, graph, p)
+    except Exception as exc:  # noqa: BLE001 - as above, for the rows of a graph that bound
+        return _bind_failed(record, f"{type(exc).__name__}.unexpected")
+
+
+def _bind_failed(record: CorpusRecord, error: str) -> ProblemAnalysis:
+    """The problem row of a record that imported but could not be bound (``error``: ``Type.reason``)."""
+    row = dict.fromkeys(PROBLEM_COLUMNS)
+    row.update(corpus=record.corpus, problem_id=record.problem_id, source=record.source, outcome="bind_failed",
+               import_status="imported", bind_error=error, gold_answer_unit=record.gold_answer_unit,
+               answer_unit_agreement="no_prediction" if record.gold_answer_unit else "no_gold")
+    for name in ("n_symbols", "n_facts", "n_equations", "n_admitted", "n_refused", "n_root_cause",
+                 "n_propagated", "n_unknowns"):
+        row[name] = 0
+    return ProblemAnalysis(tuple(row[c] for c in PROBLEM_COLUMNS), (), None, ())
 
 
 def _gold_unit(record: CorpusRecord) -> str | None:
@@ -538,7 +549,8 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
             out.append(text)
             continue
         for f in sorted(path.rglob("*")):
-            if not f.is_file() or any(part.startswith(".") for part in f.relative_to(path).parts):
+            # a FIFO or a device named like a corpus file is kept: its reader refuses it (unreadable_file)
+            if f.is_dir() or any(part.startswith(".") for part in f.relative_to(path).parts):
                 continue
             if f.suffix not in (".jsonl", ".json", ".xml", ".csv") or f.name.endswith(".gold.jsonl"):
                 continue

@@ -33,17 +33,20 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import html
 import importlib
 import math
 import os
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssbg.errors import SsbgError
+from ssbg.errors import OutputError, SsbgError, output_error
+from ssbg.files import OutputSet, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.reading.textview import tidy_numbers
 from ssbg.stats.batch import ENGINES, BatchResult, run_batch
@@ -744,6 +747,7 @@ def write_tables(
     *,
     parquet: bool = True,
     metadata: Mapping[str, str] | None = None,
+    out: OutputSet | None = None,
 ) -> tuple[list[Path], list[Path]]:
     """Write each (name, frame) as ``name.csv`` (and ``name.parquet`` when pyarrow is present).
 
@@ -751,9 +755,19 @@ def write_tables(
     give byte-equal files.  ``metadata`` goes into each Parquet file's schema
     (a report puts its pack's provenance there, ``ssbg.pack``, so that a Parquet
     file names its pack on its own; the CSVs have ``pack.csv`` beside them).
+    Every file is written beside its target and renamed into place with the
+    others (:class:`~ssbg.files.OutputSet`; pass ``out`` to make the tables part
+    of a larger set, which the caller commits): an error or an interruption
+    leaves the previous tables as they were.  A Parquet file of a table this run
+    does not write as Parquet is removed with the swap, so the folder never
+    mixes two runs.
+
+    Raises
+    ------
+    OutputError
+        When the file system refuses a write (a full disk, a read-only folder), naming the file.
     """
-    out = Path(csv_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    folder = check_writable(csv_dir)
     try:
         importlib.import_module("pyarrow")
         have_arrow = parquet
@@ -761,13 +775,34 @@ def write_tables(
         have_arrow = False
     csvs: list[Path] = []
     parquets: list[Path] = []
-    for name, frame in tables:
-        path = out / f"{name}.csv"
-        frame.to_csv(path, index=False, lineterminator="\n")
-        csvs.append(path)
-        if have_arrow:
-            parquets.append(_write_parquet(frame, out / f"{name}.parquet", metadata=metadata))
+    with contextlib.ExitStack() as stack:
+        stage = out if out is not None else stack.enter_context(OutputSet())
+        for name, frame in tables:
+            path = folder / f"{name}.csv"
+            _write_file(path, functools.partial(_write_csv, frame), stage)
+            csvs.append(path)
+            target = folder / f"{name}.parquet"
+            if have_arrow:
+                _write_file(target, functools.partial(_write_parquet, frame, metadata=metadata), stage)
+                parquets.append(target)
+            else:
+                stage.remove(target)
+        if out is None:
+            stage.commit()
     return csvs, parquets
+
+
+def _write_csv(frame: pd.DataFrame, path: Path) -> None:
+    frame.to_csv(path, index=False, lineterminator="\n")
+
+
+def _write_file(target: Path, write: Callable[[Path], object], stage: OutputSet) -> None:
+    """Write ``target``'s staged file with ``write(temp_path)``; an ``OSError`` is an :class:`OutputError`."""
+    temp = stage.temp(target)
+    try:
+        write(temp)
+    except OSError as exc:
+        raise output_error(exc, str(target)) from None
 
 
 def _write_parquet(
@@ -871,10 +906,19 @@ def write_report(
     parquet
         Also write Parquet when pyarrow is installed.
 
+    The report and its tables are one set (:class:`~ssbg.files.OutputSet`):
+    each file is written beside its target and all are renamed into place
+    together at the end, so a run that fails or is interrupted leaves the
+    previous report and tables as they were, and no partial file.  The output
+    folders are checked writable before the corpora are read.
+
     Raises
     ------
     ImportRefusal
         ``malformed_record`` for a spec that names no corpus.
+    OutputError
+        When the report or a table cannot be written (naming the path), before
+        the run when the folders are not writable or the report names a folder.
     ValueError
         For bad ``jobs`` or ``engine`` values.
     """
@@ -882,6 +926,11 @@ def write_report(
         raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
     html_path = Path(out_html)
     tables_dir = Path(csv_dir) if csv_dir is not None else html_path.with_name(f"{html_path.stem}_tables")
+    if html_path.is_dir():
+        raise OutputError(f"cannot write the report to {html_path}: it is a folder", reason="is_a_directory",
+                          path=str(html_path), detail="is a directory")
+    check_writable(html_path.parent)
+    check_writable(tables_dir)
     warm_up = _RenderingWarmUp(enabled=jobs > 1 and engine == "local")
     try:
         batch = run_batch(specs, jobs=jobs, engine=engine, pack=pack, limit=limit, progress=progress,
@@ -895,16 +944,17 @@ def write_report(
     # writes the tables; the fork comes first, before the diagrams start their threads
     figures = _FiguresAside(summary, enabled=jobs > 1 and engine == "local")
     drawn = _Diagrams.of(chosen) if diagrams else None
-    try:
-        csvs, parquets = write_tables(
-            iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds), tables_dir,
-            parquet=parquet, metadata={"ssbg.pack": batch.pack_provenance})
-        page = _page(batch, summary, chosen, drawn, title, figures.result(), typical)
-    finally:
-        figures.close()
-        if drawn is not None:
-            drawn.close()
-    html_path.parent.mkdir(parents=True, exist_ok=True)
-    html_path.write_text(page, encoding="utf-8")
+    with OutputSet() as out:
+        try:
+            csvs, parquets = write_tables(
+                iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds),
+                tables_dir, parquet=parquet, metadata={"ssbg.pack": batch.pack_provenance}, out=out)
+            page = _page(batch, summary, chosen, drawn, title, figures.result(), typical)
+        finally:
+            figures.close()
+            if drawn is not None:
+                drawn.close()
+        _write_file(html_path, lambda temp: temp.write_text(page, encoding="utf-8"), out)
+        out.commit()
     return ReportResult(html_path, tuple(csvs), tuple(parquets), batch, summary)
 

@@ -55,7 +55,9 @@ ANSWER_UNIT_AGREEMENTS: tuple[str, ...] = (
 )
 
 # Import refusals that mean the line itself is unreadable ("bad lines" in the report).
-UNREADABLE_IMPORT_REASONS: frozenset[str] = frozenset({"malformed_record", "encoding_error", "record_too_large"})
+UNREADABLE_IMPORT_REASONS: frozenset[str] = frozenset(
+    {"malformed_record", "encoding_error", "record_too_large", "unreadable_file"}
+)
 
 DRILLDOWN_KINDS: tuple[str, ...] = ("equation", "target", "import")
 

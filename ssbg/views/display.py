@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ssbg.errors import OutputError
+from ssbg.files import atomic_write
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.views.dot import run_dot, scene_to_dot
 from ssbg.views.errors import RenderError
@@ -104,10 +106,10 @@ class Diagram:
                               reason="unknown_format", path=str(target), detail=suffix or "(none)")
         data = self.source.encode("utf-8") if suffix in (".dot", ".gv") else self._bytes(suffix[1:])
         try:
-            target.write_bytes(data)
-        except OSError as exc:
-            raise RenderError(f"cannot write {target}: {exc.strerror}", reason="write_failed", path=str(target),
-                              detail=exc.strerror) from None
+            atomic_write(target, data)  # beside the target, then renamed: never a partial file
+        except OutputError as exc:
+            raise RenderError(f"cannot write {target}: {exc.detail}", reason="write_failed", path=str(target),
+                              detail=exc.detail) from None
         return target
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from ssbg.errors import ImportRefusal
 from ssbg.reading.readers.asdiv import read_asdiv
 from ssbg.reading.readers.cogcomp import read_cogcomp
-from ssbg.reading.readers.common import RawRecord, StagedReader
+from ssbg.reading.readers.common import RawRecord, StagedReader, failed_record
 from ssbg.reading.readers.gsm8k import read_gsm8k
 from ssbg.reading.readers.mawps import read_mawps
 from ssbg.reading.readers.ssbg_jsonl import read_ssbg_jsonl
@@ -96,7 +96,7 @@ def parse_corpus_spec(spec: str | Path) -> tuple[str, Path]:
         fmt = guess_format(path)
     if not path.exists():
         raise ImportRefusal(f"no corpus at {path}", reason="malformed_record", path=str(path))
-    return fmt, path
+    return fmt, path  # a FIFO or a device is a file its reader refuses (unreadable_file), counted like any record
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +119,7 @@ class PendingRecord:
                 f"no two-stage reader {self.fmt!r} in this process", reason="malformed_record", path=self.raw.where
             )
             return CorpusRecord(self.fmt, f"{self.raw.path.name}:{self.raw.line}", self.raw.where, refusal=refusal)
-        return reader.build(self.raw, default_pack() if pack is None else pack)
+        return reader.read(self.raw, default_pack() if pack is None else pack)
 
 
 def _corpus_files(spec: str | Path) -> Iterator[tuple[str, Path]]:
@@ -130,6 +130,22 @@ def _corpus_files(spec: str | Path) -> Iterator[tuple[str, Path]]:
         return
     for f in sorted(p for p in path.rglob("*") if p.suffix in (".jsonl", ".json", ".xml")):
         yield (fmt if explicit else guess_format(f)), f
+
+
+def _isolated(fmt: str, path: Path, reader: Reader) -> Iterator[CorpusRecord]:
+    """A plain reader's records; a failure inside it ends its file with one refused record, not the run."""
+    records = iter(reader(path))
+    line = 0
+    while True:
+        try:
+            record = next(records)
+        except StopIteration:
+            return
+        except Exception as exc:  # noqa: BLE001 - the seam of a plain reader: its file stops, the run goes on
+            yield failed_record(fmt, RawRecord(path, line + 1), exc)
+            return
+        line += 1
+        yield record
 
 
 def scan_corpus(spec: str | Path, *, limit: int | None = None) -> Iterator[CorpusRecord | PendingRecord]:
@@ -143,7 +159,9 @@ def scan_corpus(spec: str | Path, *, limit: int | None = None) -> Iterator[Corpu
     for fmt, f in _corpus_files(spec):
         reader = READERS[fmt]
         items: Iterator[CorpusRecord | PendingRecord] = (
-            (PendingRecord(fmt, raw) for raw in reader.scan(f)) if isinstance(reader, StagedReader) else reader(f)
+            (PendingRecord(fmt, raw) for raw in reader.scan_records(f))
+            if isinstance(reader, StagedReader)
+            else _isolated(fmt, f, reader)
         )
         for item in items:
             if limit is not None and count >= limit:

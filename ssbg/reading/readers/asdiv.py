@@ -35,17 +35,19 @@ Examples
 
 from __future__ import annotations
 
-import bisect
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from ssbg.errors import ImportRefusal
-from ssbg.reading.formula import parse_formula, parse_number
+from ssbg.numbers import parse_number
+from ssbg.reading.formula import parse_formula
 from ssbg.reading.grounding import StepBuilder
 from ssbg.reading.mentions import read_problem_text
-from ssbg.reading.readers.common import MAX_RECORD_BYTES, RawRecord, StagedReader, refused_record
+from ssbg.reading.readers import common
+from ssbg.reading.readers.common import RawRecord, StagedReader, numbers_of, open_corpus_file, refused_record
 from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
@@ -78,8 +80,6 @@ UNSUPPORTED_SOLUTION_TYPES: tuple[str, ...] = (
 """Words that, in a ``Solution-Type``, mark a problem outside arithmetic (whole words, case-insensitively:
 ``ratio`` is not the end of ``Sequential-Operation``)."""
 
-_PROBLEM = re.compile(rb"<Problem\b.*?</Problem\s*>", re.DOTALL)
-_OPEN = re.compile(rb"<Problem\b")
 _ANSWER = re.compile(r"^\s*(-?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?)\s*(?:\(\s*([^()]*?)\s*\))?\s*$")
 _FUNCTION = re.compile(r"(?i)\b(?:gcd|lcm|max|min|floor|ceil|mod|sqrt|round)\s*\(|[<>]|\d\s*r\s*\d|\d\s*:\s*\d")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -135,13 +135,15 @@ def asdiv_trace(
     m = _ANSWER.match(answer)
     if m is None or not m.group(1) or m.group(1) == "-":
         raise _unsupported(f"answer {answer!r} is not a number with a unit", answer)
-    gold_value = parse_number(m.group(1))
+    with numbers_of("Answer"):
+        gold_value = parse_number(m.group(1))
     gold_unit = gold_unit_of(answer)
     if _FUNCTION.search(formula):
         raise _unsupported(f"formula {formula!r} uses a function, a comparison or a remainder", formula)
     text = f"{body.strip()} {question.strip()}"
     span = (len(body.strip()) + 1, len(text))
-    mentions, answer_unit = read_problem_text(text, span, pack=p)
+    with numbers_of("Body"):
+        mentions, answer_unit = read_problem_text(text, span, pack=p)
     builder = StepBuilder(
         problem_id,
         CORPUS,
@@ -154,19 +156,20 @@ def asdiv_trace(
         where=where,
         pack=p,
     )
-    for part in formula.split(";"):
-        if not part.strip():
-            continue
-        expr, eq, result = part.rpartition("=")
-        if not eq:
-            expr, result = part, ""
-        stated = _RESULT_TAG.match(result) if result.strip() else None
-        if result.strip() and stated is None:
-            raise ImportRefusal(f"result {result!r} is not a number", reason="unparseable_formula", detail=part)
-        value = parse_number(stated.group(1)) if stated is not None else None
-        unit = stated.group(2) if stated is not None else None
-        builder.add_tree(parse_formula(expr, merge=builder.merge), formula=part.strip(), result=value, unit=unit)
-    return builder.build()
+    with numbers_of("Formula", not_a_number="unparseable_formula"):
+        for part in formula.split(";"):
+            if not part.strip():
+                continue
+            expr, eq, result = part.rpartition("=")
+            if not eq:
+                expr, result = part, ""
+            stated = _RESULT_TAG.match(result) if result.strip() else None
+            if result.strip() and stated is None:
+                raise ImportRefusal(f"result {result!r} is not a number", reason="unparseable_formula", detail=part)
+            value = parse_number(stated.group(1)) if stated is not None else None  # "20..": a typo refuses
+            unit = stated.group(2) if stated is not None else None
+            builder.add_tree(parse_formula(expr, merge=builder.merge), formula=part.strip(), result=value, unit=unit)
+        return builder.build()
 
 
 def _child_text(problem: ET.Element, name: str, *, required: bool = True) -> str | None:
@@ -182,23 +185,121 @@ def _child_text(problem: ET.Element, name: str, *, required: bool = True) -> str
 def scan_asdiv(path: Path) -> Iterator[RawRecord]:
     """The cheap reading stage: each ``<Problem>`` element's bytes (with whether the file declares a DTD), in order.
 
-    A ``<Problem>`` that is never closed comes out as a refused raw record.
+    One pass over the file, a block at a time (linear, and memory holds one problem and a block):
+    comments and CDATA sections are passed over (a ``<Problem`` in them is text); a ``<Problem>``
+    that is never closed, or that another ``<Problem`` opens inside, comes out as a refused raw
+    record, and so does one larger than ``MAX_RECORD_BYTES``; the problem after it still reads.
     """
-    raw = path.read_bytes()
-    newlines = [m.start() for m in re.finditer(rb"\n", raw)]
+    handle, refusal = open_corpus_file(path)
+    if handle is None:
+        yield refusal  # type: ignore[misc]
+        return
+    with handle:
+        yield from _XmlScan(path, handle).problems()
 
-    def line_of(offset: int) -> int:
-        return bisect.bisect_left(newlines, offset) + 1
 
-    declares_dtd = b"<!DOCTYPE" in raw or b"<!ENTITY" in raw
-    closed = 0
-    for match in _PROBLEM.finditer(raw):
-        yield RawRecord(path, line_of(match.start()), data=(match.group(), declares_dtd))
-        closed = match.end()
-    for dangling in _OPEN.finditer(raw, closed):
-        yield RawRecord(
-            path, line_of(dangling.start()), refusal=("malformed_record", "a <Problem> that is never closed")
-        )
+_MARKUP = re.compile(rb"<!--|<!\[CDATA\[|<!DOCTYPE|<!ENTITY|<Problem(?=[\s>/])|</Problem\s*>")
+_CLOSERS = {b"<!--": b"-->", b"<![CDATA[": b"]]>"}
+
+
+class _XmlScan:
+    """One pass of :func:`scan_asdiv` over a file: a byte buffer from the open problem (or the scan) on."""
+
+    def __init__(self, path: Path, handle: BinaryIO) -> None:
+        self.path = path
+        self.handle = handle
+        self.buf = b""
+        self.eof = False
+        self.line_at = 0  # an offset of buf whose line is known ...
+        self.line = 1  # ... and that line
+        self.open_at: int | None = None  # where the open <Problem starts (its bytes are kept)
+        self.skipping = False  # inside a problem refused as too large (its bytes are not kept)
+        self.declares_dtd = False
+
+    def more(self) -> bool:
+        if self.eof:
+            return False
+        data = self.handle.read(common.BLOCK_BYTES)
+        if not data:
+            self.eof = True
+            return False
+        self.buf += data
+        return True
+
+    def line_of(self, offset: int) -> int:
+        self.line += self.buf.count(b"\n", self.line_at, offset)
+        self.line_at = offset
+        return self.line
+
+    def refused(self, offset: int, reason: str, message: str) -> RawRecord:
+        return RawRecord(self.path, self.line_of(offset), refusal=(reason, message))
+
+    def compact(self, pos: int) -> Iterator[RawRecord]:
+        """Refuse the open problem once it outgrows a record, and drop the bytes no record needs any more
+        (those before the open problem, else before ``pos``); :attr:`shift` says by how much."""
+        self.shift = 0
+        if self.open_at is not None and len(self.buf) - self.open_at > common.MAX_RECORD_BYTES:
+            limit = common.MAX_RECORD_BYTES
+            yield self.refused(self.open_at, "record_too_large", f"a <Problem> larger than {limit} bytes")
+            self.open_at, self.skipping = None, True
+        keep = pos if self.open_at is None else self.open_at
+        if keep >= common.BLOCK_BYTES:
+            self.line_of(keep)
+            self.buf = self.buf[keep:]
+            self.line_at = 0
+            if self.open_at is not None:
+                self.open_at -= keep
+            self.shift = keep
+
+    def close_markup(self, token: bytes, start: int) -> Iterator[RawRecord]:
+        """Pass over a comment or CDATA section opened at ``start``; :attr:`resume` is where it ends (None:
+        it runs to the end of the file)."""
+        closer = _CLOSERS[token]
+        search = start
+        end = self.buf.find(closer, search)
+        while end < 0:
+            search = max(search, len(self.buf) - len(closer))
+            yield from self.compact(search)
+            search -= self.shift
+            if not self.more():
+                self.resume = None
+                return
+            end = self.buf.find(closer, search)
+        self.resume = end + len(closer)
+
+    def problems(self) -> Iterator[RawRecord]:
+        pos = 0
+        self.more()
+        while True:
+            m = _MARKUP.search(self.buf, pos)
+            if m is None or (not self.eof and m.end() + 16 > len(self.buf)):  # a tag may straddle the block end
+                if m is None:
+                    pos = max(pos, len(self.buf) - 16)
+                yield from self.compact(pos)
+                pos -= self.shift
+                if not self.more() and m is None:
+                    break
+                continue
+            token = m.group()
+            pos = m.end()
+            if token in _CLOSERS:
+                yield from self.close_markup(token, pos)
+                if self.resume is None:
+                    break  # an unclosed comment runs to the end of the file
+                pos = self.resume
+            elif token in (b"<!DOCTYPE", b"<!ENTITY"):
+                self.declares_dtd = True
+            elif token.startswith(b"</"):
+                if self.open_at is not None:
+                    chunk = self.buf[self.open_at : pos]
+                    yield RawRecord(self.path, self.line_of(self.open_at), data=(chunk, self.declares_dtd))
+                self.open_at, self.skipping = None, False
+            else:
+                if self.open_at is not None:
+                    yield self.refused(self.open_at, "malformed_record", "a <Problem> that is never closed")
+                self.open_at, self.skipping = m.start(), False
+        if self.open_at is not None:
+            yield self.refused(self.open_at, "malformed_record", "a <Problem> that is never closed")
 
 
 def build_asdiv_record(raw: RawRecord, pack: UnitPack) -> CorpusRecord:
@@ -209,16 +310,17 @@ def build_asdiv_record(raw: RawRecord, pack: UnitPack) -> CorpusRecord:
     return _record(raw.path, raw.line, chunk, declares_dtd, pack)
 
 
-read_asdiv = StagedReader(scan_asdiv, build_asdiv_record)
+read_asdiv = StagedReader(scan_asdiv, build_asdiv_record, CORPUS)
 """Stream ASDiv problems: a trace per problem, or a typed refusal with ``file:line``."""
 
 
 def _record(path: Path, line: int, chunk: bytes, declares_dtd: bool, pack: UnitPack) -> CorpusRecord:
     where = f"{path}:{line}"
     fallback = f"{path.name}:{line}"
-    if len(chunk) > MAX_RECORD_BYTES:
+    if len(chunk) > common.MAX_RECORD_BYTES:
         return refused_record(
-            CORPUS, fallback, where, "record_too_large", f"problem of {len(chunk)} bytes exceeds {MAX_RECORD_BYTES}"
+            CORPUS, fallback, where, "record_too_large",
+            f"problem of {len(chunk)} bytes exceeds {common.MAX_RECORD_BYTES}",
         )
     try:
         text = chunk.decode("utf-8")

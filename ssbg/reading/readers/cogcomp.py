@@ -19,15 +19,14 @@ Examples
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
 from ssbg.errors import ImportRefusal
-from ssbg.reading.formula import parse_number
+from ssbg.numbers import check_json_number, number_or_none
 from ssbg.reading.grounding import StepBuilder
 from ssbg.reading.mentions import find_question_span, read_problem_text
-from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
+from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, numbers_of, text_field
 from ssbg.trace import Mention, Trace
 from ssbg.units import UnitPack, default_pack
 
@@ -41,12 +40,11 @@ def _numbers(data: dict[str, Any], name: str, *, integers: bool) -> list[float]:
     if not isinstance(values, list):
         raise ImportRefusal(f"'{name}' must be a list", reason="malformed_record", detail=name)
     out: list[float] = []
-    for v in values:
-        ok = isinstance(v, int) if integers else isinstance(v, int | float)
-        if not ok or isinstance(v, bool) or not math.isfinite(v):
-            what = "ints" if integers else "numbers"
-            raise ImportRefusal(f"'{name}' must be a list of {what}", reason="malformed_record", detail=name)
-        out.append(v)
+    with numbers_of(name):
+        for i, v in enumerate(values):
+            if integers and (isinstance(v, bool) or not isinstance(v, int)):
+                raise ImportRefusal(f"'{name}' must be a list of ints", reason="malformed_record", detail=name)
+            out.append(check_json_number(v, field=f"{name}[{i}]"))
     return out
 
 
@@ -103,12 +101,15 @@ def cogcomp_trace(
     solutions = data.get("lSolutions")
     answer = None
     if isinstance(solutions, list) and solutions and isinstance(solutions[0], int | float | str):
-        try:
-            answer = parse_number(str(solutions[0]))
-        except ValueError:
-            answer = None
+        first = solutions[0]
+        with numbers_of("lSolutions"):
+            if isinstance(first, str):
+                answer = number_or_none(first)
+            elif not isinstance(first, bool):
+                answer = float(check_json_number(first))
     span = find_question_span(text)
-    mentions, answer_unit = read_problem_text(text, span, pack=p)
+    with numbers_of("sQuestion"):
+        mentions, answer_unit = read_problem_text(text, span, pack=p)
     builder = StepBuilder(
         str(pid),
         CORPUS,
@@ -130,8 +131,9 @@ def cogcomp_trace(
                 detail="lAlignments",
             )
         by_position.append(paired[a])
-    builder.add_equation(equations[0], result=answer, aligned=by_position if aligned else None)
-    return builder.build()
+    with numbers_of("lEquations", not_a_number="unparseable_formula"):
+        builder.add_equation(equations[0], result=answer, aligned=by_position if aligned else None)
+        return builder.build()
 
 
 def gold_rate_flags(data: dict[str, Any]) -> tuple[bool, frozenset[int]] | None:
@@ -149,5 +151,5 @@ def gold_rate_flags(data: dict[str, Any]) -> tuple[bool, frozenset[int]] | None:
 build_cogcomp_record = json_array_builder(CORPUS, id_key="iIndex", text_key="sQuestion", trace=cogcomp_trace)
 """One element of the corpus's JSON array into a trace or a typed refusal (the costly reading stage)."""
 
-read_cogcomp = StagedReader(iter_json_array, build_cogcomp_record)
+read_cogcomp = StagedReader(iter_json_array, build_cogcomp_record, CORPUS)
 """Stream CogComp records: a trace per problem, or a typed refusal with ``file:line``."""

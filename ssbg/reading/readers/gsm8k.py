@@ -24,19 +24,21 @@ import re
 from typing import NamedTuple
 
 from ssbg.errors import ImportRefusal
-from ssbg.reading.formula import BinOp, parse_formula, parse_number
+from ssbg.numbers import number_or_none, parse_number
+from ssbg.reading.formula import BinOp, parse_formula
 from ssbg.reading.grounding import StepBuilder
 from ssbg.reading.mentions import VULGAR_FRACTIONS, find_question_span, read_problem_text, tokenize, unit_after
 from ssbg.reading.readers.common import (
     RawRecord,
     StagedReader,
     decode_jsonl_line,
+    numbers_of,
     refused_record,
     scan_jsonl,
     text_field,
 )
 from ssbg.reading.records import CorpusRecord
-from ssbg.trace import Trace
+from ssbg.trace import Mention, Trace
 from ssbg.units import UnitPack, default_pack
 
 __all__ = [
@@ -180,9 +182,10 @@ def _mixed_value(piece: str) -> str | None:
         return f"{num / den:g}" if den in _DECIMAL_DENOMINATORS else f"({num}/{den})"
     whole, _, fraction = piece.partition(" ")
     num_text, _, den_text = fraction.strip().partition("/")
-    if not 0 < int(num_text) < int(den_text) or int(den_text) not in _DECIMAL_DENOMINATORS:
+    top, bottom = parse_number(num_text), parse_number(den_text)  # bounded: a 400-digit part refuses
+    if not 0 < top < bottom or bottom not in _DECIMAL_DENOMINATORS:
         return None
-    return f"{int(whole) + int(num_text) / int(den_text):g}"
+    return f"{parse_number(whole) + top / bottom:g}"
 
 
 def _prose_formula(m: re.Match[str], answer: str) -> str | None:
@@ -253,7 +256,7 @@ def _stated_result(written: str) -> tuple[str, float] | None:
             return None
         written = mixed
     num, slash, den = written.partition("/")
-    return written, int(num) / int(den) if slash else parse_number(written)
+    return written, parse_number(num) / parse_number(den) if slash else parse_number(written)
 
 
 def _agrees(value: float, result: float, written: str, percent: bool) -> bool:
@@ -425,12 +428,27 @@ def gsm8k_trace(
     final = _FINAL.search(answer)
     gold: float | None = None
     if final is not None:
-        try:
-            gold = parse_number(final.group(1))
-        except ValueError:
-            gold = None
+        with numbers_of("answer"):
+            gold = number_or_none(final.group(1))
     span = find_question_span(question)
-    mentions, answer_unit = read_problem_text(question, span, pack=p)
+    with numbers_of("question"):
+        mentions, answer_unit = read_problem_text(question, span, pack=p)
+    with numbers_of("answer", not_a_number="unparseable_formula"):
+        return _solution_trace(question, answer, problem_id, where, p, gold, span, mentions, answer_unit)
+
+
+def _solution_trace(
+    question: str,
+    answer: str,
+    problem_id: str,
+    where: str | None,
+    p: UnitPack,
+    gold: float | None,
+    span: tuple[int, int] | None,
+    mentions: tuple[Mention, ...],
+    answer_unit: str | None,
+) -> Trace:
+    """The steps of a GSM8K solution over the question's mentions, as :func:`gsm8k_trace` reads them."""
     builder = StepBuilder(
         problem_id,
         CORPUS,
@@ -502,5 +520,5 @@ def build_gsm8k_record(raw: RawRecord, pack: UnitPack) -> CorpusRecord:
     return CorpusRecord(CORPUS, pid, raw.where, payload=trace, text=question)
 
 
-read_gsm8k = StagedReader(scan_jsonl, build_gsm8k_record)
+read_gsm8k = StagedReader(scan_jsonl, build_gsm8k_record, CORPUS)
 """Stream GSM8K records: a trace per problem, or a typed refusal with ``file:line``."""

@@ -22,10 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 from ssbg.errors import ImportRefusal
-from ssbg.reading.formula import parse_number
+from ssbg.numbers import check_json_number, number_or_none
 from ssbg.reading.grounding import MAX_FORMULAS, StepBuilder
 from ssbg.reading.mentions import find_question_span, read_problem_text
-from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
+from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, numbers_of, text_field
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
@@ -47,16 +47,15 @@ def _problem_id(data: object) -> str | None:
 
 
 def _solution(data: dict[str, Any]) -> float | None:
+    """The first solution (None when there is none or it is no number); one out of range refuses."""
     values = data.get("lSolutions")
     if not isinstance(values, list) or not values:
         return None
     first = values[0]
     if isinstance(first, bool) or not isinstance(first, int | float | str):
         return None
-    try:
-        return parse_number(str(first))
-    except ValueError:
-        return None
+    with numbers_of("lSolutions"):
+        return number_or_none(first) if isinstance(first, str) else float(check_json_number(first))
 
 
 def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPack | None = None) -> Trace:
@@ -76,7 +75,8 @@ def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
             f"{len(equations)} equations, more than {MAX_FORMULAS}", reason="record_too_large", detail="lEquations"
         )
     span = find_question_span(text)
-    mentions, answer_unit = read_problem_text(text, span, pack=p)
+    with numbers_of("sQuestion"):
+        mentions, answer_unit = read_problem_text(text, span, pack=p)
     builder = StepBuilder(
         pid,
         CORPUS,
@@ -89,18 +89,19 @@ def mawps_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
         pack=p,
     )
     named: str | None = None
-    for equation in equations:
-        if not equation.strip():
-            continue
-        name = builder.add_equation(equation, result=builder.answer if len(equations) == 1 else None)
-        if name is not None and name.lower() not in PLACEHOLDER_UNKNOWNS:
-            named = name
-    builder.gold_answer_unit = named
-    return builder.build()
+    with numbers_of("lEquations", not_a_number="unparseable_formula"):
+        for equation in equations:
+            if not equation.strip():
+                continue
+            name = builder.add_equation(equation, result=builder.answer if len(equations) == 1 else None)
+            if name is not None and name.lower() not in PLACEHOLDER_UNKNOWNS:
+                named = name
+        builder.gold_answer_unit = named
+        return builder.build()
 
 
 build_mawps_record = json_array_builder(CORPUS, id_key="iIndex", text_key="sQuestion", trace=mawps_trace)
 """One element of the corpus's JSON array into a trace or a typed refusal (the costly reading stage)."""
 
-read_mawps = StagedReader(iter_json_array, build_mawps_record)
+read_mawps = StagedReader(iter_json_array, build_mawps_record, CORPUS)
 """Stream MAWPS records: a trace per problem, or a typed refusal with ``file:line``."""

@@ -51,8 +51,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ssbg.errors import ImportRefusal, ProblemGraphError
-from ssbg.reading.formula import BinOp, Literal, parse_formula, parse_number
+from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
+from ssbg.numbers import parse_number
+from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
 from ssbg.reading.mentions import ProblemText, find_question_span, read_problem_text
 
@@ -162,6 +163,14 @@ def _as_text(solution: str | Sequence[str]) -> str:
     return "\n".join(solution)
 
 
+def _answer_value(text: str) -> float | None:
+    """A final answer's value, or None for one outside :mod:`ssbg.numbers`' bounds (no answer to compare)."""
+    try:
+        return parse_number(text)
+    except NumberError:
+        return None
+
+
 def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
     """The shown text, working copy and final answer of a solution in any of the formats above.
 
@@ -176,7 +185,7 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
     lines = list(_ANSWER_LINE.finditer(text))
     if lines:  # the last answer line: blanked whole, its number is the answer
         m = lines[-1]
-        answer, answer_span = parse_number(m.group("num")), (m.start("num"), m.end("num"))
+        answer, answer_span = _answer_value(m.group("num")), (m.start("num"), m.end("num"))
         _blank(chars, m.start(), m.end())
     for m in _LINE_LABEL.finditer(text):
         _blank(chars, m.start(), m.end())
@@ -191,12 +200,12 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
         if inline:
             m = inline[-1]
             group = "boxed" if m.group("boxed") is not None else "said"
-            answer, answer_span = parse_number(m.group(group)), (m.start(group), m.end(group))
+            answer, answer_span = _answer_value(m.group(group)), (m.start(group), m.end(group))
             if group == "boxed":  # "\boxed{18}": the closing brace is markup too
                 close_at = text.find("}", m.end(group))
                 if close_at >= 0:
                     _blank(chars, close_at, close_at + 1)
-    if answer is not None and not math.isfinite(answer):
+    if answer is None or not math.isfinite(answer):
         answer, answer_span = None, None
     return NormalizedSolution(text, "".join(chars), answer, answer_span)
 
@@ -454,9 +463,9 @@ class _Reader:
         except ImportRefusal as exc:
             b._restore(saved)
             return exc.reason
-        except (ProblemGraphError, ZeroDivisionError, OverflowError):
-            # a value the trace refuses (a result that is not a finite number), a result written "1/0" (the builder
-            # divides it before it checks it: a hardening issue's to refuse as a typed error)
+        except (ProblemGraphError, NumberError, ZeroDivisionError, OverflowError):
+            # a value the trace refuses (a result that is not a finite number), a number out of ssbg.numbers'
+            # bounds, a division by zero
             b._restore(saved)
             return "unparseable_formula"
         return None

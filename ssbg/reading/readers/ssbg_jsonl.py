@@ -64,5 +64,5 @@ def build_ssbg_record(raw: RawRecord, pack: UnitPack | None = None) -> CorpusRec
     )
 
 
-read_ssbg_jsonl = StagedReader(scan_jsonl, build_ssbg_record)
+read_ssbg_jsonl = StagedReader(scan_jsonl, build_ssbg_record, CORPUS)
 """Stream records from a JSONL file of MathProblemGraphs or traces (lines read as bytes: a bad line refuses alone)."""

@@ -22,9 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 from ssbg.errors import ImportRefusal
+from ssbg.numbers import check_json_number, parse_number
 from ssbg.reading.grounding import StepBuilder
 from ssbg.reading.mentions import read_problem_text
-from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, text_field
+from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, numbers_of, text_field
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
@@ -34,17 +35,14 @@ CORPUS = "svamp"
 
 
 def _number(data: dict[str, Any], name: str) -> float | None:
+    """A number field (a JSON number or one written as a string), within :mod:`ssbg.numbers`' bounds."""
     value = data.get(name)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ImportRefusal(
-            f"'{name}' must be a number (got {type(value).__name__})", reason="malformed_record", detail=name
-        )
-    try:
-        return float(value)
-    except ValueError:
-        raise ImportRefusal(f"'{name}' is not a number: {value!r}", reason="malformed_record", detail=name) from None
+    with numbers_of(name):
+        if isinstance(value, str):
+            return parse_number(value, field=name)
+        return float(check_json_number(value, field=name))
 
 
 def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPack | None = None) -> Trace:
@@ -61,7 +59,8 @@ def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
         raise ImportRefusal("'Type' must be a string", reason="malformed_record", detail="Type")
     text = f"{body} {question}"
     span = (len(body) + 1, len(text))
-    mentions, answer_unit = read_problem_text(text, span, pack=p)
+    with numbers_of("Body"):
+        mentions, answer_unit = read_problem_text(text, span, pack=p)
     builder = StepBuilder(
         pid,
         CORPUS,
@@ -74,12 +73,13 @@ def svamp_trace(data: dict[str, Any], *, where: str | None = None, pack: UnitPac
         pack=p,
     )
     answer = builder.answer
-    builder.add_formula(equation if answer is None else f"{equation}={answer!r}")
-    return builder.build()
+    with numbers_of("Equation", not_a_number="unparseable_formula"):
+        builder.add_formula(equation if answer is None else f"{equation}={answer!r}")
+        return builder.build()
 
 
 build_svamp_record = json_array_builder(CORPUS, id_key="ID", text_key="Body", trace=svamp_trace)
 """One element of the corpus's JSON array into a trace or a typed refusal (the costly reading stage)."""
 
-read_svamp = StagedReader(iter_json_array, build_svamp_record)
+read_svamp = StagedReader(iter_json_array, build_svamp_record, CORPUS)
 """Stream SVAMP records: a trace per problem, or a typed refusal with ``file:line``."""
