@@ -92,6 +92,7 @@ __all__ = [
     "CandidateRule",
     "GroundingRule",
     "GroundingState",
+    "Reading",
     "StepBuilder",
     "ground",
     "plan_formula",
@@ -504,12 +505,24 @@ def _implicit(g: GroundingState, kind: str, operands: tuple[Operand, ...], value
 # candidate: they derive numbers the text states without writing them.
 
 
-class Candidate(NamedTuple):
-    """One reading of a literal: the operand, what it points at (``key``), its prior, a label for ``why``,
-    and what its words are read from (``source``: see :meth:`GroundingState.candidate_words`; read only
-    when the literal has two candidates or more)."""
+class Reading(NamedTuple):
+    """The fields of the operand a candidate would be (:class:`~ssbg.trace.Operand`'s first five, in its
+    order): the operand is built only for the candidate chosen, with where and why (a validated value
+    costs; most candidates lose)."""
 
-    operand: Operand
+    mention: int | None = None
+    step: int | None = None
+    constant: str | None = None
+    cue: tuple[int, int] | None = None
+    text: str | None = None
+
+
+class Candidate(NamedTuple):
+    """One reading of a literal: the operand it would be (``reading``), what it points at (``key``), its
+    prior, a label for ``why``, and what its words are read from (``source``: see
+    :meth:`GroundingState.candidate_words`; read only when the literal has two candidates or more)."""
+
+    reading: Reading
     key: tuple[Any, ...]
     prior: float
     label: str
@@ -561,7 +574,7 @@ def _step_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Ca
             continue
         prior = 2.6 - 0.05 * min(len(out), 10) - (0.0 if exact else 0.02)
         key = ("at", at) if virtual is not None else ("step", i)
-        out.append(Candidate(Operand(step=i, text=text), key, prior, f"step {i}", ("result", key, unit, at)))
+        out.append(Candidate(Reading(step=i, text=text), key, prior, f"step {i}", ("result", key, unit, at)))
     return out
 
 
@@ -585,8 +598,8 @@ def _mentions_by(
     out: list[Candidate] = []
     for rank, i in enumerate(dict.fromkeys(found)):
         p = prior - (1.0 if i in g.used else 0.0) - 0.01 * rank
-        operand = Operand(mention=i, text=lit.text)
-        out.append(Candidate(operand, ("mention", i), p, f"{label} {g.mentions[i].text!r}", ("mention", i)))
+        reading = Reading(mention=i, text=lit.text)
+        out.append(Candidate(reading, ("mention", i), p, f"{label} {g.mentions[i].text!r}", ("mention", i)))
     return out
 
 
@@ -610,9 +623,9 @@ def _cued_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Ca
             continue  # "One-third": the fraction mention itself is the candidate (its part), not its word
         rank = ranks[cid] = ranks.get(cid, -1) + 1
         prior = 1.5 + (0.2 if cid in preferred else 0.0) - 0.01 * rank - 0.02 * len(ranks)
-        operand = Operand(constant=cid, cue=(cue.start, cue.end), text=lit.text)
+        reading = Reading(constant=cid, cue=(cue.start, cue.end), text=lit.text)
         label = f"constant {cid} (cue {g.text[cue.start : cue.end]!r})"
-        out.append(Candidate(operand, ("constant", cid, cue.start), prior, label, ("cue", cue.start, cue.end, cid)))
+        out.append(Candidate(reading, ("constant", cid, cue.start), prior, label, ("cue", cue.start, cue.end, cid)))
     return out
 
 
@@ -625,7 +638,7 @@ def _solution_cued_candidates(g: GroundingState, lit: Literal, op: str | None) -
         return []
     cid, start, end = cues[0].constant_id, cues[0].start, cues[0].end
     label = f"constant {cid} (the solution's words)"
-    return [Candidate(Operand(constant=cid, text=lit.text), ("constant", cid), 0.8, label, ("said", start, end, cid))]
+    return [Candidate(Reading(constant=cid, text=lit.text), ("constant", cid), 0.8, label, ("said", start, end, cid))]
 
 
 def _fraction_part_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
@@ -699,7 +712,7 @@ def _as_added(g: GroundingState, scored: list[tuple[float, Candidate, str]]) -> 
             step = g.step_at.get(c.key[1])
             if step is None or step >= g.own_steps_from:
                 continue
-            c = c._replace(operand=dataclasses.replace(c.operand, step=step), key=("step", step))  # noqa: PLW2901
+            c = c._replace(reading=c.reading._replace(step=step), key=("step", step))  # noqa: PLW2901
         elif c.key[0] == "mention" and c.key[1] in g.used:
             score -= 1.0  # noqa: PLW2901 - the reuse the plan priced by its columns
         out.append((score, c, why))
@@ -731,11 +744,11 @@ def _choose(
         note += f"; chosen with the formula's other numbers over {scored[0][1].label}"
     alternative = None
     if runner is not None and abs(score - runner[0]) < TIE_MARGIN:
-        alternative = dataclasses.replace(runner[1].operand, at=at)
+        alternative = Operand(*runner[1].reading, at=at)
         note += f"; tie with {runner[1].label}"
     if best.key[0] == "mention":
         g.used.add(best.key[1])
-    return dataclasses.replace(best.operand, at=at, why=note, alternative=alternative)
+    return Operand(*best.reading, at=at, why=note, alternative=alternative)
 
 
 REUSE_PENALTY = 1.5
@@ -1414,8 +1427,18 @@ class StepBuilder:
                 return Literal(f"{a.text}/{b.text}", value, None, a.position)
         return None
 
-    def _emit(self, node: BinOp, formula: str, top: bool, result: float | None, unit: str | None) -> tuple[int, float]:
+    def _emit(
+        self,
+        node: BinOp,
+        formula: str,
+        top: bool,
+        result: float | None,
+        unit: str | None,
+        at: int | None = None,
+        per: tuple[str, ...] = (),
+    ) -> tuple[int, float]:
         """Append the step of ``node`` (after the implicit steps of its sub-expressions): its index and value.
+        The top step states ``result``, ``unit``, where its formula is written (``at``) and ``per``.
 
         A chain of one additive operator is one step (``a - b - c``); every other operator is a step of
         its own.  The value is computed from the operands' values as they are emitted, in the order
@@ -1446,7 +1469,10 @@ class StepBuilder:
         except ZeroDivisionError:
             raise self.refusal("unparseable_formula", f"division by zero in {formula!r}", detail=formula) from None
         stated = check_magnitude(result if top and result is not None else value)  # 1e15 * 1e15 refuses
-        step = Step(op, tuple(operands), stated, unit if top else None, formula, not top)
+        if top:
+            step = Step(op, tuple(operands), stated, unit, formula, False, at, per)
+        else:
+            step = Step(op, tuple(operands), stated, None, formula, True)
         return self.state.push(step, stated), value
 
     def add_formula(
@@ -1665,13 +1691,10 @@ class StepBuilder:
         try:
             if isinstance(node, BinOp):  # a formula that is one number adds no step
                 plan_formula(self.state, _literals(node))
-                top, _ = self._emit(node, formula, True, result, unit)
+                top, _ = self._emit(node, formula, True, result, unit, at, per)
                 position = self.state.position
                 if position is not None:
                     self.state.step_at[position] = top
-                if at is not None or per:
-                    g = self.state
-                    g.steps[top] = dataclasses.replace(g.steps[top], at=at, per=per)
 
             elif isinstance(node, Var):
                 raise self.refusal("unsupported_operation", f"the unknown {node.name} is not isolated", formula)

@@ -1951,7 +1951,7 @@ def _look_back_cues(text: str) -> _Cues:
         any(map(low.__contains__, _PERIODIC)),
         any(map(low.__contains__, _BATCHES)),
         "to " in low and any(map(low.__contains__, _PURPOSE_VERBS)),
-        _NAMED_PAIR.search(text) is not None,
+        " and " in text and _NAMED_PAIR.search(text) is not None,
     )
 
 

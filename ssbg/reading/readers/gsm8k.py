@@ -108,6 +108,19 @@ _PERIOD_RATE = re.compile(
 _ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
             "yearly": "year", "annually": "year", "annual": "year"}  # fmt: skip
 _EACH = re.compile(r"(?i)(?<![a-z])(?:each|per|apiece|a piece|every)(?![a-z])")
+# Every match of _PERIOD_RATE holds one of these, lower-cased ("hourly" holds "hour"): a text of none is not
+# searched (the look-behind at the pattern's start runs it at every offset).
+_PERIOD_KEYS = (*_PERIODS.split("|"), "daily", "annual")
+_EACH_KEYS = ("each", "per", "piece", "every")
+
+
+def _may_hold(text: str, keys: tuple[str, ...]) -> bool:
+    """Whether a case-blind pattern whose every match holds one of ``keys`` may match ``text`` (a text
+    that is not ASCII, where a case-blind match may pair other letters, always may)."""
+    if not text.isascii():
+        return True
+    lowered = text.lower()
+    return any(key in lowered for key in keys)
 
 
 def rate_context(line: str, text: str, question: str = "") -> tuple[str, ...]:
@@ -124,7 +137,7 @@ def rate_context(line: str, text: str, question: str = "") -> tuple[str, ...]:
     for unit in _text_rate_context(text, question):
         if unit not in out:
             out.append(unit)
-    if "item" not in out and _EACH.search(line):
+    if "item" not in out and _may_hold(line, _EACH_KEYS) and _EACH.search(line):
         out.append("item")
     return tuple(out)
 
@@ -133,6 +146,8 @@ def rate_context(line: str, text: str, question: str = "") -> tuple[str, ...]:
 def _periods(where: str) -> tuple[str, ...]:
     """The periods ``where`` names as a rate's denominator, in order (memoized: a text asks once)."""
     out: list[str] = []
+    if not _may_hold(where, _PERIOD_KEYS):
+        return ()
     for m in _PERIOD_RATE.finditer(where):
         unit = (m.group(1) or _ADVERBS[m.group(2).lower()]).lower()
         if unit not in out:
@@ -145,7 +160,7 @@ def _text_rate_context(text: str, question: str) -> tuple[str, ...]:
     """The question's periods, then the text's, then ``item`` where the text says ``each`` or ``per``."""
     out = list(_periods(question))
     out.extend(unit for unit in _periods(text) if unit not in out)
-    if _EACH.search(text):
+    if _may_hold(text, _EACH_KEYS) and _EACH.search(text):
         out.append("item")
     return tuple(out)
 
