@@ -11,9 +11,15 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ssbg.reading.cues import CUE_PATTERNS, _may_occur
+from ssbg.reading.cues import _LOWER_CASE, CUE_PATTERNS, _may_occur
+from ssbg.reading.readers.gsm8k import _EACHES, _PERIOD_RATES
 
 _MARKS = (" ", " ", "  ", "\n", "-", "%", "/", "3", "12 ", "1/2", ",", ".", "a", "the")
+_PERIOD_WORDS = (
+    *("per", "a", "an", "each", "every", "one", "apiece", "piece", "hour", "hours", "hourly", "day", "days"),
+    *("daily", "week", "weekend", "weekly", "month", "yearly", "annual", "annually", "second", "minutes"),
+    *("night", "nightly", "semester", "season"),
+)
 
 
 @st.composite
@@ -33,3 +39,24 @@ def test_a_cue_gate_never_hides_a_match(case: tuple[str, str]) -> None:
     cid, text = case
     if CUE_PATTERNS[cid].search(text) is not None:
         assert _may_occur(cid, text.lower()), (cid, text)
+
+
+@settings(max_examples=1000)
+@given(_cue_texts())
+def test_a_cue_is_found_alike_in_the_lower_cased_text(case: tuple[str, str]) -> None:
+    """A case-blind cue pattern searched case-sensitively in the lower-cased (ASCII) text finds the same spans."""
+    cid, text = case
+    plain = _LOWER_CASE[cid]
+    if plain is not None:
+        found = [m.span() for m in plain.finditer(text.lower())]
+        assert found == [m.span() for m in CUE_PATTERNS[cid].finditer(text)], (cid, text)
+
+
+@settings(max_examples=500)
+@given(st.lists(st.tuples(st.sampled_from(_PERIOD_WORDS), st.sampled_from(_MARKS), st.booleans()), max_size=6))
+def test_a_period_is_found_alike_in_the_lower_cased_text(pieces: list[tuple[str, str, bool]]) -> None:
+    """The periods and 'each' words of a result's context are read alike with and without case folding."""
+    text = "".join((w.upper() if upper else w) + mark for w, mark, upper in pieces)
+    for blind in (_PERIOD_RATES, _EACHES):
+        folded = [(m.span(), [g and g.lower() for g in m.groups()]) for m in blind.folding.finditer(text)]
+        assert [(m.span(), list(m.groups())) for m in blind.finditer(text)] == folded, text

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -335,7 +335,31 @@ def _may_occur(cid: str, lowered: str | None) -> bool:
     """Whether constant ``cid``'s cue words may occur in a text, lower-cased (None: a text that is not
     ASCII, where a case-blind match may pair other letters, is always searched)."""
     keys = _GATES[cid]
-    return keys is None or lowered is None or any(key in lowered for key in keys)
+    return keys is None or lowered is None or any(map(lowered.__contains__, keys))
+
+
+def _without_folding(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    """A case-blind pattern (written in lower case) as a case-sensitive one, to search a lower-cased text
+    with: the same matches at the same offsets, without folding the case of every character it reads."""
+    if not pattern.flags & re.IGNORECASE:
+        return None
+    return re.compile(pattern.pattern.removeprefix("(?i)"), pattern.flags & ~re.IGNORECASE)
+
+
+_LOWER_CASE: Mapping[str, re.Pattern[str] | None] = MappingProxyType(
+    {cid: _without_folding(pattern) for cid, pattern in CUE_PATTERNS.items()}
+)
+
+
+def _matches(cid: str, text: str, lowered: str | None) -> Iterator[re.Match[str]]:
+    """The matches of constant ``cid``'s cue pattern in ``text`` (``lowered``: the text lower-cased, where
+    it is ASCII); none where its keys show it has none."""
+    if not _may_occur(cid, lowered):
+        return iter(())
+    plain = _LOWER_CASE[cid]
+    if plain is not None and lowered is not None:
+        return plain.finditer(lowered)
+    return CUE_PATTERNS[cid].finditer(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,9 +384,9 @@ def find_cues(text: str, value: float, *, fallback: bool = False) -> tuple[Cue, 
     out: list[Cue] = []
     lowered = text.lower() if text.isascii() else None
     for cid in _BY_VALUE.get(value, ()):
-        if (cid in FALLBACK_CONSTANTS) != fallback or not _may_occur(cid, lowered):
+        if (cid in FALLBACK_CONSTANTS) != fallback:
             continue
-        hit = CUE_PATTERNS[cid].search(text)
+        hit = next(_matches(cid, text, lowered), None)
         if hit is not None:
             out.append(Cue(cid, hit.start(), hit.end()))
     return tuple(out)
@@ -383,9 +407,9 @@ def find_cue_occurrences(text: str, value: float) -> tuple[Cue, ...]:
     out: list[Cue] = []
     lowered = text.lower() if text.isascii() else None
     for cid in _BY_VALUE.get(value, ()):
-        if cid in FALLBACK_CONSTANTS or not _may_occur(cid, lowered):
+        if cid in FALLBACK_CONSTANTS:
             continue
-        for k, hit in enumerate(CUE_PATTERNS[cid].finditer(text)):
+        for k, hit in enumerate(_matches(cid, text, lowered)):
             if k == _MAX_OCCURRENCES:
                 break
             out.append(Cue(cid, hit.start(), hit.end()))

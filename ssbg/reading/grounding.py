@@ -516,6 +516,10 @@ class Reading(NamedTuple):
     cue: tuple[int, int] | None = None
     text: str | None = None
 
+    def operand(self, at: int | None, why: str | None = None, alternative: Operand | None = None) -> Operand:
+        """The operand this reading is, written at ``at``, chosen for ``why``."""
+        return Operand(self.mention, self.step, self.constant, self.cue, self.text, at, why, alternative)
+
 
 class Candidate(NamedTuple):
     """One reading of a literal: the operand it would be (``reading``), what it points at (``key``), its
@@ -744,11 +748,11 @@ def _choose(
         note += f"; chosen with the formula's other numbers over {scored[0][1].label}"
     alternative = None
     if runner is not None and abs(score - runner[0]) < TIE_MARGIN:
-        alternative = Operand(*runner[1].reading, at=at)
+        alternative = runner[1].reading.operand(at)
         note += f"; tie with {runner[1].label}"
     if best.key[0] == "mention":
         g.used.add(best.key[1])
-    return Operand(*best.reading, at=at, why=note, alternative=alternative)
+    return best.reading.operand(at, note, alternative)
 
 
 REUSE_PENALTY = 1.5
