@@ -93,12 +93,14 @@ def words(text: str, start: int = 0, end: int | None = None) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=65536)
 def _words_of(text: str) -> tuple[str, ...]:
-    out = []
-    for m in _WORD.finditer(text):
-        w = norm(m.group())
-        if w and (w not in FUNCTION_WORDS or w in _KEEP):
-            out.append(w)
-    return tuple(out)
+    return tuple(filter(None, map(_content_word, _WORD.findall(text))))
+
+
+@functools.lru_cache(maxsize=65536)
+def _content_word(word: str) -> str:
+    """A word as :func:`words` keeps it (:func:`norm`), or ``""`` for a function word."""
+    w = norm(word)
+    return w if w not in FUNCTION_WORDS or w in _KEEP else ""
 
 
 def overlap(line: Iterable[str], context: Mapping[str, float], cap: float = 3.0) -> float:

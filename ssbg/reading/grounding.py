@@ -289,6 +289,7 @@ class GroundingState:
         self.virtual: list[tuple[int, float, str | None]] | None = None  # annotations' results while planning
         self.scores: dict[int, list[tuple[float, Any, str]]] = {}  # id of a literal -> its scored readings
         self._contexts: dict[tuple[Any, ...], dict[str, float]] = {}
+        self._line_words: dict[int | None, tuple[str, ...]] = {}  # a line's words, by the offset of its formula
         self._candidate_words: dict[tuple[Any, ...], tuple[Mapping[str, float], frozenset[str]]] = {}
         # Checking a solution (issue 19, ssbg.checking): a number only the solution's own prose states grounds
         # nothing (an invented number is evidence), and what no rule explains goes to ``last_resort`` (the
@@ -384,11 +385,10 @@ class GroundingState:
 
     def line_words(self) -> tuple[str, ...]:
         """The content words of the solution line of the formula being added (annotations blanked)."""
-        key = ("line", self.position)
-        found = self._contexts.get(key)
+        found = self._line_words.get(self.position)
         if found is None:
-            found = self._contexts[key] = dict.fromkeys(words(self.solution_line()), 1.0)
-        return tuple(found)
+            found = self._line_words[self.position] = tuple(dict.fromkeys(words(self.solution_line())))
+        return found
 
     def mention_context(self, i: int) -> dict[str, float]:
         """The words that say what mention ``i`` is (:func:`~ssbg.reading.evidence.mention_context`)."""
@@ -401,8 +401,9 @@ class GroundingState:
 
     def clear_contexts(self) -> None:
         """Forget the words read for lines and results (a plan reads them with other steps in place)."""
-        for key in [k for k in self._contexts if k[0] in ("line", "at", "step")]:
+        for key in [k for k in self._contexts if k[0] in ("at", "step")]:
             del self._contexts[key]
+        self._line_words.clear()
         self._candidate_words.clear()
 
     def candidate_words(self, source: tuple[Any, ...]) -> tuple[Mapping[str, float], frozenset[str]]:
