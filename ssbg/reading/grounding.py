@@ -564,19 +564,23 @@ def _step_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Ca
     value, text = lit.value, lit.text
     places = _decimals(text) if "." in text else 0
     tolerance = 0.5 * 10 ** (-places) + 1e-9 if places else 0.0
+    percent = text.endswith("%")
     out: list[Candidate] = []
-    virtual = g.virtual
-    results: list[tuple[int, float, str | None, int | None]]
-    if virtual is not None:
-        results = [(k, r, unit, position) for k, (position, r, unit) in enumerate(virtual)]
-    else:
-        steps, values = g.steps, g.step_values
-        results = [(i, values[i], steps[i].unit, steps[i].at) for i in range(g.own_steps_from)]
-    for i, r, unit, at in reversed(results):
+    virtual, steps, values = g.virtual, g.steps, g.step_values
+    unit: str | None
+    at: int | None
+    for i in range(len(virtual) if virtual is not None else g.own_steps_from)[::-1]:  # the latest first
+        if virtual is not None:
+            at, r, unit = virtual[i]
+        else:
+            r, at, unit = values[i], None, None  # the step's fields are read only for a candidate
         exact = r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value))
-        percent = text.endswith("%") and unit == "%" and close(r, value * 100)
-        if not (exact or percent or (places and abs(r - value) <= tolerance)):
+        if not (exact or (places and abs(r - value) <= tolerance)) and not (
+            percent and (steps[i].unit if virtual is None else unit) == "%" and close(r, value * 100)
+        ):
             continue
+        if virtual is None:
+            unit, at = steps[i].unit, steps[i].at
         prior = 2.6 - 0.05 * min(len(out), 10) - (0.0 if exact else 0.02)
         key = ("at", at) if virtual is not None else ("step", i)
         out.append(Candidate(Reading(step=i, text=text), key, prior, f"step {i}", ("result", key, unit, at)))
@@ -1284,7 +1288,9 @@ def plan_solution(g: GroundingState, rows: Sequence[tuple[int, Sequence[tuple[fl
     from scipy.optimize import linear_sum_assignment
 
     columns: list[tuple[tuple[Any, ...] | None, int]] = []  # (mention key, use) or (None, row) for a row's own
+    first: dict[tuple[Any, ...], int] = {}  # a mention's first column (its uses follow)
     for mention_key, uses in sorted(mentions.items()):
+        first[mention_key] = len(columns)
         columns.extend((mention_key, u) for u in range(uses))
     columns.extend((None, r) for r in range(len(rows)))
     big = 1e6
@@ -1294,12 +1300,12 @@ def plan_solution(g: GroundingState, rows: Sequence[tuple[int, Sequence[tuple[fl
         best_other = next(((score, c) for score, c, _ in scored if c.key[0] != "mention"), None)
         own.append(None if best_other is None else best_other[1].key)
         by_key = {c.key: score for score, c, _ in scored}
-        for col, (key, use) in enumerate(columns):
-            if key is None:
-                if use == r and best_other is not None:
-                    cost[r, col] = -best_other[0]
-            elif key in by_key:
-                cost[r, col] = -(by_key[key] + (COVER_BONUS if use == 0 else -REUSE_PENALTY * use))
+        for key, score in by_key.items():  # the cells of the mentions it may read (every other stays big)
+            if key in first:
+                for use in range(mentions[key]):
+                    cost[r, first[key] + use] = -(score + (COVER_BONUS if use == 0 else -REUSE_PENALTY * use))
+        if best_other is not None:
+            cost[r, len(columns) - len(rows) + r] = -best_other[0]
     picked_rows, picked_cols = linear_sum_assignment(cost)
     for r, col in zip(picked_rows.tolist(), picked_cols.tolist(), strict=True):
         if cost[r, col] >= big:
