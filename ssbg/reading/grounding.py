@@ -288,6 +288,7 @@ class GroundingState:
         self.planned_scores: dict[int, tuple[float, list[tuple[float, Any, str]]]] = {}
         self.virtual: list[tuple[int, float, str | None]] | None = None  # annotations' results while planning
         self.scores: dict[int, list[tuple[float, Any, str]]] = {}  # id of a literal -> its scored readings
+        self.scored_over: tuple[Mention, ...] | None = None  # the mentions as they were when scores were read
         self._contexts: dict[tuple[Any, ...], dict[str, float]] = {}
         self._line_words: dict[int | None, tuple[str, ...]] = {}  # a line's words, by the offset of its formula
         self._candidate_words: dict[tuple[Any, ...], tuple[Mapping[str, float], frozenset[str]]] = {}
@@ -783,6 +784,7 @@ def plan_formula(g: GroundingState, items: Sequence[tuple[Literal, str | None]])
             scored = _scored(g, lit, candidates)
             g.scores[id(lit)] = scored
             options.append((id(lit), scored[:4]))
+    g.scored_over = g.mentions
     mentioned = sum(1 for _, scored in options if any(c.key[0] == "mention" for _, c, _ in scored))
     if mentioned < 2:
         return
@@ -1223,6 +1225,10 @@ def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
         scored = _as_added(g, planned[1])
         if scored:
             return _choose(g, lit, [], scored)
+    if id(lit) in g.scores and g.mentions is g.scored_over:
+        # plan_formula read its candidates over the same mentions (a rule may widen or narrow one), so they
+        # are there still; _choose takes the scores it read
+        return _choose(g, lit, [])
     candidates: list[Candidate] = []
     for _name, propose in CANDIDATE_RULES:
         candidates.extend(propose(g, lit, op))
