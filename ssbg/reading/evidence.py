@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -106,7 +107,7 @@ def _content_word(word: str) -> str:
 def overlap(line: Iterable[str], context: Mapping[str, float], cap: float = 3.0) -> float:
     """How much of ``context`` (word -> weight) a line's words cover, each word once (in the line's order:
     a sum over a set would add in hash order, and a tie could fall either way between processes), capped."""
-    return min(cap, sum(context.get(w, 0.0) for w in dict.fromkeys(line)))
+    return min(cap, sum(map(context.get, dict.fromkeys(line), itertools.repeat(0.0))))
 
 
 def sentence_bounds(text: str, at: int) -> tuple[int, int]:

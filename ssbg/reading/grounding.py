@@ -694,7 +694,7 @@ def _evidence(g: GroundingState, lit: Literal, c: Candidate) -> tuple[float, str
         common = overlap(line, context)
         if common:
             score += _W_OVERLAP * common
-            shared = sorted((w for w in set(line) if w in context), key=lambda w: (-context[w], w))[:2]
+            shared = sorted((w for w in line if w in context), key=lambda w: (-context[w], w))[:2]  # line: no repeats
             why = f"{why}, " if why else why
             why += "line says " + "/".join(shared)
     return score, why
