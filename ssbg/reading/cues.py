@@ -351,6 +351,12 @@ _LOWER_CASE: Mapping[str, re.Pattern[str] | None] = MappingProxyType(
 )
 
 
+@functools.lru_cache(maxsize=8)  # a problem's text and solution, asked for each value
+def _lowered(text: str) -> str | None:
+    """``text`` lower-cased where it is ASCII (the offsets stay), else None."""
+    return text.lower() if text.isascii() else None
+
+
 def _matches(cid: str, text: str, lowered: str | None) -> Iterator[re.Match[str]]:
     """The matches of constant ``cid``'s cue pattern in ``text`` (``lowered``: the text lower-cased, where
     it is ASCII); none where its keys show it has none."""
@@ -382,7 +388,7 @@ def find_cues(text: str, value: float, *, fallback: bool = False) -> tuple[Cue, 
     ['self']
     """
     out: list[Cue] = []
-    lowered = text.lower() if text.isascii() else None
+    lowered = _lowered(text)
     for cid in _BY_VALUE.get(value, ()):
         if (cid in FALLBACK_CONSTANTS) != fallback:
             continue
@@ -405,7 +411,7 @@ def find_cue_occurrences(text: str, value: float) -> tuple[Cue, ...]:
     [('items_per_dozen', 2), ('items_per_dozen', 19)]
     """
     out: list[Cue] = []
-    lowered = text.lower() if text.isascii() else None
+    lowered = _lowered(text)
     for cid in _BY_VALUE.get(value, ()):
         if cid in FALLBACK_CONSTANTS:
             continue
