@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ssbg.reading.cues import _LOWER_CASE, CUE_PATTERNS, _may_occur
+from ssbg.reading.evidence import _SENTENCE_END, sentence_bounds
 from ssbg.reading.readers.gsm8k import _EACHES, _PERIOD_RATES
 
 _MARKS = (" ", " ", "  ", "\n", "-", "%", "/", "3", "12 ", "1/2", ",", ".", "a", "the")
@@ -60,3 +61,20 @@ def test_a_period_is_found_alike_in_the_lower_cased_text(pieces: list[tuple[str,
     for blind in (_PERIOD_RATES, _EACHES):
         folded = [(m.span(), [g and g.lower() for g in m.groups()]) for m in blind.folding.finditer(text)]
         assert [(m.span(), list(m.groups())) for m in blind.finditer(text)] == folded, text
+
+
+def _sentence_bounds_scanned(text: str, at: int) -> tuple[int, int]:
+    """The sentence around ``at`` as a scan of ``text[:at]`` and of the text from ``at`` reads it."""
+    start = 0
+    for m in _SENTENCE_END.finditer(text, 0, at):
+        start = m.end()
+    stop = _SENTENCE_END.search(text, at)
+    return start, len(text) if stop is None else stop.start()
+
+
+@settings(max_examples=1000)
+@given(st.text(alphabet="ab3 .!?\n\t\u00a0", max_size=20), st.data())
+def test_sentence_bounds_are_those_a_scan_finds(text: str, data: st.DataObject) -> None:
+    """The sentence bounds read from a text's memoized ends are those a scan up to the offset finds."""
+    at = data.draw(st.integers(0, len(text)))
+    assert sentence_bounds(text, at) == _sentence_bounds_scanned(text, at), (text, at)
