@@ -9,7 +9,7 @@ saying A was the tuning half).  Each model solution is checked with the gold sol
 each gold solution alone (no reference).  The verdicts never see a label: ``is_correct`` is read only
 to score them.
 
-    .venv/bin/python benchmarks/checker_halves.py [--corpus PATH] [--pack SPEC] [--dump OUT.jsonl]
+    .venv/bin/python benchmarks/checker_halves.py [--corpus PATH] [--pack SPEC] [--dump OUT.jsonl] [--alone]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ssbg.checking.verdict import Verdict, check_solution, reference_findings
+from ssbg.checking.verdict import Verdict, check_solution, read_reference
 from ssbg.units import UnitPack, corpus_pack, load_pack
 
 SOLVERS = ("6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification")
@@ -44,14 +44,17 @@ def _row(kind: str, rid: object, h: str, solver: str, label: bool, v: Verdict) -
     }
 
 
-def verdict_rows(rows: Iterable[dict[str, Any]], pack: UnitPack) -> Iterator[dict[str, Any]]:
+def verdict_rows(rows: Iterable[dict[str, Any]], pack: UnitPack, alone: bool = False) -> Iterator[dict[str, Any]]:
     for r in rows:
         q, gold, h = r["question"], r["ground_truth"], half(r["question"])
         yield _row("gold", r["test_index"], h, "reference", True, check_solution(q, gold, pack=pack))
-        shared = reference_findings(q, gold, pack=pack)
+        shared = read_reference(q, gold, pack=pack)
         for s in SOLVERS:
             v = check_solution(q, r[s]["solution"], pack=pack, reference=shared)
             yield _row("model", r["test_index"], h, s, bool(r[s]["is_correct"]), v)
+            if alone:
+                v = check_solution(q, r[s]["solution"], pack=pack)
+                yield _row("alone", r["test_index"], h, s, bool(r[s]["is_correct"]), v)
 
 
 def _pct(a: int, b: int) -> str:
@@ -83,6 +86,15 @@ def figures(rows: list[dict[str, Any]]) -> list[str]:
     for r in gold:
         for reason in r["errors"]:
             by_reason[reason]["gold"] += 1
+    lone = [r for r in rows if r["kind"] == "alone"]
+    if lone:
+        a_tp = sum(r["status"] == "error" and not r["correct"] for r in lone)
+        a_fp = sum(r["status"] == "error" and r["correct"] for r in lone)
+        a_w = sum(not r["correct"] for r in lone)
+        out.append(f"  model solutions checked without the reference: precision {_pct(a_tp, a_tp + a_fp)} "
+                   f"({a_tp}/{a_tp + a_fp}), recall {_pct(a_tp, a_w)} ({a_tp}/{a_w}), false alarms "
+                   f"{_pct(a_fp, len(lone) - a_w)} ({a_fp}/{len(lone) - a_w}), unverifiable "
+                   f"{_pct(sum(r['status'] == 'unverifiable' for r in lone), len(lone))}")
     for reason in sorted(by_reason):
         c = by_reason[reason]
         out.append(f"    {reason:24} on wrong {c['wrong']:4}  correct {c['correct']:3}  gold {c['gold']:3}  "
@@ -95,11 +107,15 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--pack", default=None, help="a pack spec (default: the checker's, the corpus pack)")
     ap.add_argument("--dump", type=Path, default=None, help="write every verdict row as JSONL here")
+    ap.add_argument("--alone", action="store_true", help="also check each model solution without the reference")
+    ap.add_argument("--tuning", action="store_true", help="check and print half A only (while tuning)")
     args = ap.parse_args()
     pack = corpus_pack() if args.pack is None else load_pack(args.pack)
     with args.corpus.open(encoding="utf-8") as fh:
         records = [json.loads(line) for line in fh if line.strip()]
-    rows = list(verdict_rows(records, pack))
+    if args.tuning:
+        records = [r for r in records if half(r["question"]) == "A"]
+    rows = list(verdict_rows(records, pack, args.alone))
     if args.dump is not None:
         with args.dump.open("w", encoding="utf-8") as fh:
             fh.writelines(json.dumps(r, sort_keys=True) + "\n" for r in rows)
@@ -107,6 +123,8 @@ def main() -> None:
                        ("half A (tuning)", [r for r in rows if r["half"] == "A"]),
                        ("whole file (half A was the tuning half)", rows)):
         problems = len({r["id"] for r in part})
+        if not problems:
+            continue
         print(f"{name}: {problems} problems")
         print("\n".join(figures(part)))
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssbg.checking.verdict import VERDICT_STATUSES, Finding, Verdict, check_solution
+from ssbg.checking.verdict import VERDICT_STATUSES, Reference, Verdict, check_solution
 from ssbg.errors import ImportRefusal
 from ssbg.files import open_regular
 from ssbg.reading.readers.common import RawRecord, decode_jsonl_line, scan_jsonl
@@ -308,12 +308,12 @@ def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[
         reference = None if fields.reference is None else _solution_text(data, fields.reference, "reference")
     except ImportRefusal as exc:
         return [_refused_row(rid, s, source, exc) for s in _solver_names(fields)]
-    shared: tuple[Finding, ...] | None = None
+    shared: Reference | None = None
     rows: list[tuple[Any, ...]] = []
     ref_verdict: Verdict | None = None
     if reference is not None:
         ref_verdict = check_solution(question, reference, pack=pack)
-        shared = (*ref_verdict.findings, *ref_verdict.notes)
+        shared = Reference.from_verdict(ref_verdict)
     for s in _solutions(data, fields):
         if s.refusal is not None or s.text is None:
             rows.append(_refused_row(rid, s.solver, source, s.refusal or _refusal("malformed_record", "?", "?")))
