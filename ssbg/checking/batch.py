@@ -16,8 +16,9 @@ first).  A file may hold
   each key holds that solver's object, and the solution and label fields are read inside it
   (the dev file of model solutions is written so).
 
-With ``reference_field`` the reference solution (the gold one, say) is checked once per record:
-findings of a solution that recur in it are a reading limit (coverage), and the reference is a
+With ``reference_field`` the reference solution (the gold one, say) is checked once per record
+(its verdict read as a :class:`~ssbg.checking.verdict.Reference`): findings of a solution it
+shares are a reading limit (coverage, :func:`~ssbg.checking.verdict.check_solution`), and the reference is a
 row of its own, solver :data:`REFERENCE_SOLVER`, labelled correct (a reference is taken to be
 right: its ``error`` verdicts are the checker's false alarms on it).
 

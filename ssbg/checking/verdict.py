@@ -25,9 +25,13 @@ rate applied to a count of another thing or a question answered by a count of an
 findings flag 33 wrong and 19 correct solutions (precision 63.5%, the base rate), so it is not
 error evidence (ADR 0017 has the figures, with the reference too).
 
-With a ``reference`` solution (the gold one, say), a finding that recurs in the reference
-at the same question span (or, without one, with the same detail) is marked
-``in_reference`` and counts as ssbg's reading limit: coverage, not evidence.
+With a ``reference`` solution (the gold one, say), a finding the reference shares (the same
+reason at the same question span, or without one the same detail; the same computation at
+the step; an ungrounded number the reference uses or writes) is marked ``in_reference`` and
+counts as ssbg's reading limit: coverage, not evidence.  An error finding ssbg cannot tell
+from its own reading (``Finding.could_not_tell``: a unit mismatch only in the count of
+things, an answer-unit mismatch without a reference) is coverage too (:func:`check_solution`
+says when; ADR 0019 has the figures).
 
 Examples
 --------
