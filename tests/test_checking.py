@@ -471,3 +471,13 @@ def test_no_solution_makes_the_checker_raise(solution: str | list[str], question
     assert all(f.reason in FINDING_REASONS for f in v.findings)
     assert isinstance(v.explain(), str)
     assert isinstance(v.html(), str)
+
+
+def test_a_result_written_to_a_thousand_places_is_read_not_taken_for_a_slip() -> None:
+    # Model outputs repeat a decimal until they are cut: the places past a double's precision say nothing more
+    # (ssbg.numbers refuses a 1,000-character number; the reader reads its first 20 places).
+    question = "A wire 4 feet long is cut into 12 equal pieces. How long is each piece?"
+    third = "0." + "3" * 1000
+    verdict = check_solution(question, f"Each piece is 4/12 = <<4/12={third}>>{third} feet.\n#### {third}")
+    assert "arithmetic_error" not in {f.reason for f in verdict.findings}
+    assert check_solution(question, "Each piece is 4/12 = <<4/12=0.5>>0.5 feet.\n#### 0.5").first_error is not None
