@@ -965,6 +965,7 @@ class _TraceBinder:
             tried = list(operands)
             tried[k] = self.read_per(operands[k], rate, hit, keep=True)
             tried_ids = [t.symbol_id for t in tried]
+            kind = self.kind_for(step.op, tried) if step.op == "multiply" else kind  # a rate applied, now
             again = stamper.stamp(sid, _OP_JOIN[step.op].join(tried_ids), tried_ids, kind, span)
             note = f"{again.unit_proof}; {operands[k].symbol_id} read as {rate!r} (the text says per thing)"
             return dataclasses.replace(again, unit_proof=note)
@@ -1017,8 +1018,9 @@ class _TraceBinder:
             if o.mention is not None and bound.unit is not None and not bound.unit.is_rate:
                 plain[k] = o.mention
         if step.op == "divide":
-            ok = len(operands) == 2 and 1 in plain and isinstance(stated, ResolvedUnit) and not stated.is_rate
-            return [(1, plain[1], None, stated)] if ok and isinstance(stated, ResolvedUnit) else []
+            if len(operands) != 2 or 1 not in plain or not isinstance(stated, ResolvedUnit) or stated.is_rate:
+                return []
+            return [(1, plain[1], None, stated)] if self.same_kind(step, operands) else []
         lemma = stated.lemma if isinstance(stated, ResolvedUnit) else None
         things = [self.counted(o) for o in step.operands]
         # the factor in the stated unit first: 2 cars * 4 wheels = 8 wheels is wheels per car, not cars per wheel
@@ -1041,14 +1043,28 @@ class _TraceBinder:
                 self.facts.append(dataclasses.replace(fact, symbol_id=sid))
         return bound._replace(symbol_id=sid, unit=hit)
 
+    def same_kind(self, step: Step, operands: list[_Bound]) -> bool:
+        """Whether a quotient divides like by like, so that its divisor may be per the stated thing: a measure
+        by the same measure (40 ounces / 8 ounces), a count by a count of the same thing (12 towels / 4 towels)."""
+        dividend, divisor = operands[0].unit, operands[1].unit
+        if dividend is None or divisor is None or dividend.dimension != divisor.dimension:
+            return False
+        if divisor.dimension != _COUNT:
+            return True
+        counted = self.counted(step.operands[0])
+        return counted is not None and counted.lemma == divisor.lemma
+
     def shared_by(self, step: Step, stated: str) -> str | None:
         """The things a quotient is shared among, when its stated unit drops them: the lemma of a divisor that
-        counts things, where the dividend has the stated unit (``24 cookies / 4 friends = 6 cookies``: friend)."""
+        counts things, where the dividend has the stated unit, a measure (``$40 / 8 toys = $5``: toy).  Not
+        a count: ``24 cookies / 4 friends`` per friend is count/count, a pure number no later sum could use."""
         if step.op != "divide" or len(step.operands) != 2:
             return None
         dividend, divisor = self.counted(step.operands[0]), self.counted(step.operands[1])
         unit = self.pack.lookup(stated)
         if dividend is None or divisor is None or divisor.dimension != _COUNT or not isinstance(unit, ResolvedUnit):
+            return None
+        if dividend.dimension == _COUNT:  # cookies per friend is count/count, a pure number: no later sum could use it
             return None
         return divisor.lemma if dividend.lemma == unit.lemma != divisor.lemma else None
 

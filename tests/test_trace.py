@@ -649,13 +649,13 @@ def test_a_quotient_whose_divisor_the_text_says_is_per_the_stated_thing_is_read_
 
 
 def test_a_quotient_shared_among_counted_things_states_its_unit_per_thing() -> None:
-    # 24 cookies / 4 friends = 6 cookies: 6 cookies per friend, as divided
-    text = "She shares 24 cookies among 4 friends. How many cookies does each get?"
-    trace = _divide_trace(text, ((11, 21), (28, 37)), ("cookies", "friends"), "cookies", (24, 4))
+    # $40 / 8 toys = $5: $5 per toy, as divided
+    text = "The toys cost $40 in all. She has 8 toys. How much is one toy?"
+    trace = _divide_trace(text, ((14, 17), (34, 40)), ("$", "toys"), "$", (40, 8))
     first = bind_trace(trace, pack=load_pack(CARS_PACK)).equations[0]
     assert first.admissibility_status == "admitted"
-    assert "stated 'cookies' read as 'cookies per friend' (its divisor)" in (first.unit_proof or "")
-    # a divisor that is not a count of things gives no such reading: 24 cookies / 4 hours stated as days
-    other = _divide_trace(text.replace("4 friends", "4 hours. "), ((11, 21), (28, 35)), ("cookies", "hours"), "days",
-                          (24, 4))
-    assert bind_trace(other, pack=load_pack(CARS_PACK)).equations[0].refusal_reason == "unit_mismatch"
+    assert "stated '$' read as '$ per toy' (its divisor)" in (first.unit_proof or "")
+    # counts shared among counts are not: 24 cookies / 4 friends per friend is a pure number no sum could use
+    text = "She shares 24 cookies among 4 friends. How many cookies does each get?"
+    cookies = _divide_trace(text, ((11, 21), (28, 37)), ("cookies", "friends"), "cookies", (24, 4))
+    assert bind_trace(cookies, pack=load_pack(CARS_PACK)).equations[0].refusal_reason == "unit_mismatch"
