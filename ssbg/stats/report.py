@@ -535,6 +535,8 @@ def _cards(overview: pd.DataFrame) -> str:
         ("bad", f"{int(row['root_cause']):,}", "root-cause refusals"),
         ("", f"{int(row['propagated']):,}", "propagated refusals"),
         ("good", cell_text(row["problems_admitted_pct"]) + "%", "problems fully admitted"),
+        ("bad", cell_text(row["problems_error_pct"]) + "%", "problems with a dimension error found"),
+        ("", cell_text(row["problems_could_not_tell_pct"]) + "%", "problems ssbg could not tell"),
     ]
     return '<div class="cards">' + "".join(
         f'<div class="card {cls}"><b>{html.escape(value)}</b><span>{html.escape(label)}</span></div>'
