@@ -979,19 +979,18 @@ class _TraceBinder:
         """A refused product or quotient that a factor read per thing admits (ADR 0018).  The first such
         reading: (operand, the rate it is read as, its unit, whether the text says so), or None.
 
-        A product's factor (a text quantity with a plain unit) is read per the plain unit another factor
-        has, the factor in the stated unit first: ``2 cars * 4 wheels = 8 wheels`` is 4 wheels per car.  A
-        quotient's divisor is read per the stated unit: ``12 towels / 4 towels = 3 loads`` is 4 towels per
-        load.  The text says so when a distributive word names the thing in the factor's sentence ("each
-        car", "for one load"; :func:`_says_per`).  Nothing is recorded by the trials."""
+        A product's factor (a text quantity or a step result with a plain unit) is read per the plain unit
+        another factor has, the factor in the stated unit first: ``2 cars * 4 wheels = 8 wheels`` is 4 wheels
+        per car.  A quotient's divisor is read per the stated unit: ``12 towels / 4 towels = 3 loads`` is 4
+        towels per load.  The text says so when a distributive word names the thing in a text quantity's
+        sentence ("each car", "for one load"; :func:`_says_per`); of a step result it never does (its
+        solution line is not read again).  Nothing is recorded by the trials."""
         stated = None if step.unit is None else self.pack.lookup(step.unit)
-        lemma = stated.lemma if isinstance(stated, ResolvedUnit) else None
         first: tuple[int, str, ResolvedUnit, bool] | None = None
-        for k, index, j, thing in self.per_thing_readings(step, operands, stated):
-            mention = self.trace.mentions[index]
-            rate = f"{mention.unit} per {thing.lemma}"
+        for k, (unit, span), j, thing in self.per_thing_readings(step, operands, stated):
+            rate = f"{unit} per {thing.lemma}"
             hit = self.pack.lookup(rate)
-            if isinstance(hit, str) or thing.lemma == getattr(operands[k].unit, "lemma", lemma):
+            if isinstance(hit, str):
                 continue
             read_as = self.read_per(operands[k], rate, hit, keep=False)
             try:
@@ -1003,20 +1002,28 @@ class _TraceBinder:
                 continue
             other = None if j is None else step.operands[j].mention
             avoid = (0, 0) if other is None else (self.trace.mentions[other].start, self.trace.mentions[other].end)
-            if _says_per(self.trace.text, (mention.start, mention.end), thing.lemma, self.pack, avoid=avoid):
+            if span is not None and _says_per(self.trace.text, span, thing.lemma, self.pack, avoid=avoid):
                 return k, rate, hit, True  # the reading the text says, over one it leaves open
             first = first or (k, rate, hit, False)
         return first
 
     def per_thing_readings(
         self, step: Step, operands: list[_Bound], stated: ResolvedUnit | str | None
-    ) -> list[tuple[int, int, int | None, ResolvedUnit]]:
-        """The readings to try: (factor, its mention, the operand that has the thing or None for the stated
-        unit, the thing)."""
-        plain: dict[int, int] = {}  # factor -> its mention, for text quantities with a plain unit
-        for k, (o, bound) in enumerate(zip(step.operands, operands, strict=True)):
-            if o.mention is not None and bound.unit is not None and not bound.unit.is_rate:
-                plain[k] = o.mention
+    ) -> list[tuple[int, tuple[str, tuple[int, int] | None], int | None, ResolvedUnit]]:
+        """The readings to try: (factor, (its unit text, its span in the text or None for a step result), the
+        operand that has the thing or None for the stated unit, the thing)."""
+        plain: dict[int, tuple[str, tuple[int, int] | None]] = {}  # factors with a plain unit
+        lemmas: dict[int, str] = {}
+        for k, o in enumerate(step.operands):
+            unit = self.counted(o)
+            if unit is None:
+                continue
+            if o.mention is not None:
+                m = self.trace.mentions[o.mention]
+                plain[k] = (m.unit or "", (m.start, m.end))
+            elif o.step is not None:
+                plain[k] = (self.trace.steps[o.step].unit or "", None)
+            lemmas[k] = unit.lemma
         if step.op == "divide":
             if len(operands) != 2 or 1 not in plain or not isinstance(stated, ResolvedUnit) or stated.is_rate:
                 return []
@@ -1024,8 +1031,9 @@ class _TraceBinder:
         lemma = stated.lemma if isinstance(stated, ResolvedUnit) else None
         things = [self.counted(o) for o in step.operands]
         # the factor in the stated unit first: 2 cars * 4 wheels = 8 wheels is wheels per car, not cars per wheel
-        order = sorted(plain, key=lambda k: (getattr(operands[k].unit, "lemma", None) != lemma, k))
-        return [(k, plain[k], j, thing) for k in order for j, thing in enumerate(things) if j != k and thing]
+        order = sorted(plain, key=lambda k: (lemmas[k] != lemma, k))
+        return [(k, plain[k], j, thing) for k in order for j, thing in enumerate(things)
+                if j != k and thing and thing.lemma != lemmas[k]]
 
     def read_per(self, bound: _Bound, rate: str, hit: ResolvedUnit, *, keep: bool) -> _Bound:
         """A symbol for a mention read as ``rate`` (kept in the graph with the mention's fact when ``keep``)."""

@@ -659,3 +659,19 @@ def test_a_quotient_shared_among_counted_things_states_its_unit_per_thing() -> N
     text = "She shares 24 cookies among 4 friends. How many cookies does each get?"
     cookies = _divide_trace(text, ((11, 21), (28, 37)), ("cookies", "friends"), "cookies", (24, 4))
     assert bind_trace(cookies, pack=load_pack(CARS_PACK)).equations[0].refusal_reason == "unit_mismatch"
+
+
+def test_a_step_result_read_per_thing_is_ambiguous_grounding_never_admitted() -> None:
+    # 3 + 4 = 7 berries, then 7 * 5 birds = 35 berries: the 7 is per bird, which no word of a result says
+    text = "Each bird eats 3 berries at dawn and 4 berries at dusk. There are 5 birds. How many berries do they eat?"
+    data = {
+        "problem_id": "berries", "corpus": "example", "text": text,
+        "mentions": [{"start": 15, "end": 24, "text": "3 berries", "value": 3, "unit": "berries"},
+                     {"start": 37, "end": 46, "text": "4 berries", "value": 4, "unit": "berries"},
+                     {"start": 66, "end": 73, "text": "5 birds", "value": 5, "unit": "birds"}],
+        "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}], "unit": "berries"},
+                  {"op": "multiply", "operands": [{"step": 0}, {"mention": 2}], "unit": "berries"}],
+    }  # fmt: skip
+    second = bind_trace(Trace.from_dict(data), pack=load_pack(CARS_PACK)).equations[1]
+    assert second.refusal_reason == "ambiguous_grounding"
+    assert second.refusal_detail == "operand step_000 read as 'berries per bird' admits it"
