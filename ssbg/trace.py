@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -746,6 +747,7 @@ class _TraceBinder:
         self.stamper = EquationStamper(self.symbols, pack)
         self.fact_of: dict[str, BoundFact] = {}  # symbol id -> its first fact, for facts[:indexed]
         self.indexed = 0
+        self.kept: set[str] = set()  # per-thing readings kept in the graph (reconsider)
 
     def virtual_span(self, where: str, text: str) -> SourceSpanLink:
         return SourceSpanLink(f"{self.source}:{where}", 0, len(text), text)
@@ -935,7 +937,11 @@ class _TraceBinder:
         stated = step.unit
         if stated and (refused.refusal_detail or "").startswith("lhs"):
             original = symbols[sid]
-            for per in step.per:
+            readings = [(per, "its context") for per in step.per]
+            divisor = self.shared_by(step, stated)
+            if divisor is not None:  # 24 cookies / 4 friends = 6 cookies: 6 cookies per friend, as divided
+                readings.append((divisor, "its divisor"))
+            for per, why in readings:
                 rate = f"{stated} per {per}"
                 if isinstance(self.pack.lookup(rate), str):
                     continue
@@ -943,16 +949,145 @@ class _TraceBinder:
                 stamper.retract(sid)
                 again = stamper.stamp(sid, rhs, ids, kind, span)
                 if again.admissibility_status == "admitted":
-                    note = f"{again.unit_proof}; stated {stated!r} read as {rate!r} (its context)"
+                    note = f"{again.unit_proof}; stated {stated!r} read as {rate!r} ({why})"
                     return dataclasses.replace(again, unit_proof=note)
             symbols[sid] = original
             stamper.retract(sid)
             refused = stamper.stamp(sid, rhs, ids, kind, span)
+        per_thing = self.per_thing(step, sid, operands) if step.op in ("multiply", "divide") else None
+        if per_thing is not None:
+            k, rate, hit, said = per_thing
+            stamper.retract(sid)
+            if not said:  # a total or a per-thing amount: the words leave it open
+                detail = f"operand {operands[k].symbol_id} read as {rate!r} admits it"
+                return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
+            # the text says it is per thing ("each car has 4 wheels"): that reading, kept and noted
+            tried = list(operands)
+            tried[k] = self.read_per(operands[k], rate, hit, keep=True)
+            tried_ids = [t.symbol_id for t in tried]
+            kind = self.kind_for(step.op, tried) if step.op == "multiply" else kind  # a rate applied, now
+            again = stamper.stamp(sid, _OP_JOIN[step.op].join(tried_ids), tried_ids, kind, span)
+            note = f"{again.unit_proof}; {operands[k].symbol_id} read as {rate!r} (the text says per thing)"
+            return dataclasses.replace(again, unit_proof=note)
         tie = self.other_reading(step, sid, rhs, ids, kind, operands)
         if tie is None:
             return refused
         stamper.retract(sid)
         return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
+
+    def per_thing(self, step: Step, sid: str, operands: list[_Bound]) -> tuple[int, str, ResolvedUnit, bool] | None:
+        """A refused product or quotient that a factor read per thing admits (ADR 0018).  The first such
+        reading: (operand, the rate it is read as, its unit, whether the text says so), or None.
+
+        A product's factor (a text quantity or a step result with a plain unit) is read per the plain unit
+        another factor has, the factor in the stated unit first: ``2 cars * 4 wheels = 8 wheels`` is 4 wheels
+        per car.  A quotient's divisor is read per the stated unit: ``12 towels / 4 towels = 3 loads`` is 4
+        towels per load.  The text says so when a distributive word names the thing in a text quantity's
+        sentence ("each car", "for one load"; :func:`_says_per`); of a step result it never does (its
+        solution line is not read again).  Nothing is recorded by the trials."""
+        stated = None if step.unit is None else self.pack.lookup(step.unit)
+        first: tuple[int, str, ResolvedUnit, bool] | None = None
+        for k, (unit, span), j, thing in self.per_thing_readings(step, operands, stated):
+            rate = f"{unit} per {thing.lemma}"
+            hit = self.pack.lookup(rate)
+            if isinstance(hit, str):
+                continue
+            read_as = self.read_per(operands[k], rate, hit, keep=False)
+            try:
+                ok = self.trial(step.op, sid, operands, k, read_as)
+            finally:
+                if read_as.symbol_id not in self.kept:
+                    del self.symbols[read_as.symbol_id]
+            if not ok:
+                continue
+            other = None if j is None else step.operands[j].mention
+            avoid = (0, 0) if other is None else (self.trace.mentions[other].start, self.trace.mentions[other].end)
+            if span is not None and _says_per(self.trace.text, span, thing.lemma, self.pack, avoid=avoid):
+                return k, rate, hit, True  # the reading the text says, over one it leaves open
+            first = first or (k, rate, hit, False)
+        return first
+
+    def per_thing_readings(
+        self, step: Step, operands: list[_Bound], stated: ResolvedUnit | str | None
+    ) -> list[tuple[int, tuple[str, tuple[int, int] | None], int | None, ResolvedUnit]]:
+        """The readings to try: (factor, (its unit text, its span in the text or None for a step result), the
+        operand that has the thing or None for the stated unit, the thing)."""
+        plain: dict[int, tuple[str, tuple[int, int] | None]] = {}  # factors with a plain unit
+        lemmas: dict[int, str] = {}
+        for k, o in enumerate(step.operands):
+            unit = self.counted(o)
+            if unit is None:
+                continue
+            if o.mention is not None:
+                m = self.trace.mentions[o.mention]
+                plain[k] = (m.unit or "", (m.start, m.end))
+            elif o.step is not None:
+                plain[k] = (self.trace.steps[o.step].unit or "", None)
+            lemmas[k] = unit.lemma
+        if step.op == "divide":
+            if len(operands) != 2 or 1 not in plain or not isinstance(stated, ResolvedUnit) or stated.is_rate:
+                return []
+            return [(1, plain[1], None, stated)] if self.same_kind(step, operands) else []
+        lemma = stated.lemma if isinstance(stated, ResolvedUnit) else None
+        things = [self.counted(o) for o in step.operands]
+        # the factor in the stated unit first: 2 cars * 4 wheels = 8 wheels is wheels per car, not cars per wheel
+        order = sorted(plain, key=lambda k: (lemmas[k] != lemma, k))
+        return [(k, plain[k], j, thing) for k in order for j, thing in enumerate(things)
+                if j != k and thing and thing.lemma != lemmas[k]]
+
+    def read_per(self, bound: _Bound, rate: str, hit: ResolvedUnit, *, keep: bool) -> _Bound:
+        """A symbol for a mention read as ``rate`` (kept in the graph with the mention's fact when ``keep``)."""
+        thing = rate.rpartition(" per ")[2]
+        sid = f"{bound.symbol_id}_per_{slugify(thing)}"
+        if sid not in self.symbols:
+            original = self.symbols[bound.symbol_id]
+            self.symbols[sid] = dataclasses.replace(
+                original, symbol_id=sid, name=f"{original.name} (per {thing})", unit=rate, semantic_role="rate"
+            )
+        if keep and sid not in self.kept:
+            self.kept.add(sid)
+            fact = self.fact(bound.symbol_id)
+            if fact is not None:
+                self.facts.append(dataclasses.replace(fact, symbol_id=sid))
+        return bound._replace(symbol_id=sid, unit=hit)
+
+    def same_kind(self, step: Step, operands: list[_Bound]) -> bool:
+        """Whether a quotient divides like by like, so that its divisor may be per the stated thing: a measure
+        by the same measure (40 ounces / 8 ounces), a count by a count of the same thing (12 towels / 4 towels)."""
+        dividend, divisor = operands[0].unit, operands[1].unit
+        if dividend is None or divisor is None or dividend.dimension != divisor.dimension:
+            return False
+        if divisor.dimension != _COUNT:
+            return True
+        counted = self.counted(step.operands[0])
+        return counted is not None and counted.lemma == divisor.lemma
+
+    def shared_by(self, step: Step, stated: str) -> str | None:
+        """The things a quotient is shared among, when its stated unit drops them: the lemma of a divisor that
+        counts things, where the dividend has the stated unit, a measure (``$40 / 8 toys = $5``: toy).  Not
+        a count: ``24 cookies / 4 friends`` per friend is count/count, a pure number no later sum could use."""
+        if step.op != "divide" or len(step.operands) != 2:
+            return None
+        dividend, divisor = self.counted(step.operands[0]), self.counted(step.operands[1])
+        unit = self.pack.lookup(stated)
+        if dividend is None or divisor is None or divisor.dimension != _COUNT or not isinstance(unit, ResolvedUnit):
+            return None
+        if dividend.dimension == _COUNT:  # cookies per friend is count/count, a pure number: no later sum could use it
+            return None
+        return divisor.lemma if dividend.lemma == unit.lemma != divisor.lemma else None
+
+    def counted(self, operand: Operand) -> ResolvedUnit | None:
+        """The plain unit an operand has (its mention's or its step's stated unit, not a rate), else None."""
+        if operand.mention is not None:
+            text = self.trace.mentions[operand.mention].unit
+        elif operand.step is not None:
+            text = self.trace.steps[operand.step].unit
+        else:
+            return None
+        hit = None if text is None else self.pack.lookup(text)
+        if isinstance(hit, ResolvedUnit) and not hit.is_rate and hit.dimension != DIMENSIONLESS:
+            return hit
+        return None
 
     def other_reading(
         self, step: Step, sid: str, rhs: str, ids: list[str], kind: str, operands: list[_Bound]
@@ -1022,6 +1157,65 @@ class _TraceBinder:
             question_form=form,
             pack=self.pack,
         )
+
+
+_DISTRIBUTIVE = frozenset({"each", "every", "per", "a", "an", "one"})
+_EACH = frozenset({"each", "every", "per"})  # these reach the thing across a few words: "each of his 4 fandoms"
+_REACH = 5
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _says_per(
+    text: str, span: tuple[int, int], lemma: str, pack: UnitPack, *, avoid: tuple[int, int] = (0, 0)
+) -> bool:
+    """Whether the sentence of the quantity at ``span`` says it is per thing ``lemma``: the thing named
+    after a distributive word ("each car", "a batch", "per guest", "each of his two hallways"; not the
+    thing's own quantity at ``avoid``), or "each" just before or after the quantity ("each bought 15
+    marbles", "4 wheels each").
+
+    >>> from ssbg.units import load_pack
+    >>> p = load_pack("en_units_v1+en_counts_v1")
+    >>> _says_per("He has 2 cars. Each car has 4 wheels.", (26, 34), "car", p)
+    True
+    >>> _says_per("He has 2 cars and 4 wheels.", (18, 26), "car", p)
+    False
+    >>> _says_per("Each of his two hallways took four planks.", (30, 41), "hallway", p)
+    True
+    >>> _says_per("20 customers came, and each bought 15 marbles.", (0, 12), "marble", p, avoid=(35, 45))
+    False
+    >>> _says_per("He practiced 86 minutes on each of 2 days.", (13, 23), "day", p, avoid=(35, 41))
+    True
+    >>> _says_per("He practiced 86 minutes on each of 2 days.", (35, 41), "minute", p, avoid=(13, 23))
+    False
+    """
+    start, end = span
+    before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+    first = before[-1] if before else 0
+    after = _SENTENCE_END.search(text, end)
+    last = after.start() if after is not None else len(text)
+    words = [(m.group().lower(), m.start()) for m in _WORD.finditer(text, first, last)]
+    inside = [i for i, (_, at) in enumerate(words) if start <= at < end]
+    if inside:
+        a, b = inside[0], inside[-1] + 1
+        lead = range(max(0, a - 3), a)
+        if any(words[n][0] == "each" and words[n + 1][0] != "of" for n in lead):
+            return True  # "each bought 15 marbles" (not "on each of 2 days": that counts the things)
+        if b < len(words) and words[b][0] == "each":
+            return True
+    for i, (word, at) in enumerate(words):
+        if not i or start <= at < end:
+            continue
+        reach = words[max(0, i - _REACH) : i]
+        if avoid[0] <= at < avoid[1]:  # the thing's own quantity: "on each of 2 days", "for each of his 3 kids"
+            near = any(w == "each" and nxt == "of" for (w, _), (nxt, _) in itertools.pairwise(reach))
+        else:
+            near = words[i - 1][0] in _DISTRIBUTIVE or any(w in _EACH for w, _ in reach[:-1])
+        if near:
+            hit = pack.lookup(word)
+            if isinstance(hit, ResolvedUnit) and hit.lemma == lemma:
+                return True
+    return False
 
 
 def step_units(trace: Trace, *, pack: UnitPack | None = None) -> tuple[UnitVector | None, ...]:

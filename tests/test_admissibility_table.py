@@ -107,6 +107,13 @@ def test_compare_multiplicative_dependency_units_cancel() -> None:
     )
 
 
+def test_compare_multiplicative_units_that_do_not_cancel_name_both_and_the_offending_unit() -> None:
+    with pytest.raises(AdmissibilityError) as info:
+        check("compare_multiplicative", [sym("a", "dollars"), sym("b", "hours")])
+    assert info.value.detail == "a:money vs b:time"
+    assert info.value.offending_unit == "hours"
+
+
 def test_compare_multiplicative_one_dependency_has_nothing_to_cancel_against() -> None:
     assert reason("compare_multiplicative", [sym("a", "dollars")]) == "operand_arity"
 

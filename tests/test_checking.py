@@ -15,8 +15,10 @@ from ssbg.checking import (
     FINDING_REASONS,
     VERDICT_STATUSES,
     Finding,
+    Reference,
     Verdict,
     check_solution,
+    read_reference,
     reference_findings,
 )
 from ssbg.checking import verdict as verdict_module
@@ -281,6 +283,84 @@ def test_reference_findings_can_be_passed_once_for_many_solutions() -> None:
     assert a.status == "unverifiable"
 
 
+# ------------------------------------------------------------------ the policy: what ssbg cannot tell is coverage
+
+CHICKENS = ("Wendi feeds each of her chickens three cups of feed every day. She has 20 chickens. "
+            "How many cups of feed does she need every day?")
+PER_CHICKEN = "3*20=<<3*20=60>>60 cups of feed per day.\nA: 60"
+RUNNER = "Tom runs 6 km in 2 hours. How many km does he run per hour?"
+TIMES = "6*2=<<6*2=12>>12\nA: 12"
+
+
+def test_a_unit_mismatch_only_in_the_count_of_things_is_coverage_without_a_reference() -> None:
+    # 'three cups' read as cups per day (the per-chicken reading ssbg cannot tell) times 20 chickens: the
+    # units agree once the count of chickens is set aside, so the refusal may be ssbg's own reading
+    v = check_solution(CHICKENS, PER_CHICKEN)
+    assert v.status == "unverifiable"
+    [f] = v.findings
+    assert (f.reason, f.family, f.in_reference) == ("unit_mismatch", "coverage", False)
+    assert "count of things" in f.could_not_tell
+    assert "could not tell it from its own reading" in v.explain()
+    assert f.to_dict()["could_not_tell"] == f.could_not_tell
+
+
+def test_a_count_only_mismatch_is_evidence_unless_the_reference_reads_its_numbers_in_refused_steps() -> None:
+    spans = check_solution(CHICKENS, PER_CHICKEN).findings[0].question_spans
+    firm = check_solution(CHICKENS, PER_CHICKEN, reference=Reference(()))
+    assert (firm.status, [f.family for f in firm.findings]) == ("error", ["error"])
+    doubtful = check_solution(CHICKENS, PER_CHICKEN, reference=Reference((), refused_spans=frozenset(spans[:1])))
+    assert (doubtful.status, [bool(f.could_not_tell) for f in doubtful.findings]) == ("unverifiable", [True])
+
+
+def test_a_unit_mismatch_in_more_than_the_count_stays_evidence_without_a_reference() -> None:
+    v = check_solution(WENG, "She earned 12 + 5 = $<<12+5=17>>17.\nA: 17")
+    assert (v.status, [(f.reason, f.could_not_tell) for f in v.findings]) == ("error", [("unit_mismatch", "")])
+
+
+def test_an_answer_unit_mismatch_needs_a_reference() -> None:
+    alone = check_solution(RUNNER, TIMES)
+    assert (alone.status, [(f.reason, f.family) for f in alone.findings]) == (
+        "unverifiable", [("expected_unit_mismatch", "coverage")])
+    checked = check_solution(RUNNER, TIMES, reference="6/2=<<6/2=3>>3 km per hour\nA: 3")
+    assert (checked.status, [(f.reason, f.family) for f in checked.findings]) == (
+        "error", [("expected_unit_mismatch", "error")])
+
+
+def test_a_step_that_computes_what_a_reference_step_computes_is_not_blamed() -> None:
+    wrong_units = "She earned 12 + 5 = $<<12+5=17>>17.\nA: 17"
+    assert check_solution(WENG, wrong_units, reference=SOUND).status == "error"
+    same = Reference((), steps=frozenset({("add", (5.0, 12.0), 17.0)}))
+    v = check_solution(WENG, wrong_units, reference=same)
+    assert (v.status, [(f.reason, f.in_reference) for f in v.findings]) == ("unverifiable", [("unit_mismatch", True)])
+    # the computation read from a reference solution: the same operation, operand values and stated result
+    ref = read_reference(WENG, "She earned 5 + 12 = <<5+12=17>>17 somehow.\nA: 17")
+    assert ("add", (5.0, 12.0), 17.0) in ref.steps
+    assert check_solution(WENG, wrong_units, reference=ref).status == "unverifiable"
+
+
+def test_an_ungrounded_number_the_reference_uses_or_writes_is_not_invented() -> None:
+    invented = "She earned 12 * 6 = $<<12*6=72>>72.\nA: 72"
+    assert check_solution(WENG, invented, reference=Reference((), numbers=frozenset({6.0}))).status == "unverifiable"
+    assert check_solution(WENG, invented, reference=Reference((), numbers=frozenset({5.0}))).status == "error"
+    # written in the reference's prose (with a thousands separator, too) counts as used
+    ref = read_reference(WENG, "She earned 12 * 5 = $<<12*5=60>>60, not 6 hours' pay or $1 000.\nA: 60")
+    assert {6.0, 1000.0} <= ref.numbers
+    assert check_solution(WENG, invented, reference=ref).status == "unverifiable"
+
+
+def test_an_arithmetic_slip_is_evidence_with_or_without_a_reference() -> None:
+    slip = "She earned 12 * 5 = $<<12*5=70>>70.\nA: 70"
+    assert [f.reason for f in check_solution(WENG, slip).errors] == ["arithmetic_error"]
+    assert [f.reason for f in check_solution(WENG, slip, reference=SOUND).errors] == ["arithmetic_error"]
+
+
+def test_a_finding_that_cannot_be_told_is_validated() -> None:
+    with pytest.raises(ProblemGraphError):
+        Finding("unit_mismatch", could_not_tell=1)  # type: ignore[arg-type]
+    assert Finding("unit_mismatch", could_not_tell="why").family == "coverage"
+    assert Finding("unit_mismatch").family == "error"
+
+
 # ------------------------------------------------------------------ the formats
 
 
@@ -391,3 +471,13 @@ def test_no_solution_makes_the_checker_raise(solution: str | list[str], question
     assert all(f.reason in FINDING_REASONS for f in v.findings)
     assert isinstance(v.explain(), str)
     assert isinstance(v.html(), str)
+
+
+def test_a_result_written_to_a_thousand_places_is_read_not_taken_for_a_slip() -> None:
+    # Model outputs repeat a decimal until they are cut: the places past a double's precision say nothing more
+    # (ssbg.numbers refuses a 1,000-character number; the reader reads its first 20 places).
+    question = "A wire 4 feet long is cut into 12 equal pieces. How long is each piece?"
+    third = "0." + "3" * 1000
+    verdict = check_solution(question, f"Each piece is 4/12 = <<4/12={third}>>{third} feet.\n#### {third}")
+    assert "arithmetic_error" not in {f.reason for f in verdict.findings}
+    assert check_solution(question, "Each piece is 4/12 = <<4/12=0.5>>0.5 feet.\n#### 0.5").first_error is not None

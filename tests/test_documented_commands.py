@@ -37,6 +37,11 @@ HOW: dict[str, str] = {
     "make test": "not run: it is this test suite",
     "make bench": "not run: minutes of benchmarks on a shared machine, whose figures the README reports",
     "make demo-corpora": CORPORA_RUN,
+    "make alignment": CORPORA_RUN,
+    "python benchmarks/checker_halves.py": CORPORA_RUN,
+    "make fuzz": "not run: the hostile-input property tests with thousands of examples each, minutes; the suite "
+    "runs the same tests with fewer",
+    "make mutation": "not run: mutation testing re-runs the core's tests per mutant, tens of minutes",
     "ssbg lane data/lanes": RUN,
     'python -c "from ssbg.stats.gold import measure; print(measure(\'../shared/corpora\'))"': CORPORA_RUN,
     "ssbg bind data/problem.json": RUN,
@@ -115,7 +120,7 @@ def _layout(tmp_path: Path) -> Path:
     """A copy of the project's layout in which a command writes only below ``tmp_path``."""
     project = tmp_path / "project"
     project.mkdir()
-    for name in ("data", "notebooks", "pyproject.toml", "README.md", "Makefile"):
+    for name in ("data", "notebooks", "benchmarks", "pyproject.toml", "README.md", "Makefile"):
         (project / name).symlink_to(REPO / name)
     if CORPORA.is_dir():
         (tmp_path / "shared").mkdir()

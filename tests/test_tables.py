@@ -16,6 +16,7 @@ from ssbg.stats.rows import EQUATION_COLUMNS, PROBLEM_COLUMNS, BatchChunk
 from ssbg.stats.tables import (
     ALL_CORPORA,
     EQUATION_DTYPES,
+    ERROR_EVIDENCE_REASONS,
     PROBLEM_DTYPES,
     SUMMARY_TABLES,
     TableAccumulator,
@@ -286,3 +287,25 @@ def test_leaderboard_examples_name_problems_by_their_own_ids() -> None:
     assert any(e.startswith("asdiv:asdiv-s-") for e in examples)
     assert not [e for e in examples if ".xml:" in e or ".json:" in e]
     assert "cooky" not in board["unit_key"].tolist()
+
+
+def test_refused_problems_split_into_a_dimension_error_found_and_could_not_tell(tmp_path: Path) -> None:
+    rows = [
+        ("Ann has 3 apples and buys 4 apples. How many apples does she have?", "She has 3+4=<<3+4=7>>7 apples."),
+        ("Ann works 3 hours and is paid $4. How much is that?", "It is 3+4=$<<3+4=7>>7."),  # hours + dollars
+        ("Ann has 3 flurbs and finds 4 flurbs. How many flurbs does she have?", "She has 3+4=<<3+4=7>>7 flurbs."),
+    ]
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps({"question": q, "answer": a + "\n#### 7"}) + "\n" for q, a in rows))
+    batch = run_batch([f"gsm8k={path}"], progress=False)
+    row = corpus_overview(batch.problems, batch.equations).iloc[-1]
+    assert (row["admitted"], row["refused_error"], row["refused_could_not_tell"]) == (1, 1, 1)
+    assert (row["problems_error_pct"], row["problems_could_not_tell_pct"]) == (33.33, 33.33)
+    assert "unit_mismatch" in ERROR_EVIDENCE_REASONS
+    assert "unknown_unit" not in ERROR_EVIDENCE_REASONS
+
+
+def test_refused_problems_are_all_in_one_of_the_two(mixed: Any) -> None:
+    row = corpus_overview(mixed.problems, mixed.equations).iloc[-1]
+    assert int(row["refused_error"]) + int(row["refused_could_not_tell"]) == int(row["equation_refused"]) + int(
+        row["target_refused"])

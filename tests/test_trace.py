@@ -25,7 +25,7 @@ from ssbg.trace import (
     bind_trace,
     step_units,
 )
-from ssbg.units import UnitVector, default_pack
+from ssbg.units import UnitVector, default_pack, load_pack
 
 WENG = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
 
@@ -577,3 +577,101 @@ def test_malformed_new_operand_fields_refuse_with_their_path(operand: dict[str, 
     with pytest.raises(ProblemGraphError) as info:
         Trace.from_dict(data)
     assert (info.value.path or "").endswith(path)
+
+
+def _cars_trace(text: str, cars: tuple[int, int], wheels: tuple[int, int]) -> Trace:
+    """2 cars times 4 wheels, stated as wheels: the 4 is per car only if one reads it so."""
+    return Trace.from_dict(
+        {
+            "problem_id": "cars",
+            "corpus": "example",
+            "text": text,
+            "mentions": [
+                {"start": cars[0], "end": cars[1], "text": text[cars[0] : cars[1]], "value": 2, "unit": "cars"},
+                {"start": wheels[0], "end": wheels[1], "text": text[wheels[0] : wheels[1]], "value": 4,
+                 "unit": "wheels"},
+            ],
+            "steps": [{"op": "multiply", "operands": [{"mention": 0}, {"mention": 1}], "unit": "wheels"}],
+        }
+    )  # fmt: skip
+
+
+CARS_PACK = "en_units_v1+en_counts_v1"
+
+
+def test_a_product_the_text_says_is_per_thing_is_read_so_and_noted() -> None:
+    text = "He has 2 cars. Each car has 4 wheels. How many wheels are there?"
+    bound = bind_trace(_cars_trace(text, (7, 13), (28, 36)), pack=load_pack(CARS_PACK))
+    first = bound.equations[0]
+    assert first.admissibility_status == "admitted"
+    assert "read as 'wheels per car' (the text says per thing)" in (first.unit_proof or "")
+    read_as = next(s for s in bound.symbols if s.symbol_id.endswith("_per_car"))
+    assert (read_as.unit, read_as.semantic_role) == ("wheels per car", "rate")
+    assert read_as.symbol_id in first.dependencies
+    assert any(f.symbol_id == read_as.symbol_id for f in bound.facts)  # its value stays a fact
+
+
+def test_a_product_the_text_leaves_open_is_ambiguous_grounding_not_a_mismatch() -> None:
+    # "2 cars and 4 wheels": a total or per car, the words do not say
+    text = "He has 2 cars and 4 wheels. How many wheels are there?"
+    bound = bind_trace(_cars_trace(text, (7, 13), (18, 26)), pack=load_pack(CARS_PACK))
+    first = bound.equations[0]
+    assert (first.refusal_reason, first.propagated_from) == ("ambiguous_grounding", None)
+    assert "read as 'wheels per car' admits it" in (first.refusal_detail or "")
+    assert not any(s.symbol_id.endswith("_per_car") for s in bound.symbols)  # a trial leaves nothing behind
+
+
+def test_a_product_no_per_thing_reading_admits_stays_a_mismatch() -> None:
+    # 2 cars x 4 hours stated as dollars: no factor read per thing gives money
+    text = "He has 2 cars. Each car takes 4 hours. How much is it?"
+    data = _cars_trace(text, (7, 13), (30, 37)).to_dict()
+    data["mentions"][1].update(text="4 hours", unit="hours")
+    data["steps"][0]["unit"] = "$"
+    first = bind_trace(Trace.from_dict(data), pack=load_pack(CARS_PACK)).equations[0]
+    assert first.refusal_reason == "unit_mismatch"
+
+
+def _divide_trace(text: str, spans: tuple[tuple[int, int], tuple[int, int]], units: tuple[str, str], stated: str,
+                  values: tuple[int, int]) -> Trace:
+    mentions = [{"start": a, "end": b, "text": text[a:b], "value": v, "unit": u}
+                for (a, b), u, v in zip(spans, units, values, strict=True)]
+    return Trace.from_dict({"problem_id": "d", "corpus": "example", "text": text, "mentions": mentions,
+                            "steps": [{"op": "divide", "operands": [{"mention": 0}, {"mention": 1}], "unit": stated}]})
+
+
+def test_a_quotient_whose_divisor_the_text_says_is_per_the_stated_thing_is_read_so() -> None:
+    # 12 towels / 4 towels = 3 loads: "4 towels for one load" is 4 towels per load
+    text = "She has 12 towels. The machine fits 4 towels for one load. How many loads?"
+    trace = _divide_trace(text, ((8, 17), (36, 44)), ("towels", "towels"), "loads", (12, 4))
+    first = bind_trace(trace, pack=load_pack(CARS_PACK)).equations[0]
+    assert first.admissibility_status == "admitted"
+    assert "read as 'towels per load' (the text says per thing)" in (first.unit_proof or "")
+
+
+def test_a_quotient_shared_among_counted_things_states_its_unit_per_thing() -> None:
+    # $40 / 8 toys = $5: $5 per toy, as divided
+    text = "The toys cost $40 in all. She has 8 toys. How much is one toy?"
+    trace = _divide_trace(text, ((14, 17), (34, 40)), ("$", "toys"), "$", (40, 8))
+    first = bind_trace(trace, pack=load_pack(CARS_PACK)).equations[0]
+    assert first.admissibility_status == "admitted"
+    assert "stated '$' read as '$ per toy' (its divisor)" in (first.unit_proof or "")
+    # counts shared among counts are not: 24 cookies / 4 friends per friend is a pure number no sum could use
+    text = "She shares 24 cookies among 4 friends. How many cookies does each get?"
+    cookies = _divide_trace(text, ((11, 21), (28, 37)), ("cookies", "friends"), "cookies", (24, 4))
+    assert bind_trace(cookies, pack=load_pack(CARS_PACK)).equations[0].refusal_reason == "unit_mismatch"
+
+
+def test_a_step_result_read_per_thing_is_ambiguous_grounding_never_admitted() -> None:
+    # 3 + 4 = 7 berries, then 7 * 5 birds = 35 berries: the 7 is per bird, which no word of a result says
+    text = "Each bird eats 3 berries at dawn and 4 berries at dusk. There are 5 birds. How many berries do they eat?"
+    data = {
+        "problem_id": "berries", "corpus": "example", "text": text,
+        "mentions": [{"start": 15, "end": 24, "text": "3 berries", "value": 3, "unit": "berries"},
+                     {"start": 37, "end": 46, "text": "4 berries", "value": 4, "unit": "berries"},
+                     {"start": 66, "end": 73, "text": "5 birds", "value": 5, "unit": "birds"}],
+        "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}], "unit": "berries"},
+                  {"op": "multiply", "operands": [{"step": 0}, {"mention": 2}], "unit": "berries"}],
+    }  # fmt: skip
+    second = bind_trace(Trace.from_dict(data), pack=load_pack(CARS_PACK)).equations[1]
+    assert second.refusal_reason == "ambiguous_grounding"
+    assert second.refusal_detail == "operand step_000 read as 'berries per bird' admits it"

@@ -263,6 +263,14 @@ def test_normalize_unit_text() -> None:
 # ------------------------------------------------------------ the loader names the file and the line
 
 
+def _rewrite_lexicon(folder: Path, data: bytes, *, rows: int) -> None:
+    """Replace a pack's lexicon with ``data``, its manifest's checksum and row count kept true to it."""
+    (folder / "lexicon.jsonl").write_bytes(data)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=rows)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
 def _tiny(tmp_path: Path, **manifest: Any) -> Path:
     return _pack(tmp_path / "p", [_row("widget", "widgets"), _row("gadget", "gadgets")], **manifest)
 
@@ -300,10 +308,7 @@ def test_a_manifest_that_is_not_json_refuses_at_its_first_line(tmp_path: Path) -
 def test_a_lexicon_that_is_not_utf8_names_the_lexicon(tmp_path: Path) -> None:
     folder = _tiny(tmp_path)
     data = b'{"lemma": "\xff"}\n'
-    (folder / "lexicon.jsonl").write_bytes(data)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=1)
-    (folder / "manifest.json").write_text(json.dumps(manifest))
+    _rewrite_lexicon(folder, data, rows=1)
     with pytest.raises(PackError) as info:
         load_pack(folder)
     assert (info.value.reason, info.value.path) == ("malformed_row", str(folder / "lexicon.jsonl"))
@@ -339,10 +344,7 @@ def test_blank_lexicon_lines_are_skipped_and_the_lines_still_counted(tmp_path: P
     folder = _tiny(tmp_path)
     rows = (folder / "lexicon.jsonl").read_text().splitlines()
     data = (rows[0] + "\n\n" + json.dumps(_row("bad", "")) + "\n").encode()
-    (folder / "lexicon.jsonl").write_bytes(data)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=2)
-    (folder / "manifest.json").write_text(json.dumps(manifest))
+    _rewrite_lexicon(folder, data, rows=2)
     with pytest.raises(PackError) as info:
         load_pack(folder)
     assert info.value.path == f"{folder / 'lexicon.jsonl'}:3"
@@ -364,10 +366,7 @@ def test_a_bad_field_refuses_at_its_row(tmp_path: Path, field: str, value: objec
 def test_a_row_that_is_no_row_refuses_at_its_line(tmp_path: Path, row: str) -> None:
     folder = _pack(tmp_path / "p", [_row("gadget", "gadgets")])
     data = (folder / "lexicon.jsonl").read_bytes() + row.encode() + b"\n"
-    (folder / "lexicon.jsonl").write_bytes(data)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=2)
-    (folder / "manifest.json").write_text(json.dumps(manifest))
+    _rewrite_lexicon(folder, data, rows=2)
     with pytest.raises(PackError) as info:
         load_pack(folder)
     assert (info.value.reason, info.value.path) == ("malformed_row", f"{folder / 'lexicon.jsonl'}:2")
@@ -521,10 +520,7 @@ def test_named_packs_are_read_once_folders_each_time(tmp_path: Path) -> None:
 def test_a_row_that_is_no_object_shows_itself_as_detail(tmp_path: Path) -> None:
     folder = _pack(tmp_path / "p", [_row("gadget", "gadgets")])
     data = (folder / "lexicon.jsonl").read_bytes() + b"[1, 2]\n"
-    (folder / "lexicon.jsonl").write_bytes(data)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=2)
-    (folder / "manifest.json").write_text(json.dumps(manifest))
+    _rewrite_lexicon(folder, data, rows=2)
     with pytest.raises(PackError) as info:
         load_pack(folder)
     assert (info.value.detail, info.value.message) == ("[1, 2]", "row must be a JSON object")
@@ -668,10 +664,7 @@ def test_a_row_missing_a_field_names_it(tmp_path: Path) -> None:
 def test_a_row_that_is_not_json_says_so(tmp_path: Path) -> None:
     folder = _pack(tmp_path / "p", [_row("gadget", "gadgets")])
     data = b"{oops\n"
-    (folder / "lexicon.jsonl").write_bytes(data)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=1)
-    (folder / "manifest.json").write_text(json.dumps(manifest))
+    _rewrite_lexicon(folder, data, rows=1)
     with pytest.raises(PackError) as info:
         load_pack(folder)
     assert info.value.message.startswith("row is not JSON")

@@ -22,8 +22,10 @@ from ssbg.checking.verdict import (
     VERDICT_STATUSES,
     CheckedStep,
     Finding,
+    Reference,
     Verdict,
     check_solution,
+    read_reference,
     reference_findings,
 )
 
@@ -36,10 +38,12 @@ __all__ = [
     "VERDICT_STATUSES",
     "CheckedStep",
     "Finding",
+    "Reference",
     "SolverScore",
     "Verdict",
     "check_solution",
     "check_solutions",
+    "read_reference",
     "reference_findings",
     "score_verdicts",
 ]

@@ -16,8 +16,9 @@ first).  A file may hold
   each key holds that solver's object, and the solution and label fields are read inside it
   (the dev file of model solutions is written so).
 
-With ``reference_field`` the reference solution (the gold one, say) is checked once per record:
-findings of a solution that recur in it are a reading limit (coverage), and the reference is a
+With ``reference_field`` the reference solution (the gold one, say) is checked once per record
+(its verdict read as a :class:`~ssbg.checking.verdict.Reference`): findings of a solution it
+shares are a reading limit (coverage, :func:`~ssbg.checking.verdict.check_solution`), and the reference is a
 row of its own, solver :data:`REFERENCE_SOLVER`, labelled correct (a reference is taken to be
 right: its ``error`` verdicts are the checker's false alarms on it).
 
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssbg.checking.verdict import VERDICT_STATUSES, Finding, Verdict, check_solution
+from ssbg.checking.verdict import VERDICT_STATUSES, Reference, Verdict, check_solution
 from ssbg.errors import ImportRefusal
 from ssbg.files import open_regular
 from ssbg.reading.readers.common import RawRecord, decode_jsonl_line, scan_jsonl
@@ -308,12 +309,12 @@ def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[
         reference = None if fields.reference is None else _solution_text(data, fields.reference, "reference")
     except ImportRefusal as exc:
         return [_refused_row(rid, s, source, exc) for s in _solver_names(fields)]
-    shared: tuple[Finding, ...] | None = None
+    shared: Reference | None = None
     rows: list[tuple[Any, ...]] = []
     ref_verdict: Verdict | None = None
     if reference is not None:
         ref_verdict = check_solution(question, reference, pack=pack)
-        shared = (*ref_verdict.findings, *ref_verdict.notes)
+        shared = Reference.from_verdict(ref_verdict)
     for s in _solutions(data, fields):
         if s.refusal is not None or s.text is None:
             rows.append(_refused_row(rid, s.solver, source, s.refusal or _refusal("malformed_record", "?", "?")))

@@ -25,9 +25,13 @@ rate applied to a count of another thing or a question answered by a count of an
 findings flag 33 wrong and 19 correct solutions (precision 63.5%, the base rate), so it is not
 error evidence (ADR 0017 has the figures, with the reference too).
 
-With a ``reference`` solution (the gold one, say), a finding that recurs in the reference
-at the same question span (or, without one, with the same detail) is marked
-``in_reference`` and counts as ssbg's reading limit: coverage, not evidence.
+With a ``reference`` solution (the gold one, say), a finding the reference shares (the same
+reason at the same question span, or without one the same detail; the same computation at
+the step; an ungrounded number the reference uses or writes) is marked ``in_reference`` and
+counts as ssbg's reading limit: coverage, not evidence.  An error finding ssbg cannot tell
+from its own reading (``Finding.could_not_tell``: a unit mismatch only in the count of
+things, an answer-unit mismatch without a reference) is coverage too (:func:`check_solution`
+says when; ADR 0019 has the figures).
 
 Examples
 --------
@@ -44,18 +48,21 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ProblemGraphError
 from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
+from ssbg.numbers import parse_number
 from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution
 from ssbg.reading.textview import text_spans
-from ssbg.trace import Trace, bind_trace
-from ssbg.units import UnitPack, corpus_pack, load_pack
+from ssbg.trace import Operand, Trace, bind_trace, step_units
+from ssbg.units import UnitPack, UnitVector, corpus_pack, load_pack
 
 __all__ = [
     "COVERAGE_FINDINGS",
@@ -67,8 +74,11 @@ __all__ = [
     "VERDICT_STATUSES",
     "CheckedStep",
     "Finding",
+    "Reference",
     "Verdict",
     "check_solution",
+    "read_reference",
+    "reference_findings",
 ]
 
 VERDICT_STATUSES: tuple[str, ...] = ("sound", "error", "unverifiable")
@@ -159,7 +169,9 @@ class Finding:
     line, ``span`` its characters in the solution; ``question_spans`` the spans of the question
     it concerns (the mentions its operands stand for, the question sentence for an answer
     unit); ``detail`` what was found (the units, the number, the arithmetic);
-    ``in_reference`` that the reference solution has the same finding (a reading limit).
+    ``in_reference`` that the reference solution has the same finding (a reading limit);
+    ``could_not_tell`` why ssbg cannot tell an error finding from its own reading (empty when
+    it can): such a finding is coverage, not evidence (:func:`check_solution` says when).
     """
 
     reason: str
@@ -169,6 +181,7 @@ class Finding:
     question_spans: tuple[tuple[int, int], ...] = ()
     detail: str = ""
     in_reference: bool = False
+    could_not_tell: str = ""
 
     def __post_init__(self) -> None:
         if self.reason not in FINDING_REASONS and self.reason not in NOTE_FINDINGS:
@@ -184,16 +197,17 @@ class Finding:
             raise _fail("'question_spans' must be a tuple of (start, end) pairs", "question_spans")
         for k, s in enumerate(self.question_spans):
             _span(s, f"question_spans[{k}]")
-        if type(self.detail) is not str or type(self.in_reference) is not bool:
-            raise _fail("'detail' must be a str and 'in_reference' a bool", "detail")
+        if type(self.detail) is not str or type(self.in_reference) is not bool or type(self.could_not_tell) is not str:
+            raise _fail("'detail' and 'could_not_tell' must be str and 'in_reference' a bool", "detail")
 
     @property
     def family(self) -> str:
-        """``error`` for error evidence, ``coverage`` for a reading limit (also error evidence the reference shares),
-        ``note`` for the kind check's notes."""
+        """``error`` for error evidence, ``coverage`` for a reading limit (also error evidence the reference shares
+        or ssbg cannot tell from its own reading), ``note`` for the kind check's notes."""
         if self.reason in NOTE_FINDINGS:
             return "note"
-        return "error" if self.reason in ERROR_FINDINGS and not self.in_reference else "coverage"
+        evidence = self.reason in ERROR_FINDINGS and not self.in_reference and not self.could_not_tell
+        return "error" if evidence else "coverage"
 
     def key(self) -> tuple[str, frozenset[tuple[int, int]], str]:
         """What makes two findings (of a solution and of its reference) the same: the reason, the question spans, and
@@ -210,6 +224,7 @@ class Finding:
             "question_spans": [list(s) for s in self.question_spans],
             "detail": self.detail,
             "in_reference": self.in_reference,
+            "could_not_tell": self.could_not_tell or None,
         }
 
 
@@ -328,6 +343,8 @@ class Verdict:
             said += "; it concerns " + ", ".join(repr(self.question[a:b]) for a, b in f.question_spans)
         if f.in_reference:
             said += "; the reference solution has the same finding, so it is taken as ssbg's reading limit"
+        elif f.could_not_tell and f.reason in ERROR_FINDINGS:
+            said += f"; ssbg could not tell it from its own reading ({f.could_not_tell}), so it is not evidence"
         elif f.family == "coverage":
             said += " (coverage: not evidence of an error)"
         elif f.family == "note":
@@ -422,9 +439,11 @@ _SYMBOL = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 class _GraphFindings:
     """The findings of a bound solution (scratch state of one check)."""
 
-    def __init__(self, reading: SolutionReading, graph: SemanticSymbolicBindingGraph) -> None:
+    def __init__(self, reading: SolutionReading, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> None:
         self.reading = reading
         self.graph = graph
+        self.pack = pack
+        self._units: tuple[UnitVector | None, ...] | None = None  # each step's admitted unit, on first need
         self.owner = reading.owner()
         self.steps = {s.index: s for s in reading.steps}
         self.symbols: dict[str, SymbolBinding] = {s.symbol_id: s for s in graph.symbols}
@@ -463,8 +482,8 @@ class _GraphFindings:
         return Finding(reason, step, None if s is None else s.line, None if s is None else (s.start, s.end),
                        question_spans, detail)
 
-    def equation_findings(self) -> list[Finding]:
-        out: list[Finding] = []
+    def equation_findings(self) -> list[tuple[Finding, _Facts]]:
+        out: list[tuple[Finding, _Facts]] = []
         for eq in self.graph.equations:
             if eq.admissibility_status != "refused" or not eq.is_root_cause or eq.refusal_reason is None:
                 continue
@@ -482,8 +501,55 @@ class _GraphFindings:
                 link = self.symbols[eq.refusal_detail].source_span
                 if link.source_id == self.problem_id:
                     spans = ((link.start, link.end),)
-            out.append(self.finding(reason, step, spans, self.detail(eq, step)))
+            out.append((self.finding(reason, step, spans, self.detail(eq, step)), self.facts(eq, reason)))
         return out
+
+    def facts(self, eq: BoundEquation, reason: str) -> _Facts:
+        """What the policy weighs beside the finding: the refused step's computation, and for a unit mismatch
+        whether it is only in the count of things."""
+        m = _STEP_ID.match(eq.lhs_symbol_id)
+        trace = self.reading.trace
+        if m is None or trace is None:
+            return _Facts()
+        signature = _signature(trace, int(m.group(1)))
+        return _Facts(signature, reason == "unit_mismatch" and self.count_only(eq))
+
+    def dimension(self, sid: str) -> tuple[int, ...] | None:
+        """A symbol's dimension as exponents (None when it has no unit the pack knows)."""
+        m = _STEP_ID.match(_AGAIN.sub("", sid))
+        if m is not None:
+            if self._units is None:
+                self._units = step_units(self.reading.trace, pack=self.pack) if self.reading.trace else ()
+            index = int(m.group(1))
+            unit = self._units[index] if index < len(self._units) else None
+            return None if unit is None else _exponents(unit)
+        sym = self.symbols.get(sid)
+        hit = None if sym is None or sym.unit is None else self.pack.lookup(sym.unit)
+        return None if hit is None or isinstance(hit, str) else _exponents(hit.dimension)
+
+    def count_only(self, eq: BoundEquation) -> bool:
+        """Whether a unit mismatch is only in the exponent of counted things (``cups per day * 20 chickens``
+        stated as ``cups per day``; ``5 jewels + 20``): its units agree once counts are set aside."""
+        dims = [self.dimension(d) for d in sorted(eq.dependencies)]
+        known = [_uncounted(d) for d in dims if d is not None]
+        if len(known) != len(dims) or not known:
+            return False
+        if not (eq.refusal_detail or "").startswith("lhs "):
+            return len(set(known)) == 1
+        stated = self._stated(eq.lhs_symbol_id)
+        if stated is None:
+            return False
+        if eq.operation_kind in _ADDITIVE_KINDS:
+            return all(d == stated for d in known)
+        total = tuple(map(sum, zip(*known, strict=True)))
+        quotients = [tuple(a - b for a, b in zip(x, y, strict=True)) for x, y in ((known[0], known[-1]),
+                                                                                   (known[-1], known[0]))]
+        return stated in (total, *quotients)
+
+    def _stated(self, lhs: str) -> tuple[int, ...] | None:
+        sym = self.symbols.get(lhs)
+        hit = None if sym is None or sym.unit is None else self.pack.lookup(sym.unit)
+        return None if hit is None or isinstance(hit, str) else _uncounted(_exponents(hit.dimension))
 
     def words(self, sid: str, step: int | None) -> str:
         """What a symbol stands for, in words: the text it was read from and its unit, or which step's result."""
@@ -569,12 +635,146 @@ def _plain(value: float) -> str:
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 
-def _note_findings(reading: SolutionReading) -> list[Finding]:
-    return [
-        Finding(n.reason, n.step, n.line,
-                None if n.start is None or n.end is None else (n.start, n.end), (), n.detail)
-        for n in reading.notes
-    ]
+def _note_findings(reading: SolutionReading) -> list[tuple[Finding, _Facts]]:
+    out = []
+    for n in reading.notes:
+        f = Finding(n.reason, n.step, n.line, None if n.start is None or n.end is None else (n.start, n.end), (),
+                    n.detail)
+        out.append((f, _Facts(number=_number(n.detail) if n.reason == "ungrounded_number" else None)))
+    return out
+
+
+# ------------------------------------------------------------------ what the policy weighs
+
+
+Signature = tuple[str, tuple[float, ...], float | None]
+"""A step's computation: its operation, its operand values (sorted) and its stated result."""
+
+_ADDITIVE_KINDS = frozenset({"add", "subtract", "transfer", "compare_additive"})
+_NUMBER = re.compile(r"\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
+
+
+class _Facts(NamedTuple):
+    """What the policy weighs beside a finding (never shown): the refused step's computation, whether a unit
+    mismatch is only in the count of things, an ungrounded number's value."""
+
+    signature: Signature | None = None
+    count_only: bool = False
+    number: float | None = None
+
+
+def _value(x: float) -> float:
+    return round(float(x), 6)
+
+
+def _number(text: str) -> float | None:
+    """A number as a finding's detail or a solution writes it (``400 000``, ``3,000``, ``50%``), else None."""
+    try:
+        return _value(parse_number(re.sub(r"(?<=\d)[ ,](?=\d{3}\b)", "", text.strip().rstrip("%").strip())))
+    except ValueError:  # NumberError is one
+        return None
+
+
+def _operand_value(trace: Trace, o: Operand) -> float | None:
+    if o.mention is not None:
+        return _value(trace.mentions[o.mention].value)
+    if o.step is not None:
+        result = trace.steps[o.step].result
+        return None if result is None else _value(result)
+    constant = IMPLICIT_CONSTANTS.get(o.constant or "")
+    return None if constant is None else _value(constant.value)
+
+
+def _signature(trace: Trace, index: int) -> Signature:
+    step = trace.steps[index]
+    values = sorted(v for v in (_operand_value(trace, o) for o in step.operands) if v is not None)
+    return step.op, tuple(values), None if step.result is None else _value(step.result)
+
+
+def _exponents(v: UnitVector) -> tuple[int, ...]:
+    return v.length, v.time, v.mass, v.money, v.count, v.temperature
+
+
+def _uncounted(d: tuple[int, ...]) -> tuple[int, ...]:
+    return (*d[:4], 0, *d[5:])
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What a reference solution (the gold one, say) tells about another solution's findings
+    (:func:`read_reference`): its own findings and notes, the computations of its steps (operation, operand
+    values, stated result), the numbers it uses or writes, and the question spans its refused steps read.
+    How :func:`check_solution` weighs them is said there (and in ADR 0019)."""
+
+    findings: tuple[Finding, ...]
+    steps: frozenset[Signature] = frozenset()
+    numbers: frozenset[float] = frozenset()
+    refused_spans: frozenset[tuple[int, int]] = frozenset()
+
+    @classmethod
+    def from_verdict(cls, verdict: Verdict) -> Reference:
+        """The reference as its own verdict (checked alone) shows it."""
+        trace, graph = verdict.trace, verdict.graph
+        numbers = {n for n in map(_number, _NUMBER.findall(verdict.solution)) if n is not None}
+        steps: set[Signature] = set()
+        if trace is not None:
+            for i, step in enumerate(trace.steps):
+                steps.add(_signature(trace, i))
+                numbers.update(v for v in (_operand_value(trace, o) for o in step.operands) if v is not None)
+        refused: set[tuple[int, int]] = set()
+        if graph is not None and trace is not None:
+            symbols = {sym.symbol_id: sym.source_span for sym in graph.symbols}
+            for eq in graph.equations:
+                if eq.admissibility_status == "refused":
+                    links = (symbols.get(d) for d in eq.dependencies)
+                    refused.update((x.start, x.end) for x in links if x is not None and x.source_id == trace.problem_id)
+        return cls((*verdict.findings, *verdict.notes), frozenset(steps), frozenset(numbers), frozenset(refused))
+
+
+def read_reference(
+    question: str, reference: str | Sequence[str], *, pack: UnitPack | str | Path | None = None
+) -> Reference:
+    """A reference solution read once, to pass to :func:`check_solution` for many solutions of one question."""
+    return Reference.from_verdict(check_solution(question, reference, pack=pack))
+
+
+_COUNT_ONLY = "its units differ only in the count of things, a per-thing reading ssbg cannot tell"
+_NO_REFERENCE = "the unit the question asks for is ssbg's reading of its words, and no reference solution confirms it"
+
+
+def _judge(pairs: Iterable[tuple[Finding, _Facts]], reference: Reference | None) -> list[Finding]:
+    """The findings as the policy weighs them (:func:`check_solution`, ADR 0019): shared with the reference, a
+    reading limit (``in_reference``); a unit mismatch only in the count of things with no reference, or with a
+    reference whose refused steps read one of its question numbers, and an answer-unit mismatch with no
+    reference, coverage (``could_not_tell``); the rest as found."""
+    keys = [f.key() for f in reference.findings] if reference is not None else []
+    out: list[Finding] = []
+    for f, facts in pairs:
+        if reference is not None and _shared(f, facts, keys, reference):
+            out.append(dataclasses.replace(f, in_reference=True))
+        elif f.reason == "unit_mismatch" and facts.count_only and (
+            reference is None or not reference.refused_spans.isdisjoint(f.question_spans)
+        ):
+            out.append(dataclasses.replace(f, could_not_tell=_COUNT_ONLY))
+        elif f.reason == "expected_unit_mismatch" and reference is None:
+            out.append(dataclasses.replace(f, could_not_tell=_NO_REFERENCE))
+        else:
+            out.append(f)
+    return out
+
+
+def _shared(f: Finding, facts: _Facts, keys: Sequence[tuple[str, frozenset[tuple[int, int]], str]],
+            reference: Reference | None) -> bool:
+    """Whether the reference shares a finding: the same reason at an overlapping question span (without question
+    spans, the same detail); the same computation at the step; an ungrounded number the reference uses."""
+    reason, spans, detail = f.key()
+    if any(r == reason and ((spans & s) if spans or s else d == detail) for r, s, d in keys):
+        return True
+    if reference is None:
+        return False
+    if facts.signature is not None and facts.signature in reference.steps:
+        return True
+    return f.reason == "ungrounded_number" and facts.number is not None and facts.number in reference.numbers
 
 
 def _step_statuses(reading: SolutionReading, graph: SemanticSymbolicBindingGraph | None,
@@ -606,32 +806,28 @@ def _step_statuses(reading: SolutionReading, graph: SemanticSymbolicBindingGraph
 
 def _findings(
     reading: SolutionReading, pack: UnitPack
-) -> tuple[list[Finding], SemanticSymbolicBindingGraph | None, list[Finding]]:
-    """The findings, the bound graph (its proofs with the counted nouns) and the kind check's notes."""
+) -> tuple[list[tuple[Finding, _Facts]], SemanticSymbolicBindingGraph | None, list[Finding]]:
+    """The findings (each with what the policy weighs), the bound graph (its proofs with the counted nouns) and
+    the kind check's notes."""
     findings = _note_findings(reading)
     if reading.trace is None:
         return findings, None, []
     graph = bind_trace(reading.trace, pack=pack)
-    found = _GraphFindings(reading, graph)
+    found = _GraphFindings(reading, graph, pack)
     findings += found.equation_findings()
-    findings += found.target_findings()
+    findings += [(f, _Facts()) for f in found.target_findings()]
     notes, graph = found.kind_notes(pack)
+    return sorted(findings, key=lambda pair: _order(pair[0])), graph, sorted(notes, key=_order)
 
-    def order(f: Finding) -> tuple[int, int, str]:
-        return (f.line if f.line is not None else 1 << 30, f.step if f.step is not None else -1, f.reason)
 
-    return sorted(findings, key=order), graph, sorted(notes, key=order)
+def _order(f: Finding) -> tuple[int, int, str]:
+    return (f.line if f.line is not None else 1 << 30, f.step if f.step is not None else -1, f.reason)
 
 
 def _mark_recurring(findings: Iterable[Finding], reference: Iterable[Finding]) -> list[Finding]:
-    """The findings, those the reference shares marked ``in_reference``."""
+    """The findings (the kind check's notes), those the reference shares marked ``in_reference``."""
     keys = [f.key() for f in reference]
-    out: list[Finding] = []
-    for f in findings:
-        reason, spans, detail = f.key()
-        shared = any(r == reason and ((spans & s) if spans or s else d == detail) for r, s, d in keys)
-        out.append(Finding(f.reason, f.step, f.line, f.span, f.question_spans, f.detail, True) if shared else f)
-    return out
+    return [dataclasses.replace(f, in_reference=True) if _shared(f, _Facts(), keys, None) else f for f in findings]
 
 
 def _pack(pack: UnitPack | str | Path | None) -> UnitPack:
@@ -645,11 +841,10 @@ def _pack(pack: UnitPack | str | Path | None) -> UnitPack:
 def reference_findings(
     question: str, reference: str | Sequence[str], *, pack: UnitPack | str | Path | None = None
 ) -> tuple[Finding, ...]:
-    """The findings (and notes) of a reference solution, to pass to :func:`check_solution` for many solutions of one
-    question."""
-    p = _pack(pack)
-    findings, _, notes = _findings(read_solution(question, reference, pack=p), p)
-    return (*findings, *notes)
+    """The findings (and notes) of a reference solution checked alone.  :func:`read_reference` reads what
+    :func:`check_solution` weighs besides (the reference's steps, numbers and readings); a tuple of findings
+    passed as ``reference`` is matched by reason and question span or detail only."""
+    return read_reference(question, reference, pack=pack).findings
 
 
 def check_solution(
@@ -657,7 +852,7 @@ def check_solution(
     solution: str | Sequence[str],
     *,
     pack: UnitPack | str | Path | None = None,
-    reference: str | Sequence[str] | Sequence[Finding] | None = None,
+    reference: str | Sequence[str] | Reference | Sequence[Finding] | None = None,
 ) -> Verdict:
     """Check a solution to a question: ``sound``, ``error`` (with the step of each finding) or ``unverifiable``.
 
@@ -673,8 +868,23 @@ def check_solution(
         The unit pack (a :class:`~ssbg.units.UnitPack`, a name or a folder; default the corpus pack,
         ``en_units_v1+en_counts_v1``: ADR 0017 says why the checker reads counted nouns by default).
     reference
-        A reference solution (e.g. the gold one), or its findings (:func:`reference_findings`):
-        findings that recur in it at the same question span are a reading limit, not evidence.
+        A reference solution (e.g. the gold one), read once by :func:`read_reference` for many
+        solutions (or the findings of :func:`reference_findings`).
+
+    What is evidence (ADR 0019).  A finding of :data:`ERROR_FINDINGS` makes the verdict ``error``
+    unless ssbg cannot tell it from its own reading:
+
+    - the reference shares it (``in_reference``): the same reason at an overlapping question span
+      (without question spans, the same detail), the same computation at the step (operation,
+      operand values, stated result), or, for ``ungrounded_number``, a number the reference uses or
+      writes;
+    - a ``unit_mismatch`` only in the count of things (its units agree once counted nouns are set
+      aside: a per-thing reading ssbg cannot tell) without a reference, or with one whose refused
+      steps read one of the question numbers it concerns (``could_not_tell``);
+    - an ``expected_unit_mismatch`` without a reference: the unit the question asks for is ssbg's
+      reading of its words (``could_not_tell``).
+
+    Such findings are coverage: alone they make the verdict ``unverifiable``.
 
     Never raises on strings; a finding says what could not be read.
 
@@ -685,15 +895,19 @@ def check_solution(
     """
     p = _pack(pack)
     reading = read_solution(question, solution, pack=p)
-    findings, graph, notes = _findings(reading, p)
+    pairs, graph, notes = _findings(reading, p)
     checked = reference is not None
-    if reference is not None:
-        if isinstance(reference, str) or not all(isinstance(r, Finding) for r in reference):
-            shared = reference_findings(question, reference, pack=p)  # type: ignore[arg-type]
-        else:
-            shared = tuple(reference)  # type: ignore[arg-type]
-        findings = _mark_recurring(findings, shared)
-        notes = _mark_recurring(notes, shared)
+    ref: Reference | None = None
+    if isinstance(reference, Reference):
+        ref = reference
+    elif reference is not None and not isinstance(reference, str) and all(isinstance(r, Finding) for r in reference):
+        ref = Reference(tuple(reference))  # type: ignore[arg-type]
+    elif reference is not None:
+        ref = read_reference(question, reference, pack=p)  # type: ignore[arg-type]
+    judged = _judge(pairs, ref)
+    if ref is not None:
+        notes = _mark_recurring(notes, ref.findings)
+    findings = judged
     errors = any(f.family == "error" for f in findings)
     status = "error" if errors else "unverifiable" if findings else "sound"
     return Verdict(

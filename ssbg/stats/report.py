@@ -319,10 +319,12 @@ def typical_drilldowns(
 REASONS_LEDE = (
     '<p class="lede"><b>unit_mismatch</b>: the units the words give do not fit the arithmetic, an error of the '
     "problem, of the solution, or of ssbg's reading. <b>ambiguous_grounding</b>: the words support two readings "
-    "of an operand (two quantities of the same value that nothing tells apart, or a total that may as well be one "
-    "thing's price) and only one of them fits: ssbg could not tell which the text means, and says so instead of "
-    "counting a mismatch (ADR 0018). <b>unknown_unit</b>: a unit outside the pack, a gap in coverage. A "
-    "<b>propagated</b> refusal (<b>unit_unbound</b>) only inherits an upstream one.</p>"
+    "of an operand (two quantities of the same value that nothing tells apart, a total that may as well be one "
+    "thing's price, a factor that may be per thing of the other) and only one of them fits: ssbg could not tell "
+    "which the text means, and says so instead of counting a mismatch (ADR 0018). <b>unknown_unit</b>: a unit "
+    "outside the pack, a gap in coverage. <b>unit_unbound</b> at the root: a number whose unit the words leave "
+    "to the reader (\"36 on Wednesday\" after \"40 degrees on Sunday\"), which ssbg could not tell either. A "
+    "<b>propagated</b> refusal only inherits an upstream one.</p>"
 )
 """What the refusal-reason table's reasons mean, printed above it."""
 
@@ -533,6 +535,8 @@ def _cards(overview: pd.DataFrame) -> str:
         ("bad", f"{int(row['root_cause']):,}", "root-cause refusals"),
         ("", f"{int(row['propagated']):,}", "propagated refusals"),
         ("good", cell_text(row["problems_admitted_pct"]) + "%", "problems fully admitted"),
+        ("bad", cell_text(row["problems_error_pct"]) + "%", "problems with a dimension error found"),
+        ("", cell_text(row["problems_could_not_tell_pct"]) + "%", "problems ssbg could not tell"),
     ]
     return '<div class="cards">' + "".join(
         f'<div class="card {cls}"><b>{html.escape(value)}</b><span>{html.escape(label)}</span></div>'

@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "ALL_CORPORA",
     "EQUATION_DTYPES",
+    "ERROR_EVIDENCE_REASONS",
     "KIND_DTYPES",
     "PACK_COLUMNS",
     "PROBLEM_DTYPES",
@@ -393,12 +394,24 @@ def _with_total(frame: pd.DataFrame, compute: Any, total: bool) -> pd.DataFrame:
     return pd.concat([per, whole], ignore_index=True)
 
 
+ERROR_EVIDENCE_REASONS: frozenset[str] = frozenset({"unit_mismatch", "rate_form_invalid", "expected_unit_mismatch"})
+"""Refusals that are evidence of a dimension error (of the problem, its solution, or ssbg's reading): a root
+equation refused for them, or a question target refused ``expected_unit_mismatch``.  Every other refusal
+(a unit outside the pack, a number without a unit, two readings the words leave open, ...) says ssbg could
+not tell."""
+
+
 def corpus_overview(
     problems: pd.DataFrame, equations: pd.DataFrame, *, total: bool = True, kinds: pd.DataFrame | None = None
 ) -> pd.DataFrame:
     """One row per corpus: records and problem outcomes, equations admitted and refused, and (given the kind
     check's table) its findings beside them: ``kind_mismatches`` (``count_kind_mismatch``, equations and
     question targets) and ``mixed_kinds`` (sums of different kinds, admitted and noted).
+
+    The refused problems (``equation_refused`` and ``target_refused``) are split in two:
+    ``refused_error``, those with a root refusal of :data:`ERROR_EVIDENCE_REASONS` (a dimension error
+    found), and ``refused_could_not_tell``, the rest (only refusals that say ssbg could not tell), with
+    their shares of the records beside ``problems_admitted_pct``.
 
     Examples
     --------
@@ -408,8 +421,13 @@ def corpus_overview(
     import pandas as pd
 
     rows: list[dict[str, Any]] = []
-    problems = problems[["corpus", "outcome", "import_reason"]]
-    equations = equations[["corpus", "status", "root_cause"]]
+    problems = problems[["corpus", "problem_id", "outcome", "import_reason", "target_reason"]]
+    equations = equations[["corpus", "problem_id", "status", "reason", "root_cause"]]
+    erring = equations[(equations["status"] == "refused") & equations["root_cause"].astype(bool)
+                       & equations["reason"].isin(sorted(ERROR_EVIDENCE_REASONS))]
+    evidence = set(zip(erring["corpus"], erring["problem_id"], strict=True))
+    targets = problems[problems["target_reason"].isin(sorted(ERROR_EVIDENCE_REASONS))]
+    evidence |= set(zip(targets["corpus"], targets["problem_id"], strict=True))
     corpora = sorted(set(_corpus_values(problems)) | set(_corpus_values(equations)))
     scopes: list[tuple[str, Any, Any]] = [
         (c, problems[problems["corpus"] == c], equations[equations["corpus"] == c]) for c in corpora
@@ -427,6 +445,10 @@ def corpus_overview(
             "bad_lines": int(p["import_reason"].isin(sorted(UNREADABLE_IMPORT_REASONS)).sum()),
         }
         row.update({o: int(outcomes.get(o, 0)) for o in PROBLEM_OUTCOMES})
+        refused_problems = p[p["outcome"].isin(["equation_refused", "target_refused"])]
+        found = sum(key in evidence for key in zip(refused_problems["corpus"], refused_problems["problem_id"],
+                                                    strict=True))
+        row.update({"refused_error": found, "refused_could_not_tell": len(refused_problems) - found})
         row.update({
             "equations": n_eq,
             "admitted_equations": int(status.get("admitted", 0)),
@@ -435,13 +457,15 @@ def corpus_overview(
             "propagated": int((~refused["root_cause"]).sum()),
         })
         rows.append(row)
-    columns = ["corpus", "records", "bad_lines", *PROBLEM_OUTCOMES, "equations", "admitted_equations",
-               "refused_equations", "root_cause", "propagated"]
+    columns = ["corpus", "records", "bad_lines", *PROBLEM_OUTCOMES, "refused_error", "refused_could_not_tell",
+               "equations", "admitted_equations", "refused_equations", "root_cause", "propagated"]
     out = pd.DataFrame(rows, columns=columns)
     for name in columns[1:]:
         out[name] = out[name].astype("int64")
     out["admission_pct"] = _pct(out["admitted_equations"], out["equations"])
     out["problems_admitted_pct"] = _pct(out["admitted"], out["records"])
+    out["problems_error_pct"] = _pct(out["refused_error"], out["records"])
+    out["problems_could_not_tell_pct"] = _pct(out["refused_could_not_tell"], out["records"])
     if kinds is not None:
         for column, finding in (("kind_mismatches", "count_kind_mismatch"), ("mixed_kinds", "mixed_kinds")):
             mine = kinds.loc[kinds["finding"] == finding, "corpus"].astype("object")

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ssbg.errors import ImportRefusal
+from ssbg.errors import ImportRefusal, NumberError
 from ssbg.numbers import number_or_none, parse_number
 from ssbg.reading.formula import BinOp, parse_formula
 from ssbg.reading.grounding import StepBuilder
@@ -198,9 +198,11 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
     toks = tokenize(line, m.start("num"), len(line) if stop < 0 else stop, limit=8)
     if not toks or toks[0].kind != "num":
         return None
-    unit, _next, kind = unit_after(
-        toks, 1, line, parse_number(m.group("num")), currency=currency, number_end=toks[0].end, pack=pack
-    )
+    try:
+        value = parse_number(m.group("num"))
+    except NumberError:
+        return None  # a result of a thousand places (a model output cut mid-number): no unit read after it
+    unit, _next, kind = unit_after(toks, 1, line, value, currency=currency, number_end=toks[0].end, pack=pack)
     return unit if kind == "quantity" else None
 
 

@@ -281,6 +281,11 @@ class SolutionReading:
 # ------------------------------------------------------------------ arithmetic
 
 
+_PLACES_READ = 20
+"""Decimal places of a written result that :func:`gives` reads (a double holds about 17 significant digits)."""
+_LONG_PLACES = re.compile(rf"(\d\.\d{{{_PLACES_READ}}})\d+")
+
+
 def gives(value: float, written: str) -> bool:
     """Whether an operation's ``value`` gives the result as ``written``, within the rounding the writing
     allows: rounded, truncated or rounded up at its last written place, its magnitude (``75-160=-85``
@@ -288,11 +293,14 @@ def gives(value: float, written: str) -> bool:
 
     >>> gives(16, "16"), gives(6.6667, "6.67"), gives(17.14, "17"), gives(6.6667, "6.6"), gives(16, "24")
     (True, True, True, True, False)
-    >>> gives(0.6, "60%"), gives(-85, "85"), gives(2, "2.5")
-    (True, True, False)
+    >>> gives(0.6, "60%"), gives(-85, "85"), gives(2, "2.5"), gives(4 / 12, "0." + "3" * 1500)
+    (True, True, False, True)
     """
     percent = written.rstrip().endswith("%")
     number = written.rstrip().rstrip("%").strip().lstrip("$").strip()
+    whole, dot, places = number.partition(".")
+    if dot and len(places) > _PLACES_READ:  # "0.3333…" of 1,500 places: those past a double's say nothing more
+        number = f"{whole}.{places[:_PLACES_READ]}"
     try:
         stated = parse_number(number)
     except ValueError:
@@ -488,7 +496,7 @@ class _Reader:
     # -------------------------------------------------------------- annotations and prose
 
     def annotation(self, m: re.Match[str]) -> None:
-        body = m.group(1)
+        body = _LONG_PLACES.sub(r"\1", m.group(1))  # "3/440=0.0068181818…" of 1,000 places: 20 are read
         expr, eq, stated = body.rpartition("=")
         if not eq:
             expr, stated = body, ""
