@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -37,8 +37,36 @@ __all__ = [
 ]
 
 
+# Pattern -> the lower-case strings one of which every match contains (None: not known).  A text none of
+# them occurs in (lower-cased) is not searched: most texts have no cue of most constants, and a search
+# with a look-behind at its start runs the whole pattern at every offset.
+_KEYS: dict[re.Pattern[str], tuple[str, ...] | None] = {}
+_LITERAL_START = re.compile(r"[A-Za-z0-9 '-]*")
+
+
+def _gated(pattern: re.Pattern[str], *keys: str) -> re.Pattern[str]:
+    """``pattern``, every match of which contains one of ``keys`` (lower case)."""
+    _KEYS[pattern] = keys
+    return pattern
+
+
 def _words(*alternatives: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![A-Za-z])(?:" + "|".join(alternatives) + r")(?![A-Za-z])", re.IGNORECASE)
+    """The alternatives as whole words, in any case; each one's plain start is its key (``hours?`` has
+    ``hour``; an alternative that starts with a group or an escape has none, and so has the pattern)."""
+    keys: list[str] = []
+    for alternative in alternatives:
+        start = _LITERAL_START.match(alternative).group()  # type: ignore[union-attr]  # matches ""
+        if alternative[len(start) : len(start) + 1] in ("?", "*", "{"):
+            start = start[:-1]  # "hours?": the "s" may be absent
+        depth = 0
+        for char in alternative:  # "a|b" is two alternatives, not one
+            depth += (char == "(") - (char == ")")
+            if char == "|" and depth == 0:
+                start = ""
+        keys.append(start.lower())
+    pattern = re.compile(r"(?<![A-Za-z])(?:" + "|".join(alternatives) + r")(?![A-Za-z])", re.IGNORECASE)
+    _KEYS[pattern] = None if "" in keys else tuple(keys)
+    return pattern
 
 
 # Persons one goes with: the owner of "her 3 friends" is one person more.
@@ -63,8 +91,18 @@ SELF_COMPANION_CUE: re.Pattern[str] = re.compile(
 # equal value (the first constant whose cue occurs in the text wins).
 CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
     {
-        "percent": re.compile(r"%|(?<![A-Za-z])(?:percent(?:age)?s?|per cent)(?![A-Za-z])", re.IGNORECASE),
-        "percent_scale": re.compile(r"%|(?<![A-Za-z])(?:percent(?:age)?s?|per cent)(?![A-Za-z])", re.IGNORECASE),
+        "percent": _gated(
+            re.compile(r"%|(?<![A-Za-z])(?:percent(?:age)?s?|per cent)(?![A-Za-z])", re.IGNORECASE),
+            "%",
+            "percent",
+            "per cent",
+        ),
+        "percent_scale": _gated(
+            re.compile(r"%|(?<![A-Za-z])(?:percent(?:age)?s?|per cent)(?![A-Za-z])", re.IGNORECASE),
+            "%",
+            "percent",
+            "per cent",
+        ),
         "half": _words(r"half", r"halves", r"halved", r"halfway"),
         "twice": _words(r"twice", r"double[sd]?", r"two times", r"2 times", r"doubling"),
         "both": _words(r"both", r"couples?", r"twins", r"pairs? of"),
@@ -108,22 +146,36 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "weekend_days_per_week": _words(r"weekends?"),
         "days_per_month": _words(r"months?", r"monthly"),
         # month names are capitalized ("May", not "may"): case-sensitive
-        "days_in_31_day_month": re.compile(
-            r"(?<![A-Za-z])(?:January|March|May|July|August|October|December)(?![A-Za-z])"
+        "days_in_31_day_month": _gated(
+            re.compile(r"(?<![A-Za-z])(?:January|March|May|July|August|October|December)(?![A-Za-z])"),
+            *["january", "march", "may", "july", "august", "october", "december"],
         ),
-        "days_in_30_day_month": re.compile(r"(?<![A-Za-z])(?:April|June|September|November)(?![A-Za-z])"),
-        "days_in_february": re.compile(r"(?<![A-Za-z])February(?![A-Za-z])"),
-        "seconds_per_hour": re.compile(
-            r"(?i)(?<![a-z])(?:seconds?|secs?)(?![a-z])(?=[\s\S]*(?<![a-z])(?:hours?|hrs?)(?![a-z]))"
-            r"|(?<![a-z])(?:hours?|hrs?)(?![a-z])(?=[\s\S]*(?<![a-z])(?:seconds?|secs?)(?![a-z]))"
+        "days_in_30_day_month": _gated(
+            re.compile(r"(?<![A-Za-z])(?:April|June|September|November)(?![A-Za-z])"),
+            *["april", "june", "september", "november"],
         ),
-        "minutes_per_day": re.compile(
-            r"(?i)(?<![a-z])minutes?(?![a-z])(?=[\s\S]*(?<![a-z])(?:days?|daily)(?![a-z]))"
-            r"|(?<![a-z])(?:days?|daily)(?![a-z])(?=[\s\S]*(?<![a-z])minutes?(?![a-z]))"
+        "days_in_february": _gated(re.compile(r"(?<![A-Za-z])February(?![A-Za-z])"), "february"),
+        # a conversion between two units the text both names: the key is one both branches need
+        "seconds_per_hour": _gated(
+            re.compile(
+                r"(?i)(?<![a-z])(?:seconds?|secs?)(?![a-z])(?=[\s\S]*(?<![a-z])(?:hours?|hrs?)(?![a-z]))"
+                r"|(?<![a-z])(?:hours?|hrs?)(?![a-z])(?=[\s\S]*(?<![a-z])(?:seconds?|secs?)(?![a-z]))"
+            ),
+            "sec",
         ),
-        "hours_per_week": re.compile(
-            r"(?i)(?<![a-z])hours?(?![a-z])(?=[\s\S]*(?<![a-z])weeks?(?![a-z]))"
-            r"|(?<![a-z])weeks?(?![a-z])(?=[\s\S]*(?<![a-z])hours?(?![a-z]))"
+        "minutes_per_day": _gated(
+            re.compile(
+                r"(?i)(?<![a-z])minutes?(?![a-z])(?=[\s\S]*(?<![a-z])(?:days?|daily)(?![a-z]))"
+                r"|(?<![a-z])(?:days?|daily)(?![a-z])(?=[\s\S]*(?<![a-z])minutes?(?![a-z]))"
+            ),
+            "minute",
+        ),
+        "hours_per_week": _gated(
+            re.compile(
+                r"(?i)(?<![a-z])hours?(?![a-z])(?=[\s\S]*(?<![a-z])weeks?(?![a-z]))"
+                r"|(?<![a-z])weeks?(?![a-z])(?=[\s\S]*(?<![a-z])hours?(?![a-z]))"
+            ),
+            "week",
         ),
         "weeks_per_month": _words(r"months?", r"monthly"),
         "days_per_year": _words(r"years?", r"yearly", r"annual(?:ly)?"),
@@ -159,30 +211,51 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "cups_per_quart": _words(r"quarts?"),
         "cups_per_gallon": _words(r"gallons?"),
         # a conversion between two units the text both names ("4.5 gallons ... how many pints")
-        "pints_per_gallon": re.compile(
-            r"(?i)(?<![a-z])pints?(?![a-z])(?=[\s\S]*(?<![a-z])gallons?(?![a-z]))"
-            r"|(?<![a-z])gallons?(?![a-z])(?=[\s\S]*(?<![a-z])pints?(?![a-z]))"
+        "pints_per_gallon": _gated(
+            re.compile(
+                r"(?i)(?<![a-z])pints?(?![a-z])(?=[\s\S]*(?<![a-z])gallons?(?![a-z]))"
+                r"|(?<![a-z])gallons?(?![a-z])(?=[\s\S]*(?<![a-z])pints?(?![a-z]))"
+            ),
+            "pint",
         ),
-        "tablespoons_per_cup": re.compile(
-            r"(?i)(?<![a-z])tablespoons?(?![a-z])(?=[\s\S]*(?<![a-z])cups?(?![a-z]))"
-            r"|(?<![a-z])cups?(?![a-z])(?=[\s\S]*(?<![a-z])tablespoons?(?![a-z]))"
+        "tablespoons_per_cup": _gated(
+            re.compile(
+                r"(?i)(?<![a-z])tablespoons?(?![a-z])(?=[\s\S]*(?<![a-z])cups?(?![a-z]))"
+                r"|(?<![a-z])cups?(?![a-z])(?=[\s\S]*(?<![a-z])tablespoons?(?![a-z]))"
+            ),
+            "tablespoon",
         ),
-        "teaspoons_per_tablespoon": re.compile(
-            r"(?i)(?<![a-z])teaspoons?(?![a-z])(?=[\s\S]*(?<![a-z])tablespoons?(?![a-z]))"
-            r"|(?<![a-z])tablespoons?(?![a-z])(?=[\s\S]*(?<![a-z])teaspoons?(?![a-z]))"
+        "teaspoons_per_tablespoon": _gated(
+            re.compile(
+                r"(?i)(?<![a-z])teaspoons?(?![a-z])(?=[\s\S]*(?<![a-z])tablespoons?(?![a-z]))"
+                r"|(?<![a-z])tablespoons?(?![a-z])(?=[\s\S]*(?<![a-z])teaspoons?(?![a-z]))"
+            ),
+            "teaspoon",
         ),
         # shapes: a square fence has 4 sides ("square feet" is an area unit, not a square)
-        "square_sides": re.compile(
-            r"(?i)(?<![a-z])squares?(?![a-z])(?!\s+(?:feet|foot|inch(?:es)?|met(?:er|re)s?|yards?|miles?|units?|"
-            r"centimet(?:er|re)s?|kilomet(?:er|re)s?|km|cm|m|ft|in|yd)(?![a-z]))"
+        "square_sides": _gated(
+            re.compile(
+                r"(?i)(?<![a-z])squares?(?![a-z])(?!\s+(?:feet|foot|inch(?:es)?|met(?:er|re)s?|yards?|miles?|units?|"
+                r"centimet(?:er|re)s?|kilomet(?:er|re)s?|km|cm|m|ft|in|yd)(?![a-z]))"
+            ),
+            "square",
         ),
-        "rectangle_pairs": re.compile(
-            rf"(?i)(?<![a-z]){_RECTANGLE}(?![a-z])(?=[\s\S]*(?<![a-z]){_AROUND}(?![a-z]))"
-            rf"|(?<![a-z]){_AROUND}(?![a-z])(?=[\s\S]*(?<![a-z]){_RECTANGLE}(?![a-z]))"
+        "rectangle_pairs": _gated(
+            re.compile(
+                rf"(?i)(?<![a-z]){_RECTANGLE}(?![a-z])(?=[\s\S]*(?<![a-z]){_AROUND}(?![a-z]))"
+                rf"|(?<![a-z]){_AROUND}(?![a-z])(?=[\s\S]*(?<![a-z]){_RECTANGLE}(?![a-z]))"
+            ),
+            "perimeter",
+            "fenc",
+            "around",
+            "border",
         ),
-        "diameter_per_radius": re.compile(
-            r"(?i)(?<![a-z])radius(?![a-z])(?=[\s\S]*(?<![a-z])diameter(?![a-z]))"
-            r"|(?<![a-z])diameter(?![a-z])(?=[\s\S]*(?<![a-z])radius(?![a-z]))"
+        "diameter_per_radius": _gated(
+            re.compile(
+                r"(?i)(?<![a-z])radius(?![a-z])(?=[\s\S]*(?<![a-z])diameter(?![a-z]))"
+                r"|(?<![a-z])diameter(?![a-z])(?=[\s\S]*(?<![a-z])radius(?![a-z]))"
+            ),
+            "radius",
         ),
         "two_sides": _words(
             r"(?:on )?(?:each|either|both) (?:opposite )?sides? of (?:the|a) (?:road|street|sheet|page|paper)"
@@ -253,6 +326,48 @@ _BY_VALUE: Mapping[float, tuple[str, ...]] = MappingProxyType(
 )
 
 
+_GATES: Mapping[str, tuple[str, ...] | None] = MappingProxyType(
+    {cid: _KEYS.get(pattern) for cid, pattern in CUE_PATTERNS.items()}
+)
+
+
+def _may_occur(cid: str, lowered: str | None) -> bool:
+    """Whether constant ``cid``'s cue words may occur in a text, lower-cased (None: a text that is not
+    ASCII, where a case-blind match may pair other letters, is always searched)."""
+    keys = _GATES[cid]
+    return keys is None or lowered is None or any(map(lowered.__contains__, keys))
+
+
+def _without_folding(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    """A case-blind pattern (written in lower case) as a case-sensitive one, to search a lower-cased text
+    with: the same matches at the same offsets, without folding the case of every character it reads."""
+    if not pattern.flags & re.IGNORECASE:
+        return None
+    return re.compile(pattern.pattern.removeprefix("(?i)"), pattern.flags & ~re.IGNORECASE)
+
+
+_LOWER_CASE: Mapping[str, re.Pattern[str] | None] = MappingProxyType(
+    {cid: _without_folding(pattern) for cid, pattern in CUE_PATTERNS.items()}
+)
+
+
+@functools.lru_cache(maxsize=8)  # a problem's text and solution, asked for each value
+def _lowered(text: str) -> str | None:
+    """``text`` lower-cased where it is ASCII (the offsets stay), else None."""
+    return text.lower() if text.isascii() else None
+
+
+def _matches(cid: str, text: str, lowered: str | None) -> Iterator[re.Match[str]]:
+    """The matches of constant ``cid``'s cue pattern in ``text`` (``lowered``: the text lower-cased, where
+    it is ASCII); none where its keys show it has none."""
+    if not _may_occur(cid, lowered):
+        return iter(())
+    plain = _LOWER_CASE[cid]
+    if plain is not None and lowered is not None:
+        return plain.finditer(lowered)
+    return CUE_PATTERNS[cid].finditer(text)
+
+
 @dataclass(frozen=True, slots=True)
 class Cue:
     """A constant and the span of the first words in the text that cue it."""
@@ -273,10 +388,11 @@ def find_cues(text: str, value: float, *, fallback: bool = False) -> tuple[Cue, 
     ['self']
     """
     out: list[Cue] = []
+    lowered = _lowered(text)
     for cid in _BY_VALUE.get(value, ()):
         if (cid in FALLBACK_CONSTANTS) != fallback:
             continue
-        hit = CUE_PATTERNS[cid].search(text)
+        hit = next(_matches(cid, text, lowered), None)
         if hit is not None:
             out.append(Cue(cid, hit.start(), hit.end()))
     return tuple(out)
@@ -295,10 +411,11 @@ def find_cue_occurrences(text: str, value: float) -> tuple[Cue, ...]:
     [('items_per_dozen', 2), ('items_per_dozen', 19)]
     """
     out: list[Cue] = []
+    lowered = _lowered(text)
     for cid in _BY_VALUE.get(value, ()):
         if cid in FALLBACK_CONSTANTS:
             continue
-        for k, hit in enumerate(CUE_PATTERNS[cid].finditer(text)):
+        for k, hit in enumerate(_matches(cid, text, lowered)):
             if k == _MAX_OCCURRENCES:
                 break
             out.append(Cue(cid, hit.start(), hit.end()))

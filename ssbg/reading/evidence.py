@@ -27,7 +27,9 @@ Examples
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -93,27 +95,40 @@ def words(text: str, start: int = 0, end: int | None = None) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=65536)
 def _words_of(text: str) -> tuple[str, ...]:
-    out = []
-    for m in _WORD.finditer(text):
-        w = norm(m.group())
-        if w and (w not in FUNCTION_WORDS or w in _KEEP):
-            out.append(w)
-    return tuple(out)
+    return tuple(filter(None, map(_content_word, _WORD.findall(text))))
+
+
+@functools.lru_cache(maxsize=65536)
+def _content_word(word: str) -> str:
+    """A word as :func:`words` keeps it (:func:`norm`), or ``""`` for a function word."""
+    w = norm(word)
+    return w if w not in FUNCTION_WORDS or w in _KEEP else ""
 
 
 def overlap(line: Iterable[str], context: Mapping[str, float], cap: float = 3.0) -> float:
     """How much of ``context`` (word -> weight) a line's words cover, each word once (in the line's order:
     a sum over a set would add in hash order, and a tie could fall either way between processes), capped."""
-    return min(cap, sum(context.get(w, 0.0) for w in dict.fromkeys(line)))
+    return min(cap, sum(map(context.get, dict.fromkeys(line), itertools.repeat(0.0))))
 
 
 def sentence_bounds(text: str, at: int) -> tuple[int, int]:
-    """The sentence of ``text`` around offset ``at`` (ended by ``.``, ``!``, ``?`` or a line break)."""
-    start = 0
-    for m in _SENTENCE_END.finditer(text, 0, at):
-        start = m.end()
-    stop = _SENTENCE_END.search(text, at)
-    return start, len(text) if stop is None else stop.start()
+    """The sentence of ``text`` around offset ``at`` (ended by ``.``, ``!``, ``?`` or a line break).
+
+    It starts after the last end before ``at``, where ``text[:at]`` ends a sentence too ("3." of "3.5"
+    at the 5: the text read up to ``at``), and stops at the first end from ``at`` on.
+    """
+    ends = _sentence_ends(text)
+    k = bisect.bisect_left(ends, at)
+    stop = ends[k] if k < len(ends) else len(text)
+    if at > 0 and text[at - 1] in ".!?":
+        return at, stop
+    return ends[k - 1] + 1 if k else 0, stop
+
+
+@functools.lru_cache(maxsize=16)  # a problem's text, asked for each mention and cue
+def _sentence_ends(text: str) -> tuple[int, ...]:
+    """The offsets of the characters that end a sentence of ``text`` (each end is one character)."""
+    return tuple(m.start() for m in _SENTENCE_END.finditer(text))
 
 
 def mention_context(text: str, start: int, end: int, unit_words: Sequence[str]) -> dict[str, float]:
@@ -121,9 +136,7 @@ def mention_context(text: str, start: int, end: int, unit_words: Sequence[str]) 
     mention and the four before it (1: a price follows what it buys, "each loaf of bread cost $2"); the
     four after it (0.5); the rest of its sentence (0.3).  The windows stop at another number."""
     s_start, s_end = sentence_bounds(text, start)
-    context: dict[str, float] = {}
-    for w in words(text, s_start, s_end):
-        context[w] = 0.3
+    context = dict.fromkeys(words(text, s_start, s_end), 0.3)
     left = s_start
     for m in _NUMBER.finditer(text, s_start, start):
         left = m.end()

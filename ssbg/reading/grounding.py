@@ -92,6 +92,7 @@ __all__ = [
     "CandidateRule",
     "GroundingRule",
     "GroundingState",
+    "Reading",
     "StepBuilder",
     "ground",
     "plan_formula",
@@ -287,7 +288,9 @@ class GroundingState:
         self.planned_scores: dict[int, tuple[float, list[tuple[float, Any, str]]]] = {}
         self.virtual: list[tuple[int, float, str | None]] | None = None  # annotations' results while planning
         self.scores: dict[int, list[tuple[float, Any, str]]] = {}  # id of a literal -> its scored readings
+        self.scored_over: tuple[Mention, ...] | None = None  # the mentions as they were when scores were read
         self._contexts: dict[tuple[Any, ...], dict[str, float]] = {}
+        self._line_words: dict[int | None, tuple[str, ...]] = {}  # a line's words, by the offset of its formula
         self._candidate_words: dict[tuple[Any, ...], tuple[Mapping[str, float], frozenset[str]]] = {}
         # Checking a solution (issue 19, ssbg.checking): a number only the solution's own prose states grounds
         # nothing (an invented number is evidence), and what no rule explains goes to ``last_resort`` (the
@@ -383,11 +386,10 @@ class GroundingState:
 
     def line_words(self) -> tuple[str, ...]:
         """The content words of the solution line of the formula being added (annotations blanked)."""
-        key = ("line", self.position)
-        found = self._contexts.get(key)
+        found = self._line_words.get(self.position)
         if found is None:
-            found = self._contexts[key] = dict.fromkeys(words(self.solution_line()), 1.0)
-        return tuple(found)
+            found = self._line_words[self.position] = tuple(dict.fromkeys(words(self.solution_line())))
+        return found
 
     def mention_context(self, i: int) -> dict[str, float]:
         """The words that say what mention ``i`` is (:func:`~ssbg.reading.evidence.mention_context`)."""
@@ -400,8 +402,9 @@ class GroundingState:
 
     def clear_contexts(self) -> None:
         """Forget the words read for lines and results (a plan reads them with other steps in place)."""
-        for key in [k for k in self._contexts if k[0] in ("line", "at", "step")]:
+        for key in [k for k in self._contexts if k[0] in ("at", "step")]:
             del self._contexts[key]
+        self._line_words.clear()
         self._candidate_words.clear()
 
     def candidate_words(self, source: tuple[Any, ...]) -> tuple[Mapping[str, float], frozenset[str]]:
@@ -504,12 +507,28 @@ def _implicit(g: GroundingState, kind: str, operands: tuple[Operand, ...], value
 # candidate: they derive numbers the text states without writing them.
 
 
-class Candidate(NamedTuple):
-    """One reading of a literal: the operand, what it points at (``key``), its prior, a label for ``why``,
-    and what its words are read from (``source``: see :meth:`GroundingState.candidate_words`; read only
-    when the literal has two candidates or more)."""
+class Reading(NamedTuple):
+    """The fields of the operand a candidate would be (:class:`~ssbg.trace.Operand`'s first five, in its
+    order): the operand is built only for the candidate chosen, with where and why (a validated value
+    costs; most candidates lose)."""
 
-    operand: Operand
+    mention: int | None = None
+    step: int | None = None
+    constant: str | None = None
+    cue: tuple[int, int] | None = None
+    text: str | None = None
+
+    def operand(self, at: int | None, why: str | None = None, alternative: Operand | None = None) -> Operand:
+        """The operand this reading is, written at ``at``, chosen for ``why``."""
+        return Operand(self.mention, self.step, self.constant, self.cue, self.text, at, why, alternative)
+
+
+class Candidate(NamedTuple):
+    """One reading of a literal: the operand it would be (``reading``), what it points at (``key``), its
+    prior, a label for ``why``, and what its words are read from (``source``: see
+    :meth:`GroundingState.candidate_words`; read only when the literal has two candidates or more)."""
+
+    reading: Reading
     key: tuple[Any, ...]
     prior: float
     label: str
@@ -546,22 +565,26 @@ def _step_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Ca
     value, text = lit.value, lit.text
     places = _decimals(text) if "." in text else 0
     tolerance = 0.5 * 10 ** (-places) + 1e-9 if places else 0.0
+    percent = text.endswith("%")
     out: list[Candidate] = []
-    virtual = g.virtual
-    results: list[tuple[int, float, str | None, int | None]]
-    if virtual is not None:
-        results = [(k, r, unit, position) for k, (position, r, unit) in enumerate(virtual)]
-    else:
-        steps, values = g.steps, g.step_values
-        results = [(i, values[i], steps[i].unit, steps[i].at) for i in range(g.own_steps_from)]
-    for i, r, unit, at in reversed(results):
+    virtual, steps, values = g.virtual, g.steps, g.step_values
+    unit: str | None
+    at: int | None
+    for i in range(len(virtual) if virtual is not None else g.own_steps_from)[::-1]:  # the latest first
+        if virtual is not None:
+            at, r, unit = virtual[i]
+        else:
+            r, at, unit = values[i], None, None  # the step's fields are read only for a candidate
         exact = r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value))
-        percent = text.endswith("%") and unit == "%" and close(r, value * 100)
-        if not (exact or percent or (places and abs(r - value) <= tolerance)):
+        if not (exact or (places and abs(r - value) <= tolerance)) and not (
+            percent and (steps[i].unit if virtual is None else unit) == "%" and close(r, value * 100)
+        ):
             continue
+        if virtual is None:
+            unit, at = steps[i].unit, steps[i].at
         prior = 2.6 - 0.05 * min(len(out), 10) - (0.0 if exact else 0.02)
         key = ("at", at) if virtual is not None else ("step", i)
-        out.append(Candidate(Operand(step=i, text=text), key, prior, f"step {i}", ("result", key, unit, at)))
+        out.append(Candidate(Reading(step=i, text=text), key, prior, f"step {i}", ("result", key, unit, at)))
     return out
 
 
@@ -585,8 +608,8 @@ def _mentions_by(
     out: list[Candidate] = []
     for rank, i in enumerate(dict.fromkeys(found)):
         p = prior - (1.0 if i in g.used else 0.0) - 0.01 * rank
-        operand = Operand(mention=i, text=lit.text)
-        out.append(Candidate(operand, ("mention", i), p, f"{label} {g.mentions[i].text!r}", ("mention", i)))
+        reading = Reading(mention=i, text=lit.text)
+        out.append(Candidate(reading, ("mention", i), p, f"{label} {g.mentions[i].text!r}", ("mention", i)))
     return out
 
 
@@ -610,9 +633,9 @@ def _cued_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Ca
             continue  # "One-third": the fraction mention itself is the candidate (its part), not its word
         rank = ranks[cid] = ranks.get(cid, -1) + 1
         prior = 1.5 + (0.2 if cid in preferred else 0.0) - 0.01 * rank - 0.02 * len(ranks)
-        operand = Operand(constant=cid, cue=(cue.start, cue.end), text=lit.text)
+        reading = Reading(constant=cid, cue=(cue.start, cue.end), text=lit.text)
         label = f"constant {cid} (cue {g.text[cue.start : cue.end]!r})"
-        out.append(Candidate(operand, ("constant", cid, cue.start), prior, label, ("cue", cue.start, cue.end, cid)))
+        out.append(Candidate(reading, ("constant", cid, cue.start), prior, label, ("cue", cue.start, cue.end, cid)))
     return out
 
 
@@ -625,7 +648,7 @@ def _solution_cued_candidates(g: GroundingState, lit: Literal, op: str | None) -
         return []
     cid, start, end = cues[0].constant_id, cues[0].start, cues[0].end
     label = f"constant {cid} (the solution's words)"
-    return [Candidate(Operand(constant=cid, text=lit.text), ("constant", cid), 0.8, label, ("said", start, end, cid))]
+    return [Candidate(Reading(constant=cid, text=lit.text), ("constant", cid), 0.8, label, ("said", start, end, cid))]
 
 
 def _fraction_part_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
@@ -671,7 +694,7 @@ def _evidence(g: GroundingState, lit: Literal, c: Candidate) -> tuple[float, str
         common = overlap(line, context)
         if common:
             score += _W_OVERLAP * common
-            shared = sorted((w for w in set(line) if w in context), key=lambda w: (-context[w], w))[:2]
+            shared = sorted((w for w in line if w in context), key=lambda w: (-context[w], w))[:2]  # line: no repeats
             why = f"{why}, " if why else why
             why += "line says " + "/".join(shared)
     return score, why
@@ -699,7 +722,7 @@ def _as_added(g: GroundingState, scored: list[tuple[float, Candidate, str]]) -> 
             step = g.step_at.get(c.key[1])
             if step is None or step >= g.own_steps_from:
                 continue
-            c = c._replace(operand=dataclasses.replace(c.operand, step=step), key=("step", step))  # noqa: PLW2901
+            c = c._replace(reading=c.reading._replace(step=step), key=("step", step))  # noqa: PLW2901
         elif c.key[0] == "mention" and c.key[1] in g.used:
             score -= 1.0  # noqa: PLW2901 - the reuse the plan priced by its columns
         out.append((score, c, why))
@@ -731,11 +754,11 @@ def _choose(
         note += f"; chosen with the formula's other numbers over {scored[0][1].label}"
     alternative = None
     if runner is not None and abs(score - runner[0]) < TIE_MARGIN:
-        alternative = dataclasses.replace(runner[1].operand, at=at)
+        alternative = runner[1].reading.operand(at)
         note += f"; tie with {runner[1].label}"
     if best.key[0] == "mention":
         g.used.add(best.key[1])
-    return dataclasses.replace(best.operand, at=at, why=note, alternative=alternative)
+    return best.reading.operand(at, note, alternative)
 
 
 REUSE_PENALTY = 1.5
@@ -761,6 +784,7 @@ def plan_formula(g: GroundingState, items: Sequence[tuple[Literal, str | None]])
             scored = _scored(g, lit, candidates)
             g.scores[id(lit)] = scored
             options.append((id(lit), scored[:4]))
+    g.scored_over = g.mentions
     mentioned = sum(1 for _, scored in options if any(c.key[0] == "mention" for _, c, _ in scored))
     if mentioned < 2:
         return
@@ -1201,6 +1225,10 @@ def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
         scored = _as_added(g, planned[1])
         if scored:
             return _choose(g, lit, [], scored)
+    if id(lit) in g.scores and g.mentions is g.scored_over:
+        # plan_formula read its candidates over the same mentions (a rule may widen or narrow one), so they
+        # are there still; _choose takes the scores it read
+        return _choose(g, lit, [])
     candidates: list[Candidate] = []
     for _name, propose in CANDIDATE_RULES:
         candidates.extend(propose(g, lit, op))
@@ -1266,7 +1294,9 @@ def plan_solution(g: GroundingState, rows: Sequence[tuple[int, Sequence[tuple[fl
     from scipy.optimize import linear_sum_assignment
 
     columns: list[tuple[tuple[Any, ...] | None, int]] = []  # (mention key, use) or (None, row) for a row's own
+    first: dict[tuple[Any, ...], int] = {}  # a mention's first column (its uses follow)
     for mention_key, uses in sorted(mentions.items()):
+        first[mention_key] = len(columns)
         columns.extend((mention_key, u) for u in range(uses))
     columns.extend((None, r) for r in range(len(rows)))
     big = 1e6
@@ -1276,12 +1306,12 @@ def plan_solution(g: GroundingState, rows: Sequence[tuple[int, Sequence[tuple[fl
         best_other = next(((score, c) for score, c, _ in scored if c.key[0] != "mention"), None)
         own.append(None if best_other is None else best_other[1].key)
         by_key = {c.key: score for score, c, _ in scored}
-        for col, (key, use) in enumerate(columns):
-            if key is None:
-                if use == r and best_other is not None:
-                    cost[r, col] = -best_other[0]
-            elif key in by_key:
-                cost[r, col] = -(by_key[key] + (COVER_BONUS if use == 0 else -REUSE_PENALTY * use))
+        for key, score in by_key.items():  # the cells of the mentions it may read (every other stays big)
+            if key in first:
+                for use in range(mentions[key]):
+                    cost[r, first[key] + use] = -(score + (COVER_BONUS if use == 0 else -REUSE_PENALTY * use))
+        if best_other is not None:
+            cost[r, len(columns) - len(rows) + r] = -best_other[0]
     picked_rows, picked_cols = linear_sum_assignment(cost)
     for r, col in zip(picked_rows.tolist(), picked_cols.tolist(), strict=True):
         if cost[r, col] >= big:
@@ -1414,8 +1444,18 @@ class StepBuilder:
                 return Literal(f"{a.text}/{b.text}", value, None, a.position)
         return None
 
-    def _emit(self, node: BinOp, formula: str, top: bool, result: float | None, unit: str | None) -> tuple[int, float]:
+    def _emit(
+        self,
+        node: BinOp,
+        formula: str,
+        top: bool,
+        result: float | None,
+        unit: str | None,
+        at: int | None = None,
+        per: tuple[str, ...] = (),
+    ) -> tuple[int, float]:
         """Append the step of ``node`` (after the implicit steps of its sub-expressions): its index and value.
+        The top step states ``result``, ``unit``, where its formula is written (``at``) and ``per``.
 
         A chain of one additive operator is one step (``a - b - c``); every other operator is a step of
         its own.  The value is computed from the operands' values as they are emitted, in the order
@@ -1446,7 +1486,10 @@ class StepBuilder:
         except ZeroDivisionError:
             raise self.refusal("unparseable_formula", f"division by zero in {formula!r}", detail=formula) from None
         stated = check_magnitude(result if top and result is not None else value)  # 1e15 * 1e15 refuses
-        step = Step(op, tuple(operands), stated, unit if top else None, formula, not top)
+        if top:
+            step = Step(op, tuple(operands), stated, unit, formula, False, at, per)
+        else:
+            step = Step(op, tuple(operands), stated, None, formula, True)
         return self.state.push(step, stated), value
 
     def add_formula(
@@ -1665,13 +1708,10 @@ class StepBuilder:
         try:
             if isinstance(node, BinOp):  # a formula that is one number adds no step
                 plan_formula(self.state, _literals(node))
-                top, _ = self._emit(node, formula, True, result, unit)
+                top, _ = self._emit(node, formula, True, result, unit, at, per)
                 position = self.state.position
                 if position is not None:
                     self.state.step_at[position] = top
-                if at is not None or per:
-                    g = self.state
-                    g.steps[top] = dataclasses.replace(g.steps[top], at=at, per=per)
 
             elif isinstance(node, Var):
                 raise self.refusal("unsupported_operation", f"the unknown {node.name} is not isolated", formula)

@@ -315,6 +315,7 @@ def clear_lemma_cache() -> None:
     _STARTS_NUMBER.clear()
     _num_value.cache_clear()
     _look_back_cues.cache_clear()
+    _names_persons.cache_clear()
     _COUNTED.clear()
     _PERIODS.clear()
     _LOTS.clear()
@@ -1511,7 +1512,7 @@ def _each_rate(c: _Context) -> str | None:
         return None
     word = c.toks[at].text
     if word.lower() in _PERSONS_PRONOUNS:
-        return "person" if _look_back_cues(c.text).persons else None
+        return "person" if _names_persons(c.text) else None
     if _duration_at(c.toks, c.start) and _period(c.look, word) is None and c.look.lookup(c.unit) is not None:
         return None  # "Each loan will be paid over 20 years": a duration, not per loan (but per day, "Each day")
     return lemmatize(word) if is_plural_noun(word) else word
@@ -1932,7 +1933,6 @@ class _Cues(NamedTuple):
     periodic: bool  # the text may write "daily", "hourly", ...
     batch: bool  # the text may write "recipe", "batch", ...
     purpose: bool  # the text may write "to make", "to fill", ...
-    persons: bool  # the text names persons ("Ali and Leila"): its "they" are persons
 
 
 _EACH_CUES = ("each", "every")
@@ -1951,8 +1951,13 @@ def _look_back_cues(text: str) -> _Cues:
         any(map(low.__contains__, _PERIODIC)),
         any(map(low.__contains__, _BATCHES)),
         "to " in low and any(map(low.__contains__, _PURPOSE_VERBS)),
-        _NAMED_PAIR.search(text) is not None,
     )
+
+
+@functools.lru_cache(maxsize=16)
+def _names_persons(text: str) -> bool:
+    """Whether ``text`` names persons ("Ali and Leila"): its "they" are persons (read on need: few ask)."""
+    return _NAMED_PAIR.search(text) is not None
 
 
 _NAMED_PAIR = re.compile(r"\b[A-Z][a-z]+,? and [A-Z][a-z]+\b")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import collections
 import functools
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from ssbg.errors import ImportRefusal, NumberError
@@ -101,13 +102,42 @@ _RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:
 
 
 _PERIODS = "second|minute|hour|day|night|week|weekend|month|year|semester|season"
-_PERIOD_RATE = re.compile(
-    rf"(?i)(?<![a-z])(?:per|a|an|each|every|one)\s+({_PERIODS})s?(?![a-z])"
+# Both case-blind in effect: each pattern is written in lower case and searched in a text lower-cased (an
+# ASCII text, whose offsets lower-casing keeps), or case-blind in another (no case folding per character).
+_PERIOD_RATE = (
+    rf"(?<![a-z])(?:per|a|an|each|every|one)\s+({_PERIODS})s?(?![a-z])"
     r"|(?<![a-z])(hourly|daily|nightly|weekly|monthly|yearly|annually|annual)(?![a-z])"
 )
 _ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
             "yearly": "year", "annually": "year", "annual": "year"}  # fmt: skip
-_EACH = re.compile(r"(?i)(?<![a-z])(?:each|per|apiece|a piece|every)(?![a-z])")
+_EACH = r"(?<![a-z])(?:each|per|apiece|a piece|every)(?![a-z])"
+# Every match of _PERIOD_RATE holds one of these ("hourly" holds "hour"), every match of _EACH one of those:
+# a text of none is not searched (the look-behind at a pattern's start runs it at every offset).
+_PERIOD_KEYS = (*_PERIODS.split("|"), "daily", "annual")
+_EACH_KEYS = ("each", "per", "piece", "every")
+
+
+class _CaseBlind:
+    """A pattern written in lower case, searched case-blind: in the lower-cased text where that is ASCII,
+    else with case folding; a text holding none of ``keys`` (lower case) is not searched at all."""
+
+    def __init__(self, pattern: str, keys: tuple[str, ...]) -> None:
+        self.lower, self.folding, self.keys = re.compile(pattern), re.compile(pattern, re.IGNORECASE), keys
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The matches (their groups lower-cased where the text is ASCII)."""
+        if not text.isascii():
+            return self.folding.finditer(text)
+        lowered = text.lower()
+        return self.lower.finditer(lowered) if any(map(lowered.__contains__, self.keys)) else iter(())
+
+    def search(self, text: str) -> bool:
+        """Whether the text has a match."""
+        return next(self.finditer(text), None) is not None
+
+
+_PERIOD_RATES = _CaseBlind(_PERIOD_RATE, _PERIOD_KEYS)
+_EACHES = _CaseBlind(_EACH, _EACH_KEYS)
 
 
 def rate_context(line: str, text: str, question: str = "") -> tuple[str, ...]:
@@ -124,7 +154,7 @@ def rate_context(line: str, text: str, question: str = "") -> tuple[str, ...]:
     for unit in _text_rate_context(text, question):
         if unit not in out:
             out.append(unit)
-    if "item" not in out and _EACH.search(line):
+    if "item" not in out and _EACHES.search(line):
         out.append("item")
     return tuple(out)
 
@@ -133,7 +163,7 @@ def rate_context(line: str, text: str, question: str = "") -> tuple[str, ...]:
 def _periods(where: str) -> tuple[str, ...]:
     """The periods ``where`` names as a rate's denominator, in order (memoized: a text asks once)."""
     out: list[str] = []
-    for m in _PERIOD_RATE.finditer(where):
+    for m in _PERIOD_RATES.finditer(where):
         unit = (m.group(1) or _ADVERBS[m.group(2).lower()]).lower()
         if unit not in out:
             out.append(unit)
@@ -145,7 +175,7 @@ def _text_rate_context(text: str, question: str) -> tuple[str, ...]:
     """The question's periods, then the text's, then ``item`` where the text says ``each`` or ``per``."""
     out = list(_periods(question))
     out.extend(unit for unit in _periods(text) if unit not in out)
-    if _EACH.search(text):
+    if _EACHES.search(text):
         out.append("item")
     return tuple(out)
 

@@ -1,0 +1,80 @@
+"""The reading's shortcuts never change what is read: each skip or memo against the plain computation.
+
+Issue 16's cost work keeps outputs byte-identical (``make fingerprint`` over the corpora); these
+properties check the shortcuts on texts made to hit their edges.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ssbg.reading.cues import _LOWER_CASE, CUE_PATTERNS, _may_occur
+from ssbg.reading.evidence import _SENTENCE_END, sentence_bounds
+from ssbg.reading.readers.gsm8k import _EACHES, _PERIOD_RATES
+
+_MARKS = (" ", " ", "  ", "\n", "-", "%", "/", "3", "12 ", "1/2", ",", ".", "a", "the")
+_PERIOD_WORDS = (
+    *("per", "a", "an", "each", "every", "one", "apiece", "piece", "hour", "hours", "hourly", "day", "days"),
+    *("daily", "week", "weekend", "weekly", "month", "yearly", "annual", "annually", "second", "minutes"),
+    *("night", "nightly", "semester", "season"),
+)
+
+
+@st.composite
+def _cue_texts(draw: st.DrawFn) -> tuple[str, str]:
+    """A constant and a text of the words its cue pattern is written with (plurals, any case) and marks."""
+    cid = draw(st.sampled_from(sorted(CUE_PATTERNS)))
+    written = re.findall(r"[A-Za-z]{2,}", CUE_PATTERNS[cid].pattern)
+    words = st.sampled_from([*written, *(w + "s" for w in written)])
+    pieces = draw(st.lists(st.tuples(words, st.sampled_from(_MARKS), st.booleans()), max_size=5))
+    return cid, "".join((w.upper() if upper else w) + mark for w, mark, upper in pieces)
+
+
+@settings(max_examples=1000)
+@given(_cue_texts())
+def test_a_cue_gate_never_hides_a_match(case: tuple[str, str]) -> None:
+    """A text none of whose lower-cased words is a constant's key has no cue of that constant."""
+    cid, text = case
+    if CUE_PATTERNS[cid].search(text) is not None:
+        assert _may_occur(cid, text.lower()), (cid, text)
+
+
+@settings(max_examples=1000)
+@given(_cue_texts())
+def test_a_cue_is_found_alike_in_the_lower_cased_text(case: tuple[str, str]) -> None:
+    """A case-blind cue pattern searched case-sensitively in the lower-cased (ASCII) text finds the same spans."""
+    cid, text = case
+    plain = _LOWER_CASE[cid]
+    if plain is not None:
+        found = [m.span() for m in plain.finditer(text.lower())]
+        assert found == [m.span() for m in CUE_PATTERNS[cid].finditer(text)], (cid, text)
+
+
+@settings(max_examples=500)
+@given(st.lists(st.tuples(st.sampled_from(_PERIOD_WORDS), st.sampled_from(_MARKS), st.booleans()), max_size=6))
+def test_a_period_is_found_alike_in_the_lower_cased_text(pieces: list[tuple[str, str, bool]]) -> None:
+    """The periods and 'each' words of a result's context are read alike with and without case folding."""
+    text = "".join((w.upper() if upper else w) + mark for w, mark, upper in pieces)
+    for blind in (_PERIOD_RATES, _EACHES):
+        folded = [(m.span(), [g and g.lower() for g in m.groups()]) for m in blind.folding.finditer(text)]
+        assert [(m.span(), list(m.groups())) for m in blind.finditer(text)] == folded, text
+
+
+def _sentence_bounds_scanned(text: str, at: int) -> tuple[int, int]:
+    """The sentence around ``at`` as a scan of ``text[:at]`` and of the text from ``at`` reads it."""
+    start = 0
+    for m in _SENTENCE_END.finditer(text, 0, at):
+        start = m.end()
+    stop = _SENTENCE_END.search(text, at)
+    return start, len(text) if stop is None else stop.start()
+
+
+@settings(max_examples=1000)
+@given(st.text(alphabet="ab3 .!?\n\t\u00a0", max_size=20), st.data())
+def test_sentence_bounds_are_those_a_scan_finds(text: str, data: st.DataObject) -> None:
+    """The sentence bounds read from a text's memoized ends are those a scan up to the offset finds."""
+    at = data.draw(st.integers(0, len(text)))
+    assert sentence_bounds(text, at) == _sentence_bounds_scanned(text, at), (text, at)
