@@ -927,8 +927,10 @@ class _TraceBinder:
 
     def reconsider(self, step: Step, refused: BoundEquation, operands: list[_Bound]) -> BoundEquation:
         """A mismatch read again (ADR 0018): a stated unit that drops a denominator its context supplies
-        is that rate, noted in the proof; a mismatch that a tied grounding or a mention's second unit
-        reading would not make is ``ambiguous_grounding``; else the mismatch stands."""
+        (or the things a measure is shared among) is that rate, noted in the proof; a product or quotient
+        a factor read per thing admits is admitted so where the text says it, else ``ambiguous_grounding``;
+        a mismatch that a tied grounding or a mention's second unit reading would not make is
+        ``ambiguous_grounding``; else the mismatch stands."""
         sid, rhs, ids, kind, span = (
             refused.lhs_symbol_id, refused.rhs_canonical, sorted(refused.dependencies), refused.operation_kind,
             refused.source_span,
@@ -939,7 +941,7 @@ class _TraceBinder:
             original = symbols[sid]
             readings = [(per, "its context") for per in step.per]
             divisor = self.shared_by(step, stated)
-            if divisor is not None:  # 24 cookies / 4 friends = 6 cookies: 6 cookies per friend, as divided
+            if divisor is not None:  # $40 / 8 toys = $5: $5 per toy, as divided
                 readings.append((divisor, "its divisor"))
             for per, why in readings:
                 rate = f"{stated} per {per}"
@@ -1015,7 +1017,7 @@ class _TraceBinder:
         plain: dict[int, tuple[str, tuple[int, int] | None]] = {}  # factors with a plain unit
         lemmas: dict[int, str] = {}
         for k, o in enumerate(step.operands):
-            unit = self.counted(o)
+            unit = self.plain_unit(o)
             if unit is None:
                 continue
             if o.mention is not None:
@@ -1029,14 +1031,14 @@ class _TraceBinder:
                 return []
             return [(1, plain[1], None, stated)] if self.same_kind(step, operands) else []
         lemma = stated.lemma if isinstance(stated, ResolvedUnit) else None
-        things = [self.counted(o) for o in step.operands]
+        things = [self.plain_unit(o) for o in step.operands]
         # the factor in the stated unit first: 2 cars * 4 wheels = 8 wheels is wheels per car, not cars per wheel
         order = sorted(plain, key=lambda k: (lemmas[k] != lemma, k))
         return [(k, plain[k], j, thing) for k in order for j, thing in enumerate(things)
                 if j != k and thing and thing.lemma != lemmas[k]]
 
     def read_per(self, bound: _Bound, rate: str, hit: ResolvedUnit, *, keep: bool) -> _Bound:
-        """A symbol for a mention read as ``rate`` (kept in the graph with the mention's fact when ``keep``)."""
+        """A symbol for an operand read as ``rate`` (kept in the graph with the operand's fact when ``keep``)."""
         thing = rate.rpartition(" per ")[2]
         sid = f"{bound.symbol_id}_per_{slugify(thing)}"
         if sid not in self.symbols:
@@ -1059,7 +1061,7 @@ class _TraceBinder:
             return False
         if divisor.dimension != _COUNT:
             return True
-        counted = self.counted(step.operands[0])
+        counted = self.plain_unit(step.operands[0])
         return counted is not None and counted.lemma == divisor.lemma
 
     def shared_by(self, step: Step, stated: str) -> str | None:
@@ -1068,15 +1070,15 @@ class _TraceBinder:
         a count: ``24 cookies / 4 friends`` per friend is count/count, a pure number no later sum could use."""
         if step.op != "divide" or len(step.operands) != 2:
             return None
-        dividend, divisor = self.counted(step.operands[0]), self.counted(step.operands[1])
+        dividend, divisor = self.plain_unit(step.operands[0]), self.plain_unit(step.operands[1])
         unit = self.pack.lookup(stated)
         if dividend is None or divisor is None or divisor.dimension != _COUNT or not isinstance(unit, ResolvedUnit):
             return None
-        if dividend.dimension == _COUNT:  # cookies per friend is count/count, a pure number: no later sum could use it
+        if dividend.dimension == _COUNT:
             return None
         return divisor.lemma if dividend.lemma == unit.lemma != divisor.lemma else None
 
-    def counted(self, operand: Operand) -> ResolvedUnit | None:
+    def plain_unit(self, operand: Operand) -> ResolvedUnit | None:
         """The plain unit an operand has (its mention's or its step's stated unit, not a rate), else None."""
         if operand.mention is not None:
             text = self.trace.mentions[operand.mention].unit
