@@ -97,8 +97,6 @@ UNREACHABLE_ADMISSIBILITY_REASONS: Mapping[str, str] = MappingProxyType(
         "unknown_symbol": "the adapter binds every symbol before it stamps an equation that reads it",
         "unknown_operation": "Operation only accepts the ten kinds of OPERATION_KINDS",
         "ambiguous_grounding": "a MathProblemGraph states each operand; ties in grounding are a trace's (ADR 0018)",
-        "rate_form_invalid": "Rate and PartitionChunk operands always bind as '<num>_per_<den>' composites, "
-        "which are rates by form",
     }
 )
 UNREACHABLE_TARGET_REASONS: Mapping[str, str] = MappingProxyType(
