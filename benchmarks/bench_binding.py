@@ -13,20 +13,12 @@ Run: ``python benchmarks/bench_binding.py [--problems N] [--rounds R]``.
 from __future__ import annotations
 
 import argparse
-import time
 
 import abtest
+from bench_import import reference_seconds  # one machine-speed yardstick for every benchmark
 
 TARGET = 2.0  # issue 21: at least twice the base's problems/s on both sets
 
-
-def reference_seconds() -> float:
-    """CPU seconds of a fixed 5,000,000-step Python loop: how fast this core is right now."""
-    start = time.process_time()
-    total = 0
-    for i in range(5_000_000):
-        total += i
-    return time.process_time() - start
 
 
 def main() -> None:

@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_import import reference_seconds  # one machine-speed yardstick for every benchmark
+
 REPO = Path(__file__).resolve().parents[1]
 DEV = (REPO / ".." / "shared" / "corpora" / "gsm8k_model_solutions" / "dev.jsonl").resolve()
 SOLVERS = ("6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification")
@@ -52,14 +54,6 @@ def one_pass(pairs: list[tuple[str, str]]) -> tuple[float, dict[str, int]]:
         counts[status] = counts.get(status, 0) + 1
     return time.process_time() - start, counts
 
-
-def reference_seconds() -> float:
-    """Process time of a fixed pure-Python loop: how fast this machine runs Python, to compare runs."""
-    start = time.process_time()
-    total = 0
-    for i in range(5_000_000):
-        total += i
-    return time.process_time() - start
 
 
 def command_seconds(path: Path, jobs: int) -> float:

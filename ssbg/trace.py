@@ -1014,24 +1014,22 @@ class _TraceBinder:
     ) -> list[tuple[int, tuple[str, tuple[int, int] | None], int | None, ResolvedUnit]]:
         """The readings to try: (factor, (its unit text, its span in the text or None for a step result), the
         operand that has the thing or None for the stated unit, the thing)."""
+        things = [self.plain_unit(o) for o in step.operands]  # each operand's plain unit, or None
         plain: dict[int, tuple[str, tuple[int, int] | None]] = {}  # factors with a plain unit
-        lemmas: dict[int, str] = {}
         for k, o in enumerate(step.operands):
-            unit = self.plain_unit(o)
-            if unit is None:
+            if things[k] is None:
                 continue
             if o.mention is not None:
                 m = self.trace.mentions[o.mention]
                 plain[k] = (m.unit or "", (m.start, m.end))
             elif o.step is not None:
                 plain[k] = (self.trace.steps[o.step].unit or "", None)
-            lemmas[k] = unit.lemma
         if step.op == "divide":
             if len(operands) != 2 or 1 not in plain or not isinstance(stated, ResolvedUnit) or stated.is_rate:
                 return []
             return [(1, plain[1], None, stated)] if self.same_kind(step, operands) else []
         lemma = stated.lemma if isinstance(stated, ResolvedUnit) else None
-        things = [self.plain_unit(o) for o in step.operands]
+        lemmas = {k: getattr(things[k], "lemma", None) for k in plain}
         # the factor in the stated unit first: 2 cars * 4 wheels = 8 wheels is wheels per car, not cars per wheel
         order = sorted(plain, key=lambda k: (lemmas[k] != lemma, k))
         return [(k, plain[k], j, thing) for k in order for j, thing in enumerate(things)

@@ -35,16 +35,6 @@ EXIT_OK = 0
 EXIT_ERRORS = 1
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})")
-    return value
-
-
 def _keys(values: list[str] | None) -> tuple[str, ...]:
     """``--solver-key a --solver-key b`` or ``--solver-key a,b``: the keys, in order, once each."""
     return tuple(dict.fromkeys(k.strip() for v in values or () for k in v.split(",") if k.strip()))
@@ -107,6 +97,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``ssbg check-solutions`` to the ``ssbg`` command line."""
     from ssbg.stats.batch import ENGINES
+    from ssbg.stats.cli import positive_int
 
     cmd = subparsers.add_parser(
         "check-solutions",
@@ -130,11 +121,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("--html", metavar="REPORT_HTML", help="also write a page with the scores and drawn verdicts")
     cmd.add_argument("--error-steps", metavar="FILE",
                      help="CSV of id, solver, line: where each solution's first error is, read by hand")
-    cmd.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    cmd.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
     cmd.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
     cmd.add_argument("--pack", metavar="PACK",
                      help="unit pack name or folder, or packs joined by '+' (default en_units_v1+en_counts_v1)")
-    cmd.add_argument("--limit", type=_positive_int, metavar="N", help="check at most N records")
+    cmd.add_argument("--limit", type=positive_int, metavar="N", help="check at most N records")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.add_argument("--fail-on-error", action="store_true", help="exit 1 when any verdict is 'error'")
     cmd.set_defaults(func=_cmd_check_solutions)

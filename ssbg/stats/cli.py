@@ -25,14 +25,15 @@ from ssbg.stats.batch import ENGINES
 if TYPE_CHECKING:  # pragma: no cover
     from ssbg.stats.tables import CorpusSummary
 
-__all__ = ["FORMAT_DESCRIPTIONS", "format_refusal_table", "register"]
+__all__ = ["FORMAT_DESCRIPTIONS", "format_refusal_table", "positive_int", "register"]
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 
 
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
+    """An argparse type: a count of at least 1 (``--jobs``, ``--limit``), else a usage error naming the text."""
     try:
         value = int(text)
     except ValueError:
@@ -126,12 +127,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="FORMAT=PATH or a path (a folder reads every corpus file below it)")
     report.add_argument("-o", "--output", required=True, metavar="REPORT_HTML", help="where to write the report")
     report.add_argument("--csv-dir", metavar="DIR", help="where to write the tables (default: beside the report)")
-    report.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)")
+    report.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
     report.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
     report.add_argument("--pack", metavar="PACK",
                         help="unit pack name or folder, or packs joined by '+' (default en_units_v1+en_counts_v1: "
                         "the units and the count nouns)")
-    report.add_argument("--limit", type=_positive_int, metavar="N", help="read at most N records per corpus spec")
+    report.add_argument("--limit", type=positive_int, metavar="N", help="read at most N records per corpus spec")
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
     report.add_argument("--no-diagrams", action="store_true", help="no equation diagrams in the drill-downs")
     report.add_argument("--fail-on-refusal", action="store_true",

@@ -283,7 +283,7 @@ class SolutionReading:
 
 _PLACES_READ = 20
 """Decimal places of a written result that :func:`gives` reads (a double holds about 17 significant digits)."""
-_LONG_PLACES = re.compile(rf"(\d\.\d{{{_PLACES_READ}}})\d+")
+_LONG_PLACES = re.compile(rf"(\.\d{{{_PLACES_READ}}})\d+")  # the places past them, cut
 
 
 def gives(value: float, written: str) -> bool:
@@ -298,9 +298,7 @@ def gives(value: float, written: str) -> bool:
     """
     percent = written.rstrip().endswith("%")
     number = written.rstrip().rstrip("%").strip().lstrip("$").strip()
-    whole, dot, places = number.partition(".")
-    if dot and len(places) > _PLACES_READ:  # "0.3333…" of 1,500 places: those past a double's say nothing more
-        number = f"{whole}.{places[:_PLACES_READ]}"
+    number = _LONG_PLACES.sub(r"\1", number)  # "0.3333…" of 1,500 places: those past a double's say nothing more
     try:
         stated = parse_number(number)
     except ValueError:
