@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError, BindingGraphError
+from ssbg.errors import ADMISSIBILITY_REASONS, GROUNDING_REASONS, AdmissibilityError, BindingGraphError
 from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
 from ssbg.units import (
     DIMENSIONLESS,
@@ -817,7 +817,8 @@ def clear_proof_cache(pack: UnitPack | None = None) -> None:
 
 
 class EquationStamper:
-    """Checks equations in order and stamps them admitted or refused (never raises).
+    """Checks equations in order and stamps them admitted or refused (never raises for a refusal: only
+    :meth:`refuse` given a reason outside :data:`~ssbg.errors.GROUNDING_REASONS`, a caller's bug, raises).
 
     Keeps the admitted unit of every admitted lhs (read by downstream
     equations) and the root cause of every refusal, so that a dependent of a
@@ -898,7 +899,17 @@ class EquationStamper:
     def refuse(
         self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str, span: SourceSpanLink, reason: str, detail: str
     ) -> BoundEquation:
-        """Stamp a root-cause refusal a caller established (``ambiguous_grounding``: ADR 0018)."""
+        """Stamp a root-cause refusal a caller established by reading: ``reason`` is one of
+        :data:`~ssbg.errors.GROUNDING_REASONS` (``ambiguous_grounding``: ADR 0018, ADR 0024), never one of
+        ADR-0134's seven, which only dimensional analysis gives (:meth:`stamp`)."""
+        if reason not in GROUNDING_REASONS:
+            raise BindingGraphError(
+                f"a reading's refusal has a reason of {sorted(GROUNDING_REASONS)} (got {reason!r}); "
+                "ADR-0134's reasons come from dimensional analysis (stamp)",
+                reason="unknown_refusal_reason",
+                path="refusal_reason",
+                detail=str(reason)[:80],
+            )
         return self._refused(lhs, rhs, frozenset(dependencies), kind, span, reason, detail, None)
 
     def _refused(

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 __all__ = [
     "ADMISSIBILITY_REASONS",
     "BINDING_GRAPH_REASONS",
+    "GROUNDING_REASONS",
     "IMPORT_REASONS",
     "LANE_REASONS",
     "NUMBER_REASONS",
@@ -23,6 +24,8 @@ __all__ = [
     "PACK_REASONS",
     "PROBLEM_REASONS",
     "QUESTION_TARGET_REASONS",
+    "REFUSAL_FAMILIES",
+    "REFUSAL_REASONS",
     "UNIT_ALGEBRA_REASONS",
     "AdmissibilityError",
     "BindingGraphError",
@@ -36,6 +39,7 @@ __all__ = [
     "SsbgError",
     "UnitAlgebraError",
     "output_error",
+    "refusal_family",
 ]
 
 BINDING_GRAPH_REASONS: frozenset[str] = frozenset(
@@ -46,6 +50,7 @@ BINDING_GRAPH_REASONS: frozenset[str] = frozenset(
         "unknown_role",  # semantic_role outside SEMANTIC_ROLES
         "unknown_status",  # admissibility_status outside ADMISSIBILITY_STATUSES
         "refusal_reason_mismatch",  # refusal_reason missing on refused / present otherwise
+        "unknown_refusal_reason",  # refusal_reason outside REFUSAL_REASONS (ADR 0024)
         "duplicate_symbol",  # two symbols share an id
         "unknown_reference",  # a fact/equation/unknown/constraint names no known symbol
         "circular_dependency",  # equations depend on themselves through a cycle
@@ -76,11 +81,44 @@ ADMISSIBILITY_REASONS: frozenset[str] = frozenset(
         "unknown_operation",
         "operand_arity",
         "rate_form_invalid",
-        # beyond ADR-0134 (ADR 0018): a refusal that a tied grounding or a second unit reading the words
-        # support as well would not make; ssbg could not tell which reading the text means
+    }
+)
+"""ADR-0134's closed set, exactly: why dimensional analysis refuses an equation (every
+:class:`AdmissibilityError` carries one)."""
+
+GROUNDING_REASONS: frozenset[str] = frozenset(
+    {
+        # a refusal that a tied grounding or a second unit reading the words support as well would not make:
+        # ssbg could not tell which reading the text means (ADR 0018, ADR 0024)
         "ambiguous_grounding",
     }
 )
+"""Outcomes of reading, stamped on an equation beside the admissibility reasons: never a finding of
+dimensional analysis, never evidence of an error (ADR 0024)."""
+
+REFUSAL_REASONS: frozenset[str] = ADMISSIBILITY_REASONS | GROUNDING_REASONS
+"""Every reason a :class:`~ssbg.model.BoundEquation` may be refused with: the two families' union."""
+
+REFUSAL_FAMILIES: tuple[str, ...] = ("admissibility", "grounding")
+"""The families of :data:`REFUSAL_REASONS`, in the order tables and reports show them."""
+
+
+def refusal_family(reason: str) -> str:
+    """The family of an equation's refusal reason: ``"admissibility"`` or ``"grounding"``.
+
+    >>> refusal_family("unit_mismatch"), refusal_family("ambiguous_grounding")
+    ('admissibility', 'grounding')
+    >>> refusal_family("no_such_reason")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'no_such_reason' is not an equation refusal reason (ssbg.errors.REFUSAL_REASONS)
+    """
+    if reason in ADMISSIBILITY_REASONS:
+        return "admissibility"
+    if reason in GROUNDING_REASONS:
+        return "grounding"
+    raise ValueError(f"{reason!r} is not an equation refusal reason (ssbg.errors.REFUSAL_REASONS)")
+
 
 PROBLEM_REASONS: frozenset[str] = frozenset(
     {

@@ -91,12 +91,12 @@ EXPECTED_TARGET_STATUSES: frozenset[str] = frozenset({"bound", "refused"})
 # Reasons a well-formed MathProblemGraph cannot produce through
 # bind_math_problem_graph, and why (docs/adr/0005-lane-format.md).  Lanes cannot
 # cover them; the lower layers' own tests do.  tests/test_lanes.py checks with
-# Hypothesis that the adapter indeed never produces them.
+# Hypothesis that the adapter indeed never produces them.  Only ADR-0134's seven: a reading's outcome
+# (GROUNDING_REASONS, ADR 0024) is no reason a lane may expect at all, since a MathProblemGraph states each operand.
 UNREACHABLE_ADMISSIBILITY_REASONS: Mapping[str, str] = MappingProxyType(
     {
         "unknown_symbol": "the adapter binds every symbol before it stamps an equation that reads it",
         "unknown_operation": "Operation only accepts the ten kinds of OPERATION_KINDS",
-        "ambiguous_grounding": "a MathProblemGraph states each operand; ties in grounding are a trace's (ADR 0018)",
     }
 )
 UNREACHABLE_TARGET_REASONS: Mapping[str, str] = MappingProxyType(

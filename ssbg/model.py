@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, TypeVar
 
-from ssbg.errors import BindingGraphError
+from ssbg.errors import REFUSAL_REASONS, BindingGraphError
 
 __all__ = [
     "ADMISSIBILITY_STATUSES",
@@ -287,8 +287,9 @@ class BoundFact:
 class BoundEquation:
     """``lhs := rhs`` with its dependencies, kind, unit proof and admissibility.
 
-    ``refusal_reason`` is required iff ``admissibility_status == "refused"``.
-    Beyond ADR-0132, a refused equation may say what it refused
+    ``refusal_reason`` is required iff ``admissibility_status == "refused"``, and is one of
+    :data:`~ssbg.errors.REFUSAL_REASONS`: ADR-0134's seven (dimensional analysis) or a reading's outcome
+    (:data:`~ssbg.errors.GROUNDING_REASONS`, ADR 0024).  Beyond ADR-0132, a refused equation may say what it refused
     (``refusal_detail``, ``offending_unit``) and, when it was refused only because an
     upstream equation was, which one (``propagated_from``: that equation's lhs).
     """
@@ -326,7 +327,7 @@ class BoundEquation:
             refusal_fields_valid = (
                 status == "refused"
                 and type(reason) is str
-                and reason != ""
+                and reason in REFUSAL_REASONS
                 and (detail is None or (type(detail) is str and detail != ""))
                 and (offending is None or (type(offending) is str and offending != ""))
                 and (upstream is None or (type(upstream) is str and _is_identifier(upstream)))
@@ -376,6 +377,13 @@ class BoundEquation:
                 detail=self.refusal_reason,
             )
         _optional_str(self.refusal_reason, "refusal_reason")
+        if self.refusal_reason is not None and self.refusal_reason not in REFUSAL_REASONS:
+            raise _refusal(
+                "unknown_refusal_reason",
+                f"'refusal_reason' must be one of {sorted(REFUSAL_REASONS)} (got {self.refusal_reason!r})",
+                path="refusal_reason",
+                detail=self.refusal_reason,
+            )
         for name in ("refusal_detail", "offending_unit", "propagated_from"):
             value = getattr(self, name)
             _optional_str(value, name)

@@ -134,7 +134,7 @@ def test_every_reason_is_reachable_through_check_admissibility() -> None:
     with pytest.raises(AdmissibilityError) as info:
         check_admissibility(shell("lhs", ("a", "ghost"), "add"), symbols=symbols)
     seen.add(info.value.reason)
-    assert seen == ADMISSIBILITY_REASONS - {"ambiguous_grounding"}  # binding's reason (ADR 0018), tested there
+    assert seen == ADMISSIBILITY_REASONS  # ADR-0134's seven; a reading's outcomes are binding's (ADR 0024)
 
 
 def test_unknown_unit_names_the_offending_unit() -> None:

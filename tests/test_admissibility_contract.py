@@ -18,7 +18,7 @@ from ssbg.admissibility import (
     check_admissibility,
     check_operation,
 )
-from ssbg.errors import AdmissibilityError, BindingGraphError
+from ssbg.errors import ADMISSIBILITY_REASONS, AdmissibilityError, BindingGraphError
 from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
 from ssbg.units import DIMENSIONLESS, UnitVector, default_pack
 
@@ -368,6 +368,16 @@ def test_refuse_stamps_a_root_cause_a_caller_established() -> None:
         "ambiguous_grounding", "two mentions of 3", None
     )
     assert stamper.root_of == {"x": "x"}
+
+
+@pytest.mark.parametrize("reason", [*sorted(ADMISSIBILITY_REASONS), "no_such_reason"])
+def test_refuse_stamps_only_a_reading_outcome(reason: str) -> None:
+    # ADR 0024: ADR-0134's seven come from dimensional analysis (stamp), a caller's refusal from reading
+    stamper = EquationStamper({"a": sym("a", "hours"), "x": sym("x")})
+    with pytest.raises(BindingGraphError) as info:
+        stamper.refuse("x", "a", ("a",), "add", SPAN, reason, "why")
+    assert (info.value.reason, info.value.path) == ("unknown_refusal_reason", "refusal_reason")
+    assert stamper.root_of == {}
 
 
 # ------------------------------------------------------------ the rules, called through the public KIND_RULES

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 
 from ssbg.adapter import bind_math_problem_graph
 from ssbg.admissibility import OPERATION_KINDS
-from ssbg.errors import ADMISSIBILITY_REASONS, QUESTION_TARGET_REASONS, LaneError
+from ssbg.errors import ADMISSIBILITY_REASONS, GROUNDING_REASONS, QUESTION_TARGET_REASONS, LaneError
 from ssbg.lanes import (
     PROPAGATED_ONLY_REASONS,
     UNREACHABLE_ADMISSIBILITY_REASONS,
@@ -90,6 +90,11 @@ def test_lanes_cover_every_reachable_admissibility_reason(reason: str) -> None:
     assert reason in covered
 
 
+def test_the_unreachable_table_covers_only_adr_0134s_reasons() -> None:
+    assert set(UNREACHABLE_ADMISSIBILITY_REASONS) <= ADMISSIBILITY_REASONS
+    assert not set(UNREACHABLE_ADMISSIBILITY_REASONS) & GROUNDING_REASONS
+
+
 def test_lanes_cover_propagated_refusals() -> None:
     assert COVERAGE.propagated_reasons == PROPAGATED_ONLY_REASONS
 
@@ -152,6 +157,7 @@ def test_the_adapter_never_produces_a_reason_the_lanes_declare_unreachable(graph
     bound = bind_math_problem_graph(graph)
     for eq in bound.equations:
         assert eq.refusal_reason not in UNREACHABLE_ADMISSIBILITY_REASONS
+        assert eq.refusal_reason is None or eq.refusal_reason in ADMISSIBILITY_REASONS  # never a reading's outcome
         if eq.refusal_reason in PROPAGATED_ONLY_REASONS:
             assert eq.propagated_from is not None
     assert bound.unknowns[0].target_refusal_reason not in UNREACHABLE_TARGET_REASONS
@@ -314,6 +320,8 @@ BAD_LINES = {
     "refused without reason": (_equation_with(status="refused"), "$.expected.equation_statuses[0].reason"),
     "unknown reason": (_equation_with(status="refused", reason="bad_luck"),
                        "$.expected.equation_statuses[0].reason"),
+    "a reading's outcome": (_equation_with(status="refused", reason="ambiguous_grounding"),  # ADR 0024: the seven only
+                            "$.expected.equation_statuses[0].reason"),
     "propagated from a root cause": (_equation_with(status="refused", reason="unknown_unit",
                                                     propagated_from="op_000_result"),
                                      "$.expected.equation_statuses[0].propagated_from"),

@@ -39,7 +39,7 @@ REFUSAL_CASES: dict[str, tuple[str, list[str | None], str | None, str | None]] =
     "operand_arity": ("divide", ["miles", "hours", "hours"], None, None),
     "rate_form_invalid": ("apply_rate", ["dollars", "hours"], None, "dollars"),
 }
-UNREACHABLE_FROM_TEXT = frozenset({"unknown_symbol", "ambiguous_grounding"})  # the latter: binding's (ADR 0018)
+UNREACHABLE_FROM_TEXT = frozenset({"unknown_symbol"})
 
 HOSTILE_TEXTS = (
     "<script>alert(1)</script>",

@@ -42,6 +42,9 @@ OURS = (
     "default_pack",
     "check_operation",
     "QUESTION_TARGET_REASONS",
+    "GROUNDING_REASONS",  # ADR 0024: reading's outcomes, apart from ADR-0134's seven
+    "REFUSAL_REASONS",
+    "REFUSAL_FAMILIES",
     "SsbgError",
 )
 
