@@ -22,7 +22,13 @@ from ssbg.checking import (
     reference_findings,
 )
 from ssbg.checking import verdict as verdict_module
-from ssbg.errors import ADMISSIBILITY_REASONS, QUESTION_TARGET_REASONS, ProblemGraphError
+from ssbg.errors import (
+    ADMISSIBILITY_REASONS,
+    GROUNDING_REASONS,
+    QUESTION_TARGET_REASONS,
+    REFUSAL_REASONS,
+    ProblemGraphError,
+)
 from ssbg.reading.readers import solutions as solutions_module
 from ssbg.reading.readers.solutions import READING_NOTES, normalize_solution, read_solution
 
@@ -67,9 +73,25 @@ def test_every_reading_note_is_a_finding() -> None:
     assert READING_NOTES <= FINDING_REASONS
 
 
-@pytest.mark.parametrize("reason", sorted(ADMISSIBILITY_REASONS))
+@pytest.mark.parametrize("reason", sorted(REFUSAL_REASONS))
 def test_every_equation_refusal_reason_has_a_finding(reason: str) -> None:
     assert verdict_module._FROM_EQUATION[reason] in FINDING_REASONS
+
+
+def test_the_checker_maps_each_family_of_refusal_reasons_apart() -> None:
+    # ADR 0024: ADR-0134's seven and a reading's outcomes, and a reading's outcome is never error evidence
+    assert set(verdict_module._FROM_ADMISSIBILITY) == ADMISSIBILITY_REASONS
+    assert set(verdict_module._FROM_GROUNDING) == GROUNDING_REASONS
+    assert set(verdict_module._FROM_EQUATION) == REFUSAL_REASONS
+    assert {verdict_module._FROM_GROUNDING[r] for r in GROUNDING_REASONS} <= COVERAGE_FINDINGS
+
+
+def test_a_reading_refusal_in_a_solution_is_coverage_never_an_error() -> None:
+    # "2 cars and 4 wheels": 8 wheels in all or per car, the words do not say
+    v = check_solution("He has 2 cars and 4 wheels. How many wheels are there?", "2 * 4 = <<2*4=8>>8 wheels\n#### 8")
+    assert v.status == "unverifiable"
+    assert [(f.reason, f.family) for f in v.findings] == [("ambiguous_grounding", "coverage")]
+    assert v.errors == ()
 
 
 @pytest.mark.parametrize("reason", sorted(QUESTION_TARGET_REASONS))

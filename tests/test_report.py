@@ -432,11 +432,59 @@ def test_a_reason_dominated_by_uncertain_readings_gets_a_note() -> None:
     assert reading_uncertainty_note(refusal_reasons(frame.iloc[:1]), "unit_mismatch") is None
 
 
-def test_the_ambiguity_reason_the_note_reads_is_an_admissibility_reason() -> None:
-    from ssbg.errors import ADMISSIBILITY_REASONS
+def test_the_ambiguity_reason_the_note_reads_is_a_reading_outcome_not_an_admissibility_reason() -> None:
+    from ssbg.errors import ADMISSIBILITY_REASONS, GROUNDING_REASONS
     from ssbg.stats.report import AMBIGUITY_REASON
 
-    assert AMBIGUITY_REASON in ADMISSIBILITY_REASONS
+    assert AMBIGUITY_REASON in GROUNDING_REASONS
+    assert AMBIGUITY_REASON not in ADMISSIBILITY_REASONS  # ADR 0024
+
+
+# Two traces of the bundled corpus pack: one a reading leaves open (7 berries per bird or in all: ssbg cannot
+# tell), one a dimension error (24 cookies / 4 friends stated as cookies).
+_BERRIES = "Each bird eats 3 berries at dawn and 4 berries at dusk. There are 5 birds. How many berries do they eat?"
+_COOKIES = "She shares 24 cookies among 4 friends. How many cookies does each get?"
+READING_TRACES = (
+    {"problem_id": "berries", "text": _BERRIES,
+     "mentions": [{"start": 15, "end": 24, "text": "3 berries", "value": 3, "unit": "berries"},
+                  {"start": 37, "end": 46, "text": "4 berries", "value": 4, "unit": "berries"},
+                  {"start": 66, "end": 73, "text": "5 birds", "value": 5, "unit": "birds"}],
+     "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}], "unit": "berries"},
+               {"op": "multiply", "operands": [{"step": 0}, {"mention": 2}], "unit": "berries"}]},
+    {"problem_id": "cookies", "text": _COOKIES,
+     "mentions": [{"start": 11, "end": 21, "text": "24 cookies", "value": 24, "unit": "cookies"},
+                  {"start": 28, "end": 37, "text": "4 friends", "value": 4, "unit": "friends"}],
+     "steps": [{"op": "divide", "operands": [{"mention": 0}, {"mention": 1}], "unit": "cookies"}]},
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def reading_report(tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
+    d = tmp_path_factory.mktemp("reading")
+    traces = [*READING_TRACES, {**READING_TRACES[0], "problem_id": "berries2"}]  # more reading refusals than errors
+    corpus = write_jsonl(d / "t.jsonl", [json.dumps({**t, "corpus": "example"}) for t in traces])
+    return write_report([corpus], d / "report.html", csv_dir=d / "csv", progress=False, diagrams=False,
+                        pack="en_units_v1+en_counts_v1")
+
+
+def test_the_refusal_table_names_each_reasons_family_and_groups_them_apart(reading_report: ReportResult) -> None:
+    rows = read_csv(reading_report.csv_paths[0].parent / "refusal_reasons.csv")
+    head, body = rows[0], rows[1:]
+    assert head[:3] == ["corpus", "reason", "family"]
+    roots = [(r[0], r[1], r[2], r[head.index("root_cause")]) for r in body]
+    assert roots == [("ssbg", "unit_mismatch", "admissibility", "1"), ("ssbg", "ambiguous_grounding", "grounding", "2"),
+                     ("(all corpora)", "unit_mismatch", "admissibility", "1"),
+                     ("(all corpora)", "ambiguous_grounding", "grounding", "2")]
+
+
+def test_a_reading_refusal_is_never_counted_or_shown_as_a_dimension_error(reading_report: ReportResult) -> None:
+    overview = read_csv(reading_report.csv_paths[0].parent / "overview.csv")
+    whole = dict(zip(overview[0], overview[-1], strict=True))
+    assert (whole["refused_error"], whole["refused_could_not_tell"]) == ("1", "2")  # cookies; the berries
+    page = reading_report.html_path.read_text(encoding="utf-8")
+    assert "<h3>equation refusal of reading (could not tell): ambiguous_grounding</h3>" in page
+    assert "<h3>equation refusal: unit_mismatch</h3>" in page
+    assert "<b>grounding</b>, outcomes of reading" in page
 
 
 def test_the_report_says_what_each_refusal_reason_means(report: ReportResult) -> None:

@@ -309,3 +309,40 @@ def test_refused_problems_are_all_in_one_of_the_two(mixed: Any) -> None:
     row = corpus_overview(mixed.problems, mixed.equations).iloc[-1]
     assert int(row["refused_error"]) + int(row["refused_could_not_tell"]) == int(row["equation_refused"]) + int(
         row["target_refused"])
+
+
+# --------------------------------------------------------------------------- the two families of refusals (ADR 0024)
+
+
+def test_the_reason_vocabulary_is_adr_0134s_seven_then_the_reading_outcomes() -> None:
+    from ssbg.errors import ADMISSIBILITY_REASONS, GROUNDING_REASONS
+
+    assert EQUATION_DTYPES["reason"] == (*sorted(ADMISSIBILITY_REASONS), *sorted(GROUNDING_REASONS))
+
+
+def test_no_reading_outcome_is_error_evidence() -> None:
+    from ssbg.errors import ADMISSIBILITY_REASONS, GROUNDING_REASONS, QUESTION_TARGET_REASONS
+
+    assert not ERROR_EVIDENCE_REASONS & GROUNDING_REASONS
+    assert ERROR_EVIDENCE_REASONS <= ADMISSIBILITY_REASONS | QUESTION_TARGET_REASONS
+
+
+def test_refusal_reasons_name_the_family_and_keep_the_families_apart() -> None:
+    rows = [eq("p1", 0, reason="unit_mismatch", blocking=None, fixable=False),
+            *(eq(f"g{i}", 0, reason="ambiguous_grounding", blocking=None, fixable=False) for i in range(3)),
+            eq("p2", 0), eq("p2", 1, reason="unit_unbound", root=False, propagated_from="r0")]
+    table = refusal_reasons(equations_frame(rows), total=False)
+    assert table[["reason", "family", "refused"]].values.tolist() == [
+        ["unit_mismatch", "admissibility", 1], ["unit_unbound", "admissibility", 1],
+        ["unknown_unit", "admissibility", 1], ["ambiguous_grounding", "grounding", 3]]  # the most, yet after
+    assert list(refusal_reasons(equations_frame([])).columns)[:3] == ["corpus", "reason", "family"]
+
+
+def test_the_refusal_plot_shows_a_reading_outcome_as_could_not_tell() -> None:
+    from ssbg.stats.plots import plot_refusal_reasons
+
+    rows = [eq("p1", 0, reason="unit_mismatch", blocking=None, fixable=False),
+            eq("g1", 0, reason="ambiguous_grounding", blocking=None, fixable=False)]
+    svg = plot_refusal_reasons(refusal_reasons(equations_frame(rows))).svg
+    assert "ambiguous_grounding (could not tell)" in svg
+    assert svg.index("unit_mismatch") < svg.index("ambiguous_grounding (could not tell)")  # legend: errors first

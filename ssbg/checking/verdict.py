@@ -124,8 +124,10 @@ STEP_STATUSES: tuple[str, ...] = ("admitted", "error", "coverage", "propagated",
 """What became of each formula of the solution: admitted; the step of an error or coverage finding;
 refused only because an earlier step was (propagated); not read into a step."""
 
-# Where each reason of the core and the reader lands (None: no finding of its own).
-_FROM_EQUATION: Mapping[str, str | None] = {
+# Where each reason of the core and the reader lands (None: no finding of its own).  An equation's refusal
+# reason is of one of two families (ssbg.errors.REFUSAL_FAMILIES, ADR 0024): ADR-0134's seven, of dimensional
+# analysis, and a reading's outcomes (GROUNDING_REASONS), which land in coverage only, never in error evidence.
+_FROM_ADMISSIBILITY: Mapping[str, str | None] = {
     "unit_mismatch": "unit_mismatch",
     "unknown_unit": "unknown_unit",
     "unit_unbound": "unit_unbound",  # a root cause; a propagated one is no finding
@@ -133,8 +135,11 @@ _FROM_EQUATION: Mapping[str, str | None] = {
     "unknown_operation": "unsupported_operation",
     "operand_arity": "unsupported_operation",
     "rate_form_invalid": "unsupported_operation",
-    "ambiguous_grounding": "ambiguous_grounding",
 }
+_FROM_GROUNDING: Mapping[str, str | None] = {
+    "ambiguous_grounding": "ambiguous_grounding",  # ssbg could not tell which reading the text means
+}
+_FROM_EQUATION: Mapping[str, str | None] = {**_FROM_ADMISSIBILITY, **_FROM_GROUNDING}
 _FROM_TARGET: Mapping[str, str | None] = {
     "expected_unit_mismatch": "expected_unit_mismatch",
     "ambiguous_target": "unbound_target",

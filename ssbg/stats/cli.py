@@ -79,7 +79,8 @@ def format_refusal_table(summary: CorpusSummary) -> str:
     columns = ["corpus", "records", "bad_lines", "import_refused", "equations", "admitted_equations", "root_cause",
                "propagated", "admission_pct"]
     overview = summary.overview[[*columns, *(c for c in ("kind_mismatches",) if c in summary.overview.columns)]]
-    reasons = summary.refusal_reasons[["corpus", "reason", "root_cause", "propagated", "share_of_equations_pct"]]
+    reasons = summary.refusal_reasons[["corpus", "family", "reason", "root_cause", "propagated",
+                                       "share_of_equations_pct"]]
     parts = ["Corpora", overview.to_string(index=False, na_rep="-"), "", "Refused equations by reason"]
     parts.append(reasons.to_string(index=False, na_rep="-") if len(reasons) else "(none)")
     return "\n".join(parts)

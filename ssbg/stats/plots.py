@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ssbg.admissibility import OPERATION_KINDS
+from ssbg.errors import REFUSAL_FAMILIES, refusal_family
 from ssbg.stats.tables import ALL_CORPORA
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -90,8 +91,11 @@ def _colours(labels: Sequence[str]) -> dict[str, str]:
 def plot_refusal_reasons(refusal_reasons: pd.DataFrame, *, title: str = "Refused equations by reason") -> SvgFigure:
     """Stacked horizontal bars: per corpus, the share of equations refused, by root-cause reason.
 
-    Propagated refusals (refused only because an upstream equation was) are one
-    hatched grey segment, so a single unknown unit is not counted twice.
+    ADR-0134's reasons (dimensional analysis) come first; a reading's outcomes
+    (``ambiguous_grounding``: ssbg could not tell, ADR 0024) follow them, dotted
+    and labelled "could not tell", so that they are never read as dimension
+    errors.  Propagated refusals (refused only because an upstream equation was)
+    are one hatched grey segment, so a single unknown unit is not counted twice.
     """
     import matplotlib
 
@@ -99,8 +103,10 @@ def plot_refusal_reasons(refusal_reasons: pd.DataFrame, *, title: str = "Refused
     corpora = [c for c in dict.fromkeys(frame["corpus"].tolist()) if c != ALL_CORPORA]
     if ALL_CORPORA in set(frame["corpus"]) and len(corpora) > 1:
         corpora.append(ALL_CORPORA)
-    reasons = sorted(set(frame.loc[frame["root_cause"] > 0, "reason"].tolist()))
-    colours = _colours(reasons)
+    present = sorted(set(frame.loc[frame["root_cause"] > 0, "reason"].tolist()))
+    colours = _colours(present)
+    reasons = sorted(present, key=lambda r: (REFUSAL_FAMILIES.index(refusal_family(r)), r))
+    reading = {r for r in reasons if refusal_family(r) == "grounding"}
     with matplotlib.rc_context(_RC):
         fig = _figure(9.0, 1.2 + 0.42 * max(len(corpora), 1))
         ax = fig.subplots()
@@ -120,7 +126,8 @@ def plot_refusal_reasons(refusal_reasons: pd.DataFrame, *, title: str = "Refused
                 if n:
                     width = n * unit_share
                     ax.barh(row, width, left=left, color=colours[reason], edgecolor="white", linewidth=0.5,
-                            label=reason)
+                            hatch="...." if reason in reading else None,
+                            label=f"{reason} (could not tell)" if reason in reading else reason)
                     left += width
             propagated = int(sub["propagated"].sum())
             if propagated:

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssbg.errors import OutputError, SsbgError, output_error
+from ssbg.errors import GROUNDING_REASONS, OutputError, SsbgError, output_error
 from ssbg.files import OutputSet, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.reading.textview import tidy_numbers
@@ -324,7 +324,9 @@ REASONS_LEDE = (
     "which the text means, and says so instead of counting a mismatch (ADR 0018). <b>unknown_unit</b>: a unit "
     "outside the pack, a gap in coverage. <b>unit_unbound</b> at the root: a number whose unit the words leave "
     "to the reader (\"36 on Wednesday\" after \"40 degrees on Sunday\"), which ssbg could not tell either. A "
-    "<b>propagated</b> refusal only inherits an upstream one.</p>"
+    "<b>propagated</b> refusal only inherits an upstream one. The <b>family</b> column keeps two closed sets "
+    "apart (ADR 0024): <b>admissibility</b>, ADR-0134's seven reasons of dimensional analysis, and "
+    "<b>grounding</b>, outcomes of reading (ambiguous_grounding), which are never a dimension error.</p>"
 )
 """What the refusal-reason table's reasons mean, printed above it."""
 
@@ -728,6 +730,8 @@ def _page(
     drawn = iter(diagrams.result() if diagrams is not None else [])
     for kind, reason, items in chosen:
         label = {"equation": "equation refusal", "target": "question target", "import": "import refusal"}[kind]
+        if kind == "equation" and reason in GROUNDING_REASONS:
+            label = "equation refusal of reading (could not tell)"  # never a dimension error (ADR 0024)
         body.append(f"<h3>{html.escape(label)}: {html.escape(reason)}</h3>")
         body.append(_reason_notes(kind, reason, s, typical or {}))
         body.extend(

@@ -40,7 +40,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ssbg.admissibility import OPERATION_KINDS
-from ssbg.errors import ADMISSIBILITY_REASONS, IMPORT_REASONS, QUESTION_TARGET_REASONS
+from ssbg.errors import (
+    ADMISSIBILITY_REASONS,
+    GROUNDING_REASONS,
+    IMPORT_REASONS,
+    QUESTION_TARGET_REASONS,
+    REFUSAL_FAMILIES,
+    refusal_family,
+)
 from ssbg.model import QUESTION_FORMS, TARGET_STATUSES
 from ssbg.stats.rows import (
     ANSWER_UNIT_AGREEMENTS,
@@ -132,7 +139,8 @@ EQUATION_DTYPES: Mapping[str, DtypeSpec] = {
     "lhs": "category",
     "kind": OPERATION_KINDS,
     "status": ("admitted", "refused", "pending"),
-    "reason": tuple(sorted(ADMISSIBILITY_REASONS)),
+    # ADR-0134's seven, then the reading's outcomes (ADR 0024): a family's reasons stay together
+    "reason": (*sorted(ADMISSIBILITY_REASONS), *sorted(GROUNDING_REASONS)),
     "root_cause": "bool",
     "propagated_from": "category",
     "lhs_unit": "category",
@@ -398,7 +406,7 @@ ERROR_EVIDENCE_REASONS: frozenset[str] = frozenset({"unit_mismatch", "rate_form_
 """Refusals that are evidence of a dimension error (of the problem, its solution, or ssbg's reading): a root
 equation refused for them, or a question target refused ``expected_unit_mismatch``.  Every other refusal
 (a unit outside the pack, a number without a unit, two readings the words leave open, ...) says ssbg could
-not tell."""
+not tell; no reading's outcome (:data:`~ssbg.errors.GROUNDING_REASONS`) is ever among them (ADR 0024)."""
 
 
 def corpus_overview(
@@ -478,9 +486,12 @@ def corpus_overview(
 def refusal_reasons(equations: pd.DataFrame, *, total: bool = True) -> pd.DataFrame:
     """Refusal reason x corpus: root-cause and propagated counts, and shares.
 
-    ``share_of_equations_pct`` divides by all equations of the corpus,
-    ``share_of_refusals_pct`` by its refused equations, and
-    ``root_share_of_roots_pct`` the reason's root causes by all root causes.
+    ``family`` says whose reason it is (:func:`~ssbg.errors.refusal_family`): ``admissibility``, ADR-0134's
+    seven (dimensional analysis), or ``grounding``, an outcome of reading (``ambiguous_grounding``: ssbg could
+    not tell which reading the text means, never a dimension error; ADR 0024).  Rows are grouped by family,
+    admissibility first, then by count.  ``share_of_equations_pct`` divides by all equations of the corpus,
+    ``share_of_refusals_pct`` by its refused equations, and ``root_share_of_roots_pct`` the reason's root
+    causes by all root causes.
     """
 
     def compute(frame: pd.DataFrame, *, by_corpus: bool) -> pd.DataFrame:
@@ -509,9 +520,12 @@ def refusal_reasons(equations: pd.DataFrame, *, total: bool = True) -> pd.DataFr
         out["share_of_refusals_pct"] = _pct(out["refused"], dens[1])
         out["root_share_of_roots_pct"] = _pct(out["root_cause"], dens[2])
         out = _plain(out)
-        sort = (["corpus"] if by_corpus else []) + ["refused", "reason"]
-        asc = ([True] if by_corpus else []) + [False, True]
-        return out.sort_values(sort, ascending=asc, kind="stable").reset_index(drop=True)
+        out.insert(list(out.columns).index("reason") + 1, "family", [refusal_family(r) for r in out["reason"]])
+        out["_order"] = out["family"].map(REFUSAL_FAMILIES.index)
+        sort = (["corpus"] if by_corpus else []) + ["_order", "refused", "reason"]
+        asc = ([True] if by_corpus else []) + [True, False, True]
+        out = out.sort_values(sort, ascending=asc, kind="stable").drop(columns="_order")
+        return out.reset_index(drop=True)
 
     return _with_total(equations, compute, total)
 
