@@ -92,8 +92,8 @@ def plot_refusal_reasons(refusal_reasons: pd.DataFrame, *, title: str = "Refused
     """Stacked horizontal bars: per corpus, the share of equations refused, by root-cause reason.
 
     ADR-0134's reasons (dimensional analysis) come first; a reading's outcomes
-    (``ambiguous_grounding``: ssbg could not tell, ADR 0024) follow them, dotted
-    and labelled "could not tell", so that they are never read as dimension
+    (``ambiguous_grounding``: ssbg could not tell, ADR 0024) follow them, outlined
+    by a dashed line and labelled "could not tell", so that they are never read as dimension
     errors.  Propagated refusals (refused only because an upstream equation was)
     are one hatched grey segment, so a single unknown unit is not counted twice.
     """
@@ -125,9 +125,12 @@ def plot_refusal_reasons(refusal_reasons: pd.DataFrame, *, title: str = "Refused
                 n = int(sub.loc[sub["reason"] == reason, "root_cause"].sum())
                 if n:
                     width = n * unit_share
-                    ax.barh(row, width, left=left, color=colours[reason], edgecolor="white", linewidth=0.5,
-                            hatch="...." if reason in reading else None,
-                            label=f"{reason} (could not tell)" if reason in reading else reason)
+                    if reason in reading:  # outlined by a dashed line: not a dimension error
+                        ax.barh(row, width, left=left, color=colours[reason], edgecolor="#333333", linewidth=0.8,
+                                linestyle=(0, (2, 1)), label=f"{reason} (could not tell)")
+                    else:
+                        ax.barh(row, width, left=left, color=colours[reason], edgecolor="white", linewidth=0.5,
+                                label=reason)
                     left += width
             propagated = int(sub["propagated"].sum())
             if propagated:
@@ -139,7 +142,9 @@ def plot_refusal_reasons(refusal_reasons: pd.DataFrame, *, title: str = "Refused
         ax.set_xlabel("% of the corpus's equations")
         ax.set_xlim(0, max(100.0, 1.0))
         handles, labels = ax.get_legend_handles_labels()
-        unique = dict(zip(labels, handles, strict=True))
+        drawn = dict(zip(labels, handles, strict=True))
+        order = [f"{r} (could not tell)" if r in reading else r for r in reasons] + ["propagated (any reason)"]
+        unique = {label: drawn[label] for label in order if label in drawn}  # the seven, then reading, then propagated
         ax.legend(unique.values(), unique.keys(), loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=4,
                   frameon=False, fontsize=8)
         ax.set_title(title, pad=28 + 12 * ((len(unique) - 1) // 4))
