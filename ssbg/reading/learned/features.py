@@ -10,7 +10,7 @@ question's words, the rules' reading and the shipped packs, never from a solutio
 >>> index = TextIndex.of(toks)
 >>> ctx = MentionContext.of(toks, ms[0], index)
 >>> sorted(f for f in unit_features(unit_candidates(toks, ms[0], ms, index)[0], ctx) if f.startswith("u:rule"))
-['u:rule', 'u:rule*cat=money']
+['u:rule', 'u:rule*cat=money', 'u:rule*d=far']
 """
 
 from __future__ import annotations
