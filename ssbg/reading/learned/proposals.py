@@ -34,6 +34,7 @@ from ssbg.units import UnitPack, load_pack
 
 __all__ = [
     "NOUN_PACK",
+    "Neighbours",
     "PerCandidate",
     "TextIndex",
     "UnitCandidate",
@@ -190,9 +191,15 @@ def _lemma_of(text: str) -> str:
 
 
 def unit_candidates(
-    toks: Sequence[Token], m: Mention, mentions: Sequence[Mention], index: TextIndex
+    toks: Sequence[Token],
+    m: Mention,
+    mentions: Sequence[Mention],
+    index: TextIndex,
+    neighbours: Neighbours | None = None,
 ) -> list[UnitCandidate]:
-    """Every unit reading proposed for ``m`` (deduplicated by lemma; the rules' first)."""
+    """Every unit reading proposed for ``m`` (deduplicated by lemma; the rules' first).  ``neighbours``
+    is ``Neighbours.of(mentions)``, found once when a caller reads every mention of a text."""
+    near = Neighbours.of(mentions) if neighbours is None else neighbours
     first, last = mention_tokens(toks, m, index)
     lo, hi = sentence_bounds(toks, first, index)
     out: dict[str | None, UnitCandidate] = {}
@@ -226,8 +233,8 @@ def unit_candidates(
         distance = j - last if j > last else j - first if j < first else 0
         of = j > 0 and toks[j - 1].low == "of"
         add(UnitCandidate(lemma, toks[j].text, False, False, False, False, distance, of))
-    before = _previous(mentions, m)
-    for other in _neighbours(mentions, m):
+    before = near.before(m)
+    for other in near.around(m):
         onum, osurf, _, _ = reading_of(other)
         if onum is not None and category(onum.replace("_", " ")) != "unknown":
             add(UnitCandidate(onum, osurf, False, False, True, other is before, None, False))
@@ -235,27 +242,38 @@ def unit_candidates(
     return list(out.values())
 
 
-def _neighbours(mentions: Sequence[Mention], m: Mention) -> list[Mention]:
-    """The text mentions nearest ``m`` (at most :data:`MAX_PARALLEL` either side), whose things it may count."""
-    text = [o for o in mentions if o.source == "text"]
-    k = next((i for i, o in enumerate(text) if o is m), None)
-    if k is None:
-        return text[:MAX_PARALLEL]
-    return text[max(0, k - MAX_PARALLEL) : k] + text[k + 1 : k + 1 + MAX_PARALLEL]
+class Neighbours(NamedTuple):
+    """The text mentions of a reading in order, found once: where each stands, and the one before it that
+    reads a unit (what an elided noun may be)."""
+
+    text: tuple[Mention, ...]
+    position: dict[int, int]  # id of a mention -> its place in ``text``
+    previous: tuple[Mention | None, ...]
+
+    @staticmethod
+    def of(mentions: Sequence[Mention]) -> Neighbours:
+        text = tuple(o for o in mentions if o.source == "text")
+        previous: list[Mention | None] = []
+        before: Mention | None = None
+        for o in text:
+            previous.append(before)
+            if o.unit is not None:
+                before = o
+        return Neighbours(text, {id(o): k for k, o in enumerate(text)}, tuple(previous))
+
+    def around(self, m: Mention) -> tuple[Mention, ...]:
+        """The text mentions nearest ``m``, at most :data:`MAX_PARALLEL` either side."""
+        k = self.position.get(id(m))
+        if k is None:
+            return self.text[:MAX_PARALLEL]
+        return self.text[max(0, k - MAX_PARALLEL) : k] + self.text[k + 1 : k + 1 + MAX_PARALLEL]
+
+    def before(self, m: Mention) -> Mention | None:
+        k = self.position.get(id(m))
+        return None if k is None else self.previous[k]
 
 
 MAX_PARALLEL = 6
-
-
-def _previous(mentions: Sequence[Mention], m: Mention) -> Mention | None:
-    """The quantity mention of the text right before ``m`` that reads a unit."""
-    before = None
-    for o in mentions:
-        if o is m:
-            return before
-        if o.source == "text" and o.unit is not None:
-            before = o
-    return None
 
 
 def _surface(toks: Sequence[Token], j: int, lemma: str, cue: str | None) -> str:
