@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from ssbg import jsontext
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import SsbgError
-from ssbg.files import read_regular
+from ssbg.files import Terminated, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover
     from ssbg.model import SemanticSymbolicBindingGraph
@@ -48,6 +48,7 @@ EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 MAX_PROBLEM_BYTES = 16 * 1024 * 1024
 """The largest problem file ``bind`` and ``render`` read (a 64k-step trace is about 4 MB)."""
@@ -294,6 +295,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # outputs are staged: what was written before the run is intact
         print("ssbg: interrupted; no output was replaced", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Terminated:  # SIGTERM while outputs were staged: the staged files are gone, the old ones intact
+        print("ssbg: terminated; no output was replaced", file=sys.stderr)
+        return EXIT_TERMINATED
     return code
 
 
