@@ -43,8 +43,8 @@ SIMPLE_Q = "Ann has 3 apples and buys 4 more apples. How many apples?"
 
 
 def percent(k: int) -> tuple[str, str]:
-    """``5%`` repeated in one sentence of the question: 20 numbers at 1x (2,000 at 100x: the cap of numbers)."""
-    return "Ann pays " + "5% " * (20 * k) + "of her 40 apples. How many apples?", "5 + 5 = 10 apples"
+    """``5%`` repeated in one sentence of the question: 40 numbers at 1x (4,000 at 100x: the cap of numbers)."""
+    return "Ann pays " + "5% " * (40 * k - 1) + "of her 40 apples. How many apples?", "5 + 5 = 10 apples"
 
 
 def annotated(k: int) -> tuple[str, str]:
@@ -59,9 +59,8 @@ def annotated(k: int) -> tuple[str, str]:
 
 
 def unclosed(k: int) -> tuple[str, str]:
-    """``<<1+1=2`` repeated on one line (never closed): 40 at 1x (4,000 at 100x: 4,000 formulas' signs
-    would pass no cap but the solution's length, 28,000 characters)."""
-    return SIMPLE_Q, "<<1+1=2" * (40 * k)
+    """``<<1+1=2`` repeated on one line (never closed): 10 at 1x (1,000 at 100x: the cap of equals signs)."""
+    return SIMPLE_Q, "<<1+1=2" * (10 * k)
 
 
 def prose_lines(k: int) -> tuple[str, str]:
@@ -70,8 +69,8 @@ def prose_lines(k: int) -> tuple[str, str]:
 
 
 def operands(k: int) -> tuple[str, str]:
-    """One annotated step repeating one operand: 10 operands at 1x (1,000 at 100x: the cap of operands)."""
-    n = 10 * k
+    """One annotated step repeating one operand: 5 operands at 1x (500 at 100x: the cap of operands)."""
+    n = 5 * k
     return SIMPLE_Q, f"{'+'.join(['3'] * n)} = <<{'+'.join(['3'] * n)}={3 * n}>>{3 * n} apples"
 
 
@@ -91,7 +90,7 @@ _CHILD = """
 import json, resource, sys, time
 question, solution = json.loads(sys.stdin.read())
 import ssbg
-ssbg.check_solution("Ann has 3 apples. How many apples?", "3 + 1 = 4 apples")  # imports and packs loaded
+ssbg.check_solution("Ann has 2 apples and 2 pears. How many?", "2 + 2 = <<2+2=4>>4")  # imports (scipy), packs
 start = time.process_time()
 verdict = ssbg.check_solution(question, solution)
 seconds = time.process_time() - start

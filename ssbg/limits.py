@@ -13,8 +13,8 @@ cap                               value       counted as
 :data:`MAX_SOLUTION_CHARS`        40,000      characters of a solution (of its steps together, for a list)
 :data:`MAX_STEPS`                 1,000       equals signs of a solution (a step writes one; an annotated
                                               line, ``a + b = <<a+b=c>>c``, two)
-:data:`MAX_NUMBERS`               2,000       numbers (runs of digits) of a question, or of a solution
-:data:`MAX_OPERANDS`              200         numbers of one step: between two equals signs or line breaks
+:data:`MAX_NUMBERS`               4,000       numbers (runs of digits) of a question, or of a solution
+:data:`MAX_OPERANDS`              500         numbers of one step: between two equals signs or line breaks
 ================================  ==========  =============================================================
 
 GSM8K train's longest question has 985 characters and 19 numbers, its longest solution 1,228 characters,
@@ -24,9 +24,9 @@ twenty times or more what real records hold.
 
 >>> size_refusal("Ann has 3 apples. How many?", "3 + 4 = 7") is None
 True
->>> r = size_refusal("Ann has 3 apples. How many?", "1+" * 300 + "1 = 301")
+>>> r = size_refusal("Ann has 3 apples. How many?", "1+" * 600 + "1 = 601")
 >>> r.reason, r.detail
-('record_too_large', 'solution: a step of 301 numbers, more than 200 (MAX_OPERANDS)')
+('record_too_large', 'solution: a step of 601 numbers, more than 500 (MAX_OPERANDS)')
 """
 
 from __future__ import annotations
@@ -56,10 +56,10 @@ MAX_SOLUTION_CHARS = 40_000
 MAX_STEPS = 1_000
 """Equals signs of a solution: a step writes one (an annotated line two)."""
 
-MAX_NUMBERS = 2_000
+MAX_NUMBERS = 4_000
 """Numbers (runs of digits) of a question, or of a solution."""
 
-MAX_OPERANDS = 200
+MAX_OPERANDS = 500
 """Numbers of one step of a solution (between two equals signs or line breaks)."""
 
 CAPS: tuple[tuple[str, int, str], ...] = (
