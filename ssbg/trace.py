@@ -891,7 +891,8 @@ class _TraceBinder:
         mentions, steps, symbols, stamper = self.mentions, self.steps, self.symbols, self.stamper
         operands: list[_Bound] = []
         ids: list[str] = []
-        seen: list[str] = []  # operand symbols before aliasing, to count repeats
+        seen: dict[str, int] = {}  # operand symbols before aliasing: how often each came (a dict: a list's search
+        # made a step repeating one operand quadratic, issue 27)
         additive = op in _ADDITIVE and not self.beside_a_rate(step)
         for o in step.operands:
             if (index := o.mention) is not None:
@@ -901,9 +902,10 @@ class _TraceBinder:
             else:
                 bound = self.constant(o, additive=additive)
             original = bound.symbol_id
-            if original in seen:
-                bound = self.alias(bound, seen.count(original))
-            seen.append(original)
+            repeats = seen.get(original, 0)
+            if repeats:
+                bound = self.alias(bound, repeats)
+            seen[original] = repeats + 1
             operands.append(bound)
             ids.append(bound.symbol_id)
         kind = self.kind_for(op, operands) if op == "multiply" else op
