@@ -8,11 +8,15 @@ operand, a long question.  Each shape here is checked once by ``ssbg.check_solut
 process (so its peak memory is its own) at three sizes: 100x is at the cap that bounds it
 (:mod:`ssbg.limits`), 1x a hundredth of it.  The table gives, per shape and size: the characters
 read (question + solution), the CPU seconds, the microseconds per character, the peak resident
-memory of the process (MiB, ``ru_maxrss``; an empty check is about 120 MiB of interpreter,
-numpy, scipy and packs), the verdict, and the spread of the per-character cost over the three
-sizes (the largest over the smallest, of the figures above a 10 ms floor of timer noise and start-up).
+memory of the process (MiB, ``ru_maxrss``; an empty check is about 93 MiB of interpreter,
+numpy, scipy and packs), the verdict; per shape, the spread of the per-character cost over the
+three sizes (largest over smallest: at 1x the check's fixed cost weighs most, so a falling cost
+is that cost amortised), the same over the runs of at least 10 ms, and the largest rise of the
+per-character cost from one size to a larger one (what grows faster than the input shows there).
+Last, on this tree, the sizes issue 27 measured: each beyond a cap, refused unread.
 
-Targets (issue 27): the spread within 3x; no shape within the caps over 2 s or 300 MB on one core.
+Targets (issue 27): per-character cost flat within 3x (no rise past it); no shape within the caps over 2 s
+or 300 MB on one core.
 
 ``--repo PATH`` runs the shapes against another source tree (``git archive <commit> | tar -x -C
 PATH``): the same sizes on a tree before the caps show how the cost grew there (``--timeout`` cuts a
@@ -28,6 +32,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,6 +86,16 @@ def long_question(k: int) -> tuple[str, str]:
     return body + "How many apples has Ann?", "3 * 2 = <<3*2=6>>6 dollars"
 
 
+# The sizes issue 27 measured on main, each beyond a cap now: refused unread (record_too_large), in milliseconds.
+ISSUE_SIZES: dict[str, Callable[[], tuple[str, str]]] = {
+    "5% x 8,000 (16 KB)": lambda: ("Ann pays " + "5% " * 8000 + "of 40 apples. How many?", "5 + 5 = 10"),
+    "10,000 annotated steps": lambda: annotated(2000),
+    "<<1+1=2 x 5,714 (40 KB)": lambda: (SIMPLE_Q, "<<1+1=2" * 5714),
+    "40k prose lines (720 KB)": lambda: prose_lines(8000),
+    "one step of 96k operands": lambda: operands(19200),
+    "a 3.9 MB question": lambda: long_question(19500),
+}
+
 SHAPES: dict[str, Shape] = {
     "percent": percent, "annotated": annotated, "unclosed": unclosed, "prose_lines": prose_lines,
     "operands": operands, "long_question": long_question,
@@ -126,6 +141,7 @@ def main() -> int:
     worst_spread, worst_s, worst_mb = 0.0, 0.0, 0.0
     for name in args.shape or list(SHAPES):
         costs: list[float] = []
+        every: list[float] = []
         for scale in SCALES:
             question, solution = SHAPES[name](scale)
             chars = len(question) + len(solution)
@@ -133,6 +149,7 @@ def main() -> int:
             seconds, peak = r["seconds"], r["peak_mb"]
             if isinstance(seconds, float) and isinstance(peak, float):
                 per = 1e6 * seconds / chars
+                every.append(per)
                 if seconds >= FLOOR_S:
                     costs.append(per)
                 worst_s, worst_mb = max(worst_s, seconds), max(worst_mb, peak)
@@ -141,12 +158,27 @@ def main() -> int:
                 shown = f"{'-':>8} {'-':>8} {'-':>9}"
             reasons = ",".join(r["reasons"]) if isinstance(r["reasons"], list) else ""  # type: ignore[arg-type]
             print(f"{name:<14} {scale:>4}x {chars:>8} {shown}  {r['status']} {reasons}".rstrip(), flush=True)
-        if len(costs) >= 2:
-            spread = max(costs) / min(costs)
-            worst_spread = max(worst_spread, spread)
-            print(f"{'':<14} spread of us/char over the sizes: {spread:.2f}x")
+        if len(every) >= 2:
+            rise = max(every[j] / every[i] for i in range(len(every)) for j in range(i + 1, len(every)))
+            print(f"{'':<14} us/char: spread {max(every) / min(every):.2f}x over the sizes, "
+                  f"{(max(costs) / min(costs)) if len(costs) >= 2 else 1.0:.2f}x over those >= {FLOOR_S * 1e3:.0f} ms; "
+                  f"largest rise from a size to a larger one {rise:.2f}x")
+            worst_spread = max(worst_spread, rise)
+    if args.repo == REPO:
+        import ssbg
+
+        print("\nbeyond the caps (the sizes issue 27 measured on main), checked in this process:")
+        ssbg.check_solution("Ann has 2 apples and 2 pears. How many?", "2 + 2 = <<2+2=4>>4")  # packs loaded
+        for label, make in ISSUE_SIZES.items():
+            question, solution = make()
+            start = time.process_time()
+            verdict = ssbg.check_solution(question, solution)
+            ms = 1e3 * (time.process_time() - start)
+            reasons = ",".join(f.reason for f in verdict.findings)
+            print(f"  {label:<28} {len(question) + len(solution):>9} chars {ms:8.1f} ms  {verdict.status} {reasons}")
     print(f"\nworst: {worst_s:.3f} s (target <= {TIME_TARGET_S} s), {worst_mb:.0f} MiB peak "
-          f"(target <= {MEMORY_TARGET_MB:.0f}), spread {worst_spread:.2f}x (target <= {SPREAD_TARGET}x)")
+          f"(target <= {MEMORY_TARGET_MB:.0f}), largest rise of us/char {worst_spread:.2f}x "
+          f"(target <= {SPREAD_TARGET}x)")
     return 0
 
 
