@@ -23,8 +23,9 @@
 from __future__ import annotations
 
 import html
+from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "MAX_CELL_CHARS", "csv_cell", "html_text", "show_controls"]
+__all__ = ["BIDI_CONTROLS", "MAX_CELL_CHARS", "csv_cell", "csv_text", "html_text", "show_controls"]
 
 MAX_CELL_CHARS = 32_000
 """The most characters of a CSV cell (Python's csv reads 131,072 by default, a spreadsheet cell holds 32,767)."""
@@ -56,3 +57,20 @@ def show_controls(text: str) -> str:
 def html_text(value: object, quote: bool = True) -> str:
     """A value as HTML text: escaped (``html.escape``) with its bidirectional controls shown."""
     return html.escape(show_controls(str(value)), quote=quote)
+
+
+def csv_text(frame: Any) -> str:
+    """A pandas DataFrame as CSV text every reader takes as written: each text cell through :func:`csv_cell`;
+    numbers, booleans and missing values as pandas writes them (a frame with no text cell to change is
+    written as it is)."""
+    safe = frame
+    for name in frame.columns:
+        column = frame[name]
+        if str(column.dtype) == "object" or str(column.dtype).startswith("str"):  # object, string, str (pandas 3)
+            changed = column.map(lambda v: csv_cell(v) if isinstance(v, str) else v)
+            if not changed.equals(column):
+                if safe is frame:
+                    safe = frame.copy()
+                safe[name] = changed
+    text: str = safe.to_csv(index=False, lineterminator="\n")
+    return text

@@ -689,3 +689,17 @@ def test_the_caps_module_states_every_cap_in_its_table() -> None:
     doc = limits.__doc__ or ""
     for name, value, _what in limits.CAPS:
         assert re.search(rf":data:`{name}`\s+{value:,}", doc), name
+
+
+def test_csv_text_leaves_a_frame_without_such_cells_as_pandas_writes_it() -> None:
+    import pandas as pd
+
+    from ssbg.outputs import csv_text
+
+    plain = pd.DataFrame({"a": ["x", None, "y"], "n": [1, -2, 3]})
+    assert csv_text(plain) == plain.to_csv(index=False, lineterminator="\n")
+    hostile = pd.DataFrame({"a": ["=1+1", "y" * 200_000], "n": [1, 2]})
+    rows = list(csv.reader(io.StringIO(csv_text(hostile))))
+    assert rows[1] == ["'=1+1", "1"]
+    assert rows[2][0].endswith("[cut: 200,000 characters]")
+    assert hostile["a"][0] == "=1+1"  # the frame itself is left as it was

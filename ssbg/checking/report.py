@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ssbg.checking.batch import REFERENCE_SOLVER, Fields, field_value
 from ssbg.checking.verdict import Verdict, check_solution
 from ssbg.files import atomic_write, check_writable
-from ssbg.outputs import csv_cell, html_text
+from ssbg.outputs import csv_text, html_text
 from ssbg.reading.readers.common import decode_jsonl_line, scan_jsonl
 from ssbg.units import UnitPack
 
@@ -36,19 +36,6 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     target = Path(path)
     check_writable(target.parent)
     return atomic_write(target, text)
-
-
-def csv_text(frame: pd.DataFrame) -> str:
-    """A table as CSV text every reader takes as written: each text cell through :func:`ssbg.outputs.csv_cell`
-    (capped at :data:`~ssbg.outputs.MAX_CELL_CHARS` with its length stated, a leading ``= + - @`` neutralised);
-    numbers, booleans and missing values as pandas writes them."""
-    safe = frame.copy()
-    for name in safe.columns:
-        column = safe[name]
-        if column.dtype == object or str(column.dtype) == "string":
-            safe[name] = column.map(lambda v: csv_cell(v) if isinstance(v, str) else v)
-    text: str = safe.to_csv(index=False, lineterminator="\n")
-    return text
 
 
 def example_rows(frame: pd.DataFrame, *, per_kind: int = 3) -> list[tuple[str, Any]]:
