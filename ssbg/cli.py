@@ -259,7 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("kind", help="operation kind (listed below)")
     check.add_argument("units", nargs="+", help="operand units in the kind's order ('-' for a pure number)")
     check.add_argument("--lhs", help="declared lhs unit")
-    check.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
+    check.add_argument("--pack", help="a shipped pack's name or a folder by path (./mine), or packs joined by '+' "
+                       "(default en_units_v1)")
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(func=_cmd_check)
 
@@ -273,7 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bind.add_argument("problem", help="problem JSON file (e.g. data/problem.json), or a JSONL file with --id")
     bind.add_argument("--id", help="the problem_id of the line to bind in a JSONL file (a corpus or lane file)")
-    bind.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
+    bind.add_argument("--pack", help="a shipped pack's name or a folder by path (./mine), or packs joined by '+' "
+                       "(default en_units_v1)")
     bind.add_argument("--hash", action="store_true", help="also print the sha256 content hash")
     bind.add_argument("--fail-on-refusal", action="store_true", help="exit 1 when an equation is refused")
     bind.set_defaults(func=_cmd_bind)

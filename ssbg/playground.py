@@ -108,7 +108,7 @@ def operand_roles(kind: str, count: int) -> tuple[str, ...]:
 def load_playground_pack(pack: UnitPack | str | Path | None) -> UnitPack:
     """The pack a playground uses: blank or ``None`` is ``en_units_v1``.
 
-    A text is a pack name or folder, loaded with :func:`ssbg.units.load_pack`.
+    A text is a shipped pack's name or a folder by path (``./mine``), loaded with :func:`ssbg.units.load_pack`.
 
     Raises
     ------
