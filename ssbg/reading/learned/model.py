@@ -27,7 +27,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from ssbg.reading.learned.features import MentionContext, per_features, unit_features
-from ssbg.reading.learned.proposals import TextIndex, per_candidates, reading_of, unit_candidates
+from ssbg.reading.learned.proposals import Neighbours, TextIndex, per_candidates, reading_of, unit_candidates
 from ssbg.reading.mentions import Token, unit_lemma
 from ssbg.trace import Mention
 from ssbg.units import UnitPack
@@ -158,10 +158,15 @@ class UnitReading(NamedTuple):
 
 
 def mention_readings(
-    toks: Sequence[Token], m: Mention, mentions: Sequence[Mention], index: TextIndex, model: Model
+    toks: Sequence[Token],
+    m: Mention,
+    mentions: Sequence[Mention],
+    index: TextIndex,
+    model: Model,
+    neighbours: Neighbours | None = None,
 ) -> list[UnitReading]:
     """The :data:`N_BEST` most probable readings of a mention, best first (the rules' reading wins ties)."""
-    units = unit_candidates(toks, m, mentions, index)
+    units = unit_candidates(toks, m, mentions, index, neighbours)
     pers = per_candidates(toks, m, index)
     ctx = MentionContext.of(toks, m, index)
     rnum = reading_of(m)[0]
@@ -203,10 +208,11 @@ def read_units(toks: Sequence[Token], mentions: Sequence[Mention], pack: UnitPac
     if model is None or not mentions:
         return tuple(mentions)
     index = TextIndex.of(toks)
+    neighbours = Neighbours.of(mentions)
     out = []
     for m in mentions:
         if m.source != "text" or m.kind != "quantity" or not toks:
             out.append(m)
             continue
-        out.append(_applied(m, mention_readings(toks, m, mentions, index, model), pack))
+        out.append(_applied(m, mention_readings(toks, m, mentions, index, model, neighbours), pack))
     return tuple(out)
