@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from ssbg import jsontext
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import SsbgError
-from ssbg.files import read_regular
+from ssbg.files import Terminated, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover
     from ssbg.model import SemanticSymbolicBindingGraph
@@ -48,6 +48,7 @@ EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 MAX_PROBLEM_BYTES = 16 * 1024 * 1024
 """The largest problem file ``bind`` and ``render`` read (a 64k-step trace is about 4 MB)."""
@@ -258,7 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("kind", help="operation kind (listed below)")
     check.add_argument("units", nargs="+", help="operand units in the kind's order ('-' for a pure number)")
     check.add_argument("--lhs", help="declared lhs unit")
-    check.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
+    check.add_argument("--pack", help="a shipped pack's name or a folder by path (./mine), or packs joined by '+' "
+                       "(default en_units_v1)")
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(func=_cmd_check)
 
@@ -272,7 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bind.add_argument("problem", help="problem JSON file (e.g. data/problem.json), or a JSONL file with --id")
     bind.add_argument("--id", help="the problem_id of the line to bind in a JSONL file (a corpus or lane file)")
-    bind.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
+    bind.add_argument("--pack", help="a shipped pack's name or a folder by path (./mine), or packs joined by '+' "
+                       "(default en_units_v1)")
     bind.add_argument("--hash", action="store_true", help="also print the sha256 content hash")
     bind.add_argument("--fail-on-refusal", action="store_true", help="exit 1 when an equation is refused")
     bind.set_defaults(func=_cmd_bind)
@@ -294,6 +297,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # outputs are staged: what was written before the run is intact
         print("ssbg: interrupted; no output was replaced", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Terminated:  # SIGTERM while outputs were staged: the staged files are gone, the old ones intact
+        print("ssbg: terminated; no output was replaced", file=sys.stderr)
+        return EXIT_TERMINATED
     return code
 
 

@@ -651,5 +651,5 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "divergences, 2 a malformed or missing lane file.",
     )
     lane.add_argument("paths", nargs="+", metavar="PATH", help="lane file (.jsonl) or folder of lane files")
-    lane.add_argument("--pack", help="unit pack name or folder (default en_units_v1)")
+    lane.add_argument("--pack", help="a shipped pack's name or a folder by path (./mine) (default en_units_v1)")
     lane.set_defaults(func=_cmd_lane)

@@ -37,9 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssbg.checking.verdict import VERDICT_STATUSES, Reference, Verdict, check_solution
+from ssbg.checking.verdict import VERDICT_STATUSES, Finding, Reference, Verdict, check_solution
 from ssbg.errors import ImportRefusal
-from ssbg.files import open_regular
+from ssbg.files import open_regular, read_regular
+from ssbg.limits import size_refusal
 from ssbg.reading.readers.common import RawRecord, decode_jsonl_line, scan_jsonl
 from ssbg.units import UnitPack, corpus_pack, load_pack
 
@@ -213,6 +214,9 @@ def _refused_row(rid: str, solver: str, source: str, exc: ImportRefusal) -> tupl
 
 
 def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bool | None) -> tuple[Any, ...]:
+    unread = _unread(verdict)
+    if unread is not None:  # nothing of it was read: a refused row, as a corpus report refuses the record
+        return _refused_row(rid, solver, source, _refusal(unread.reason, unread.detail, unread.detail))
     first = verdict.first_error
     errors = [f.reason for f in verdict.errors]
     coverage = [f.reason for f in verdict.coverage]
@@ -229,7 +233,7 @@ def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bo
 
 
 @functools.lru_cache(maxsize=8)
-def _pack_for(spec: str | None) -> UnitPack:
+def _pack_for(spec: str | Path | None) -> UnitPack:
     """The pack a worker checks with, loaded once per process (an immutable value); None: the corpus pack."""
     return corpus_pack() if spec is None else load_pack(spec)
 
@@ -277,7 +281,7 @@ class _CheckWork:
     """A picklable unit of work: raw JSONL lines in, verdict rows out (in order)."""
 
     fields: Fields
-    pack: str | None
+    pack: str | Path | None
 
     def __call__(self, batch: Sequence[RawRecord]) -> tuple[tuple[Any, ...], ...]:
         pack = _pack_for(self.pack)
@@ -293,9 +297,24 @@ def _solver_names(fields: Fields) -> list[str]:
 
 
 def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[Any, ...]]:
-    """The verdict rows of one JSONL line (:func:`~ssbg.reading.readers.common.scan_jsonl`): never raises."""
-    source = raw.where
+    """The verdict rows of one JSONL line (:func:`~ssbg.reading.readers.common.scan_jsonl`): never raises.
+
+    Whatever fails in one record is its rows' typed refusal, counted like any other row: a line that does
+    not decode, a field missing or of the wrong type, a text beyond a cap of :mod:`ssbg.limits`
+    (``record_too_large``, before it is read), a question number out of range (``number_out_of_range``),
+    and anything unexpected (``reader_error``, naming the exception: a bug, but one record's).
+    """
     fallback = f"{raw.path.name}:{raw.line}"
+    try:
+        return _record_rows(raw, fields, pack, fallback)
+    except Exception as exc:  # noqa: BLE001 - fault isolation: one record never stops a run (ADR 0011, 0022)
+        refusal = _refusal("reader_error", f"checking the record failed: {type(exc).__name__}: {exc}"[:300],
+                           type(exc).__name__)
+        return [_refused_row(fallback, s, raw.where, refusal) for s in _solver_names(fields)]
+
+
+def _record_rows(raw: RawRecord, fields: Fields, pack: UnitPack, fallback: str) -> list[tuple[Any, ...]]:
+    source = raw.where
     decoded = decode_jsonl_line(raw)
     if decoded.refusal is not None:
         exc = _refusal(decoded.refusal[0], decoded.refusal[1], decoded.refusal[1])
@@ -306,24 +325,52 @@ def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[
         if not isinstance(data, dict):
             raise _refusal("malformed_record", f"a record must be a JSON object (got {type(data).__name__})", "$")
         question = _text(data, fields.question, "question")
-        reference = None if fields.reference is None else _solution_text(data, fields.reference, "reference")
+        too_large = size_refusal(question)
+        if too_large is not None:
+            raise too_large
     except ImportRefusal as exc:
         return [_refused_row(rid, s, source, exc) for s in _solver_names(fields)]
     shared: Reference | None = None
     rows: list[tuple[Any, ...]] = []
-    ref_verdict: Verdict | None = None
-    if reference is not None:
-        ref_verdict = check_solution(question, reference, pack=pack)
-        shared = Reference.from_verdict(ref_verdict)
+    ref_row: tuple[Any, ...] | None = None
+    if fields.reference is not None:
+        try:
+            reference = _solution_text(data, fields.reference, "reference")
+            too_large = size_refusal(question, reference, solution_field=fields.reference)
+            if too_large is not None:
+                raise too_large
+        except ImportRefusal as exc:  # the reference's own row is refused; the solutions are checked without it
+            ref_row = _refused_row(rid, REFERENCE_SOLVER, source, exc)
+        else:
+            ref_verdict = check_solution(question, reference, pack=pack)
+            ref_row = _verdict_row(rid, REFERENCE_SOLVER, source, ref_verdict, True)
+            if _unread(ref_verdict) is None:
+                shared = Reference.from_verdict(ref_verdict)
     for s in _solutions(data, fields):
-        if s.refusal is not None or s.text is None:
-            rows.append(_refused_row(rid, s.solver, source, s.refusal or _refusal("malformed_record", "?", "?")))
+        refusal = s.refusal
+        if refusal is None and s.text is not None:
+            refusal = size_refusal(question, s.text, solution_field=fields.solution)
+        if refusal is not None or s.text is None:
+            rows.append(_refused_row(rid, s.solver, source, refusal or _refusal("malformed_record", "?", "?")))
             continue
         verdict = check_solution(question, s.text, pack=pack, reference=shared)
         rows.append(_verdict_row(rid, s.solver, source, verdict, s.label))
-    if ref_verdict is not None:
-        rows.append(_verdict_row(rid, REFERENCE_SOLVER, source, ref_verdict, True))
+    if ref_row is not None:
+        rows.append(ref_row)
     return rows
+
+
+def _unread(verdict: Verdict) -> Finding | None:
+    """The finding that says a text of the record was not read at all (a cap, a number out of range), if any."""
+    if verdict.trace is not None:
+        return None
+    for f in verdict.findings:
+        if f.step is None and f.reason in _UNREAD:
+            return f
+    return None
+
+
+_UNREAD = frozenset({"number_out_of_range", "record_too_large"})
 
 
 def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
@@ -345,11 +392,15 @@ def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
 
 
 def _count_lines(path: Path) -> int:
+    """The lines of a file (for the progress bar), a block at a time: a line is never held whole."""
+    count = 0
     try:
         with open_regular(path) as handle:  # a FIFO or a device is refused (the scan counts it), never read
-            return sum(1 for line in handle if line.strip())
+            while block := handle.read(1 << 20):
+                count += block.count(b"\n")
     except OSError:
         return 0
+    return count
 
 
 def _batched(items: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]:
@@ -414,7 +465,7 @@ def check_solutions(
     file = Path(path)
     if not file.is_file():
         raise ImportRefusal(f"no file of solutions at {file}", reason="malformed_record", path=str(file))
-    pack_spec = None if pack is None else str(pack)
+    pack_spec = pack  # a Path stays a Path: a folder given by path (str() would make "mine" a pack's name)
     _pack_for(pack_spec)  # fail early, in this process, on a bad pack
     records: Iterator[RawRecord] = scan_jsonl(file)
     if limit is not None:
@@ -444,6 +495,10 @@ def _progress(enabled: bool, total: int | None) -> Any:
 # ------------------------------------------------------------------ scores
 
 
+MAX_ERROR_STEPS_BYTES = 16 * 1024 * 1024
+"""The largest error-steps file :func:`read_error_steps` reads (the hand-read file of the dev set is 2 KB)."""
+
+
 def read_error_steps(path: str | Path) -> dict[tuple[str, str], int]:
     """Hand-read error steps: a CSV with columns ``id``, ``solver``, ``line`` (and a free ``note``), the line
     (from 1) where each solution's first error is, as a person reading it judged; ``(id, solver) -> line``.
@@ -452,16 +507,21 @@ def read_error_steps(path: str | Path) -> dict[tuple[str, str], int]:
     ------
     ImportRefusal
         ``malformed_record`` naming ``file:line`` for a file without those columns or a row whose line is no
-        positive integer.
+        positive integer; ``unreadable_file`` for no file, a FIFO, a device, or a file larger than
+        :data:`MAX_ERROR_STEPS_BYTES` (found after reading that many bytes, never the whole).
     """
     import csv
+    import io
 
     file = Path(path)
     out: dict[tuple[str, str], int] = {}
-    try:
-        with open(file, encoding="utf-8", newline="") as handle:
-            rows = list(csv.DictReader(handle))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+    try:  # a regular file of at most MAX_ERROR_STEPS_BYTES: a FIFO would block, /dev/zero never end
+        text = read_regular(file, MAX_ERROR_STEPS_BYTES).decode("utf-8")
+        rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    except OSError as exc:
+        raise ImportRefusal(f"cannot read the error steps: {exc.strerror or exc}", reason="unreadable_file",
+                            path=str(file)) from None
+    except (UnicodeDecodeError, csv.Error) as exc:
         raise ImportRefusal(f"cannot read the error steps: {exc}", reason="malformed_record", path=str(file)) from None
     for number, row in enumerate(rows, start=2):
         line = (row.get("line") or "").strip()

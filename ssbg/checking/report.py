@@ -10,21 +10,21 @@ all: each is written beside its target and moved into place.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssbg.checking.batch import REFERENCE_SOLVER, Fields, field_value
 from ssbg.checking.verdict import Verdict, check_solution
-from ssbg.files import atomic_write, check_writable, open_regular
-from ssbg.reading.readers.common import RawRecord, decode_jsonl_line
+from ssbg.files import atomic_write, check_writable
+from ssbg.outputs import csv_text, html_text
+from ssbg.reading.readers.common import decode_jsonl_line, scan_jsonl
 from ssbg.units import UnitPack
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["STATUS_ORDER", "example_rows", "plot_verdicts", "recheck", "report_html", "write_text_atomic"]
+__all__ = ["STATUS_ORDER", "csv_text", "example_rows", "plot_verdicts", "recheck", "report_html", "write_text_atomic"]
 
 STATUS_ORDER: tuple[str, ...] = ("error", "unverifiable", "sound", "refused")
 _STATUS_COLOURS = {"error": "#D55E00", "unverifiable": "#E6C229", "sound": "#009E73", "refused": "#999999"}
@@ -60,10 +60,9 @@ def recheck(
     """The verdicts of the given rows, checked again from their lines of ``path``."""
     wanted = {int(str(r.source).rpartition(":")[2]) for _, r in rows}
     lines: dict[int, Any] = {}
-    with open_regular(path) as handle:  # a FIFO or a device is refused, never read
-        for number, raw in enumerate(handle, start=1):
-            if number in wanted:
-                lines[number] = decode_jsonl_line(RawRecord(path, number, data=raw)).data
+    for raw in scan_jsonl(path) if wanted else ():  # a regular file, a line at most MAX_RECORD_BYTES held
+        if raw.line in wanted and raw.refusal is None:
+            lines[raw.line] = decode_jsonl_line(raw).data
     out: list[tuple[str, Any, Verdict]] = []
     for kind, row in rows:
         data = lines.get(int(str(row.source).rpartition(":")[2]))
@@ -134,9 +133,9 @@ section{{border-top:1px solid #ddd;margin-top:1.2em;padding-top:0.8em}}</style><
 
 
 def _table(frame: pd.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    head = "".join(f"<th>{html_text(str(c))}</th>" for c in frame.columns)
     body = "".join(
-        "<tr>" + "".join(f"<td>{'' if _blank(v) else html.escape(str(v))}</td>" for v in row) + "</tr>"
+        "<tr>" + "".join(f"<td>{'' if _blank(v) else html_text(str(v))}</td>" for v in row) + "</tr>"
         for row in frame.itertuples(index=False)
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -169,12 +168,12 @@ def report_html(
     for kind, row, verdict in examples:
         label = "" if _blank(row.label) else (" (correct)" if bool(row.label) else " (wrong)")
         parts.append(
-            f"<section><h3>{html.escape(kind)}: {html.escape(str(row.solver))} on {html.escape(str(row.id))}"
+            f"<section><h3>{html_text(kind)}: {html_text(str(row.solver))} on {html_text(str(row.id))}"
             f"{label}</h3>{verdict.html()}</section>"
         )
     return _TPL_PAGE.format(
-        title=html.escape(title),
-        pack=html.escape(pack) if pack else "(not given)",
+        title=html_text(title),
+        pack=html_text(pack) if pack else "(not given)",
         scores="" if scores is None else "<h2>Scores</h2>" + _table(scores),
         counts=_table(counts),
         plot=_svg_body(plot_verdicts(frame).svg),

@@ -471,7 +471,7 @@ def _keep_first(
 
 
 @functools.lru_cache(maxsize=8)
-def _pack_for(spec: str | None) -> UnitPack:
+def _pack_for(spec: str | Path | None) -> UnitPack:
     """The pack a worker binds with, loaded once per process (an immutable value); None: the corpus pack."""
     return corpus_pack() if spec is None else load_pack(spec)
 
@@ -479,13 +479,13 @@ def _pack_for(spec: str | None) -> UnitPack:
 def analyse_records(
     records: Sequence[CorpusRecord | PendingRecord],
     *,
-    pack: str | None = None,
+    pack: str | Path | None = None,
     samples_per_reason: int = DEFAULT_SAMPLES_PER_REASON,
     full_keys: Iterable[tuple[str, str, str]] = (),
 ) -> BatchChunk:
     """Apply :func:`analyse_record` to a batch; the unit of work of every engine.
 
-    ``pack`` is a pack name or folder (``None``: ``en_units_v1+en_counts_v1``): a name, not a
+    ``pack`` is a shipped pack's name or a folder by path (``None``: ``en_units_v1+en_counts_v1``): not a
     loaded pack, so that the call pickles to a worker process.  ``full_keys``
     are the drill-down keys (``(corpus, kind, reason)``) the run already holds
     ``samples_per_reason`` problems of: the batch keeps none of them, since the
@@ -687,7 +687,7 @@ def _batched(records: Iterator[_Item], size: int) -> Iterator[list[_Item]]:
 class _Work:
     """A picklable callable: one batch in, one chunk out."""
 
-    pack: str | None
+    pack: str | Path | None
     samples_per_reason: int
 
     def __call__(
@@ -863,8 +863,8 @@ def run_batch(
     engine
         ``local`` (this process or a process pool) or ``dask`` (``dask.bag``).
     pack
-        Unit pack name or folder, or packs joined by ``+`` (default :data:`~ssbg.units.CORPUS_PACK_NAME`,
-        ``en_units_v1+en_counts_v1``).
+        A shipped pack's name or a folder by path (``./mine``, a ``Path``), or packs joined by ``+``
+        (default :data:`~ssbg.units.CORPUS_PACK_NAME`, ``en_units_v1+en_counts_v1``).
     limit
         At most this many records per spec.
     progress
@@ -908,7 +908,7 @@ def run_batch(
         raise ValueError(f"'batch_size' must be an int >= 1 (got {batch_size!r})")
     if engine not in ENGINES:
         raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
-    pack_spec = None if pack is None else str(pack)
+    pack_spec = pack  # a Path stays a Path: a folder given by path (str() would make "mine" a pack's name)
     loaded = _pack_for(pack_spec)  # fail early, in this process, on a bad pack
     expanded = expand_specs(specs)
     work = _Work(pack_spec, samples_per_reason)

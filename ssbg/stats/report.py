@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import html
 import importlib
 import math
 import os
@@ -48,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from ssbg.errors import GROUNDING_REASONS, OutputError, SsbgError, output_error
 from ssbg.files import OutputSet, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.outputs import csv_text, html_text
 from ssbg.reading.textview import tidy_numbers
 from ssbg.stats.batch import ENGINES, BatchResult, run_batch
 from ssbg.stats.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
@@ -111,7 +111,7 @@ def cell_text(value: object) -> str:
 
 def _breakable(text: str) -> str:
     """Escape, then allow line breaks after separators (``<wbr>`` adds no text)."""
-    out = html.escape(text, quote=True)
+    out = html_text(text, quote=True)
     for sep in (";", "_", "/", ":"):
         out = out.replace(sep, f"{sep}<wbr>")
     return out
@@ -138,8 +138,8 @@ def _table(frame: pd.DataFrame, *, table_id: str, max_rows: int | None = None, c
     shown = frame if max_rows is None else frame.head(max_rows)
     numeric = [is_numeric_dtype(frame[c]) and not is_bool_dtype(frame[c]) for c in frame.columns]
     head = "".join(
-        f'<th{" class=num" if num else ""} scope="col" data-column="{html.escape(str(c), quote=True)}" '
-        f'title="{html.escape(str(c), quote=True)}">{html.escape(column_label(str(c)))}</th>'
+        f'<th{" class=num" if num else ""} scope="col" data-column="{html_text(str(c), quote=True)}" '
+        f'title="{html_text(str(c), quote=True)}">{html_text(column_label(str(c)))}</th>'
         for c, num in zip(frame.columns, numeric, strict=True)
     )
     body: list[str] = []
@@ -153,7 +153,7 @@ def _table(frame: pd.DataFrame, *, table_id: str, max_rows: int | None = None, c
     if max_rows is not None and len(frame) > max_rows:
         note = (f'<p class="note">First {max_rows} of {len(frame)} rows; all of them are in '
                 f"<code>{table_id}.csv</code>.</p>")
-    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    cap = f"<caption>{html_text(caption)}</caption>" if caption else ""
     if not len(shown):
         return f'<p class="empty" id="{table_id}">None.</p>'
     return (f'<div class="table-wrap"><table id="{table_id}" data-csv="{table_id}.csv">{cap}'
@@ -191,13 +191,13 @@ def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str
     for start, end, unit in spans:
         if start < pos:
             continue  # overlapping spans: keep the first
-        out.append(html.escape(tidy_numbers(text[pos:start])))
+        out.append(html_text(tidy_numbers(text[pos:start])))
         # the unit label is a superscript of its own (HTML, not CSS), so it never runs into the text
         # where the page's stylesheet is missing (a notebook's output): "50 dollars" then "dollars" raised
-        out.append(f'<mark title="{html.escape(unit, quote=True)}">{html.escape(tidy_numbers(text[start:end]))}'
-                   f'<sup class="unit" style="{_UNIT_LABEL_STYLE}"> {html.escape(unit)}</sup></mark>')
+        out.append(f'<mark title="{html_text(unit, quote=True)}">{html_text(tidy_numbers(text[start:end]))}'
+                   f'<sup class="unit" style="{_UNIT_LABEL_STYLE}"> {html_text(unit)}</sup></mark>')
         pos = end
-    out.append(html.escape(tidy_numbers(text[pos:])))
+    out.append(html_text(tidy_numbers(text[pos:])))
     return f'<p class="problem-text">{"".join(out)}</p>'
 
 
@@ -242,16 +242,16 @@ def _equation_list(graph: SemanticSymbolicBindingGraph) -> str:
             origin = f" from {eq.propagated_from}" if eq.propagated_from else ""
             why = f"{eq.refusal_reason}{origin}: {_detail(eq.refusal_reason, eq.refusal_detail)}"
         rows.append(
-            f'<tr class="{html.escape(status)}"><td><code>{_breakable(eq.lhs_symbol_id)} := '
-            f"{_breakable(eq.rhs_canonical)}</code></td><td>{html.escape(eq.operation_kind)}</td>"
-            f"<td>{html.escape(status)}</td><td>{_breakable(why if why else eq.unit_proof)}</td></tr>"
+            f'<tr class="{html_text(status)}"><td><code>{_breakable(eq.lhs_symbol_id)} := '
+            f"{_breakable(eq.rhs_canonical)}</code></td><td>{html_text(eq.operation_kind)}</td>"
+            f"<td>{html_text(status)}</td><td>{_breakable(why if why else eq.unit_proof)}</td></tr>"
         )
     for u in graph.unknowns:
         why = u.target_refusal_reason or ""
         rows.append(
             f'<tr class="{"refused" if u.target_status == "refused" else "admitted"}"><td><code>'
             f'{_breakable(u.symbol_id)}</code> (question, asks {_breakable(u.expected_unit or "?")})</td>'
-            f"<td>{html.escape(u.question_form)}</td><td>{html.escape(u.target_status)}</td>"
+            f"<td>{html_text(u.question_form)}</td><td>{html_text(u.target_status)}</td>"
             f"<td>{_breakable(why + (': ' + (u.target_refusal_detail or '') if why else ''))}</td></tr>"
         )
     return ('<table class="equations"><thead><tr><th>equation</th><th>kind</th><th>status</th>'
@@ -455,9 +455,9 @@ class _Diagrams:
 def _drilldown_html(d: Drilldown, *, diagram: str = "") -> str:
     """One drill-down card; ``diagram`` is its equation diagram's HTML (``""``: none)."""
     parts = [
-        f'<article class="drill"><h4><span class="corpus">{html.escape(d.corpus)}</span> '
+        f'<article class="drill"><h4><span class="corpus">{html_text(d.corpus)}</span> '
         f"{_breakable(d.problem_id)} <small>{_breakable(d.source)}</small></h4>",
-        f'<p class="why"><b>{html.escape(d.reason)}</b>: {_breakable(_detail(d.reason, d.detail))}</p>',
+        f'<p class="why"><b>{html_text(d.reason)}</b>: {_breakable(_detail(d.reason, d.detail))}</p>',
     ]
     if d.text:
         parts.append(_textview(d))
@@ -541,7 +541,7 @@ def _cards(overview: pd.DataFrame) -> str:
         ("", cell_text(row["problems_could_not_tell_pct"]) + "%", "problems ssbg could not tell"),
     ]
     return '<div class="cards">' + "".join(
-        f'<div class="card {cls}"><b>{html.escape(value)}</b><span>{html.escape(label)}</span></div>'
+        f'<div class="card {cls}"><b>{html_text(value)}</b><span>{html_text(label)}</span></div>'
         for cls, value, label in items
     ) + "</div>"
 
@@ -549,7 +549,7 @@ def _cards(overview: pd.DataFrame) -> str:
 def _figure(fig: SvgFigure) -> str:
     svg = fig.svg
     start = svg.find("<svg")
-    return f'<div class="figure" role="img" aria-label="{html.escape(fig.title)}">{svg[start:]}</div>'
+    return f'<div class="figure" role="img" aria-label="{html_text(fig.title)}">{svg[start:]}</div>'
 
 
 def _figures(s: CorpusSummary) -> tuple[str, str, str]:
@@ -651,12 +651,12 @@ def _reason_notes(
     first = typical.get((kind, reason))
     if first is not None:
         notes.append(f"The first problem is typical: the median refusal of the most frequent pattern, "
-                     f"<code>{html.escape(first.pattern)}</code> ({first.equations:,} refusals in "
+                     f"<code>{html_text(first.pattern)}</code> ({first.equations:,} refusals in "
                      f"{first.problems:,} problems).")
     if kind == "equation":
         uncertain = reading_uncertainty_note(s.refusal_reasons, reason)
         if uncertain is not None:
-            notes.append(html.escape(uncertain))
+            notes.append(html_text(uncertain))
     return "".join(f'<p class="note">{note}</p>' for note in notes)
 
 
@@ -675,8 +675,8 @@ def _page(
     coverage = s.coverage_curve[s.coverage_curve["k"].isin(COVERAGE_KS)].reset_index(drop=True)
     files = "".join(f"<li>{_breakable(spec)}</li>" for spec in batch.specs)
     body: list[str] = [
-        f'<header class="top"><div><h1>{html.escape(title)}</h1>'
-        f'<details class="files"><summary>Unit pack <span class="pack">{html.escape(batch.pack_provenance)}</span>'
+        f'<header class="top"><div><h1>{html_text(title)}</h1>'
+        f'<details class="files"><summary>Unit pack <span class="pack">{html_text(batch.pack_provenance)}</span>'
         f' · {len(batch.specs)} corpus file{"" if len(batch.specs) == 1 else "s"}</summary><ul>{files}</ul>'
         '<p class="note">Every table of this report was computed with this pack: <code>pack.csv</code>, beside '
         "the tables, lists each of its parts with its full sha256.</p></details>"
@@ -732,7 +732,7 @@ def _page(
         label = {"equation": "equation refusal", "target": "question target", "import": "import refusal"}[kind]
         if kind == "equation" and reason in GROUNDING_REASONS:
             label = "equation refusal of reading (could not tell)"  # never a dimension error (ADR 0024)
-        body.append(f"<h3>{html.escape(label)}: {html.escape(reason)}</h3>")
+        body.append(f"<h3>{html_text(label)}: {html_text(reason)}</h3>")
         body.append(_reason_notes(kind, reason, s, typical or {}))
         body.extend(
             _drilldown_html(d, diagram=next(drawn) if diagrams is not None and d.graph is not None else "")
@@ -742,7 +742,7 @@ def _page(
                 "written next to this report.</footer></main>")
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
+            f"<title>{html_text(title)}</title><style>{_CSS}</style></head><body>"
             + "".join(body) + "</body></html>\n")
 
 
@@ -801,7 +801,8 @@ def write_tables(
 
 
 def _write_csv(frame: pd.DataFrame, path: Path) -> None:
-    frame.to_csv(path, index=False, lineterminator="\n")
+    """A table as CSV, its text cells capped and spreadsheet-safe (:func:`ssbg.outputs.csv_text`)."""
+    path.write_text(csv_text(frame), encoding="utf-8")
 
 
 def _write_file(target: Path, write: Callable[[Path], object], stage: OutputSet) -> None:

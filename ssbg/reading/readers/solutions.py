@@ -52,6 +52,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
+from ssbg.limits import size_refusal
 from ssbg.numbers import parse_number
 from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
@@ -98,7 +99,8 @@ READING_NOTES: frozenset[str] = frozenset(
         "unread_line",  # a line with arithmetic ("= 12") that no step read
         "no_equation",  # no arithmetic step at all
         "empty_text",  # an empty question or solution
-        "record_too_large",  # more formulas than a record may hold (grounding.MAX_FORMULAS)
+        "record_too_large",  # beyond a cap of ssbg.limits (nothing read), or more formulas than grounding.MAX_FORMULAS
+        "number_out_of_range",  # a number of the question too long or too large to read (ssbg.numbers)
         "ambiguous_grounding",  # a number the words do not bind to one mention (the grounding issue's refusal)
     }
 )
@@ -699,12 +701,21 @@ def read_solution(
         raise ProblemGraphError(f"'solution' must be a str or a list of str (got {type(solution).__name__})",
                                 reason="wrong_type", path="solution")
     p = default_pack() if pack is None else pack
+    too_large = size_refusal(question, solution)
+    if too_large is not None:  # refused before any reading: the caps bound the work (ssbg.limits)
+        shown = solution if isinstance(solution, str) else "\n".join(solution)
+        note = ReadingNote("record_too_large", None, None, None, None, too_large.detail or too_large.message)
+        return SolutionReading(NormalizedSolution(shown, shown), None, (), (note,))
     normalized = normalize_solution(solution)
     if not question.strip() or not normalized.text.strip():
         which = "question" if not question.strip() else "solution"
         note = ReadingNote("empty_text", None, None, None, None, which)
         return SolutionReading(normalized, None, (), (note,))
-    span, read = _question(question, p)
+    try:
+        span, read = _question(question, p)
+    except NumberError as exc:  # a number past ssbg.numbers' bounds: the question cannot be read
+        note = ReadingNote("number_out_of_range", None, None, None, None, f"question: {exc.detail or exc.message}")
+        return SolutionReading(normalized, None, (), (note,))
     builder = StepBuilder(problem_id, CORPUS, question, read.mentions, question_span=span,
                           answer_unit=read.answer_unit, answer=normalized.answer, solution=normalized.working, pack=p)
     builder.state.solution_numbers = False
