@@ -44,7 +44,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ssbg.checking.batch import Fields, _pack_for, check_solutions, read_error_steps, score_verdicts
-    from ssbg.checking.report import example_rows, recheck, report_html, write_text_atomic
+    from ssbg.checking.report import example_rows, recheck, report_html, write_frame, write_text_atomic
 
     keys = _keys(args.solver_key)
     if keys and args.solver_field:
@@ -60,7 +60,8 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
 
     pack = _pack_for(args.pack)
     output = Path(args.output)
-    write_text_atomic(output, frame.to_csv(index=False, lineterminator="\n"))
+    meta = {"ssbg.pack": pack.provenance}
+    write_frame(output, frame, metadata=meta)  # CSV, and Parquet beside it with pyarrow
     pack_path = write_text_atomic(output.with_suffix(".pack.csv"),
                                   pack_table(pack.components).to_csv(index=False, lineterminator="\n"))
     counts = pd.crosstab(frame["solver"].astype(str), frame["status"].astype(str))
@@ -70,7 +71,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     if args.label_field is not None or args.reference_field is not None:
         scores = score_verdicts(frame, error_steps=error_steps)
         scores_path = output.with_suffix(".scores.csv")
-        write_text_atomic(scores_path, scores.to_csv(index=False, lineterminator="\n"))
+        write_frame(scores_path, scores, metadata=meta)
         shown = scores[["solver", "labelled", "base_rate_pct", "flagged", "precision_pct", "recall_pct",
                         "false_alarm_pct", "lift", "unverifiable_pct", "hand_read", "first_step_right"]]
         print()
@@ -80,7 +81,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     if args.html:
         fields = Fields(args.question_field, args.solution_field, args.id_field, args.label_field,
                         args.reference_field, args.solver_field, keys)
-        drawn = recheck(Path(args.file), fields, example_rows(frame), pack)
+        drawn = recheck(args.file, fields, example_rows(frame), pack)
         page = report_html(frame, scores, drawn, title=f"{args.file} ({len(frame)} solutions)",
                            pack=pack.provenance)
         print(f"report: {write_text_atomic(args.html, page)}")
@@ -106,7 +107,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "Field paths may be dotted (175b_verification.solution). With --solver-key, each key holds one solver's "
         "object and the solution and label fields are read inside it; with --solver-field, a field names the solver.",
     )
-    cmd.add_argument("file", metavar="FILE.jsonl", help="one JSON object per line")
+    cmd.add_argument("file", metavar="FILE",
+                     help="JSONL (one JSON object per line), a JSON array, CSV or Parquet, by extension or FORMAT=PATH "
+                     "(jsonl, json, csv, parquet)")
     cmd.add_argument("--question-field", required=True, metavar="Q", help="the question text")
     cmd.add_argument("--solution-field", required=True, metavar="S",
                      help="the solution (text, or a list of step strings); inside each solver key's object")
@@ -117,7 +120,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("--solver-field", metavar="M", help="a field naming the solver (one solution per record)")
     cmd.add_argument("--solver-key", action="append", metavar="K",
                      help="a key holding one solver's object (repeat, or comma-separate)")
-    cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV", help="where to write the verdicts")
+    cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV",
+                     help="where to write the verdicts (CSV, and Parquet beside it when pyarrow is installed)")
     cmd.add_argument("--html", metavar="REPORT_HTML", help="also write a page with the scores and drawn verdicts")
     cmd.add_argument("--error-steps", metavar="FILE",
                      help="CSV of id, solver, line: where each solution's first error is, read by hand")

@@ -134,7 +134,8 @@ _MATH_DOLLARS = re.compile(r"\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed)(?!
 SPLIT_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d\w-]|,\d)")
 # Arithmetic in words: "12 plus 14 plus 4 equals 30", "5 times 3 is equal to 15" (signs written over the words)
 _WORD_SIGNS = {"plus": "+", "minus": "-", "times": "*", "multiplied by": "*", "divided by": "/"}
-_WORD_NUMBER = r"\$?\d[\d,]*(?:\.\d+)?%?(?:[ \t]+(?!plus\b|minus\b|times\b|multiplied\b|divided\b|equals?\b|is\b)[A-Za-z]+){0,2}"
+_NOT_A_UNIT_WORD = r"(?!plus\b|minus\b|times\b|multiplied\b|divided\b|equals?\b|is\b)"
+_WORD_NUMBER = rf"\$?\d[\d,]*(?:\.\d+)?%?(?:[ \t]+{_NOT_A_UNIT_WORD}[A-Za-z]+){{0,2}}"
 _WORD_OPERATOR = r"(?:plus|minus|times|multiplied[ \t]+by|divided[ \t]+by)"
 _WORD_CHAIN = re.compile(
     rf"(?i)(?<![\w.,$]){_WORD_NUMBER}(?:[ \t]+{_WORD_OPERATOR}[ \t]+{_WORD_NUMBER})+"
