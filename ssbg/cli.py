@@ -188,6 +188,8 @@ def load_problem_file(path: str | Path, problem_id: str | None = None) -> object
 
     Raises
     ------
+    ImportRefusal
+        ``unreadable_file`` (``no such file``) for a path that names nothing.
     ProblemGraphError
         ``malformed_json`` for a file that cannot be read or decoded; ``invalid_value`` when
         ``problem_id`` names no problem of the file, or a JSONL file of several lines is given without it;
@@ -196,6 +198,10 @@ def load_problem_file(path: str | Path, problem_id: str | None = None) -> object
     from ssbg.errors import ProblemGraphError
 
     p = Path(path)
+    if not p.exists():  # said plainly, not as JSON that does not decode
+        from ssbg.errors import ImportRefusal
+
+        raise ImportRefusal("no such file", reason="unreadable_file", path=str(p), detail="no such file")
     try:
         raw = read_regular(p, MAX_PROBLEM_BYTES)  # a FIFO or a device is refused, never read
     except OSError as exc:

@@ -877,8 +877,27 @@ class _RenderingWarmUp:
             self._thread.join()
 
 
+def _new_folders(*folders: Path) -> list[Path]:
+    """The folders on the way to ``folders`` that do not exist yet (the deepest first)."""
+    out: list[Path] = []
+    for folder in folders:
+        for f in (folder, *folder.parents):
+            if f.exists():
+                break
+            if f not in out:
+                out.append(f)
+    return sorted(out, key=lambda f: len(f.parts), reverse=True)
+
+
+def _remove_empty(folders: Sequence[Path]) -> None:
+    """Remove the folders a failed run created, where they are still empty (deepest first)."""
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
 def write_report(
-    specs: Sequence[str | Path],
+    specs: Any,
     out_html: str | Path,
     *,
     csv_dir: str | Path | None = None,
@@ -896,7 +915,9 @@ def write_report(
     Parameters
     ----------
     specs
-        Corpus specs (``FORMAT=PATH`` or paths; a folder expands per file).
+        Corpus specs (``FORMAT=PATH`` or paths; a folder expands per file), or records in memory
+        (``(FORMAT, data)``: a DataFrame, a ``datasets.Dataset``, a list of dicts), as for
+        :func:`~ssbg.stats.batch.run_batch`.
     out_html
         Where the report goes; its folder is created.
     csv_dir
@@ -933,12 +954,16 @@ def write_report(
     if html_path.is_dir():
         raise OutputError(f"cannot write the report to {html_path}: it is a folder", reason="is_a_directory",
                           path=str(html_path), detail="is a directory")
+    made = _new_folders(html_path.parent, tables_dir)  # removed again if the run fails: it leaves nothing behind
     check_writable(html_path.parent)
     check_writable(tables_dir)
     warm_up = _RenderingWarmUp(enabled=jobs > 1 and engine == "local")
     try:
         batch = run_batch(specs, jobs=jobs, engine=engine, pack=pack, limit=limit, progress=progress,
                           on_chunk=warm_up.on_chunk)
+    except BaseException:
+        _remove_empty(made)
+        raise
     finally:
         warm_up.join()
     summary = summarize(batch.problems, batch.equations, pack=batch.unit_pack, kinds=batch.kinds)
