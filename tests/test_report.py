@@ -262,7 +262,8 @@ def test_cli_fail_on_refusal(tmp_path: Path, lines: list[str], code: int) -> Non
 
 
 @pytest.mark.parametrize(("argv", "says"), [
-    (["report", "/nonexistent/corpus.jsonl", "-o", "x.html"], "[unreadable_file] at /nonexistent/corpus.jsonl: no such file"),
+    (["report", "/nonexistent/corpus.jsonl", "-o", "x.html"],
+     "[unreadable_file] at /nonexistent/corpus.jsonl: no such file"),
     (["report", "nosuchformat=data", "-o", "x.html"], "ImportRefusal [malformed_record]"),
 ])  # fmt: skip
 def test_cli_bad_input_exits_2(argv: list[str], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

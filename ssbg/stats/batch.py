@@ -527,6 +527,8 @@ def _spec_list(specs: object) -> list[object]:
         return [specs]
     if isinstance(specs, list) and specs and all(isinstance(s, dict) for s in specs):
         return [specs]  # a list of records (dicts) is one source, not a list of specs
+    if isinstance(specs, tuple) and len(specs) == 2 and isinstance(specs[0], str) and is_in_memory(specs[1]):
+        return [specs]  # (FORMAT, data)
     return list(cast("Iterable[object]", specs))
 
 
