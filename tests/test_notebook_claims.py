@@ -67,3 +67,8 @@ def test_papermill_writes_under_out_which_git_ignores() -> None:
     ignored = subprocess.run(["git", "check-ignore", "-q", "out/03_corpus_refusal_statistics.ipynb"], cwd=REPO,
                              check=False)
     assert ignored.returncode == 0
+
+
+@pytest.mark.parametrize("notebook", ["03_corpus_refusal_statistics", "04_checking_model_solutions"])
+def test_a_notebook_that_prints_results_names_its_pack(notebook: str) -> None:
+    assert "pack en_units_v1 1.0.0 sha256:" in _outputs(notebook)
