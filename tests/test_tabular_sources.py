@@ -210,3 +210,23 @@ def test_write_report_takes_a_dataframe(tmp_path: Path) -> None:
 def test_a_failed_report_leaves_nothing_behind(tmp_path: Path) -> None:
     assert main(["report", "README.md", "-o", str(tmp_path / "new" / "report.html"), "--no-progress"]) == 2
     assert list(tmp_path.iterdir()) == []
+
+
+def test_ssbg_report_reads_parquet_and_csv_by_extension(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "gsm8k"
+    folder.mkdir()
+    pd.DataFrame(GSM8K_ROWS).to_parquet(folder / "train.parquet")
+    pd.DataFrame(GSM8K_ROWS).to_csv(tmp_path / "rows.csv", index=False)
+    out = tmp_path / "out" / "report.html"
+    assert main(["report", str(folder / "train.parquet"), f"gsm8k={tmp_path / 'rows.csv'}", "-o", str(out),
+                 "--no-progress", "--no-diagrams"]) == 0
+    overview = pd.read_parquet(tmp_path / "out" / "report_tables" / "overview.parquet")
+    assert overview["records"].tolist() == [6, 6]  # one corpus (gsm8k, both files), then all corpora
+
+
+def test_check_solutions_reads_format_equals_path(dev_records: list[dict[str, Any]], tmp_path: Path) -> None:
+    odd = tmp_path / "records.bin"
+    pd.DataFrame(dev_records[:2]).to_parquet(odd)
+    code = main(["check-solutions", f"parquet={odd}", "--question-field", "question", "--solution-field", "solution",
+                 "--solver-key", "6b_finetuning", "-o", str(tmp_path / "v.csv"), "--no-progress"])
+    assert (code, len(pd.read_csv(tmp_path / "v.csv"))) == (0, 2)
