@@ -1,7 +1,8 @@
-"""Check a JSONL file of solutions: one verdict row per solution, and with labels the scores per solver.
+"""Check a set of solutions: one verdict row per solution, and with labels the scores per solver.
 
-:func:`check_solutions` reads a JSONL file whose records hold a question and one or more
-solutions, checks each with :func:`~ssbg.checking.verdict.check_solution`, and returns a
+:func:`check_solutions` reads records (a JSONL, JSON, CSV or Parquet file, a DataFrame, a
+``datasets.Dataset`` or a list of dicts: :mod:`ssbg.reading.readers.tabular`) that hold a question
+and one or more solutions, checks each with :func:`~ssbg.checking.verdict.check_solution`, and returns a
 pandas DataFrame with one row per solution (:data:`VERDICT_COLUMNS`), in file order;
 :func:`score_verdicts` turns a frame with labels into the per-solver scores
 (:data:`SCORE_COLUMNS`).  ``ssbg check-solutions`` is the command over both.
@@ -22,8 +23,9 @@ shares are a reading limit (coverage, :func:`~ssbg.checking.verdict.check_soluti
 row of its own, solver :data:`REFERENCE_SOLVER`, labelled correct (a reference is taken to be
 right: its ``error`` verdicts are the checker's false alarms on it).
 
-A record that cannot be read (not JSON, not UTF-8, too large, a field missing or of the wrong
-type, an unreadable label) is a row of status ``refused`` with the import reason
+A field (or solver key) that no record has is bad input: :class:`~ssbg.errors.ImportRefusal` naming
+the fields the records have.  A record that cannot be read (not JSON, not UTF-8, too large, a field
+missing or of the wrong type, an unreadable label) is a row of status ``refused`` with the import reason
 (:data:`~ssbg.errors.IMPORT_REASONS`) and the field path, counted like any other; one bad record
 never stops the run.  The record's own id is kept (``id_field``), else ``file:line``.
 """

@@ -1,11 +1,13 @@
-"""The ``ssbg check-solutions`` subcommand: a JSONL file of solutions in, verdicts (and scores) out.
+"""The ``ssbg check-solutions`` subcommand: a file of solutions in, verdicts (and scores) out.
 
-``ssbg check-solutions FILE.jsonl --question-field Q --solution-field S [--id-field ID]
+``FILE`` is JSONL, a JSON array, CSV or Parquet, by its extension or ``FORMAT=PATH``.
+
+``ssbg check-solutions FILE --question-field Q --solution-field S [--id-field ID]
 [--label-field L] [--reference-field R] [--solver-field M | --solver-key K ...] -o verdicts.csv
 [--html report.html] [--error-steps FILE] [--jobs N] [--engine local|dask] [--pack P]
 [--limit N] [--no-progress] [--fail-on-error]``
 
-It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`), the
+It writes one row per solution to the CSV (and to Parquet beside it when pyarrow is installed) (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`), the
 pack it checked with beside it (``<name>.pack.csv``: name, version and sha256 of the pack and of
 each part, :func:`ssbg.stats.tables.pack_table`) and prints the verdicts per solver; with labels
 it prints and writes beside the CSV (``<name>.scores.csv``) per solver: precision, recall,
@@ -21,7 +23,8 @@ of model solutions (``../shared/corpora/gsm8k_model_solutions/dev.jsonl``)::
       --error-steps data/checking/first_error_steps_dev.csv -o out/verdicts.csv --html out/verdicts.html --jobs 2
 
 Exit codes: 0 when written; 1 with ``--fail-on-error`` when any verdict is ``error``; 2 for bad
-input (no such file, a bad pack or error-steps file), printed by :func:`ssbg.cli.main`.
+input (no such file, a field or solver key no record has, a bad pack or error-steps file), printed by
+:func:`ssbg.cli.main`.
 """
 
 from __future__ import annotations
