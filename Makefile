@@ -48,7 +48,7 @@ demo-corpora: system-deps $(STAMP)
 	  data -o $(OUT)/report_corpora.html --csv-dir $(OUT)/tables_corpora --jobs 2
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check ssbg tests benchmarks packs
+	$(VENV)/bin/ruff check ssbg tests benchmarks packs tools
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
