@@ -7,8 +7,8 @@
 [--html report.html] [--error-steps FILE] [--jobs N] [--engine local|dask] [--pack P]
 [--limit N] [--no-progress] [--fail-on-error]``
 
-It writes one row per solution to the CSV (and to Parquet beside it when pyarrow is installed) (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`), the
-pack it checked with beside it (``<name>.pack.csv``: name, version and sha256 of the pack and of
+It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`; and to
+Parquet beside it when pyarrow is installed), the pack it checked with beside it (``<name>.pack.csv``: name, version and sha256 of the pack and of
 each part, :func:`ssbg.stats.tables.pack_table`) and prints the verdicts per solver; with labels
 it prints and writes beside the CSV (``<name>.scores.csv``) per solver: precision, recall,
 false-alarm rate on correct solutions, lift over the base rate, the verdict shares, and with
