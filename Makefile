@@ -4,6 +4,7 @@
 #   make bench  ssbg vs pint vs sympy, binding and corpus throughput
 #   make lab    JupyterLab on the notebooks
 #   make fuzz   the seams' property tests with 20,000 inputs each (by hand: about an hour)
+#   make train  rebuild the learned reader's model file from data/gold/ (byte-identical; ADR 0021)
 #   make mutation  mutmut on ssbg/units.py and ssbg/admissibility.py (by hand: CPU-heavy, not in CI)
 
 PYTHON ?= python3
@@ -17,7 +18,7 @@ LAB_ROOT = $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 LAB_ARGS ?=
 CORPORA ?= ../shared/corpora
 
-.PHONY: demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint alignment fuzz mutation
+.PHONY: train reader-figures demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint alignment fuzz mutation
 
 # Debian packages: graphviz (dot) for diagrams, chromium for the browser test and screenshots.
 # --no-install-recommends: what they need and nothing else (ADR 0020: 29 packages instead of 118).
@@ -81,6 +82,16 @@ MUTATION_ARGS ?=
 mutation: $(STAMP)
 	$(PY) -m pip install -q -e ".[mutation]"
 	$(PY) benchmarks/mutation.py $(MUTATION_ARGS)
+
+# The learned reader (ADR 0021): ssbg/reading/learned/reader.json rebuilt byte-identically from the
+# training gold of data/gold/ and the seed; TRAIN_ARGS=--check says whether the shipped file is current.
+TRAIN_ARGS ?=
+train: $(STAMP)
+	$(PY) -m ssbg.reading.learned.train --corpora $(CORPORA) $(TRAIN_ARGS)
+
+# The reader's figures, dev (cross-validated) and held out side by side, with the learning curve.
+reader-figures: $(STAMP)
+	$(PY) benchmarks/reader_figures.py --corpora $(CORPORA) --curve
 
 # Grounding against the hand-written gold alignments of data/gold/ (ADR 0018), and CogComp's own.
 alignment: $(STAMP)

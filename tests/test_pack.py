@@ -252,6 +252,8 @@ def test_packs_ship_in_the_wheel_and_load_from_another_folder(tmp_path: Path) ->
         assert f"ssbg/packs/{pack}/lexicon.jsonl" in names
         assert f"ssbg/packs/{pack}/manifest.json" in names
     assert "ssbg/packs/en_counts_v1/LICENSE-WordNet.txt" in names
+    assert "ssbg/reading/learned/reader.json" in names  # the learned reader's weights ship (ADR 0021)
+    assert zipfile.ZipFile(wheel).getinfo("ssbg/reading/learned/reader.json").file_size <= 5 * 2**20
     target = tmp_path / "site"
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
@@ -263,7 +265,8 @@ def test_packs_ship_in_the_wheel_and_load_from_another_folder(tmp_path: Path) ->
     env = {**os.environ, "PYTHONPATH": str(target)}
     probe = (
         "import ssbg, sys; print(ssbg.__file__); print(len(ssbg.default_pack().entries));"
-        " print(ssbg.load_pack('en_units_v1+en_counts_v1').resolve('cookies').lemma)"
+        " print(ssbg.load_pack('en_units_v1+en_counts_v1').resolve('cookies').lemma);"
+        " from ssbg.reading.learned.model import load_model; print(load_model() is not None)"
     )
     out = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(target)!r}); {probe}"],
@@ -276,6 +279,7 @@ def test_packs_ship_in_the_wheel_and_load_from_another_folder(tmp_path: Path) ->
     assert out[0].startswith(str(target))
     assert out[1] == "112"
     assert out[2] == "cookie"
+    assert out[3] == "True"  # the model loads from the installed package, not from the checkout
 
 
 @pytest.mark.parametrize("value", ["no", 1, None])

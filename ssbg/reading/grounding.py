@@ -77,6 +77,8 @@ from ssbg.reading.formula import (
     parse_equation,
     parse_formula,
 )
+from ssbg.reading.learned.model import current_model
+from ssbg.reading.learned.operands import operand_features
 from ssbg.reading.mentions import mention_at, pack_lookup, worded_mentions
 from ssbg.trace import Mention, Operand, Step, Trace
 from ssbg.units import UnitPack, default_pack
@@ -203,6 +205,7 @@ def _equation_offsets(equation: str) -> tuple[int, ...] | None:
 
 def _literal_value(text: str) -> float:
     return float(text.replace(",", ""))
+
 
 _ANNOTATION = re.compile(r"<<[^<>]*>>")
 _SCALE_WORD = re.compile(r"(?i)\b(?:thousand|million|billion)\b")
@@ -674,10 +677,14 @@ TIE_MARGIN = 0.3
 """Two readings whose scores differ by less than this are a tie: the operand records both (ADR 0018)."""
 
 
-def _evidence(g: GroundingState, lit: Literal, c: Candidate) -> tuple[float, str]:
-    """What the words of the solution say for a candidate: its twin's unit words, then the line's words."""
+def _evidence(g: GroundingState, lit: Literal, c: Candidate) -> tuple[float, str, int, float]:
+    """What the words of the solution say for a candidate: its twin's unit words, then the line's words.
+    Returns the hand-weighed score, why, the twin's say (+1 its unit, -1 another, 0 none) and the
+    weighted words the line shares (the learned scorer's features)."""
     score = 0.0
     why = ""
+    said = 0
+    common = 0.0
     twin = g.twins[lit.position] if 0 <= lit.position < len(g.twins) else ()
     named = [w for w in twin if w]
     context, unit = g.candidate_words(c.source)
@@ -686,9 +693,11 @@ def _evidence(g: GroundingState, lit: Literal, c: Candidate) -> tuple[float, str
         if hit is not None:
             score += _W_TWIN
             why = f"written {hit!r}"
+            said = 1
         else:
             score -= _W_MISMATCH
             why = f"written {named[0]!r}"
+            said = -1
     if context:
         line = g.line_words()
         common = overlap(line, context)
@@ -697,18 +706,54 @@ def _evidence(g: GroundingState, lit: Literal, c: Candidate) -> tuple[float, str
             shared = sorted((w for w in line if w in context), key=lambda w: (-context[w], w))[:2]  # line: no repeats
             why = f"{why}, " if why else why
             why += "line says " + "/".join(shared)
-    return score, why
+    return score, why, said, common
 
 
-def _scored(g: GroundingState, lit: Literal, candidates: Sequence[Candidate]) -> list[tuple[float, Candidate, str]]:
-    """Each candidate with its score (prior + the evidence of the words) and why, best first (the
-    proposers' order breaks a tie of scores).  A lone candidate needs no words."""
+OBSERVERS: list[Callable[[GroundingState, Literal, Sequence[Candidate], Sequence[Mapping[str, float]]], None]] = []
+"""Called with every literal's candidates and their features as they are scored (training reads them)."""
+
+
+def _features(
+    g: GroundingState, lit: Literal, candidates: Sequence[Candidate], op: str | None
+) -> list[tuple[Mapping[str, float], str, float]]:
+    """Each candidate's learned-scorer features, why, and hand-weighed evidence."""
+    out = []
+    steps_seen = 0
+    for rank, c in enumerate(candidates):
+        evidence, why, said, common = _evidence(g, lit, c) if g.solution is not None else (0.0, "", 0, 0.0)
+        kind = "step" if c.key[0] in ("at", "step") else c.key[0]
+        recency = None
+        if kind == "step":
+            recency = steps_seen
+            steps_seen += 1
+        features = operand_features(
+            kind, c.label, c.prior, rank=rank, n=len(candidates), used=kind == "mention" and c.key[1] in g.used,
+            twin=said, overlap=common, op=op, recency=recency, constant=c.key[1] if kind == "constant" else None,
+            hand=c.prior + evidence,
+        )  # fmt: skip
+        out.append((features, why, evidence))
+    return out
+
+
+def _scored(
+    g: GroundingState, lit: Literal, candidates: Sequence[Candidate], op: str | None = None
+) -> list[tuple[float, Candidate, str]]:
+    """Each candidate with its score and why, best first (the proposers' order breaks a tie of scores).
+    The score is the learned scorer's (:mod:`ssbg.reading.learned`) where a model is loaded, else the
+    prior plus the evidence of the words.  A lone candidate needs no words."""
+    if len(candidates) == 1 and not OBSERVERS:
+        return [(candidates[0].prior, candidates[0], "")]
+    model = current_model()
+    weights = None if model is None else model.weights.get("operand")
+    rows = _features(g, lit, candidates, op)
+    for observe in OBSERVERS:
+        observe(g, lit, candidates, [f for f, _, _ in rows])
     if len(candidates) == 1:
         return [(candidates[0].prior, candidates[0], "")]
     out = []
-    for c in candidates:
-        evidence, why = _evidence(g, lit, c) if g.solution is not None else (0.0, "")
-        out.append((c.prior + evidence, c, why))
+    for c, (features, why, evidence) in zip(candidates, rows, strict=True):
+        score = sum(weights.get(k, 0.0) * v for k, v in features.items()) if weights else c.prior + evidence
+        out.append((score, c, why))
     order = sorted(range(len(out)), key=lambda k: (-out[k][0], k))
     return [out[k] for k in order]
 
@@ -735,11 +780,12 @@ def _choose(
     lit: Literal,
     candidates: list[Candidate],
     prescored: list[tuple[float, Candidate, str]] | None = None,
+    op: str | None = None,
 ) -> Operand:
     """The reading the formula's joint choice made (:func:`plan_formula`), else the best-scored one; the
     best other reading is its alternative when their scores tie (within :data:`TIE_MARGIN`)."""
     at = g.literal_at(lit)
-    scored = prescored or g.scores.pop(id(lit), None) or _scored(g, lit, candidates)
+    scored = prescored or g.scores.pop(id(lit), None) or _scored(g, lit, candidates, op)
     planned = g.formula_plan.get(id(lit))
     if planned is None and at is not None and at in g.plan:
         planned = g.plan[at]
@@ -781,7 +827,7 @@ def plan_formula(g: GroundingState, items: Sequence[tuple[Literal, str | None]])
         for _name, propose in CANDIDATE_RULES:
             candidates.extend(propose(g, lit, op))
         if candidates:
-            scored = _scored(g, lit, candidates)
+            scored = _scored(g, lit, candidates, op)
             g.scores[id(lit)] = scored
             options.append((id(lit), scored[:4]))
     g.scored_over = g.mentions
@@ -1233,7 +1279,7 @@ def ground(g: GroundingState, lit: Literal, op: str | None = None) -> Operand:
     for _name, propose in CANDIDATE_RULES:
         candidates.extend(propose(g, lit, op))
     if candidates:
-        return _choose(g, lit, candidates)
+        return _choose(g, lit, candidates, op=op)
     for name, rule in GROUNDING_RULES:
         operand = rule(g, lit, op)
         if operand is not None:
@@ -1606,7 +1652,7 @@ class StepBuilder:
                         for _name, propose in CANDIDATE_RULES:
                             candidates.extend(propose(g, lit, op))
                         if candidates:
-                            scored = _scored(g, lit, candidates)
+                            scored = _scored(g, lit, candidates, op)
                             g.planned_scores[where] = (lit.value, scored)
                             rows.append((where, scored[:6]))
                 g.virtual.append((position, value, unit))
@@ -1741,8 +1787,7 @@ class StepBuilder:
             every = (*g.mentions, *g.quoted)
             mentions = tuple(every[old] for _, _, old in order)
             steps = tuple(
-                dataclasses.replace(step, operands=tuple(_renumbered(o, rank) for o in step.operands))
-                for step in steps
+                dataclasses.replace(step, operands=tuple(_renumbered(o, rank) for o in step.operands)) for step in steps
             )
         try:
             return Trace(

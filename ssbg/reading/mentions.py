@@ -50,8 +50,8 @@ from ssbg.trace import Mention
 from ssbg.units import DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector, default_pack
 
 __all__ = [
+    "NOT_UNITS",
     "VULGAR_FRACTIONS",
-    "ProblemText",
     "Token",
     "asked_unit",
     "clear_lemma_cache",
@@ -62,7 +62,6 @@ __all__ = [
     "mention_at",
     "pack_lookup",
     "question_unit",
-    "read_problem_text",
     "tokenize",
     "unit_after",
     "unit_lemma",
@@ -194,7 +193,7 @@ _MODIFIERS = frozenset(
     )
 )
 # Nouns that name a dimension or an aggregate, not a unit ("half of the money").
-_NOT_UNITS = frozenset(
+NOT_UNITS = _NOT_UNITS = frozenset(
     _words(
         """money time distance length width height weight amount number total cost price value sum difference rest
         remainder way speed rate area volume age profit income budget change balance savings earnings winnings
@@ -2557,31 +2556,6 @@ def find_question_span(text: str) -> tuple[int, int] | None:
                 asked = (begin, end)
         end = first
     return asked
-
-
-class ProblemText(NamedTuple):
-    """What a reader takes from a problem's text: its mentions and its question's answer unit."""
-
-    mentions: tuple[Mention, ...]
-    answer_unit: str | None
-
-
-def read_problem_text(
-    text: str, question_span: tuple[int, int] | None, *, pack: UnitPack | None = None
-) -> ProblemText:
-    """The mentions of ``text`` and the unit its question (``question_span``) states or asks, from one
-    tokenization: what every corpus reader reads before grounding a solution.
-
-    >>> text = "Sam ran 3 miles. How far did he run?"
-    >>> read_problem_text(text, (17, len(text)))
-    ProblemText(mentions=(Mention(start=8, end=15, text='3 miles', value=3, unit='miles', lemma='mile', \
-kind='quantity', source='text', alt_unit=None),), answer_unit='miles')
-    """
-    toks = tokenize(text)
-    mentions = extract_mentions(text, pack=pack, tokens=toks)
-    if question_span is None:
-        return ProblemText(mentions, None)
-    return ProblemText(mentions, question_unit(text, *question_span, pack=pack, tokens=toks, mentions=mentions))
 
 
 def _span_tokens(text: str, start: int, end: int | None, tokens: Sequence[Token] | None) -> Sequence[Token]:

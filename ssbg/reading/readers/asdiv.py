@@ -45,7 +45,7 @@ from ssbg.errors import ImportRefusal
 from ssbg.numbers import parse_number
 from ssbg.reading.formula import parse_formula
 from ssbg.reading.grounding import StepBuilder
-from ssbg.reading.mentions import read_problem_text
+from ssbg.reading.problem_text import read_problem_text
 from ssbg.reading.readers import common
 from ssbg.reading.readers.common import RawRecord, StagedReader, numbers_of, open_corpus_file, refused_record
 from ssbg.reading.records import CorpusRecord

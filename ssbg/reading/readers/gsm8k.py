@@ -28,7 +28,8 @@ from ssbg.errors import ImportRefusal, NumberError
 from ssbg.numbers import number_or_none, parse_number
 from ssbg.reading.formula import BinOp, parse_formula
 from ssbg.reading.grounding import StepBuilder
-from ssbg.reading.mentions import VULGAR_FRACTIONS, find_question_span, read_problem_text, tokenize, unit_after
+from ssbg.reading.mentions import VULGAR_FRACTIONS, find_question_span, tokenize, unit_after
+from ssbg.reading.problem_text import read_problem_text
 from ssbg.reading.readers.common import (
     RawRecord,
     StagedReader,

@@ -55,7 +55,8 @@ from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
 from ssbg.numbers import parse_number
 from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
-from ssbg.reading.mentions import ProblemText, find_question_span, read_problem_text
+from ssbg.reading.mentions import find_question_span
+from ssbg.reading.problem_text import ProblemText, read_problem_text
 
 # The GSM8K reader's pieces (this reader reads the same notations; see its docstring):
 from ssbg.reading.readers.gsm8k import (

@@ -24,7 +24,7 @@ from typing import Any
 from ssbg.errors import ImportRefusal
 from ssbg.numbers import check_json_number, parse_number
 from ssbg.reading.grounding import StepBuilder
-from ssbg.reading.mentions import read_problem_text
+from ssbg.reading.problem_text import read_problem_text
 from ssbg.reading.readers.common import StagedReader, iter_json_array, json_array_builder, numbers_of, text_field
 from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack

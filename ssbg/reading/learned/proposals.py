@@ -1,0 +1,362 @@
+"""Candidate readings of a question's mention: what it counts or measures, and per what (edge).
+
+The proposers are generous: the scorer (:mod:`ssbg.reading.learned.model`), not they, decides.
+For a mention of the text (a number and the unit the rules read beside it) they propose
+
+- **units** (the numerator): the rules' reading and their second reading (``alt_unit``), every
+  noun within a few words of the number in its sentence, the things the other mentions of the
+  text count (an elided noun: "Sam has 5 more than Tom"), and none (a bare number);
+- **pers** (the denominator of a rate): none, the rules' and second reading's, every noun of the
+  number's sentence, and every noun of the text that follows ``a``/``an``/``each``/``every``/``per``
+  (what one thing is: "a combo", "each tree").
+
+A noun is a word the shipped packs name (``en_units_v1`` and ``en_counts_v1``), whatever pack the
+reading binds with, so the candidates do not change with the pack.
+
+>>> from ssbg.reading.mentions import extract_mentions, tokenize
+>>> text = "Each tree has 6 lemons. She picks 3 trees."
+>>> m = extract_mentions(text)[0]
+>>> toks = tokenize(text)
+>>> sorted({c.lemma for c in unit_candidates(toks, m, extract_mentions(text), TextIndex.of(toks))} - {None})
+['lemon', 'tree']
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ssbg.reading.mentions import NOT_UNITS, Token, lemmatize, pack_lookup
+from ssbg.trace import Mention
+from ssbg.units import UnitPack, load_pack
+
+__all__ = [
+    "NOUN_PACK",
+    "PerCandidate",
+    "TextIndex",
+    "UnitCandidate",
+    "category",
+    "mention_tokens",
+    "per_candidates",
+    "reading_of",
+    "sentence_bounds",
+    "unit_candidates",
+]
+
+NOUN_PACK = "en_units_v1+en_counts_v1"
+"""The packs whose words are nouns to the proposers (the same whatever pack a reading binds with)."""
+
+WINDOW_AFTER = 6  # words after a number that may name its unit
+WINDOW_BEFORE = 4  # and before it ("a price of $5", "Tom's cats number 3")
+
+_SENTENCE_END = frozenset({".", "?", "!", ";"})
+_CUES = frozenset({"a", "an", "each", "every", "per"})
+_NOT_NOUNS = frozenset(
+    """a an the and or but of to in on at for with by from as than that this these those it its he she they
+    them his her their our your my we you i me him us is are was were be been has have had do does did
+    will would can could each every per more less fewer most least if then so how what which who when
+    where all some any many much only just also too very both either half twice once one two three four
+    five six seven eight nine ten left total times time rest other another same new old first second
+    third last next""".split()  # noqa: SIM905 - a vocabulary reads better as words
+)
+
+
+class UnitCandidate(NamedTuple):
+    """A reading of what a mention counts or measures (``lemma`` None: no unit, a bare number)."""
+
+    lemma: str | None
+    surface: str | None  # as the text writes it (the rules' surface for their readings)
+    rule: bool  # the rules' reading
+    alt: bool  # the rules' second reading
+    parallel: bool  # what another mention counts
+    previous: bool  # what the mention before it counts
+    distance: int | None  # words from the number (negative: before it); None: not in its sentence's window
+    after_of: bool  # "5 boxes of crayons": the noun follows an "of"
+
+
+class PerCandidate(NamedTuple):
+    """A reading of what a mention is per (``lemma`` None: a total, not a rate)."""
+
+    lemma: str | None
+    surface: str | None
+    rule: bool
+    alt: bool
+    cue: str | None  # the word before the noun when it is a/an/each/every/per
+    distance: int | None  # words from the number in its sentence (negative: before); None: another sentence
+    in_mention: bool  # written inside the mention's own words ("$12 an hour")
+    crossed: bool = False  # a clause break (a comma, "and", "but", ...) stands between it and the number
+
+
+_NOT_NOUNS |= NOT_UNITS
+_PERIODIC = {
+    "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year",
+    "hourly": "hour", "nightly": "night",
+}  # fmt: skip
+_BREAKS = frozenset({",", "and", "but", "while", "so", "then", "if", "when", "or", "whereas"})
+_CUE_PREPOSITIONS = frozenset({"for", "in", "of", "on", "from", "to"})
+
+
+def _INDEX(noun: tuple[int, str, str | None]) -> int:  # noqa: N802 - a bisect key
+    return noun[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _noun_pack() -> UnitPack:
+    return load_pack(NOUN_PACK)
+
+
+@functools.lru_cache(maxsize=65536)
+def category(word: str) -> str:
+    """What kind of unit a word names in the shipped packs: ``money``, ``time``, ``length``, ``area``,
+    ``volume``, ``mass``, ``temperature``, ``count``, ``percent``, ``rate``, ``other`` or ``unknown``.
+
+    >>> category("dollars"), category("hours"), category("lemons"), category("quickly")
+    ('money', 'time', 'count', 'unknown')
+    """
+    hit = pack_lookup(_noun_pack(), word)
+    if hit is None:
+        return "unknown"
+    if hit.is_rate:
+        return "rate"
+    d = hit.dimension
+    if hit.lemma == "percent":
+        return "percent"
+    named = [(d.money, "money"), (d.time, "time"), (d.mass, "mass"), (d.temperature, "temperature"), (d.count, "count")]
+    for exponent, name in named:
+        if exponent == 1 and sum(map(abs, d)) == 1:
+            return name
+    if d.length in (1, 2, 3) and sum(map(abs, d)) == d.length:
+        return ("length", "area", "volume")[d.length - 1]
+    return "other"
+
+
+def _noun(tok: Token) -> str | None:
+    """The lemma of a token that names a unit or a counted thing, else None."""
+    if tok.kind != "word" or tok.low in _NOT_NOUNS or len(tok.low) < 2:
+        return None
+    if category(tok.low) == "unknown":
+        return None
+    hit = pack_lookup(_noun_pack(), tok.low)
+    return hit.lemma if hit is not None else lemmatize(tok.low)
+
+
+def sentence_bounds(toks: Sequence[Token], i: int, index: TextIndex | None = None) -> tuple[int, int]:
+    """The token range ``[lo, hi)`` of the sentence holding token ``i``."""
+    if index is not None:
+        return index.sentence[i] if i < len(index.sentence) else (i, i)
+    lo = i
+    while lo > 0 and toks[lo - 1].text not in _SENTENCE_END:
+        lo -= 1
+    hi = i
+    while hi < len(toks) and toks[hi].text not in _SENTENCE_END:
+        hi += 1
+    return lo, hi
+
+
+def mention_tokens(toks: Sequence[Token], m: Mention, index: TextIndex | None = None) -> tuple[int, int]:
+    """The token range ``[first, last]`` of a mention (its number is at ``first``)."""
+    if index is not None:
+        first = min(bisect.bisect_right(index.ends, m.start), len(toks) - 1)
+        last = max(first, bisect.bisect_left(index.starts, m.end) - 1)
+        return first, last
+    first = next((k for k, t in enumerate(toks) if t.end > m.start), len(toks) - 1)
+    last = first
+    while last + 1 < len(toks) and toks[last + 1].start < m.end:
+        last += 1
+    return first, last
+
+
+def reading_of(m: Mention, alt: bool = False) -> tuple[str | None, str | None, str | None, str | None]:
+    """(unit lemma, unit surface, per lemma, per surface) of a mention's rule reading (or second)."""
+    unit = m.alt_unit if alt else m.unit
+    if unit is None:
+        return None, None, None, None
+    num, sep, den = unit.partition(" per ")
+    lemma = _lemma_of(unit) if alt else (m.lemma or _lemma_of(unit))
+    lnum, lsep, lden = lemma.partition("_per_")
+    if not lsep:
+        return lemma, num.strip() or None, None, None
+    if sep:
+        return lnum, num.strip() or None, lden, den.strip() or None
+    return lnum, lnum.replace("_", " "), lden, lden.replace("_", " ")  # "mph": mile per hour
+
+
+def _lemma_of(text: str) -> str:
+    hit = pack_lookup(_noun_pack(), text.strip())
+    return hit.lemma if hit is not None else "_".join(lemmatize(w) for w in text.split()) or text
+
+
+def unit_candidates(
+    toks: Sequence[Token], m: Mention, mentions: Sequence[Mention], index: TextIndex
+) -> list[UnitCandidate]:
+    """Every unit reading proposed for ``m`` (deduplicated by lemma; the rules' first)."""
+    first, last = mention_tokens(toks, m, index)
+    lo, hi = sentence_bounds(toks, first, index)
+    out: dict[str | None, UnitCandidate] = {}
+
+    def add(c: UnitCandidate) -> None:
+        old = out.get(c.lemma)
+        if old is None:
+            out[c.lemma] = c
+            return
+        near = old.distance if old.distance is not None else c.distance
+        if old.distance is not None and c.distance is not None:
+            near = old.distance if abs(old.distance) <= abs(c.distance) else c.distance
+        out[c.lemma] = old._replace(
+            rule=old.rule or c.rule, alt=old.alt or c.alt, parallel=old.parallel or c.parallel, distance=near,
+            previous=old.previous or c.previous,
+            after_of=old.after_of or c.after_of, surface=old.surface or c.surface,
+        )  # fmt: skip
+
+    rnum, rsurf, _rden, _ = reading_of(m)
+    if rnum is not None:
+        add(UnitCandidate(rnum, rsurf, True, False, False, False, None, False))
+    if m.alt_unit is not None:
+        anum, asurf, _aden, _ = reading_of(m, alt=True)
+        if anum is not None:
+            add(UnitCandidate(anum, asurf, False, True, False, False, None, False))
+    window = index.nouns
+    at = bisect.bisect_left(window, max(lo, first - WINDOW_BEFORE), key=_INDEX)
+    for j, lemma, _cue in window[at : bisect.bisect_left(window, min(hi, last + 1 + WINDOW_AFTER), key=_INDEX)]:
+        if first <= j <= last and toks[j].kind == "num":
+            continue
+        distance = j - last if j > last else j - first if j < first else 0
+        of = j > 0 and toks[j - 1].low == "of"
+        add(UnitCandidate(lemma, toks[j].text, False, False, False, False, distance, of))
+    before = _previous(mentions, m)
+    for other in _neighbours(mentions, m):
+        onum, osurf, _, _ = reading_of(other)
+        if onum is not None and category(onum.replace("_", " ")) != "unknown":
+            add(UnitCandidate(onum, osurf, False, False, True, other is before, None, False))
+    add(UnitCandidate(None, None, False, False, False, False, None, False))
+    return list(out.values())
+
+
+def _neighbours(mentions: Sequence[Mention], m: Mention) -> list[Mention]:
+    """The text mentions nearest ``m`` (at most :data:`MAX_PARALLEL` either side), whose things it may count."""
+    text = [o for o in mentions if o.source == "text"]
+    k = next((i for i, o in enumerate(text) if o is m), None)
+    if k is None:
+        return text[:MAX_PARALLEL]
+    return text[max(0, k - MAX_PARALLEL) : k] + text[k + 1 : k + 1 + MAX_PARALLEL]
+
+
+MAX_PARALLEL = 6
+
+
+def _previous(mentions: Sequence[Mention], m: Mention) -> Mention | None:
+    """The quantity mention of the text right before ``m`` that reads a unit."""
+    before = None
+    for o in mentions:
+        if o is m:
+            return before
+        if o.source == "text" and o.unit is not None:
+            before = o
+    return None
+
+
+def _cue(toks: Sequence[Token], j: int) -> str | None:
+    """The cue word of the noun at ``j``: ``per``, ``each``, ``a`` ... right before it (or before one
+    modifier), ``prep_each`` for "for each"/"in each", ``each_after`` for a noun an "each" follows
+    ("the 11 players each take"); None."""
+    before = toks[j - 1].low if j > 0 else ""
+    cue = before if before in _CUES else None
+    if cue is None and j > 1 and toks[j - 2].low in _CUES and toks[j - 1].kind == "word":
+        cue = toks[j - 2].low  # "each small task", "a fried chicken"
+    k = j - 2 if before in _CUES else j - 3
+    if cue in ("each", "every") and k >= 0 and toks[k].low in _CUE_PREPOSITIONS:
+        return "prep_each"
+    if cue is None and j + 1 < len(toks) and toks[j + 1].low == "each":
+        return "each_after"
+    return cue
+
+
+class TextIndex(NamedTuple):
+    """What every mention of a text reads, found once: its nouns ``(token index, lemma, cue)`` in order,
+    the first noun of each lemma a cue word precedes, each token's sentence, the tokens' offsets."""
+
+    nouns: tuple[tuple[int, str, str | None], ...]
+    cued: tuple[tuple[int, str, str | None], ...]
+    sentence: tuple[tuple[int, int], ...]
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    @staticmethod
+    def of(toks: Sequence[Token]) -> TextIndex:
+        sentence: list[tuple[int, int]] = []
+        lo = 0
+        for j, tok in enumerate(toks):
+            if tok.text in _SENTENCE_END or j == len(toks) - 1:
+                hi = j if tok.text in _SENTENCE_END else j + 1
+                sentence.extend([(lo, hi)] * (j + 1 - len(sentence)))
+                lo = j + 1
+        nouns: list[tuple[int, str, str | None]] = []
+        cued: dict[str, tuple[int, str, str | None]] = {}
+        for j, tok in enumerate(toks):
+            lemma = _noun(tok)
+            if lemma is None:
+                periodic = _PERIODIC.get(tok.low)
+                if periodic is not None:
+                    nouns.append((j, periodic, "periodic"))
+                elif tok.text == "$" and j > 0 and toks[j - 1].low == "per":
+                    nouns.append((j, "dollar", "per"))  # "50 points per $10 spent"
+                continue
+            cue = _cue(toks, j)
+            nouns.append((j, lemma, cue))
+            if cue is not None and lemma not in cued and len(cued) < MAX_CUED:
+                cued[lemma] = (j, lemma, cue)
+        starts = tuple(t.start for t in toks)
+        ends = tuple(t.end for t in toks)
+        return TextIndex(tuple(nouns), tuple(cued.values()), tuple(sentence), starts, ends)
+
+
+PER_WINDOW = 25  # words either side of a number whose nouns it may be per (its sentence only)
+MAX_CUED = 30  # distinct cued nouns of other sentences a number may be per
+
+
+def per_candidates(toks: Sequence[Token], m: Mention, nouns: TextIndex) -> list[PerCandidate]:
+    """Every per reading proposed for ``m`` (deduplicated by lemma; none first)."""
+    first, last = mention_tokens(toks, m, nouns)
+    lo, hi = sentence_bounds(toks, first, nouns)
+    lo, hi = max(lo, first - PER_WINDOW), min(hi, last + 1 + PER_WINDOW)
+    out: dict[str | None, PerCandidate] = {None: PerCandidate(None, None, False, False, None, None, False)}
+
+    def add(c: PerCandidate) -> None:
+        old = out.get(c.lemma)
+        if old is None:
+            out[c.lemma] = c
+            return
+        keep = old
+        if c.distance is not None and (old.distance is None or abs(c.distance) < abs(old.distance)):
+            keep = old._replace(
+                distance=c.distance, cue=c.cue or old.cue, in_mention=c.in_mention or old.in_mention, crossed=c.crossed
+            )
+        out[c.lemma] = keep._replace(
+            rule=old.rule or c.rule, alt=old.alt or c.alt, cue=keep.cue or c.cue, surface=old.surface or c.surface
+        )
+
+    _rnum, _, rden, rdsurf = reading_of(m)
+    if rden is not None:
+        add(PerCandidate(rden, rdsurf, True, False, None, None, False))
+    else:
+        out[None] = out[None]._replace(rule=True)
+    if m.alt_unit is not None:
+        _anum, _, aden, adsurf = reading_of(m, alt=True)
+        if aden is not None:
+            add(PerCandidate(aden, adsurf, False, True, None, None, False))
+        else:
+            out[None] = out[None]._replace(alt=True)
+    at = bisect.bisect_left(nouns.nouns, lo, key=_INDEX)
+    for j, lemma, cue in nouns.nouns[at : bisect.bisect_left(nouns.nouns, hi, key=_INDEX)]:
+        if first <= j <= last and toks[j].kind == "num":
+            continue
+        distance = j - last if j > last else j - first
+        between = toks[j + 1 : first] if j < first else toks[last + 1 : j]
+        crossed = any(t.low in _BREAKS for t in between)
+        add(PerCandidate(lemma, toks[j].text, False, False, cue, distance, first <= j <= last, crossed))
+    for j, lemma, cue in nouns.cued:
+        if not lo <= j < hi:
+            add(PerCandidate(lemma, toks[j].text, False, False, cue, None, False))
+    return list(out.values())
