@@ -8,11 +8,12 @@
 [--limit N] [--no-progress] [--fail-on-error]``
 
 It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`; and to
-Parquet beside it when pyarrow is installed), the pack it checked with beside it (``<name>.pack.csv``: name, version and sha256 of the pack and of
-each part, :func:`ssbg.stats.tables.pack_table`) and prints the verdicts per solver; with labels
-it prints and writes beside the CSV (``<name>.scores.csv``) per solver: precision, recall,
-false-alarm rate on correct solutions, lift over the base rate, the verdict shares, and with
-``--error-steps`` (errors located by hand) the share of flagged wrong solutions whose first
+Parquet beside it when pyarrow is installed), the pack it checked with beside it
+(``<name>.pack.csv``: name, version and sha256 of the pack and of each part,
+:func:`ssbg.stats.tables.pack_table`) and prints the verdicts per solver; with labels it prints
+and writes beside the CSV (``<name>.scores.csv``) per solver: precision, recall, false-alarm rate
+on correct solutions, lift over the base rate, the verdict shares, and with ``--error-steps``
+(errors located by hand) the share of flagged wrong solutions whose first
 flagged step is where the error is.  The dev file
 of model solutions (``../shared/corpora/gsm8k_model_solutions/dev.jsonl``)::
 
