@@ -20,8 +20,8 @@ NOTEBOOKS = REPO / "notebooks"
 CLAIMS: list[tuple[str, str, list[str]]] = [
     ("03_corpus_refusal_statistics", "so both results are a\nlength, bound to the question's *how far*",
      ["0  through the speed       None        length  bound", "1  miles times hours       None        length  bound"]),
-    ("04_checking_model_solutions", "is read as a price per *fresh* (`$ per\nfresh`",
-     ["'$2 per fresh' [$ per fresh]: '$ per fresh' is not in the pack"]),
+    ("04_checking_model_solutions", "is read as a price in a unit outside the\npack (`$ per daily`",
+     ["'$2 per fresh' [$ per daily]: '$ per daily' is not in the pack"]),
     ("04_checking_model_solutions", "the verdict *unverifiable*", ["Verdict(status='unverifiable'"]),
     ("01_binding_graph_tour", "adding cookies is refused as `unknown_unit`", ["unknown_unit"]),
 ]
