@@ -87,7 +87,7 @@ mutation: $(STAMP)
 # training gold of data/gold/ and the seed; TRAIN_ARGS=--check says whether the shipped file is current.
 TRAIN_ARGS ?=
 train: $(STAMP)
-	$(PY) -m ssbg.reading.learned.train --corpora $(CORPORA) $(TRAIN_ARGS)
+	$(PY) -m ssbg.stats.train_reader --corpora $(CORPORA) $(TRAIN_ARGS)
 
 # The reader's figures, dev (cross-validated) and held out side by side, with the learning curve.
 reader-figures: $(STAMP)

@@ -3,7 +3,7 @@
     python benchmarks/reader_figures.py [--corpora ../shared/corpora] [--curve]
 
 - **dev**: the training gold (the 1,500 annotated problems and the gold set's dev half), each problem
-  read by a model fitted on the other four folds (``ssbg.reading.learned.train.cross_validate``);
+  read by a model fitted on the other four folds (``ssbg.stats.train_reader.cross_validate``);
 - **held out**: the gold set's held-out half (150 problems no model, feature or threshold was chosen
   on), read by the shipped model and by the rules alone;
 - the candidates' recall on the held-out half (is the right reading among those proposed?);
@@ -11,7 +11,7 @@
 - ``--curve``: held-out mention units and operands with models fitted on 25%, 50% and 100% of the
   training problems (the learning curve).
 
-This script reads the held-out half; ``ssbg.reading.learned.train`` never does.
+This script reads the held-out half; ``ssbg.stats.train_reader`` never does.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import json
 import random
 from pathlib import Path
 
-from ssbg.reading.learned import train as T  # noqa: N812 - the training module, read throughout
 from ssbg.reading.learned.model import load_model
+from ssbg.stats import train_reader as T  # noqa: N812 - the training module, read throughout
 from ssbg.stats.alignment import GOLD_FILE, load_gold, score
 
 

@@ -717,7 +717,7 @@ def _features(
     g: GroundingState, lit: Literal, candidates: Sequence[Candidate], op: str | None
 ) -> list[tuple[Mapping[str, float], str, float]]:
     """Each candidate's learned-scorer features, why, and hand-weighed evidence."""
-    out = []
+    out: list[tuple[Mapping[str, float], str, float]] = []
     steps_seen = 0
     for rank, c in enumerate(candidates):
         evidence, why, said, common = _evidence(g, lit, c) if g.solution is not None else (0.0, "", 0, 0.0)

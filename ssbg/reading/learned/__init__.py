@@ -14,7 +14,7 @@ Three rooms, one per part of the reader:
   imported to read), and the **decision** that gives each mention its most probable reading
   and keeps the n-best with their probabilities.
 
-Training (:mod:`ssbg.reading.learned.train`, ``make train``) reads only development data: the
+Training (:mod:`ssbg.stats.train_reader`, ``make train``) reads only development data: the
 hand-written gold alignments' training files and the gold set's dev half; it never reads the
 gold set's held-out half or any GSM8K test question.
 """

@@ -10,7 +10,7 @@ question's words, the rules' reading and the shipped packs, never from a solutio
 >>> index = TextIndex.of(toks)
 >>> ctx = MentionContext.of(toks, ms[0], index)
 >>> sorted(f for f in unit_features(unit_candidates(toks, ms[0], ms, index)[0], ctx) if f.startswith("u:rule"))
-['u:rule', 'u:rule*cat=money']
+['u:rule', 'u:rule*cat=money', 'u:rule*d=far']
 """
 
 from __future__ import annotations
@@ -182,6 +182,8 @@ def per_features(c: PerCandidate, ctx: MentionContext, unit_lemma: str | None) -
         f[f"p:alt*rulecat={ctx.rule_cat}"] = 1.0
     if c.in_mention:
         f["p:in_mention"] = 1.0
+    if not c.head:
+        f[f"p:not_head*cue={c.cue}"] = 1.0
     if c.distance is not None:
         side = "before" if c.distance < 0 else "after"
         f[f"p:{side}*crossed={c.crossed}"] = 1.0

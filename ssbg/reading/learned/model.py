@@ -7,7 +7,7 @@ unit and a per; its probability is the product of the two, renormalized over the
 sense (a per differs from its unit; a bare number is per nothing).
 
 The weights are plain JSON shipped in the wheel (``reader.json``), written by ``make train``
-(:mod:`ssbg.reading.learned.train`) and read here without numpy: reading imports no training library
+(:mod:`ssbg.stats.train_reader`) and read here without numpy: reading imports no training library
 and reads no file but the package's own.  The model loads on the first reading, not at ``import ssbg``.
 
 :func:`read_units` gives each quantity mention of a question its most probable reading and, as its
@@ -68,7 +68,7 @@ class Model:
             from ssbg.errors import PackError
 
             found = raw.get("format")
-            raise PackError(f"the reading model's format is {found!r}, not {FORMAT!r}", reason="malformed_pack")
+            raise PackError(f"the reading model's format is {found!r}, not {FORMAT!r}", reason="manifest_invalid")
         factors = raw["factors"]
         return Model(
             {name: dict(f["weights"]) for name, f in factors.items()},

@@ -8,7 +8,7 @@ of adding them with hand-set weights: ``score = Σ weight · feature``, the fact
 shipped model (:mod:`ssbg.reading.learned.model`).
 
 >>> sorted(operand_features("mention", "mention", 2.0, rank=0, n=2, used=False, twin=1, overlap=1.5, op="multiply"))[:3]
-['o:kind=mention', 'o:kind=mention*n=2', 'o:kind=mention*op=multiply']
+['o:first=False', 'o:hand', 'o:kind=mention']
 """
 
 from __future__ import annotations

@@ -87,6 +87,7 @@ class PerCandidate(NamedTuple):
     distance: int | None  # words from the number in its sentence (negative: before); None: another sentence
     in_mention: bool  # written inside the mention's own words ("$12 an hour")
     crossed: bool = False  # a clause break (a comma, "and", "but", ...) stands between it and the number
+    head: bool = True  # the last noun of a run ("egg" of "duck egg"), not a modifier of the next
 
 
 _NOT_NOUNS |= NOT_UNITS
@@ -98,7 +99,7 @@ _BREAKS = frozenset({",", "and", "but", "while", "so", "then", "if", "when", "or
 _CUE_PREPOSITIONS = frozenset({"for", "in", "of", "on", "from", "to"})
 
 
-def _INDEX(noun: tuple[int, str, str | None]) -> int:  # noqa: N802 - a bisect key
+def _INDEX(noun: tuple[int, str, str | None, bool]) -> int:  # noqa: N802 - a bisect key
     return noun[0]
 
 
@@ -219,7 +220,7 @@ def unit_candidates(
             add(UnitCandidate(anum, asurf, False, True, False, False, None, False))
     window = index.nouns
     at = bisect.bisect_left(window, max(lo, first - WINDOW_BEFORE), key=_INDEX)
-    for j, lemma, _cue in window[at : bisect.bisect_left(window, min(hi, last + 1 + WINDOW_AFTER), key=_INDEX)]:
+    for j, lemma, _cue, _head in window[at : bisect.bisect_left(window, min(hi, last + 1 + WINDOW_AFTER), key=_INDEX)]:
         if first <= j <= last and toks[j].kind == "num":
             continue
         distance = j - last if j > last else j - first if j < first else 0
@@ -257,15 +258,25 @@ def _previous(mentions: Sequence[Mention], m: Mention) -> Mention | None:
     return None
 
 
+def _surface(toks: Sequence[Token], j: int, lemma: str, cue: str | None) -> str:
+    """How a per noun is written in a unit: as the text writes it, or its lemma for a word that is not
+    the noun ("daily" is per day, "per $10" per dollar)."""
+    return lemma if cue == "periodic" or toks[j].kind != "word" else toks[j].text
+
+
 def _cue(toks: Sequence[Token], j: int) -> str | None:
-    """The cue word of the noun at ``j``: ``per``, ``each``, ``a`` ... right before it (or before one
-    modifier), ``prep_each`` for "for each"/"in each", ``each_after`` for a noun an "each" follows
+    """The cue word of the noun at ``j``: ``per``, ``each``, ``a`` ... right before it (or before up to
+    three modifiers), ``prep_each`` for "for each"/"in each", ``each_after`` for a noun an "each" follows
     ("the 11 players each take"); None."""
     before = toks[j - 1].low if j > 0 else ""
     cue = before if before in _CUES else None
-    if cue is None and j > 1 and toks[j - 2].low in _CUES and toks[j - 1].kind == "word":
-        cue = toks[j - 2].low  # "each small task", "a fried chicken"
-    k = j - 2 if before in _CUES else j - 3
+    k = j - 2
+    while cue is None and k >= max(0, j - 4) and toks[k + 1].kind == "word" and toks[k + 1].low not in _BREAKS:
+        if toks[k].low in _CUES:
+            cue = toks[k].low  # "each small task", "a fried chicken", "per fresh duck egg"
+            break
+        k -= 1
+    k = k - 1 if cue is not None and before not in _CUES else j - 2
     if cue in ("each", "every") and k >= 0 and toks[k].low in _CUE_PREPOSITIONS:
         return "prep_each"
     if cue is None and j + 1 < len(toks) and toks[j + 1].low == "each":
@@ -277,8 +288,8 @@ class TextIndex(NamedTuple):
     """What every mention of a text reads, found once: its nouns ``(token index, lemma, cue)`` in order,
     the first noun of each lemma a cue word precedes, each token's sentence, the tokens' offsets."""
 
-    nouns: tuple[tuple[int, str, str | None], ...]
-    cued: tuple[tuple[int, str, str | None], ...]
+    nouns: tuple[tuple[int, str, str | None, bool], ...]
+    cued: tuple[tuple[int, str, str | None, bool], ...]
     sentence: tuple[tuple[int, int], ...]
     starts: tuple[int, ...]
     ends: tuple[int, ...]
@@ -292,21 +303,22 @@ class TextIndex(NamedTuple):
                 hi = j if tok.text in _SENTENCE_END else j + 1
                 sentence.extend([(lo, hi)] * (j + 1 - len(sentence)))
                 lo = j + 1
-        nouns: list[tuple[int, str, str | None]] = []
-        cued: dict[str, tuple[int, str, str | None]] = {}
+        nouns: list[tuple[int, str, str | None, bool]] = []
+        cued: dict[str, tuple[int, str, str | None, bool]] = {}
         for j, tok in enumerate(toks):
             lemma = _noun(tok)
             if lemma is None:
                 periodic = _PERIODIC.get(tok.low)
                 if periodic is not None:
-                    nouns.append((j, periodic, "periodic"))
+                    nouns.append((j, periodic, "periodic", True))
                 elif tok.text == "$" and j > 0 and toks[j - 1].low == "per":
-                    nouns.append((j, "dollar", "per"))  # "50 points per $10 spent"
+                    nouns.append((j, "dollar", "per", True))  # "50 points per $10 spent"
                 continue
             cue = _cue(toks, j)
-            nouns.append((j, lemma, cue))
+            head = j + 1 >= len(toks) or _noun(toks[j + 1]) is None  # the last noun of a run: "duck egg"
+            nouns.append((j, lemma, cue, head))
             if cue is not None and lemma not in cued and len(cued) < MAX_CUED:
-                cued[lemma] = (j, lemma, cue)
+                cued[lemma] = (j, lemma, cue, head)
         starts = tuple(t.start for t in toks)
         ends = tuple(t.end for t in toks)
         return TextIndex(tuple(nouns), tuple(cued.values()), tuple(sentence), starts, ends)
@@ -349,14 +361,15 @@ def per_candidates(toks: Sequence[Token], m: Mention, nouns: TextIndex) -> list[
         else:
             out[None] = out[None]._replace(alt=True)
     at = bisect.bisect_left(nouns.nouns, lo, key=_INDEX)
-    for j, lemma, cue in nouns.nouns[at : bisect.bisect_left(nouns.nouns, hi, key=_INDEX)]:
+    for j, lemma, cue, head in nouns.nouns[at : bisect.bisect_left(nouns.nouns, hi, key=_INDEX)]:
         if first <= j <= last and toks[j].kind == "num":
             continue
         distance = j - last if j > last else j - first
         between = toks[j + 1 : first] if j < first else toks[last + 1 : j]
         crossed = any(t.low in _BREAKS for t in between)
-        add(PerCandidate(lemma, toks[j].text, False, False, cue, distance, first <= j <= last, crossed))
-    for j, lemma, cue in nouns.cued:
+        surface = _surface(toks, j, lemma, cue)
+        add(PerCandidate(lemma, surface, False, False, cue, distance, first <= j <= last, crossed, head))
+    for j, lemma, cue, head in nouns.cued:
         if not lo <= j < hi:
-            add(PerCandidate(lemma, toks[j].text, False, False, cue, None, False))
+            add(PerCandidate(lemma, _surface(toks, j, lemma, cue), False, False, cue, None, False, False, head))
     return list(out.values())

@@ -1,4 +1,4 @@
-"""Train the reading model from development gold, byte-identically (``make train``; edge, ADR 0021).
+"""Train the learned reader's model from development gold, byte-identically (``make train``; edge, ADR 0021).
 
 Training data (never the gold set's held-out half, never a GSM8K test question):
 
@@ -13,7 +13,7 @@ factor (unit, per) is a conditional logit fitted by L-BFGS with an L2 penalty; i
 fitted to out-of-fold predictions (the calibration).  Weights are rounded to 6 places and written
 with sorted keys, so the same data and seed give the same bytes.
 
-    python -m ssbg.reading.learned.train --corpora ../shared/corpora [--check] [--cv]
+    python -m ssbg.stats.train_reader --corpora ../shared/corpora [--check] [--cv]
 """
 
 from __future__ import annotations
@@ -434,9 +434,9 @@ def model_bytes(model: Model) -> bytes:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ssbg.reading.learned.train", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m ssbg.stats.train_reader", description=__doc__.split("\n")[0])
     parser.add_argument("--corpora", default="../shared/corpora", type=Path)
-    parser.add_argument("--out", default=Path(__file__).with_name(MODEL_FILE), type=Path)
+    parser.add_argument("--out", default=Path(__file__).parents[1] / "reading" / "learned" / MODEL_FILE, type=Path)
     parser.add_argument("--check", action="store_true", help="exit 1 if the written model would differ")
     parser.add_argument("--cv", action="store_true", help="print the out-of-fold accuracy and calibration")
     args = parser.parse_args(argv)

@@ -1,0 +1,179 @@
+"""The learned reader (ADR 0021): candidates, features, the shipped model, its training and its limits."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ssbg.errors import PackError
+from ssbg.reading.learned.model import (
+    ALT_MIN,
+    MODEL_FILE,
+    Model,
+    load_model,
+    mention_readings,
+    question_checksum,
+    using,
+)
+from ssbg.reading.learned.proposals import TextIndex, per_candidates, unit_candidates
+from ssbg.reading.mentions import extract_mentions, find_question_span, tokenize
+from ssbg.reading.problem_text import read_problem_text
+from ssbg.stats.alignment import GOLD_FILE, load_gold
+
+REPO = Path(__file__).resolve().parents[1]
+CORPORA = REPO.parent / "shared" / "corpora"
+SHIPPED = REPO / "ssbg" / "reading" / "learned" / MODEL_FILE
+
+
+def _read(text: str, model: Model | None = None) -> tuple[tuple[str, str | None, str | None], ...]:
+    with using(model if model is not None else load_model()):
+        mentions = read_problem_text(text, find_question_span(text)).mentions
+    return tuple((m.text, m.unit, m.alt_unit) for m in mentions)
+
+
+# ------------------------------------------------------------------ candidates
+
+
+def test_the_proposers_offer_what_the_rules_miss() -> None:
+    text = "Each tree has 6 lemons. Her daily allowance is $12. Sam has 5 apples and Tom has 3."
+    toks = tokenize(text)
+    mentions = extract_mentions(text)
+    index = TextIndex.of(toks)
+    lemons, allowance, _apples, three = mentions
+    assert "tree" in {c.lemma for c in per_candidates(toks, lemons, index)}  # "each tree" before the number
+    assert "day" in {c.lemma for c in per_candidates(toks, allowance, index)}  # "daily"
+    assert three.unit is None
+    assert "apple" in {c.lemma for c in unit_candidates(toks, three, mentions, index)}  # the elided noun
+    assert None in {c.lemma for c in unit_candidates(toks, three, mentions, index)}  # and no unit at all
+
+
+def test_the_proposers_stay_bounded_on_a_long_text() -> None:
+    text = "He has 5 apples and 3 pears. " * 400
+    toks = tokenize(text)
+    mentions = extract_mentions(text)
+    index = TextIndex.of(toks)
+    for m in mentions[::97]:
+        assert len(unit_candidates(toks, m, mentions, index)) <= 2 + 10 + 12 + 1
+        assert len(per_candidates(toks, m, index)) <= 1 + 2 + 60 + 30
+
+
+# ------------------------------------------------------------------ the model and the decision
+
+
+def test_readings_are_probabilities_best_first() -> None:
+    text = "A local restaurant sells a bucket and 2 sides for $12.00. How much do 6 buckets cost?"
+    toks = tokenize(text)
+    mentions = extract_mentions(text)
+    model = load_model()
+    assert model is not None
+    for m in mentions:
+        if m.kind != "quantity":
+            continue
+        readings = mention_readings(toks, m, mentions, TextIndex.of(toks), model)
+        probabilities = [r.probability for r in readings]
+        assert probabilities == sorted(probabilities, reverse=True)
+        assert all(0.0 <= p <= 1.0 for p in probabilities)
+        assert sum(probabilities) <= 1.0 + 1e-9
+
+
+def test_a_second_reading_is_kept_only_when_it_is_plausible() -> None:
+    model = load_model()
+    assert model is not None
+    text = "She buys 3 boxes of 12 crayons for $5. How many crayons?"
+    toks = tokenize(text)
+    mentions = extract_mentions(text)
+    read = {m.text: m for m in read_problem_text(text, find_question_span(text)).mentions}
+    for m in mentions:
+        if m.kind != "quantity":
+            continue
+        second = mention_readings(toks, m, mentions, TextIndex.of(toks), model)[1:2]
+        plausible = bool(second) and second[0].probability >= ALT_MIN
+        assert (read[m.text].alt_unit is not None) == (plausible and read[m.text].unit is not None) or not plausible
+
+
+def test_without_a_model_reading_is_the_rules_alone() -> None:
+    text = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
+    assert _read(text, None) == _read(text, None)
+    with using(None):
+        assert read_problem_text(text, find_question_span(text)).mentions == extract_mentions(text)
+
+
+def test_a_model_file_of_another_format_is_refused() -> None:
+    with pytest.raises(PackError, match="format"):
+        Model.from_dict({"format": "something/else", "factors": {}})
+
+
+def test_import_ssbg_loads_no_model_and_no_training_library() -> None:
+    probe = (
+        "import sys, ssbg; from ssbg.reading.learned.model import load_model;"
+        " print(load_model.cache_info().currsize, 'ssbg.stats.train_reader' in sys.modules, 'scipy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "False", "False"]
+
+
+def test_reading_is_the_same_under_any_hash_seed() -> None:
+    probe = (
+        "from ssbg.reading.problem_text import read_problem_text; from ssbg.reading.mentions import find_question_span;"
+        " t = 'Each fox catches 4 weasels and 2 rabbits per week. A jar holds 160 quarters. How many?';"
+        " print(repr(read_problem_text(t, find_question_span(t)).mentions))"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("0", "1", "12345")
+    }  # fmt: skip
+    assert len(runs) == 1
+
+
+# ------------------------------------------------------------------ training: only development data, byte-identical
+
+
+def test_the_model_never_saw_a_held_out_or_test_question() -> None:
+    model = load_model()
+    assert model is not None
+    seen = set(model.manifest["training_questions"])
+    heldout = [g for g in load_gold(GOLD_FILE) if g.split == "heldout"]
+    lines = (CORPORA / "gsm8k/train.jsonl").read_text(encoding="utf-8").splitlines()
+    for g in heldout:
+        assert question_checksum(json.loads(lines[g.line - 1])["question"]) not in seen
+    dev_file = CORPORA / "gsm8k_model_solutions/dev.jsonl"  # its questions are GSM8K test's
+    test_questions = [json.loads(line)["question"] for line in dev_file.open(encoding="utf-8")]
+    assert len(test_questions) > 500
+    assert not seen & {question_checksum(q) for q in test_questions}
+    assert model.manifest["problems"] == len(seen) == 1650
+
+
+@pytest.mark.corpora
+@pytest.mark.slow
+def test_make_train_rebuilds_the_shipped_model_byte_identically() -> None:
+    from ssbg.stats.train_reader import build_model, model_bytes, training_gold
+
+    assert all(g.split != "heldout" for g in training_gold())
+    model, recall = build_model(CORPORA)
+    assert model_bytes(model) == SHIPPED.read_bytes()
+    assert SHIPPED.stat().st_size <= 5 * 2**20
+    data = {d["file"]: d["sha256"] for d in model.manifest["data"]}
+    assert set(data) == {"data/gold/gsm8k_train_alignments.gold.jsonl", "data/gold/gsm8k_train_annotations.gold.jsonl"}
+    assert recall["en_units_v1 both found"] / recall["en_units_v1 tokens"] > 0.9
+
+
+@pytest.mark.corpora
+def test_calibration_on_the_held_out_half() -> None:
+    """A probability of 0.9 is right about nine times in ten: expected calibration error <= 0.05."""
+    from ssbg.stats.train_reader import ece, questions, unit_calibration
+
+    model = load_model()
+    assert model is not None
+    heldout = [g for g in load_gold(GOLD_FILE) if g.split == "heldout"]
+    texts = questions(heldout, CORPORA / "gsm8k/train.jsonl")
+    pairs = [p for g in heldout for p in unit_calibration(g, texts[g.problem_id], model)]
+    assert len(pairs) > 400
+    assert ece(pairs) <= 0.05
