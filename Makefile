@@ -40,6 +40,7 @@ $(STAMP): pyproject.toml
 demo: system-deps $(STAMP)
 	$(VENV)/bin/ssbg lane data/lanes
 	$(VENV)/bin/ssbg report data -o $(OUT)/report.html --csv-dir $(OUT)/tables --jobs 2
+	@echo "ssbg is installed in $(VENV)/: run $(VENV)/bin/ssbg, or put it on PATH in this shell with: . $(VENV)/bin/activate"
 
 # The same report over the real development corpora (see ../shared/corpora/README.md).
 demo-corpora: system-deps $(STAMP)

@@ -88,24 +88,51 @@ def _kinds_epilog() -> str:
 
 
 def _unknown_unit_hints(units: Iterable[str | None], pack: UnitPack | None) -> list[str]:
-    """The playground's hint (the unknown word and the pack's close entries) for each distinct unit the pack lacks."""
+    """The playground's hint (the unknown word and the pack's close entries) for each distinct unit the pack lacks,
+    and where the corpus pack (the default of ``report`` and ``check-solutions``) reads it, the ``--pack`` to try."""
     from ssbg.playground import unknown_unit_hint
+    from ssbg.units import CORPUS_PACK_NAME, corpus_pack
 
     hints: list[str] = []
     for unit in dict.fromkeys(u for u in units if u):
         hint = unknown_unit_hint(unit, pack)
         if hint is not None:
+            if (pack is None or pack.name != CORPUS_PACK_NAME) and unknown_unit_hint(unit, corpus_pack()) is None:
+                hint += f" (--pack {CORPUS_PACK_NAME} reads it: the count nouns)"
             hints.append(hint)
     return hints
+
+
+def _arity(kind: str) -> tuple[int, bool]:
+    """How many operands a kind takes in the shell (:data:`KIND_OPERANDS`): the least, and whether more may follow."""
+    names = KIND_OPERANDS[kind].split("  ")[0].split()
+    return len(names), names[-1].endswith("...")
+
+
+def _usage(kind: str, units: Sequence[str]) -> str | None:
+    """Why the operands given to ``ssbg check KIND`` are bad usage (too few, too many), or None."""
+    if kind not in KIND_OPERANDS:
+        return None
+    least, more = _arity(kind)
+    if least <= len(units) and (more or len(units) == least):
+        return None
+    wanted = f"{'at least ' if more else ''}{least} operand{'s' if least != 1 else ''}"
+    shown = " ".join(units) or "none"
+    return f"{kind} takes {wanted} ({KIND_OPERANDS[kind].split('  ')[0]}), got {len(units)}: {shown}"
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from ssbg.admissibility import check_operation
     from ssbg.errors import AdmissibilityError
     from ssbg.playground import suggest_units
-    from ssbg.units import load_pack
+    from ssbg.units import default_pack, load_pack
 
+    usage = _usage(args.kind, args.units)
+    if usage is not None:  # a missing operand is bad usage, not a refusal of the operation
+        print(f"ssbg check: error: {usage}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     pack = load_pack(args.pack) if args.pack else None
+    named = (pack or default_pack()).provenance  # the pack every result names
     units = [None if u in ("-", "none") else u for u in args.units]
     try:
         proof = check_operation(args.kind, units, lhs_unit=args.lhs, pack=pack)
@@ -122,6 +149,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             "offending_unit": exc.offending_unit,
             "message": exc.message,
             "close_entries": list(suggest_units(offending, pack)) if offending else [],
+            "pack": named,
         }
         if args.json:
             print(json.dumps(payload, sort_keys=True))
@@ -129,11 +157,13 @@ def _cmd_check(args: argparse.Namespace) -> int:
             print(f"refused [{exc.reason}] {exc.message}")
             for hint in _unknown_unit_hints([offending], pack):
                 print(f"  {hint}")
+            print(f"pack: {named}")
         return EXIT_REFUSED
     if args.json:
-        print(json.dumps({"status": "admitted", "proof": proof.to_canonical_string()}, sort_keys=True))
+        print(json.dumps({"status": "admitted", "proof": proof.to_canonical_string(), "pack": named}, sort_keys=True))
     else:
         print(f"admitted {proof.to_canonical_string()}")
+        print(f"pack: {named}")
     return EXIT_OK
 
 
@@ -189,6 +219,8 @@ def load_problem_file(path: str | Path, problem_id: str | None = None) -> object
 
     Raises
     ------
+    ImportRefusal
+        ``unreadable_file`` (``no such file``) for a path that names nothing.
     ProblemGraphError
         ``malformed_json`` for a file that cannot be read or decoded; ``invalid_value`` when
         ``problem_id`` names no problem of the file, or a JSONL file of several lines is given without it;
@@ -197,6 +229,10 @@ def load_problem_file(path: str | Path, problem_id: str | None = None) -> object
     from ssbg.errors import ProblemGraphError
 
     p = Path(path)
+    if not p.exists():  # said plainly, not as JSON that does not decode
+        from ssbg.errors import ImportRefusal
+
+        raise ImportRefusal("no such file", reason="unreadable_file", path=str(p), detail="no such file")
     try:
         raw = read_regular(p, MAX_PROBLEM_BYTES)  # a FIFO or a device is refused, never read
     except OSError as exc:
@@ -232,7 +268,7 @@ def print_unknown_unit_hints(graph: SemanticSymbolicBindingGraph, pack: UnitPack
 
 
 def _cmd_bind(args: argparse.Namespace) -> int:
-    from ssbg.units import load_pack
+    from ssbg.units import default_pack, load_pack
 
     pack = load_pack(args.pack) if args.pack else None
     graph = bind_problem(load_problem_file(args.problem, args.id), pack)
@@ -240,6 +276,7 @@ def _cmd_bind(args: argparse.Namespace) -> int:
     if args.hash:
         print(f"sha256 {graph.content_hash}")
     print_unknown_unit_hints(graph, pack)
+    print(f"ssbg: pack {(pack or default_pack()).provenance}", file=sys.stderr)
     refused = any(e.admissibility_status == "refused" for e in graph.equations)
     return EXIT_REFUSED if args.fail_on_refusal and refused else EXIT_OK
 

@@ -621,11 +621,12 @@ def lane_coverage(cases: Iterable[LaneCase]) -> LaneCoverage:
 
 
 def _cmd_lane(args: argparse.Namespace) -> int:
-    from ssbg.units import load_pack
+    from ssbg.units import default_pack, load_pack
 
     pack = load_pack(args.pack) if args.pack else None
     report = check_lanes(args.paths, pack=pack)
     print(report.format())
+    print(f"pack: {(pack or default_pack()).provenance}")  # every command names the pack its result is over
     return 0 if report.ok else 1
 
 

@@ -59,7 +59,7 @@ HOW: dict[str, str] = {
     "ssbg render data/problem.json --view symbols -o graph.png": RUN,
     "ssbg render data/problem.json -o graph.dot": RUN,
     "ssbg render data/lanes/kinds.jsonl --id kind-apply_rate-admitted -o lane.svg": RUN,
-    "papermill notebooks/03_corpus_refusal_statistics.ipynb out.ipynb -y "
+    "mkdir -p out && papermill notebooks/03_corpus_refusal_statistics.ipynb out/03_corpus_refusal_statistics.ipynb -y "
     "'CORPUS_SPECS: [\"../shared/corpora/gsm8k/train.jsonl\"]' -p JOBS 2": CORPORA_RUN,
     "ssbg report data/ -o build/report.html --csv-dir build/report_tables": RUN,
     "ssbg report ../shared/corpora/gsm8k/train.jsonl ../shared/corpora/svamp/SVAMP.json data/ "

@@ -1,7 +1,8 @@
-"""Check a JSONL file of solutions: one verdict row per solution, and with labels the scores per solver.
+"""Check a set of solutions: one verdict row per solution, and with labels the scores per solver.
 
-:func:`check_solutions` reads a JSONL file whose records hold a question and one or more
-solutions, checks each with :func:`~ssbg.checking.verdict.check_solution`, and returns a
+:func:`check_solutions` reads records (a JSONL, JSON, CSV or Parquet file, a DataFrame, a
+``datasets.Dataset`` or a list of dicts: :mod:`ssbg.reading.readers.tabular`) that hold a question
+and one or more solutions, checks each with :func:`~ssbg.checking.verdict.check_solution`, and returns a
 pandas DataFrame with one row per solution (:data:`VERDICT_COLUMNS`), in file order;
 :func:`score_verdicts` turns a frame with labels into the per-solver scores
 (:data:`SCORE_COLUMNS`).  ``ssbg check-solutions`` is the command over both.
@@ -22,8 +23,9 @@ shares are a reading limit (coverage, :func:`~ssbg.checking.verdict.check_soluti
 row of its own, solver :data:`REFERENCE_SOLVER`, labelled correct (a reference is taken to be
 right: its ``error`` verdicts are the checker's false alarms on it).
 
-A record that cannot be read (not JSON, not UTF-8, too large, a field missing or of the wrong
-type, an unreadable label) is a row of status ``refused`` with the import reason
+A field (or solver key) that no record has is bad input: :class:`~ssbg.errors.ImportRefusal` naming
+the fields the records have.  A record that cannot be read (not JSON, not UTF-8, too large, a field
+missing or of the wrong type, an unreadable label) is a row of status ``refused`` with the import reason
 (:data:`~ssbg.errors.IMPORT_REASONS`) and the field path, counted like any other; one bad record
 never stops the run.  The record's own id is kept (``id_field``), else ``file:line``.
 """
@@ -41,7 +43,7 @@ from ssbg.checking.verdict import VERDICT_STATUSES, Finding, Reference, Verdict,
 from ssbg.errors import ImportRefusal
 from ssbg.files import open_regular, read_regular
 from ssbg.limits import size_refusal
-from ssbg.reading.readers.common import RawRecord, decode_jsonl_line, scan_jsonl
+from ssbg.reading.readers.common import RawRecord, decode_jsonl_line
 from ssbg.units import UnitPack, corpus_pack, load_pack
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -277,18 +279,89 @@ def _one(holder: object, fields: Fields, solver: str) -> _Solution:
 
 
 @dataclass(frozen=True, slots=True)
+class _Seen:
+    """What a batch's records hold: the field paths of :class:`Fields` found in some record, and the keys
+    the records have (top level, and inside each solver key's object), to name when a field names nothing."""
+
+    found: frozenset[str] = frozenset()
+    keys: frozenset[str] = frozenset()
+    records: int = 0  # records that decoded to an object
+
+    def __or__(self, other: _Seen) -> _Seen:
+        return _Seen(self.found | other.found, self.keys | other.keys, self.records + other.records)
+
+
+_MAX_KEYS_SEEN = 64  # keys kept per batch to name in an error (a record of thousands of keys is named in part)
+
+
+def _paths(fields: Fields) -> list[tuple[str, str]]:
+    """(what, path) of every field a record is read at; a solver key's solution and label as ``key.path``."""
+    out = [("question", fields.question)]
+    out += [(what, path) for what, path in (("id", fields.id), ("reference", fields.reference),
+                                             ("solver", fields.solver)) if path is not None]
+    if not fields.solver_keys:
+        out.append(("solution", fields.solution))
+        out += [("label", fields.label)] if fields.label is not None else []
+    for key in fields.solver_keys:
+        out += [("solver key", key), ("solution", f"{key}.{fields.solution}")]
+        out += [("label", f"{key}.{fields.label}")] if fields.label is not None else []
+    return out
+
+
+def _seen(data: object, fields: Fields) -> _Seen:
+    if not isinstance(data, dict):
+        return _Seen()
+    found = {path for _, path in _paths(fields) if field_value(data, path) is not _MISSING}
+    keys = set(list(data)[:_MAX_KEYS_SEEN])
+    for key in fields.solver_keys:
+        holder = field_value(data, key)
+        if isinstance(holder, str | list):  # the key holds the solution itself
+            found.add(f"{key}.{fields.solution}")
+        elif isinstance(holder, dict):
+            keys.update(f"{key}.{k}" for k in list(holder)[:_MAX_KEYS_SEEN])
+    return _Seen(frozenset(found), frozenset(keys), 1)
+
+
+@dataclass(frozen=True, slots=True)
 class _CheckWork:
-    """A picklable unit of work: raw JSONL lines in, verdict rows out (in order)."""
+    """A picklable unit of work: raw records in, verdict rows out (in order), and what the records hold."""
 
     fields: Fields
     pack: str | Path | None
 
-    def __call__(self, batch: Sequence[RawRecord]) -> tuple[tuple[Any, ...], ...]:
+    def __call__(self, batch: Sequence[RawRecord]) -> tuple[tuple[tuple[Any, ...], ...], _Seen]:
         pack = _pack_for(self.pack)
         rows: list[tuple[Any, ...]] = []
+        seen = _Seen()
         for raw in batch:
             rows.extend(check_records(raw, self.fields, pack))
-        return tuple(rows)
+            decoded = decode_jsonl_line(raw)
+            if decoded.refusal is None:
+                seen = seen | _seen(decoded.data, self.fields)
+        return tuple(rows), seen
+
+
+def check_fields_named(seen: _Seen, fields: Fields, source: str) -> None:
+    """Refuse fields (or solver keys) that name nothing in any record: bad input, not a row of refusals each.
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` naming the first such field (its path as ``detail``) and the keys the records have.
+    """
+    if not seen.records:
+        return  # no record read as an object: nothing to say what the records hold
+    for what, path in _paths(fields):
+        holder = path.partition(".")[0] if what in ("solution", "label") and fields.solver_keys else None
+        if path in seen.found or (holder is not None and holder not in seen.found):
+            continue  # found, or inside a solver key that is itself missing (named first)
+        keys = sorted(seen.keys)
+        shown = ", ".join(keys[:40]) + (", ..." if len(keys) > 40 else "")
+        raise ImportRefusal(
+            f"no record of {source} has the {what if what == 'solver key' else what + ' field'} '{path}'; the "
+            f"records have: {shown or '(no fields)'}",
+            reason="malformed_record", path=source, detail=path,
+        )
 
 
 def _solver_names(fields: Fields) -> list[str]:
@@ -297,7 +370,8 @@ def _solver_names(fields: Fields) -> list[str]:
 
 
 def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[Any, ...]]:
-    """The verdict rows of one JSONL line (:func:`~ssbg.reading.readers.common.scan_jsonl`): never raises.
+    """The verdict rows of one record (a JSONL line of :func:`~ssbg.reading.readers.common.scan_jsonl`, or a
+    row of :func:`~ssbg.reading.readers.tabular.scan_source`): never raises.
 
     Whatever fails in one record is its rows' typed refusal, counted like any other row: a line that does
     not decode, a field missing or of the wrong type, a text beyond a cap of :mod:`ssbg.limits`
@@ -415,7 +489,7 @@ def _batched(items: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]
 
 
 def check_solutions(
-    path: str | Path,
+    data: object,
     *,
     question_field: str,
     solution_field: str,
@@ -430,30 +504,36 @@ def check_solutions(
     progress: bool = True,
     limit: int | None = None,
     batch_size: int = 32,
+    source_name: str | None = None,
 ) -> pd.DataFrame:
-    """Check every solution of a JSONL file: one row per solution (:data:`VERDICT_COLUMNS`), in file order.
+    """Check every solution of a set of records: one row per solution (:data:`VERDICT_COLUMNS`), in order.
 
-    The Python twin of ``ssbg check-solutions`` (see the module docstring for the fields).  The rows are
+    The Python twin of ``ssbg check-solutions`` (see the module docstring for the fields).  ``data`` is a
+    path (JSONL, JSON, CSV or Parquet by its extension, or ``FORMAT=PATH``), a pandas DataFrame, a
+    ``datasets.Dataset`` or an iterable of mappings (:mod:`ssbg.reading.readers.tabular`): the same records
+    give the same rows whatever their form, ``source`` being ``NAME:N`` (a file's path, else ``source_name``,
+    a Dataset's split or the kind of object) and ``N`` the record's line or position from 1.  The rows are
     the same whatever ``jobs`` and ``engine`` (``local``: this process or a process pool; ``dask``).
 
     Raises
     ------
     ImportRefusal
-        ``malformed_record`` when ``path`` is no file.
+        ``unreadable_file`` when ``data`` is a path that names no file; ``malformed_record`` when a field (or
+        a solver key) names nothing in any record, naming the fields the records have.
     ValueError
         For fields that name nothing, ``jobs < 1`` or an unknown engine.
 
     Examples
     --------
-    >>> import json, tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "s.jsonl"
     >>> q = "Ann has 3 bags of 4 kg. How many kg does she have?"
-    >>> _ = f.write_text(json.dumps({"id": "a1", "q": q, "m": {"s": "3 * 4 = 12 kg", "ok": True}}) + "\\n{bad\\n")
-    >>> df = check_solutions(f, question_field="q", solution_field="s", id_field="id", label_field="ok",
+    >>> rows = [{"id": "a1", "q": q, "m": {"s": "3 * 4 = 12 kg", "ok": True}}, {"id": "a2", "m": {"s": "3"}}]
+    >>> df = check_solutions(rows, question_field="q", solution_field="s", id_field="id", label_field="ok",
     ...                      solver_keys=["m"], progress=False)
-    >>> df[["id", "solver", "status", "label", "refusal_reason"]].values.tolist()
-    [['a1', 'm', 'sound', True, <NA>], ['s.jsonl:2', 'm', 'refused', <NA>, 'malformed_record']]
+    >>> df[["id", "source", "status", "label", "refusal_reason"]].values.tolist()
+    [['a1', 'records:1', 'sound', True, <NA>], ['a2', 'records:2', 'refused', <NA>, 'malformed_record']]
     """
+    from ssbg.reading.readers.tabular import count_records, missing_file, scan_source, split_format
+    from ssbg.reading.readers.tabular import source_name as name_of
     from ssbg.stats.batch import ENGINES, map_batches
 
     if not isinstance(jobs, int) or jobs < 1:
@@ -462,25 +542,32 @@ def check_solutions(
         raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
     fields = Fields(question_field, solution_field, id_field, label_field, reference_field, solver_field,
                     tuple(solver_keys))
-    file = Path(path)
-    if not file.is_file():
-        raise ImportRefusal(f"no file of solutions at {file}", reason="malformed_record", path=str(file))
+    if isinstance(data, str | Path):
+        file = split_format(data)[1]
+        if not file.is_file():
+            raise missing_file(file)
     pack_spec = pack  # a Path stays a Path: a folder given by path (str() would make "mine" a pack's name)
     _pack_for(pack_spec)  # fail early, in this process, on a bad pack
-    records: Iterator[RawRecord] = scan_jsonl(file)
+    records: Iterator[RawRecord] = scan_source(data, name=source_name)
     if limit is not None:
-        records = (r for k, r in enumerate(scan_jsonl(file)) if k < limit)
+        records = (r for k, r in enumerate(records) if k < limit)
     rows: list[tuple[Any, ...]] = []
-    bar = _progress(progress, _count_lines(file) if limit is None else limit)
+    seen = _Seen()
+    jsonl = isinstance(data, str | Path) and split_format(data)[0] == "jsonl"
+    known = _count_lines(split_format(data)[1]) if jsonl else None  # type: ignore[arg-type]
+    total = count_records(data) if known is None else known
+    bar = _progress(progress, total if limit is None or total is None else min(limit, total))
     try:
-        for n, chunk in map_batches(_batched(records, batch_size), _CheckWork(fields, pack_spec), jobs=jobs,
-                                    engine=engine):
+        for n, (chunk, chunk_seen) in map_batches(_batched(records, batch_size), _CheckWork(fields, pack_spec),
+                                                  jobs=jobs, engine=engine):
             rows.extend(chunk)
+            seen = seen | chunk_seen
             if bar is not None:
                 bar.update(n)
     finally:
         if bar is not None:
             bar.close()
+    check_fields_named(seen, fields, name_of(data, source_name))
     return verdicts_frame(rows)
 
 

@@ -1,16 +1,19 @@
-"""The ``ssbg check-solutions`` subcommand: a JSONL file of solutions in, verdicts (and scores) out.
+"""The ``ssbg check-solutions`` subcommand: a file of solutions in, verdicts (and scores) out.
 
-``ssbg check-solutions FILE.jsonl --question-field Q --solution-field S [--id-field ID]
+``FILE`` is JSONL, a JSON array, CSV or Parquet, by its extension or ``FORMAT=PATH``.
+
+``ssbg check-solutions FILE --question-field Q --solution-field S [--id-field ID]
 [--label-field L] [--reference-field R] [--solver-field M | --solver-key K ...] -o verdicts.csv
 [--html report.html] [--error-steps FILE] [--jobs N] [--engine local|dask] [--pack P]
 [--limit N] [--no-progress] [--fail-on-error]``
 
-It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`), the
-pack it checked with beside it (``<name>.pack.csv``: name, version and sha256 of the pack and of
-each part, :func:`ssbg.stats.tables.pack_table`) and prints the verdicts per solver; with labels
-it prints and writes beside the CSV (``<name>.scores.csv``) per solver: precision, recall,
-false-alarm rate on correct solutions, lift over the base rate, the verdict shares, and with
-``--error-steps`` (errors located by hand) the share of flagged wrong solutions whose first
+It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`; and to
+Parquet beside it when pyarrow is installed), the pack it checked with beside it
+(``<name>.pack.csv``: name, version and sha256 of the pack and of each part,
+:func:`ssbg.stats.tables.pack_table`) and prints the verdicts per solver; with labels it prints
+and writes beside the CSV (``<name>.scores.csv``) per solver: precision, recall, false-alarm rate
+on correct solutions, lift over the base rate, the verdict shares, and with ``--error-steps``
+(errors located by hand) the share of flagged wrong solutions whose first
 flagged step is where the error is.  The dev file
 of model solutions (``../shared/corpora/gsm8k_model_solutions/dev.jsonl``)::
 
@@ -25,8 +28,9 @@ are proved writable before a record is read, and they are renamed into place tog
 beyond the caps of :mod:`ssbg.limits` are refused unread (``record_too_large``).
 
 Exit codes: 0 when written; 1 with ``--fail-on-error`` when any verdict is ``error``; 2 for bad
-input (no such file, a bad pack or error-steps file) or an output that cannot be written, printed
-by :func:`ssbg.cli.main`; 130 interrupted, 143 terminated (the previous outputs intact).
+input (no such file, a field or solver key no record has, a bad pack or error-steps file) or an output
+that cannot be written, printed by :func:`ssbg.cli.main`; 130 interrupted, 143 terminated (the previous
+outputs intact).
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     from ssbg.checking.batch import Fields, _pack_for, check_solutions, read_error_steps, score_verdicts
     from ssbg.checking.report import csv_text, example_rows, recheck, report_html
     from ssbg.files import OutputSet
+    from ssbg.stats.report import write_tables
     from ssbg.stats.tables import pack_table
 
     keys = _keys(args.solver_key)
@@ -91,17 +96,20 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     if html_path is not None:
         fields = Fields(args.question_field, args.solution_field, args.id_field, args.label_field,
                         args.reference_field, args.solver_field, keys)
-        drawn = recheck(Path(args.file), fields, example_rows(frame), pack)
+        drawn = recheck(args.file, fields, example_rows(frame), pack)
         page = report_html(frame, scores, drawn, title=f"{args.file} ({len(frame)} solutions)", pack=pack.provenance)
+    meta = {"ssbg.pack": pack.provenance}
     # One set, renamed into place together (SIGINT and SIGTERM held off meanwhile): a run that fails or is
-    # stopped leaves the previous set whole, never a new verdicts.csv beside an old page.
+    # stopped leaves the previous set whole, never a new verdicts.csv beside an old page.  Verdicts and
+    # scores as CSV and, with pyarrow, as Parquet beside them (the pack's provenance in its schema).
     with OutputSet() as out:
-        out.temp(output).write_text(csv_text(frame), encoding="utf-8")
+        write_tables([(output.stem, frame)], output.parent, metadata=meta, out=out)
         out.temp(pack_path).write_text(csv_text(pack_table(pack.components)), encoding="utf-8")
         if scores is not None:
-            out.temp(scores_path).write_text(csv_text(scores), encoding="utf-8")
+            write_tables([(scores_path.stem, scores)], scores_path.parent, metadata=meta, out=out)
         else:
             out.remove(scores_path)  # an earlier run's scores do not belong to these verdicts
+            out.remove(scores_path.with_suffix(".parquet"))
         if page is not None and html_path is not None:
             out.temp(html_path).write_text(page, encoding="utf-8")
         out.commit()
@@ -145,7 +153,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "together; CSV cells are capped at " + f"{MAX_CELL_CHARS:,}" + " characters (a longer one ends by stating "
         "its length) and a cell starting with = + - @ is prefixed with ' (spreadsheet-safe).",
     )
-    cmd.add_argument("file", metavar="FILE.jsonl", help="one JSON object per line")
+    cmd.add_argument("file", metavar="FILE",
+                     help="JSONL (one JSON object per line), a JSON array, CSV or Parquet, by extension or FORMAT=PATH "
+                     "(jsonl, json, csv, parquet)")
     cmd.add_argument("--question-field", required=True, metavar="Q", help="the question text")
     cmd.add_argument("--solution-field", required=True, metavar="S",
                      help="the solution (text, or a list of step strings); inside each solver key's object")
@@ -156,7 +166,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("--solver-field", metavar="M", help="a field naming the solver (one solution per record)")
     cmd.add_argument("--solver-key", action="append", metavar="K",
                      help="a key holding one solver's object (repeat, or comma-separate)")
-    cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV", help="where to write the verdicts")
+    cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV",
+                     help="where to write the verdicts (CSV, and Parquet beside it when pyarrow is installed)")
     cmd.add_argument("--html", metavar="REPORT_HTML", help="also write a page with the scores and drawn verdicts")
     cmd.add_argument("--error-steps", metavar="FILE",
                      help="CSV of id, solver, line: where each solution's first error is, read by hand")

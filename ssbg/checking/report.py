@@ -18,7 +18,7 @@ from ssbg.checking.batch import REFERENCE_SOLVER, Fields, field_value
 from ssbg.checking.verdict import Verdict, check_solution
 from ssbg.files import atomic_write, check_writable
 from ssbg.outputs import csv_text, html_text
-from ssbg.reading.readers.common import decode_jsonl_line, scan_jsonl
+from ssbg.reading.readers.common import decode_jsonl_line
 from ssbg.units import UnitPack
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,6 +38,23 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     return atomic_write(target, text)
 
 
+def write_frame(path: str | Path, frame: pd.DataFrame, *, metadata: dict[str, str] | None = None) -> list[Path]:
+    """Write a table as CSV and, when pyarrow is installed, as Parquet beside it (the same stem): ``-o
+    verdicts.csv`` or ``-o verdicts.parquet`` write both.  Both files appear together or not at all
+    (:func:`ssbg.stats.report.write_tables`); ``metadata`` goes into the Parquet schema.  The paths written.
+
+    Raises
+    ------
+    OutputError
+        When the folder or a file cannot be written (naming it).
+    """
+    from ssbg.stats.report import write_tables
+
+    target = Path(path)
+    csvs, parquets = write_tables([(target.stem, frame)], target.parent, metadata=metadata)
+    return [*csvs, *parquets]
+
+
 def example_rows(frame: pd.DataFrame, *, per_kind: int = 3) -> list[tuple[str, Any]]:
     """Rows to draw, as (kind, row): per solver, the first ``per_kind`` catches (flagged wrong ones) and false
     alarms (flagged correct ones), or without labels the first flagged ones."""
@@ -55,12 +72,15 @@ def example_rows(frame: pd.DataFrame, *, per_kind: int = 3) -> list[tuple[str, A
 
 
 def recheck(
-    path: Path, fields: Fields, rows: Sequence[tuple[str, Any]], pack: UnitPack
+    data: object, fields: Fields, rows: Sequence[tuple[str, Any]], pack: UnitPack, *, source_name: str | None = None
 ) -> list[tuple[str, Any, Verdict]]:
-    """The verdicts of the given rows, checked again from their lines of ``path``."""
+    """The verdicts of the given rows, checked again from their records of ``data`` (a path or records in memory,
+    as :func:`~ssbg.checking.batch.check_solutions` takes them; a source is read once more)."""
+    from ssbg.reading.readers.tabular import scan_source
+
     wanted = {int(str(r.source).rpartition(":")[2]) for _, r in rows}
     lines: dict[int, Any] = {}
-    for raw in scan_jsonl(path) if wanted else ():  # a regular file, a line at most MAX_RECORD_BYTES held
+    for raw in scan_source(data, name=source_name) if wanted else ():  # a file's lines read bounded
         if raw.line in wanted and raw.refusal is None:
             lines[raw.line] = decode_jsonl_line(raw).data
     out: list[tuple[str, Any, Verdict]] = []

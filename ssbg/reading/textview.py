@@ -237,7 +237,7 @@ def _block(text: str, spans: list[dict[str, Any]], source: str, label: str) -> s
                 color=CATEGORY_COLORS.get(s["category"], "#ffffff"),
                 extra=(_CUE_STYLE if s["kind"] == "constant" else "") + (_EMPHASIS_STYLE if s.get("emphasis") else ""),
                 text=_e(tidy_numbers(s["text"])),
-                label=_e(s["symbol"] or s["category"]),
+                label=_e(s["unit"] or s["category"]),  # the words ssbg read; the symbol id is in the tooltip
             )
         )
         cursor = end

@@ -50,7 +50,7 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from ssbg.adapter import bind_math_problem_graph, holding_key
 from ssbg.errors import ImportRefusal, SsbgError, UnitAlgebraError
@@ -518,8 +518,27 @@ def analyse_records(
 # --------------------------------------------------------------------------- reading
 
 
-def expand_specs(specs: Iterable[str | Path]) -> list[str]:
+def _spec_list(specs: object) -> list[object]:
+    """The specs of a run: one path, or one set of records in memory, is a run of one spec; else each element."""
+    from ssbg.reading.readers import RecordSource
+    from ssbg.reading.readers.tabular import is_in_memory
+
+    if isinstance(specs, str | Path | RecordSource) or (is_in_memory(specs) and not isinstance(specs, list | tuple)):
+        return [specs]
+    if isinstance(specs, list) and specs and all(isinstance(s, dict) for s in specs):
+        return [specs]  # a list of records (dicts) is one source, not a list of specs
+    if isinstance(specs, tuple) and len(specs) == 2 and isinstance(specs[0], str) and is_in_memory(specs[1]):
+        return [specs]  # (FORMAT, data)
+    return list(cast("Iterable[object]", specs))
+
+
+def expand_specs(specs: Iterable[Any]) -> list[Any]:
     """Expand corpus specs: a bare folder becomes one spec per corpus file below it.
+
+    A spec is ``FORMAT=PATH`` or a path (``.jsonl``, ``.json``, ``.xml``, ``.csv``, ``.parquet``), or records
+    in memory: a :class:`~ssbg.reading.readers.RecordSource`, ``(FORMAT, data)`` with ``data`` a DataFrame, a
+    ``datasets.Dataset`` or an iterable of mappings, or such data alone (read as ``ssbg`` records); the
+    in-memory ones come back as :class:`~ssbg.reading.readers.RecordSource` values.
 
     Each file's format is guessed from its own name (so ``data/`` with lanes and
     per-format samples reads each file with its reader); ``FORMAT=FOLDER`` and
@@ -532,10 +551,14 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
     ImportRefusal
         ``malformed_record`` for a spec naming nothing that exists.
     """
-    from ssbg.reading.readers import READERS, guess_format, parse_corpus_spec
+    from ssbg.reading.readers import READERS, RecordSource, as_spec, guess_format, parse_corpus_spec
 
-    out: list[str] = []
-    for spec in specs:
+    out: list[Any] = []
+    for given in _spec_list(specs):
+        spec = as_spec(given)
+        if isinstance(spec, RecordSource):
+            out.append(spec)
+            continue
         text = str(spec)
         fmt, sep, _rest = text.partition("=")
         if sep and fmt in READERS:
@@ -552,10 +575,10 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
             # a FIFO or a device named like a corpus file is kept: its reader refuses it (unreadable_file)
             if f.is_dir() or any(part.startswith(".") for part in f.relative_to(path).parts):
                 continue
-            if f.suffix not in (".jsonl", ".json", ".xml", ".csv") or f.name.endswith(".gold.jsonl"):
+            if f.suffix not in (".jsonl", ".json", ".xml", ".csv", ".parquet") or f.name.endswith(".gold.jsonl"):
                 continue
             guessed = guess_format(f)
-            if f.suffix in (".json", ".xml", ".csv") and guessed == "ssbg":
+            if f.suffix in (".json", ".xml", ".csv", ".parquet") and guessed == "ssbg":
                 continue  # not a corpus format we can read: ssbg corpora are JSONL
             out.append(f"{guessed}={f}")
     return out
@@ -581,7 +604,7 @@ def read_record_at(corpus: str, source: str, *, pack: UnitPack | None = None) ->
 
 
 def iter_records(
-    specs: Iterable[str | Path], *, limit: int | None = None, pack: UnitPack | None = None
+    specs: Any, *, limit: int | None = None, pack: UnitPack | None = None
 ) -> Iterator[CorpusRecord]:
     """Stream the records of every spec in order (``limit`` applies per spec), read with ``pack``
     (default :func:`~ssbg.units.corpus_pack`: the pack decides which words after a number are units)."""
@@ -594,7 +617,7 @@ def iter_records(
 
 
 def _scan(
-    specs: Iterable[str], limit: int | None, counts: list[int] | None = None
+    specs: Iterable[Any], limit: int | None, counts: list[int] | None = None
 ) -> Iterator[CorpusRecord | PendingRecord]:
     """The cheap reading stage of every (expanded) spec, in order; batches finish reading where they run.
 
@@ -622,7 +645,7 @@ def _has_content(path: Path) -> bool:
     return False
 
 
-def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequence[int]) -> None:
+def check_readable(problems: pd.DataFrame, specs: Sequence[Any], counts: Sequence[int]) -> None:
     """Refuse a run one of whose specs gives no record that reads in its format (named or guessed).
 
     ``counts`` are the records of each spec in order: a spec's rows are the next
@@ -637,7 +660,7 @@ def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequenc
     ImportRefusal
         ``malformed_record`` naming the spec's path, its format and the first record's reason.
     """
-    from ssbg.reading.readers import parse_corpus_spec
+    from ssbg.reading.readers import RecordSource, parse_corpus_spec
     from ssbg.stats.rows import UNREADABLE_IMPORT_REASONS
 
     reasons = problems["import_reason"]
@@ -648,9 +671,12 @@ def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequenc
         unreadable = block.isin(sorted(UNREADABLE_IMPORT_REASONS))
         if n and not bool(unreadable.all()):
             continue
-        fmt, path = parse_corpus_spec(spec)
+        if isinstance(spec, RecordSource):
+            fmt, path, hint = spec.fmt, Path(str(spec)), "RecordSource(data, FORMAT)"
+        else:
+            (fmt, path), hint = parse_corpus_spec(spec), "FORMAT=PATH (ssbg report --help lists them)"
         if not n and not _has_content(path):
-            continue  # an empty file is an empty corpus
+            continue  # an empty file (or no records in memory) is an empty corpus
         if n:
             first = problems.iloc[start - n]
             why = (f"{n} of {n} records are unreadable as {fmt} (first: {first['source']}: "
@@ -658,7 +684,7 @@ def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequenc
         else:
             why = f"it holds no {fmt} record"
         raise ImportRefusal(
-            f"{path} does not read as {fmt}: {why}; name its format with FORMAT=PATH (ssbg report --help lists them)",
+            f"{path} does not read as {fmt}: {why}; name its format with {hint}",
             reason="malformed_record",
             path=str(path),
             detail=fmt,
@@ -841,7 +867,7 @@ def _progress(enabled: bool, total: int | None) -> Any:
 
 
 def run_batch(
-    specs: Sequence[str | Path],
+    specs: Any,
     *,
     jobs: int = 1,
     engine: str = "local",
@@ -857,7 +883,10 @@ def run_batch(
     Parameters
     ----------
     specs
-        Corpus specs (``FORMAT=PATH`` or a path; a folder expands per file).
+        Corpus specs (``FORMAT=PATH`` or a path; a folder expands per file; a ``.csv`` or ``.parquet`` file is
+        read a row per record), or records in memory (``(FORMAT, data)``, a
+        :class:`~ssbg.reading.readers.RecordSource`; :func:`expand_specs`): the same records give the same rows
+        whatever their form.
     jobs
         Worker processes (1: in this process).
     engine
@@ -943,5 +972,5 @@ def run_batch(
             bar.close()
     problems, equations = acc.result()
     check_readable(problems, expanded, counts_per_spec)
-    return BatchResult(problems, equations, tuple(drills), tuple(expanded), loaded.citation, engine, jobs,
+    return BatchResult(problems, equations, tuple(drills), tuple(map(str, expanded)), loaded.citation, engine, jobs,
                        unit_pack=loaded, kinds=acc.kinds)
