@@ -38,6 +38,10 @@ HOW: dict[str, str] = {
     "make bench": "not run: minutes of benchmarks on a shared machine, whose figures the README reports",
     "make demo-corpora": CORPORA_RUN,
     "make alignment": CORPORA_RUN,
+    "make train": ELSEWHERE + "test_learned_reader.py::test_make_train_rebuilds_the_shipped_model_byte_identically",
+    "make reader-figures": "not run: minutes of cross-validation and re-training on a shared machine, whose figures "
+    "the README reports; tests/test_learned_reader.py runs its parts (training, calibration on the held-out half)",
+    "python benchmarks/reader_corpus.py": ELSEWHERE + "test_learned_reader.py::test_reader_corpus_runs_on_a_sample",
     "python benchmarks/checker_halves.py": CORPORA_RUN,
     "make fuzz": "not run: the hostile-input property tests with thousands of examples each, minutes; the suite "
     "runs the same tests with fewer",
