@@ -3,7 +3,7 @@
 #   make test   lint, strict types, the whole test suite (doctests, notebooks, browser)
 #   make bench  ssbg vs pint vs sympy, binding and corpus throughput
 #   make lab    JupyterLab on the notebooks
-#   make fuzz   the seams' property tests with 20,000 inputs each (by hand: about an hour)
+#   make fuzz   the seams' property tests with 20,000 inputs each (by hand: about an hour; FUZZ_EXAMPLES=2000: fewer)
 #   make train  rebuild the learned reader's model file from data/gold/ (byte-identical; ADR 0021)
 #   make mutation  mutmut on ssbg/units.py and ssbg/admissibility.py (by hand: CPU-heavy, not in CI)
 
@@ -40,6 +40,7 @@ $(STAMP): pyproject.toml
 demo: system-deps $(STAMP)
 	$(VENV)/bin/ssbg lane data/lanes
 	$(VENV)/bin/ssbg report data -o $(OUT)/report.html --csv-dir $(OUT)/tables --jobs 2
+	@echo "ssbg is installed in $(VENV)/: run $(VENV)/bin/ssbg, or put it on PATH in this shell with: . $(VENV)/bin/activate"
 
 # The same report over the real development corpora (see ../shared/corpora/README.md).
 demo-corpora: system-deps $(STAMP)
@@ -69,11 +70,14 @@ fingerprint: $(STAMP)
 	$(PY) benchmarks/fingerprint.py --corpora $(CORPORA)
 
 # The property tests of the seams (numbers, types, text, sizes) with the "fuzz" Hypothesis profile
-# (tests/conftest.py): 20,000 inputs per test instead of the normal run's few hundred.
+# (tests/conftest.py): 20,000 inputs per test instead of the normal run's few hundred (FUZZ_EXAMPLES, at least
+# 1,000). tests/test_hostile_checker.py: the checker's inputs (any strings, any JSON records) and pack names.
+FUZZ_EXAMPLES ?= 20000
 FUZZ_TESTS = tests/test_numbers.py tests/test_values_hardening.py tests/test_units_hardening.py \
-  tests/test_readers_hardening.py
+  tests/test_readers_hardening.py tests/test_hostile_checker.py
 fuzz: $(STAMP)
-	$(PY) -m pytest $(FUZZ_TESTS) --hypothesis-profile=fuzz -q --durations=10
+	SSBG_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest $(FUZZ_TESTS) --hypothesis-profile=fuzz -q --durations=10 \
+	  --hypothesis-show-statistics
 
 # Mutation testing of the core (benchmarks/mutation.py: mutmut, a focused test selection per module).
 # MUTATION_ARGS="--sample 300" scores a random sample instead of every mutant; "--diffs" prints survivors.

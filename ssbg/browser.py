@@ -17,7 +17,6 @@ Examples
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import SsbgError, UnitAlgebraError
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.outputs import html_text
 from ssbg.reading.records import CorpusRecord
 from ssbg.units import UnitPack, corpus_pack, normalize_unit_text
 
@@ -81,7 +81,7 @@ _UNIT_SEPARATOR = ";"
 
 
 def _e(value: object) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
+    return html_text("" if value is None else value)  # escaped, bidirectional controls shown (ssbg.outputs)
 
 
 class BrowserError(SsbgError, ValueError):

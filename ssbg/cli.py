@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from ssbg import jsontext
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import SsbgError
-from ssbg.files import read_regular
+from ssbg.files import Terminated, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover
     from ssbg.model import SemanticSymbolicBindingGraph
@@ -48,6 +48,7 @@ EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 MAX_PROBLEM_BYTES = 16 * 1024 * 1024
 """The largest problem file ``bind`` and ``render`` read (a 64k-step trace is about 4 MB)."""
@@ -87,24 +88,51 @@ def _kinds_epilog() -> str:
 
 
 def _unknown_unit_hints(units: Iterable[str | None], pack: UnitPack | None) -> list[str]:
-    """The playground's hint (the unknown word and the pack's close entries) for each distinct unit the pack lacks."""
+    """The playground's hint (the unknown word and the pack's close entries) for each distinct unit the pack lacks,
+    and where the corpus pack (the default of ``report`` and ``check-solutions``) reads it, the ``--pack`` to try."""
     from ssbg.playground import unknown_unit_hint
+    from ssbg.units import CORPUS_PACK_NAME, corpus_pack
 
     hints: list[str] = []
     for unit in dict.fromkeys(u for u in units if u):
         hint = unknown_unit_hint(unit, pack)
         if hint is not None:
+            if (pack is None or pack.name != CORPUS_PACK_NAME) and unknown_unit_hint(unit, corpus_pack()) is None:
+                hint += f" (--pack {CORPUS_PACK_NAME} reads it: the count nouns)"
             hints.append(hint)
     return hints
+
+
+def _arity(kind: str) -> tuple[int, bool]:
+    """How many operands a kind takes in the shell (:data:`KIND_OPERANDS`): the least, and whether more may follow."""
+    names = KIND_OPERANDS[kind].split("  ")[0].split()
+    return len(names), names[-1].endswith("...")
+
+
+def _usage(kind: str, units: Sequence[str]) -> str | None:
+    """Why the operands given to ``ssbg check KIND`` are bad usage (too few, too many), or None."""
+    if kind not in KIND_OPERANDS:
+        return None
+    least, more = _arity(kind)
+    if least <= len(units) and (more or len(units) == least):
+        return None
+    wanted = f"{'at least ' if more else ''}{least} operand{'s' if least != 1 else ''}"
+    shown = " ".join(units) or "none"
+    return f"{kind} takes {wanted} ({KIND_OPERANDS[kind].split('  ')[0]}), got {len(units)}: {shown}"
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from ssbg.admissibility import check_operation
     from ssbg.errors import AdmissibilityError
     from ssbg.playground import suggest_units
-    from ssbg.units import load_pack
+    from ssbg.units import default_pack, load_pack
 
+    usage = _usage(args.kind, args.units)
+    if usage is not None:  # a missing operand is bad usage, not a refusal of the operation
+        print(f"ssbg check: error: {usage}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     pack = load_pack(args.pack) if args.pack else None
+    named = (pack or default_pack()).provenance  # the pack every result names
     units = [None if u in ("-", "none") else u for u in args.units]
     try:
         proof = check_operation(args.kind, units, lhs_unit=args.lhs, pack=pack)
@@ -121,6 +149,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             "offending_unit": exc.offending_unit,
             "message": exc.message,
             "close_entries": list(suggest_units(offending, pack)) if offending else [],
+            "pack": named,
         }
         if args.json:
             print(json.dumps(payload, sort_keys=True))
@@ -128,11 +157,13 @@ def _cmd_check(args: argparse.Namespace) -> int:
             print(f"refused [{exc.reason}] {exc.message}")
             for hint in _unknown_unit_hints([offending], pack):
                 print(f"  {hint}")
+            print(f"pack: {named}")
         return EXIT_REFUSED
     if args.json:
-        print(json.dumps({"status": "admitted", "proof": proof.to_canonical_string()}, sort_keys=True))
+        print(json.dumps({"status": "admitted", "proof": proof.to_canonical_string(), "pack": named}, sort_keys=True))
     else:
         print(f"admitted {proof.to_canonical_string()}")
+        print(f"pack: {named}")
     return EXIT_OK
 
 
@@ -188,6 +219,8 @@ def load_problem_file(path: str | Path, problem_id: str | None = None) -> object
 
     Raises
     ------
+    ImportRefusal
+        ``unreadable_file`` (``no such file``) for a path that names nothing.
     ProblemGraphError
         ``malformed_json`` for a file that cannot be read or decoded; ``invalid_value`` when
         ``problem_id`` names no problem of the file, or a JSONL file of several lines is given without it;
@@ -196,6 +229,10 @@ def load_problem_file(path: str | Path, problem_id: str | None = None) -> object
     from ssbg.errors import ProblemGraphError
 
     p = Path(path)
+    if not p.exists():  # said plainly, not as JSON that does not decode
+        from ssbg.errors import ImportRefusal
+
+        raise ImportRefusal("no such file", reason="unreadable_file", path=str(p), detail="no such file")
     try:
         raw = read_regular(p, MAX_PROBLEM_BYTES)  # a FIFO or a device is refused, never read
     except OSError as exc:
@@ -231,7 +268,7 @@ def print_unknown_unit_hints(graph: SemanticSymbolicBindingGraph, pack: UnitPack
 
 
 def _cmd_bind(args: argparse.Namespace) -> int:
-    from ssbg.units import load_pack
+    from ssbg.units import default_pack, load_pack
 
     pack = load_pack(args.pack) if args.pack else None
     graph = bind_problem(load_problem_file(args.problem, args.id), pack)
@@ -239,6 +276,7 @@ def _cmd_bind(args: argparse.Namespace) -> int:
     if args.hash:
         print(f"sha256 {graph.content_hash}")
     print_unknown_unit_hints(graph, pack)
+    print(f"ssbg: pack {(pack or default_pack()).provenance}", file=sys.stderr)
     refused = any(e.admissibility_status == "refused" for e in graph.equations)
     return EXIT_REFUSED if args.fail_on_refusal and refused else EXIT_OK
 
@@ -258,7 +296,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("kind", help="operation kind (listed below)")
     check.add_argument("units", nargs="+", help="operand units in the kind's order ('-' for a pure number)")
     check.add_argument("--lhs", help="declared lhs unit")
-    check.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
+    check.add_argument("--pack", help="a shipped pack's name or a folder by path (./mine), or packs joined by '+' "
+                       "(default en_units_v1)")
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(func=_cmd_check)
 
@@ -272,7 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bind.add_argument("problem", help="problem JSON file (e.g. data/problem.json), or a JSONL file with --id")
     bind.add_argument("--id", help="the problem_id of the line to bind in a JSONL file (a corpus or lane file)")
-    bind.add_argument("--pack", help="unit pack name or folder, or packs joined by '+' (default en_units_v1)")
+    bind.add_argument("--pack", help="a shipped pack's name or a folder by path (./mine), or packs joined by '+' "
+                       "(default en_units_v1)")
     bind.add_argument("--hash", action="store_true", help="also print the sha256 content hash")
     bind.add_argument("--fail-on-refusal", action="store_true", help="exit 1 when an equation is refused")
     bind.set_defaults(func=_cmd_bind)
@@ -294,6 +334,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # outputs are staged: what was written before the run is intact
         print("ssbg: interrupted; no output was replaced", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Terminated:  # SIGTERM while outputs were staged: the staged files are gone, the old ones intact
+        print("ssbg: terminated; no output was replaced", file=sys.stderr)
+        return EXIT_TERMINATED
     return code
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "UnitAlgebraError",
     "output_error",
     "refusal_family",
+    "shown",
 ]
 
 BINDING_GRAPH_REASONS: frozenset[str] = frozenset(
@@ -386,3 +387,21 @@ def output_error(exc: OSError, path: str, doing: str = "write") -> OutputError:
     reason = _ERRNO_REASONS.get(exc.errno or 0, "write_failed")
     why = exc.strerror or type(exc).__name__
     return OutputError(f"cannot {doing} {path}: {why}", reason=reason, path=path, detail=why)
+
+
+def shown(value: object, limit: int = 80) -> str:
+    """``repr(value)`` for an error message, at most ``limit`` characters; never raises.
+
+    Python refuses to write an int of more than 4,300 digits as text (``sys.get_int_max_str_digits``):
+    a message naming one would raise ``ValueError`` while it is built, instead of the typed error.
+
+    >>> shown(10**5000), shown("x" * 100)[-6:]
+    ('<an int of 5001 digits>', 'xxx...')
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # an int past the digit limit, or a container holding one
+        if isinstance(value, int):
+            return f"<an int of {abs(value).bit_length() * 30103 // 100000 + 1} digits>"
+        return f"<a {type(value).__name__} holding an int too long to write>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -9,9 +9,11 @@ reading it as garbage or as nothing.
 Writing: every file appears whole or not at all.  :func:`atomic_write` writes
 beside its target and renames into place (``os.replace``); an
 :class:`OutputSet` stages several files that way and swaps them in together at
-:meth:`OutputSet.commit`, with SIGINT held off while the renames run, so a run
-that fails or is interrupted leaves the previous set as it was and no partial
-file.  :func:`check_writable` tells before a long run starts that its outputs
+:meth:`OutputSet.commit`, with SIGINT and SIGTERM held off while the renames
+run, so a run that fails, is interrupted or is terminated leaves the previous
+set as it was and no partial file (SIGTERM, whose default would end the
+process with the staged files left behind, raises :class:`Terminated` while a
+set is open).  :func:`check_writable` tells before a long run starts that its outputs
 cannot be written.  Every file-system error is an
 :class:`~ssbg.errors.OutputError` naming the path.
 
@@ -53,6 +55,7 @@ from ssbg.errors import OutputError, output_error
 
 __all__ = [
     "OutputSet",
+    "Terminated",
     "atomic_write",
     "check_writable",
     "open_regular",
@@ -185,22 +188,38 @@ def atomic_write(target: str | Path, data: bytes | str) -> Path:
     return Path(target)
 
 
+_HELD = (signal.SIGINT, signal.SIGTERM)
+
+
 @contextlib.contextmanager
 def _sigint_held() -> Iterator[None]:
-    """SIGINT is held off while the block runs and delivered after it (in the main thread, where Python runs
-    signal handlers: the handler is swapped for one that only notes the signal, whichever thread the
-    operating system gave it to; elsewhere the block runs as it is)."""
+    """SIGINT and SIGTERM are held off while the block runs and delivered after it (in the main thread, where
+    Python runs signal handlers: each handler is swapped for one that only notes the signal, whichever thread
+    the operating system gave it to; elsewhere the block runs as it is)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     noted: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, _frame: noted.append(signum))
+    previous = {sig: signal.signal(sig, lambda signum, _frame: noted.append(signum)) for sig in _HELD}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if noted:
-            signal.raise_signal(signal.SIGINT)  # as it would have been: KeyboardInterrupt by default
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for signum in dict.fromkeys(noted):
+            signal.raise_signal(signum)  # as it would have been: KeyboardInterrupt, Terminated or the default
+
+
+class Terminated(SystemExit):
+    """SIGTERM arrived while an :class:`OutputSet` was open: its staged files were deleted, its targets left as
+    they were (exit status 143, 128 + SIGTERM, as shells report a terminated process)."""
+
+    def __init__(self) -> None:
+        super().__init__(128 + signal.SIGTERM)
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 class OutputSet:
@@ -219,15 +238,27 @@ class OutputSet:
         self._staged: dict[Path, Path] = {}
         self._removed: list[Path] = []
         self._done = False
+        self._sigterm: object = None  # the SIGTERM handler this set replaced (None: it replaced none)
 
     def __enter__(self) -> OutputSet:
+        # SIGTERM's default ends the process at once, and the staged files would outlive it: while the set is
+        # open (main thread, default handler only) it raises Terminated instead, and __exit__ deletes them.
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) in (
+            signal.SIG_DFL, None
+        ):
+            self._sigterm = signal.signal(signal.SIGTERM, _terminate)
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if not self._done:
-            self.discard()
+        try:
+            if not self._done:
+                self.discard()
+        finally:
+            if self._sigterm is not None:
+                signal.signal(signal.SIGTERM, self._sigterm)  # type: ignore[arg-type]
+                self._sigterm = None
 
     def temp(self, target: Path) -> Path:
         """The staged path of ``target`` (its folder must exist: :func:`check_writable` makes it)."""

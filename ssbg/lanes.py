@@ -621,11 +621,12 @@ def lane_coverage(cases: Iterable[LaneCase]) -> LaneCoverage:
 
 
 def _cmd_lane(args: argparse.Namespace) -> int:
-    from ssbg.units import load_pack
+    from ssbg.units import default_pack, load_pack
 
     pack = load_pack(args.pack) if args.pack else None
     report = check_lanes(args.paths, pack=pack)
     print(report.format())
+    print(f"pack: {(pack or default_pack()).provenance}")  # every command names the pack its result is over
     return 0 if report.ok else 1
 
 
@@ -651,5 +652,5 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "divergences, 2 a malformed or missing lane file.",
     )
     lane.add_argument("paths", nargs="+", metavar="PATH", help="lane file (.jsonl) or folder of lane files")
-    lane.add_argument("--pack", help="unit pack name or folder (default en_units_v1)")
+    lane.add_argument("--pack", help="a shipped pack's name or a folder by path (./mine) (default en_units_v1)")
     lane.set_defaults(func=_cmd_lane)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, TypeVar
 
-from ssbg.errors import REFUSAL_REASONS, BindingGraphError
+from ssbg.errors import REFUSAL_REASONS, BindingGraphError, shown
 
 __all__ = [
     "ADMISSIBILITY_STATUSES",
@@ -64,7 +64,8 @@ def _refusal(reason: str, message: str, *, path: str, detail: object = None) -> 
 
 def _nonempty_str(value: object, path: str) -> None:
     if not (isinstance(value, str) and value != ""):
-        raise _refusal("invalid_field", f"'{path}' must be a non-empty str (got {value!r})", path=path, detail=value)
+        raise _refusal("invalid_field", f"'{path}' must be a non-empty str (got {shown(value)})", path=path,
+                       detail=value)
 
 
 def _optional_str(value: object, path: str) -> None:
@@ -89,7 +90,7 @@ def _symbol_id(value: object, path: str) -> None:
     _nonempty_str(value, path)
     if not _is_identifier(value):  # _nonempty_str refused non-str values
         raise _refusal(
-            "invalid_identifier", f"'{path}' must be a Python identifier (got {value!r})", path=path, detail=value
+            "invalid_identifier", f"'{path}' must be a Python identifier (got {shown(value)})", path=path, detail=value
         )
 
 
@@ -169,7 +170,7 @@ class SourceSpanLink:
             if not (isinstance(value, int) and not isinstance(value, bool)):
                 raise _refusal(
                     "invalid_span",
-                    f"'source_span.{name}' must be an int (got {value!r})",
+                    f"'source_span.{name}' must be an int (got {shown(value)})",
                     path=f"source_span.{name}",
                     detail=value,
                 )
@@ -183,7 +184,7 @@ class SourceSpanLink:
         if not (isinstance(self.text, str) and len(self.text) == self.end - self.start):
             raise _refusal(
                 "invalid_span",
-                f"source span text must have length end - start = {self.end - self.start} (got {self.text!r})",
+                f"source span text must have length end - start = {self.end - self.start} (got {shown(self.text)})",
                 path="source_span.text",
                 detail=self.text,
             )
@@ -229,7 +230,7 @@ class SymbolBinding:
         if type(self.semantic_role) is not str or self.semantic_role not in SEMANTIC_ROLES:
             raise _refusal(
                 "unknown_role",
-                f"'semantic_role' must be one of {sorted(SEMANTIC_ROLES)} (got {self.semantic_role!r})",
+                f"'semantic_role' must be one of {sorted(SEMANTIC_ROLES)} (got {shown(self.semantic_role)})",
                 path="semantic_role",
                 detail=self.semantic_role,
             )
@@ -362,7 +363,7 @@ class BoundEquation:
             raise _refusal(
                 "unknown_status",
                 f"'admissibility_status' must be one of {sorted(ADMISSIBILITY_STATUSES)} "
-                f"(got {self.admissibility_status!r})",
+                f"(got {shown(self.admissibility_status)})",
                 path="admissibility_status",
                 detail=self.admissibility_status,
             )
@@ -372,7 +373,7 @@ class BoundEquation:
             raise _refusal(
                 "refusal_reason_mismatch",
                 "'refusal_reason' is required iff admissibility_status is 'refused' "
-                f"(status {self.admissibility_status!r}, reason {self.refusal_reason!r})",
+                f"(status {shown(self.admissibility_status)}, reason {shown(self.refusal_reason)})",
                 path="refusal_reason",
                 detail=self.refusal_reason,
             )
@@ -485,14 +486,14 @@ class BoundUnknown:
         ):
             raise _refusal(
                 "invalid_field",
-                f"'state_index' must be 'initial', 'terminal' or a decimal index (got {self.state_index!r})",
+                f"'state_index' must be 'initial', 'terminal' or a decimal index (got {shown(self.state_index)})",
                 path="state_index",
                 detail=self.state_index,
             )
         if type(self.question_form) is not str or self.question_form not in QUESTION_FORMS:
             raise _refusal(
                 "invalid_field",
-                f"'question_form' must be one of {sorted(QUESTION_FORMS)} (got {self.question_form!r})",
+                f"'question_form' must be one of {sorted(QUESTION_FORMS)} (got {shown(self.question_form)})",
                 path="question_form",
                 detail=self.question_form,
             )
@@ -502,7 +503,7 @@ class BoundUnknown:
         if type(self.target_status) is not str or self.target_status not in TARGET_STATUSES:
             raise _refusal(
                 "unknown_status",
-                f"'target_status' must be one of {sorted(TARGET_STATUSES)} (got {self.target_status!r})",
+                f"'target_status' must be one of {sorted(TARGET_STATUSES)} (got {shown(self.target_status)})",
                 path="target_status",
                 detail=self.target_status,
             )
@@ -721,7 +722,7 @@ class SemanticSymbolicBindingGraph:
                 if symbol.symbol_id in seen:
                     raise _refusal(
                         "duplicate_symbol",
-                        f"symbol id {symbol.symbol_id!r} appears twice",
+                        f"symbol id {shown(symbol.symbol_id)} appears twice",
                         path=f"symbols[{i}].symbol_id",
                         detail=symbol.symbol_id,
                     )
@@ -773,7 +774,7 @@ class SemanticSymbolicBindingGraph:
             if symbol_id is not None and symbol_id not in known:
                 raise _refusal(
                     "unknown_reference",
-                    f"'{path}' references unknown symbol {symbol_id!r}",
+                    f"'{path}' references unknown symbol {shown(symbol_id)}",
                     path=path,
                     detail=symbol_id,
                 )
@@ -784,7 +785,7 @@ class SemanticSymbolicBindingGraph:
             if symbol.symbol_id == symbol_id:
                 return symbol
         raise BindingGraphError(
-            f"no symbol {symbol_id!r} in this graph",
+            f"no symbol {shown(symbol_id)} in this graph",
             reason="unknown_reference",
             path="symbols",
             detail=symbol_id,

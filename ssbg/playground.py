@@ -22,7 +22,6 @@ Examples
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,6 +29,7 @@ from types import MappingProxyType
 
 from ssbg.admissibility import REFUSED_UNIT_PROOF, UnitProof, check_operation
 from ssbg.errors import AdmissibilityError, PackError, UnitAlgebraError
+from ssbg.outputs import html_text
 from ssbg.units import ResolvedUnit, UnitPack, default_pack, load_pack, normalize_unit_text, resolve_unit
 
 __all__ = [
@@ -108,7 +108,7 @@ def operand_roles(kind: str, count: int) -> tuple[str, ...]:
 def load_playground_pack(pack: UnitPack | str | Path | None) -> UnitPack:
     """The pack a playground uses: blank or ``None`` is ``en_units_v1``.
 
-    A text is a pack name or folder, loaded with :func:`ssbg.units.load_pack`.
+    A text is a shipped pack's name or a folder by path (``./mine``), loaded with :func:`ssbg.units.load_pack`.
 
     Raises
     ------
@@ -522,7 +522,7 @@ _CELL_STYLE = "border:1px solid #d0d7de;padding:2px 6px;text-align:left"
 
 
 def _e(value: object) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
+    return html_text("" if value is None else value)  # escaped, bidirectional controls shown (ssbg.outputs)
 
 
 def _row_html(row: OperandRow) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ssbg import jsontext
-from ssbg.errors import NumberError, ProblemGraphError
+from ssbg.errors import NumberError, ProblemGraphError, shown
 from ssbg.numbers import MAX_MAGNITUDE, check_json_number
 
 __all__ = [
@@ -73,9 +73,9 @@ def _check_number(value: object, path: str, *, positive: bool = False) -> None:
         what = "a number" if reason == "wrong_type" else f"a finite number of at most {MAX_MAGNITUDE:g} in magnitude"
         raise _fail(reason, f"'{path}' must be {what} (got {exc.detail})", path) from None
     if positive and value <= 0:
-        raise _fail("invalid_value", f"'{path}' must be > 0 (got {value!r})", path)
+        raise _fail("invalid_value", f"'{path}' must be > 0 (got {shown(value)})", path)
     if not positive and value < 0:
-        raise _fail("invalid_value", f"'{path}' must be >= 0 (got {value!r})", path)
+        raise _fail("invalid_value", f"'{path}' must be >= 0 (got {shown(value)})", path)
 
 
 def _check_text(value: object, path: str) -> None:
@@ -169,7 +169,7 @@ class FractionPortion:
         if type(self.referent) is not str or self.referent not in FRACTION_REFERENTS:
             raise _fail(
                 "invalid_value",
-                f"'referent' must be one of {sorted(FRACTION_REFERENTS)} (got {self.referent!r})",
+                f"'referent' must be one of {sorted(FRACTION_REFERENTS)} (got {shown(self.referent)})",
                 "referent",
             )
 
@@ -191,7 +191,7 @@ class Comparison:
         if type(self.direction) is not str or self.direction not in COMPARISON_DIRECTIONS:
             raise _fail(
                 "invalid_value",
-                f"'direction' must be one of {sorted(COMPARISON_DIRECTIONS)} (got {self.direction!r})",
+                f"'direction' must be one of {sorted(COMPARISON_DIRECTIONS)} (got {shown(self.direction)})",
                 "direction",
             )
         if self.direction in _ADDITIVE_DIRECTIONS:
@@ -264,7 +264,7 @@ class Operation:
         _check_text(self.actor, "actor")
         if not isinstance(self.kind, str) or self.kind not in OPERAND_TYPES:
             raise _fail(
-                "unknown_operation", f"'kind' must be one of {sorted(OPERAND_TYPES)} (got {self.kind!r})", "kind"
+                "unknown_operation", f"'kind' must be one of {sorted(OPERAND_TYPES)} (got {shown(self.kind)})", "kind"
             )
         want = OPERAND_TYPES[self.kind]
         if not isinstance(self.operand, want):
@@ -341,12 +341,12 @@ class MathProblemGraph:
         for i, entity in enumerate(self.entities):
             _check_text(entity, f"$.entities[{i}]")
             if entity in seen:
-                raise _fail("duplicate_entity", f"entity {entity!r} is listed twice", f"$.entities[{i}]")
+                raise _fail("duplicate_entity", f"entity {shown(entity)} is listed twice", f"$.entities[{i}]")
             seen.add(entity)
 
         def known(name: str | None, path: str) -> None:
             if name is not None and name not in seen:
-                raise _fail("unknown_entity", f"{path} names unknown entity {name!r}", path)
+                raise _fail("unknown_entity", f"{path} names unknown entity {shown(name)}", path)
 
         holdings: dict[tuple[str, str], Number] = {}
         for i, possession in enumerate(self.initial_state):
@@ -357,8 +357,8 @@ class MathProblemGraph:
             if key in holdings and holdings[key] != possession.quantity.value:
                 raise _fail(
                     "contradictory_possession",
-                    f"{possession.entity!r} holds {holdings[key]} and {possession.quantity.value} "
-                    f"{possession.quantity.unit!r} initially",
+                    f"{shown(possession.entity)} holds {holdings[key]} and {possession.quantity.value} "
+                    f"{shown(possession.quantity.unit)} initially",
                     f"$.initial_state[{i}]",
                 )
             holdings[key] = possession.quantity.value
@@ -495,7 +495,8 @@ class _Decoder(JsonDecoder):
         kind = d["kind"]
         if not isinstance(kind, str) or kind not in OPERAND_TYPES:
             raise _fail(
-                "unknown_operation", f"'kind' must be one of {sorted(OPERAND_TYPES)} (got {kind!r})", f"{path}.kind"
+                "unknown_operation", f"'kind' must be one of {sorted(OPERAND_TYPES)} (got {shown(kind)})",
+                f"{path}.kind",
             )
         operand = self.operand(kind, d["operand"], f"{path}.operand")
         op: Operation = self.build(

@@ -56,7 +56,7 @@ from typing import Any, NamedTuple
 from ssbg.admissibility import EquationStamper
 from ssbg.allocation import slugify
 from ssbg.constants import IMPLICIT_CONSTANTS, ImplicitConstant
-from ssbg.errors import NumberError, ProblemGraphError
+from ssbg.errors import NumberError, PackError, ProblemGraphError, shown
 from ssbg.model import (
     STATE_INDEX_TERMINAL,
     BoundEquation,
@@ -149,7 +149,7 @@ def _check_index(value: object, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail("wrong_type", f"'{path}' must be an int (got {type(value).__name__})", path)
     if value < 0:
-        raise _fail("invalid_value", f"'{path}' must be >= 0 (got {value})", path)
+        raise _fail("invalid_value", f"'{path}' must be >= 0 (got {shown(value)})", path)
     return value
 
 
@@ -200,7 +200,9 @@ class Mention:
         _check_index(self.end, "end")
         if self.end <= self.start:
             raise _fail(
-                "invalid_value", f"mention span must satisfy start < end (got [{self.start}, {self.end}))", "end"
+                "invalid_value",
+                f"mention span must satisfy start < end (got [{shown(self.start)}, {shown(self.end)}))",
+                "end",
             )
         if not isinstance(self.text, str) or len(self.text) != self.end - self.start:
             raise _fail("invalid_value", "'text' must be the covered text (length end - start)", "text")
@@ -209,10 +211,11 @@ class Mention:
         _check_text(self.unit, "unit", optional=True)
         _check_text(self.lemma, "lemma", optional=True)
         if type(self.kind) is not str or self.kind not in MENTION_KINDS:
-            raise _fail("invalid_value", f"'kind' must be one of {sorted(MENTION_KINDS)} (got {self.kind!r})", "kind")
+            raise _fail("invalid_value", f"'kind' must be one of {sorted(MENTION_KINDS)} (got {shown(self.kind)})",
+                        "kind")
         if type(self.source) is not str or self.source not in MENTION_SOURCES:
             raise _fail(
-                "invalid_value", f"'source' must be one of {list(MENTION_SOURCES)} (got {self.source!r})", "source"
+                "invalid_value", f"'source' must be one of {list(MENTION_SOURCES)} (got {shown(self.source)})", "source"
             )
         _check_text(self.alt_unit, "alt_unit", optional=True)
         if self.alt_unit is not None and self.alt_unit == self.unit:
@@ -282,7 +285,7 @@ class Operand:
         elif self.step is not None:
             _check_index(self.step, "step")
         elif type(self.constant) is not str or self.constant not in IMPLICIT_CONSTANTS:
-            raise _fail("invalid_value", f"'constant' {self.constant!r} is not an implicit constant", "constant")
+            raise _fail("invalid_value", f"'constant' {shown(self.constant)} is not an implicit constant", "constant")
         if self.cue is not None:
             if self.constant is None:
                 raise _fail("unexpected_field", "only a constant operand has a 'cue'", "cue")
@@ -370,7 +373,7 @@ class Step:
         ):
             return
         if type(self.op) is not str or self.op not in STEP_OPS:
-            raise _fail("unknown_operation", f"'op' must be one of {sorted(STEP_OPS)} (got {self.op!r})", "op")
+            raise _fail("unknown_operation", f"'op' must be one of {sorted(STEP_OPS)} (got {shown(self.op)})", "op")
         if type(self.operands) is not tuple and not isinstance(self.operands, tuple):
             raise _fail("wrong_type", "'operands' must be a tuple of Operand", "operands")
         for o in self.operands:  # a loop, not all(<generator>): this runs for every step imported
@@ -474,7 +477,7 @@ class Trace:
             if m.end > len(source) or source[m.start : m.end] != m.text:
                 raise _fail(
                     "invalid_value",
-                    f"mention text {m.text!r} is not {m.source}[{m.start}:{m.end}]",
+                    f"mention text {shown(m.text)} is not {m.source}[{shown(m.start)}:{shown(m.end)}]",
                     f"$.mentions[{i}].text",
                 )
             if m.start < previous_end[m.source]:
@@ -888,7 +891,8 @@ class _TraceBinder:
         mentions, steps, symbols, stamper = self.mentions, self.steps, self.symbols, self.stamper
         operands: list[_Bound] = []
         ids: list[str] = []
-        seen: list[str] = []  # operand symbols before aliasing, to count repeats
+        seen: dict[str, int] = {}  # operand symbols before aliasing: how often each came (a dict: a list's search
+        # made a step repeating one operand quadratic, issue 27)
         additive = op in _ADDITIVE and not self.beside_a_rate(step)
         for o in step.operands:
             if (index := o.mention) is not None:
@@ -898,9 +902,10 @@ class _TraceBinder:
             else:
                 bound = self.constant(o, additive=additive)
             original = bound.symbol_id
-            if original in seen:
-                bound = self.alias(bound, seen.count(original))
-            seen.append(original)
+            repeats = seen.get(original, 0)
+            if repeats:
+                bound = self.alias(bound, repeats)
+            seen[original] = repeats + 1
             operands.append(bound)
             ids.append(bound.symbol_id)
         kind = self.kind_for(op, operands) if op == "multiply" else op
@@ -951,7 +956,7 @@ class _TraceBinder:
                 stamper.retract(sid)
                 again = stamper.stamp(sid, rhs, ids, kind, span)
                 if again.admissibility_status == "admitted":
-                    note = f"{again.unit_proof}; stated {stated!r} read as {rate!r} ({why})"
+                    note = f"{again.unit_proof}; stated {shown(stated)} read as {shown(rate)} ({why})"
                     return dataclasses.replace(again, unit_proof=note)
             symbols[sid] = original
             stamper.retract(sid)
@@ -961,7 +966,7 @@ class _TraceBinder:
             k, rate, hit, said = per_thing
             stamper.retract(sid)
             if not said:  # a total or a per-thing amount: the words leave it open
-                detail = f"operand {operands[k].symbol_id} read as {rate!r} admits it"
+                detail = f"operand {operands[k].symbol_id} read as {shown(rate)} admits it"
                 return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
             # the text says it is per thing ("each car has 4 wheels"): that reading, kept and noted
             tried = list(operands)
@@ -969,7 +974,7 @@ class _TraceBinder:
             tried_ids = [t.symbol_id for t in tried]
             kind = self.kind_for(step.op, tried) if step.op == "multiply" else kind  # a rate applied, now
             again = stamper.stamp(sid, _OP_JOIN[step.op].join(tried_ids), tried_ids, kind, span)
-            note = f"{again.unit_proof}; {operands[k].symbol_id} read as {rate!r} (the text says per thing)"
+            note = f"{again.unit_proof}; {operands[k].symbol_id} read as {shown(rate)} (the text says per thing)"
             return dataclasses.replace(again, unit_proof=note)
         tie = self.other_reading(step, sid, rhs, ids, kind, operands)
         if tie is None:
@@ -1113,7 +1118,7 @@ class _TraceBinder:
                 finally:
                     del self.symbols[temp]
                 if ok:
-                    return f"operand {bound.symbol_id} read as {second!r} admits it"
+                    return f"operand {bound.symbol_id} read as {shown(second)} admits it"
         return None
 
     def alternative_bound(self, alt: Operand, op: str) -> _Bound:
@@ -1256,7 +1261,13 @@ def bind_trace(trace: Trace, *, pack: UnitPack | None = None) -> SemanticSymboli
     ------
     ProblemGraphError
         When ``trace`` is not a :class:`Trace` (build one with :meth:`Trace.from_dict`).
+    PackError
+        ``pack_missing`` when ``pack`` is neither a :class:`~ssbg.units.UnitPack` nor None (a name is loaded
+        with :func:`~ssbg.units.load_pack` first).
     """
+    if pack is not None and not isinstance(pack, UnitPack):
+        raise PackError(f"'pack' must be a UnitPack or None (got {type(pack).__name__}; load a pack by name with "
+                        "ssbg.load_pack)", reason="pack_missing", path="pack", detail=shown(pack))
     p = default_pack() if pack is None else pack
     binder = _bind(trace, p)
     unknown = binder.unknown()

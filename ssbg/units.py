@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -697,23 +698,53 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
     )
 
 
-def _pack_dir(name_or_path: str | Path) -> Path:
+MAX_PACK_NAME_CHARS = 255
+"""A shipped pack's name is at most this long (a folder's name on every common file system)."""
+
+MAX_PACK_SPEC_CHARS = 4096
+"""A pack argument (a path, or names joined by ``+``) is at most this long (``PATH_MAX`` on Linux)."""
+
+
+def _names_a_path(spec: str) -> bool:
+    """Whether a pack argument names a folder by path (``./mine``, ``../x``, ``/abs/x``, ``C:\\x``): it holds a
+    path separator.  Anything else names a pack shipped with ssbg."""
+    return "/" in spec or "\\" in spec or (os.altsep is not None and os.altsep in spec)
+
+
+def _pack_folder(path: Path) -> Path:
+    """A folder the caller named by path; ``pack_missing`` when there is none (or the file system refuses the
+    name: too long, a loop of links)."""
+    try:
+        if path.is_dir():
+            return path
+    except OSError as exc:  # ENAMETOOLONG, ELOOP, EACCES: no folder to read, said as such
+        raise _pack_error("pack_missing", f"no unit pack folder at {str(path)[:200]}: {exc.strerror or exc}",
+                          str(path)[:200]) from None
+    raise _pack_error("pack_missing", f"no unit pack folder at {str(path)[:200]}", str(path)[:200])
+
+
+def _pack_dir(name: str) -> Path:
+    """The folder of a pack shipped with ssbg (``ssbg/packs/<name>`` installed, ``packs/<name>`` in a source
+    tree); never a folder of the working directory, which would let any folder named like a shipped pack
+    replace it (issue 27)."""
     from importlib import resources
     from pathlib import Path
 
-    path = Path(name_or_path)
-    if path.is_dir():
-        return path
-    name = str(name_or_path)
-    if "/" in name or "\\" in name:
-        raise _pack_error("pack_missing", f"no unit pack folder at {name}", name)
+    shown = name if len(name) <= 80 else f"{name[:80]}... ({len(name)} characters)"
+    if len(name) > MAX_PACK_NAME_CHARS:
+        raise _pack_error("pack_missing", f"no unit pack named {shown!r}: a pack name is at most "
+                          f"{MAX_PACK_NAME_CHARS} characters", shown)
+    if not _PACK_NAME.fullmatch(name) or name.startswith("."):
+        raise _pack_error("pack_missing", f"no unit pack named {shown!r} (a shipped pack's name is letters, digits, "
+                          "'_', '.' and '-'; a folder is named by a path: ./mine)", shown)
     installed = resources.files("ssbg").joinpath("packs").joinpath(name)
     if installed.is_dir():
         return Path(str(installed))
     source_tree = Path(__file__).resolve().parent.parent / "packs" / name
     if source_tree.is_dir():
         return source_tree
-    raise _pack_error("pack_missing", f"no unit pack named {name!r} (looked in ssbg/packs and packs/)", name)
+    raise _pack_error("pack_missing", f"no unit pack named {name!r} (looked in ssbg/packs and packs/; a folder "
+                      f"is named by a path: ./{name})", name)
 
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
@@ -835,9 +866,14 @@ def _load_named(name: str) -> UnitPack:
 def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
     """Load and validate a unit pack (a folder with ``manifest.json`` and ``lexicon.jsonl``).
 
-    A name with ``+`` (``"en_units_v1+en_counts_v1"``) loads each part and
-    returns their :func:`compose`.  Packs named (not given as a folder path)
-    are read once and memoized, like their compositions.
+    A name (``"en_units_v1"``) is a pack shipped with ssbg, never a folder of
+    the working directory; a folder is given by a path (a ``Path``, or a text
+    with a separator: ``"./mine"``, ``"/data/packs/mine"``).  A text with ``+``
+    (``"en_units_v1+en_counts_v1"``, ``"en_units_v1+./mine"``) loads each part
+    so and returns their :func:`compose`.  Packs named (not given as a folder
+    path) are read once and memoized, like their compositions.  A name longer
+    than :data:`MAX_PACK_NAME_CHARS` or an argument longer than
+    :data:`MAX_PACK_SPEC_CHARS` is ``pack_missing``, never an ``OSError``.
 
     Raises :class:`~ssbg.errors.PackError` naming ``file:line`` on any bad row,
     a checksum or row-count mismatch, a duplicate lemma/surface, or a
@@ -854,14 +890,21 @@ def load_pack(name_or_path: str | Path = DEFAULT_PACK_NAME) -> UnitPack:
     if not isinstance(name_or_path, str | Path):
         raise _pack_error("pack_missing", f"a pack is named by a str or a Path (got {type(name_or_path).__name__})",
                           "pack", name_or_path)
-    if isinstance(name_or_path, str) and "+" in name_or_path and not Path(name_or_path).is_dir():
-        parts = name_or_path.split("+")
+    if isinstance(name_or_path, Path):
+        return _read_pack(_pack_folder(name_or_path))
+    spec = name_or_path
+    if len(spec) > MAX_PACK_SPEC_CHARS:
+        shown = f"{spec[:80]}... ({len(spec)} characters)"
+        raise _pack_error("pack_missing", f"a pack argument is at most {MAX_PACK_SPEC_CHARS} characters: {shown!r}",
+                          shown)
+    if "+" in spec:
+        parts = spec.split("+")
         if not all(part.strip() for part in parts):
-            raise _pack_error("pack_missing", f"empty pack name in {name_or_path!r}", name_or_path)
+            raise _pack_error("pack_missing", f"empty pack name in {spec[:200]!r}", spec[:200])
         return compose(*(load_pack(part.strip()) for part in parts))
-    if isinstance(name_or_path, str) and not Path(name_or_path).is_dir():
-        return _load_named(name_or_path)
-    return _read_pack(_pack_dir(name_or_path))
+    if _names_a_path(spec):
+        return _read_pack(_pack_folder(Path(spec)))
+    return _load_named(spec)
 
 
 # ------------------------------------------------------------------- composition

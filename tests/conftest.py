@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, settings
 
 # ``pytest --hypothesis-profile=fuzz`` (``make fuzz``): the seams' property tests (tests/strategies.py,
 # ``seam_settings``) draw this many inputs each instead of their modest count in the normal run.
-FUZZ_EXAMPLES = 20_000
+FUZZ_EXAMPLES = int(os.environ.get("SSBG_FUZZ_EXAMPLES", "20000"))  # make fuzz FUZZ_EXAMPLES=2000: fewer
 settings.register_profile(
     "fuzz",
     max_examples=FUZZ_EXAMPLES,

@@ -31,7 +31,7 @@ from ssbg.problem import (
 )
 from ssbg.units import default_pack
 
-_FUZZING_AT = 10_000  # the "fuzz" profile of tests/conftest.py draws at least this many
+_FUZZING_AT = 1_000  # the "fuzz" profile of tests/conftest.py draws at least this many (the default profile 100)
 
 
 def seam_settings(examples: int) -> settings:

@@ -296,7 +296,7 @@ def test_expand_specs_reads_a_folder_file_by_file(tmp_path: Path) -> None:
 def test_expand_specs_refuses_a_missing_path(tmp_path: Path) -> None:
     with pytest.raises(ImportRefusal) as info:
         expand_specs([tmp_path / "absent.jsonl"])
-    assert info.value.reason == "malformed_record"
+    assert (info.value.reason, info.value.detail) == ("unreadable_file", "no such file")
 
 
 @pytest.mark.parametrize(("kwargs", "name"), [({"jobs": 0}, "jobs"), ({"engine": "spark"}, "engine"),

@@ -113,7 +113,8 @@ def test_a_finding_the_reference_shares_is_not_counted_as_evidence(tmp_path: Pat
 def test_a_malformed_record_is_a_counted_typed_refusal_with_its_id(
     tmp_path: Path, record: Any, reason: str, detail: str
 ) -> None:
-    df = check_solutions(write(tmp_path / "bad.jsonl", [record]), **WIDE_ARGS)
+    good = wide(1, m1=(GOOD, True), m2=(GOOD, True))  # a field some record has: a bad one refuses alone
+    df = check_solutions(write(tmp_path / "bad.jsonl", [record, good]), **WIDE_ARGS).iloc[:2]
     assert df["status"].astype(str).tolist() == ["refused", "refused"]
     assert df["refusal_reason"].tolist() == [reason, reason]
     assert df["refusal_detail"].tolist()[0] == detail
@@ -136,7 +137,8 @@ def test_a_bad_solution_refuses_only_its_own_row(tmp_path: Path, holder: Any, re
     record = wide(4, m2=(GOOD, True))
     if holder is not None:
         record["m1"] = holder
-    df = check_solutions(write(tmp_path / "s.jsonl", [record]), **WIDE_ARGS)
+    good = wide(1, m1=(GOOD, True), m2=(GOOD, True))
+    df = check_solutions(write(tmp_path / "s.jsonl", [record, good]), **WIDE_ARGS).iloc[:2]
     assert df["status"].astype(str).tolist() == ["refused", "sound"]
     assert (df["refusal_reason"][0], df["refusal_detail"][0]) == (reason, detail)
 
@@ -188,7 +190,7 @@ def test_bad_settings_fail_before_any_work(wide_file: Path, kwargs: dict[str, An
 def test_a_missing_file_is_a_typed_refusal(tmp_path: Path) -> None:
     with pytest.raises(ImportRefusal) as info:
         check_solutions(tmp_path / "nothing.jsonl", **WIDE_ARGS)
-    assert info.value.reason == "malformed_record"
+    assert (info.value.reason, info.value.detail) == ("unreadable_file", "no such file")
 
 
 def test_solver_field_and_keys_are_exclusive() -> None:
@@ -269,7 +271,7 @@ def test_the_command_exits_2_on_a_missing_file(tmp_path: Path, capsys: pytest.Ca
     code = main(["check-solutions", str(tmp_path / "none.jsonl"), "--question-field", "q", "--solution-field", "s",
                  "-o", str(tmp_path / "v.csv"), "--no-progress"])
     assert code == 2
-    assert "malformed_record" in capsys.readouterr().err
+    assert f"[unreadable_file] at {tmp_path / 'none.jsonl'}: no such file" in capsys.readouterr().err
 
 
 def test_the_verdicts_csv_is_byte_equal_across_jobs(wide_file: Path, tmp_path: Path) -> None:

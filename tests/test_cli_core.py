@@ -10,6 +10,7 @@ import pytest
 
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUSED, KIND_OPERANDS, build_parser, main
+from ssbg.units import CORPUS_PACK_NAME, corpus_pack, default_pack
 
 PROBLEM = {
     "entities": ["Ann"],
@@ -28,7 +29,47 @@ PROBLEM = {
 
 def test_check_admitted(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "apply_rate", "dollars_per_hour", "hours"]) == EXIT_OK
-    assert capsys.readouterr().out.strip() == "admitted apply_rate: [money/time,time] -> money"
+    assert capsys.readouterr().out.splitlines() == ["admitted apply_rate: [money/time,time] -> money",
+                                                    f"pack: {default_pack().provenance}"]
+
+
+@pytest.mark.parametrize("argv", [["check", "add", "apples", "apples"], ["check", "apply_rate", "dollars", "hours"],
+                                  ["lane", "data/lanes/kinds.jsonl"]])
+def test_every_command_names_the_pack_its_result_is_over(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    main(argv)
+    assert f"pack: {default_pack().provenance}" in capsys.readouterr().out
+
+
+def test_bind_names_its_pack_beside_the_canonical_string(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bind", "data/problem.json", "--pack", CORPUS_PACK_NAME]) == EXIT_OK
+    assert f"ssbg: pack {corpus_pack().provenance}" in capsys.readouterr().err
+
+
+def test_a_count_noun_the_units_lack_hints_at_the_corpus_pack(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "add", "apples", "apples"]) == EXIT_REFUSED
+    assert f"--pack {CORPUS_PACK_NAME} reads it" in capsys.readouterr().out
+    assert main(["check", "add", "apples", "apples", "--pack", CORPUS_PACK_NAME]) == EXIT_OK
+
+
+def test_a_unit_no_pack_knows_has_no_pack_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "add", "qwzx", "qwzx"]) == EXIT_REFUSED
+    assert "--pack" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["divide", "miles"], "divide takes 2 operands (DIVIDEND DIVISOR), got 1: miles"),
+    (["add", "miles"], "add takes at least 2 operands"),
+    (["apply_rate", "dollars_per_hour", "hours", "hours"], "apply_rate takes 2 operands"),
+])  # fmt: skip
+def test_a_missing_or_extra_operand_is_bad_usage(argv: list[str], says: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", *argv]) == EXIT_BAD_INPUT
+    assert says in capsys.readouterr().err
+
+
+def test_bind_says_plainly_that_a_file_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bind", str(tmp_path / "none.json")]) == EXIT_BAD_INPUT
+    assert capsys.readouterr().err.strip().endswith(f"[unreadable_file] at {tmp_path / 'none.json'}: no such file")
 
 
 def test_check_refused_json(capsys: pytest.CaptureFixture[str]) -> None:

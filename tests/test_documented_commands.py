@@ -38,6 +38,10 @@ HOW: dict[str, str] = {
     "make bench": "not run: minutes of benchmarks on a shared machine, whose figures the README reports",
     "make demo-corpora": CORPORA_RUN,
     "make alignment": CORPORA_RUN,
+    "make train": ELSEWHERE + "test_learned_reader.py::test_make_train_rebuilds_the_shipped_model_byte_identically",
+    "make reader-figures": "not run: minutes of cross-validation and re-training on a shared machine, whose figures "
+    "the README reports; tests/test_learned_reader.py runs its parts (training, calibration on the held-out half)",
+    "python benchmarks/reader_corpus.py": ELSEWHERE + "test_learned_reader.py::test_reader_corpus_runs_on_a_sample",
     "python benchmarks/checker_halves.py": CORPORA_RUN,
     "make fuzz": "not run: the hostile-input property tests with thousands of examples each, minutes; the suite "
     "runs the same tests with fewer",
@@ -59,7 +63,7 @@ HOW: dict[str, str] = {
     "ssbg render data/problem.json --view symbols -o graph.png": RUN,
     "ssbg render data/problem.json -o graph.dot": RUN,
     "ssbg render data/lanes/kinds.jsonl --id kind-apply_rate-admitted -o lane.svg": RUN,
-    "papermill notebooks/03_corpus_refusal_statistics.ipynb out.ipynb -y "
+    "mkdir -p out && papermill notebooks/03_corpus_refusal_statistics.ipynb out/03_corpus_refusal_statistics.ipynb -y "
     "'CORPUS_SPECS: [\"../shared/corpora/gsm8k/train.jsonl\"]' -p JOBS 2": CORPORA_RUN,
     "ssbg report data/ -o build/report.html --csv-dir build/report_tables": RUN,
     "ssbg report ../shared/corpora/gsm8k/train.jsonl ../shared/corpora/svamp/SVAMP.json data/ "

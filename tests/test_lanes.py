@@ -30,6 +30,7 @@ from ssbg.lanes import (
 )
 from ssbg.model import QUESTION_FORMS
 from ssbg.problem import LANE_EXPECTED_KEY, MathProblemGraph
+from ssbg.units import default_pack
 from tests.strategies import problem_graphs
 
 LANES = Path(__file__).resolve().parents[1] / "data" / "lanes"
@@ -401,7 +402,8 @@ def _run(argv: list[str]) -> int:
 
 def test_lane_command_exits_0_on_the_shipped_lanes(capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(["lane", str(LANES)]) == 0
-    assert capsys.readouterr().out.splitlines() == [f"{len(ALL_CASES)} cases, 0 divergences"]
+    assert capsys.readouterr().out.splitlines() == [f"{len(ALL_CASES)} cases, 0 divergences",
+                                                    f"pack: {default_pack().provenance}"]
 
 
 def test_lane_command_exits_1_and_prints_each_divergence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -411,7 +413,7 @@ def test_lane_command_exits_1_and_prints_each_divergence(tmp_path: Path, capsys:
     assert _run(["lane", str(lane), str(LANES / "units.jsonl")]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{lane}:1 drifted: symbols:")
-    assert out[-1] == f"{1 + len(load_lane(LANES / 'units.jsonl'))} cases, 1 divergences"
+    assert out[-2] == f"{1 + len(load_lane(LANES / 'units.jsonl'))} cases, 1 divergences"
 
 
 def test_lane_command_raises_the_typed_error_on_a_malformed_lane(tmp_path: Path) -> None:

@@ -25,6 +25,8 @@ CORE = frozenset(
         "ssbg.jsontext",
         "ssbg.numbers",
         "ssbg.files",
+        "ssbg.limits",
+        "ssbg.outputs",
         "ssbg.model",
         "ssbg.allocation",
         "ssbg.units",

@@ -177,3 +177,19 @@ def test_calibration_on_the_held_out_half() -> None:
     pairs = [p for g in heldout for p in unit_calibration(g, texts[g.problem_id], model)]
     assert len(pairs) > 400
     assert ece(pairs) <= 0.05
+
+
+@pytest.mark.corpora
+def test_reader_corpus_runs_on_a_sample() -> None:
+    """``benchmarks/reader_corpus.py`` as the README shows it, on the first 40 problems of SVAMP and GSM8K."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "reader_corpus.py"), "--corpora", str(CORPORA), "--limit", "40",
+         "--corpus", "svamp", "--corpus", "gsm8k"],
+        capture_output=True, text=True, check=True, cwd=REPO,
+    )  # fmt: skip
+    figures = json.loads(done.stdout)
+    assert set(figures) == {"svamp", "gsm8k"}
+    for corpus in figures.values():
+        assert corpus["learned"]["problems"] == corpus["rules"]["problems"]
+        assert 0.0 <= corpus["learned"]["fully admitted (of imported)"] <= 1.0
+    assert figures["gsm8k"]["learned"]["skipped (trained on)"] + figures["gsm8k"]["learned"]["problems"] == 40

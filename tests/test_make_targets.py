@@ -80,3 +80,4 @@ def test_make_demo_names_the_report_once_and_says_to_open_it(tmp_path: Path) -> 
     assert len(lines) == 1
     assert "open it in a web browser" in lines[0]
     assert (tmp_path / "report.html").is_file()
+    assert "/bin/ssbg, or put it on PATH in this shell with: . " in done.stdout  # how a new shell reaches ssbg

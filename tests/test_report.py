@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ class _Tables(HTMLParser):
         super().__init__()
         self.tables: dict[str, list[list[str]]] = {}
         self.labels: dict[str, list[str]] = {}
+        self.csv: dict[str, str] = {}  # table id -> the CSV it shows (some of its columns)
         self._table: str | None = None
         self._row: list[str] | None = None
         self._cell: list[str] | None = None
@@ -39,6 +41,7 @@ class _Tables(HTMLParser):
             self.scripts += 1
         if tag == "table" and dict(attrs).get("data-csv"):
             self._table = str(dict(attrs)["id"])
+            self.csv[self._table] = str(dict(attrs)["data-csv"]).removesuffix(".csv")
             self.tables[self._table] = []
             self.labels[self._table] = []
         elif self._table and tag == "tr":
@@ -91,11 +94,16 @@ def test_problem_text_is_escaped(report: ReportResult) -> None:
 
 
 def test_every_html_table_equals_the_head_of_its_csv(report: ReportResult) -> None:
-    tables = parse(report.html_path.read_text(encoding="utf-8")).tables
+    parsed = parse(report.html_path.read_text(encoding="utf-8"))
+    tables = parsed.tables
     csv_dir = report.csv_paths[0].parent
-    assert set(tables) <= set(SUMMARY_TABLES)
-    for name, rows in tables.items():
-        on_disk = read_csv(csv_dir / f"{name}.csv")
+    assert set(parsed.csv.values()) <= set(SUMMARY_TABLES)
+    assert set(parsed.csv.values()) >= {"overview", "refusal_reasons"}
+    for table_id, rows in tables.items():
+        name = parsed.csv[table_id]
+        full = read_csv(csv_dir / f"{name}.csv")
+        keep = [full[0].index(c) for c in rows[0]]  # the columns the table shows, in its order
+        on_disk = [[r[k] for k in keep] for r in full]
         if name == "coverage_curve":  # the report shows chosen k rows of the curve
             header, body = on_disk[0], on_disk[1:]
             ks = {r[1] for r in rows[1:]}
@@ -261,12 +269,15 @@ def test_cli_fail_on_refusal(tmp_path: Path, lines: list[str], code: int) -> Non
     assert main(argv) == code
 
 
-@pytest.mark.parametrize("argv", [["report", "/nonexistent/corpus.jsonl", "-o", "x.html"],
-                                  ["report", "nosuchformat=data", "-o", "x.html"]])
-def test_cli_bad_input_exits_2(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("argv", "says"), [
+    (["report", "/nonexistent/corpus.jsonl", "-o", "x.html"],
+     "[unreadable_file] at /nonexistent/corpus.jsonl: no such file"),
+    (["report", "nosuchformat=data", "-o", "x.html"], "ImportRefusal [malformed_record]"),
+])  # fmt: skip
+def test_cli_bad_input_exits_2(argv: list[str], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = [a if a != "x.html" else str(tmp_path / "x.html") for a in argv]
     assert main(argv) == 2
-    assert "ImportRefusal [malformed_record]" in capsys.readouterr().err
+    assert says in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("bad", [["--jobs", "0"], ["--engine", "spark"], ["--limit", "-1"]])
@@ -491,3 +502,53 @@ def test_the_report_says_what_each_refusal_reason_means(report: ReportResult) ->
     page = report.html_path.read_text(encoding="utf-8")
     assert REASONS_LEDE in page
     assert page.index("ambiguous_grounding</b>: the words support two readings") < page.index('id="refusal_reasons"')
+
+
+# ------------------------------------------------------------------ issue 26: the report's empty and cramped parts
+
+
+@pytest.fixture(scope="module")
+def data_report(tmp_path_factory: pytest.TempPathFactory) -> str:
+    d = tmp_path_factory.mktemp("data_report")
+    return write_report(["data"], d / "report.html", progress=False).html_path.read_text(encoding="utf-8")
+
+
+def _visible(page: str) -> str:
+    """The page's text a reader sees: no SVG, no tag, no attribute (tooltips and data- attributes aside)."""
+    import html
+
+    page = re.sub(r"<svg.*?</svg>", " ", page, flags=re.DOTALL).replace("<wbr>", "")
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def test_no_unknown_unit_says_so_instead_of_an_empty_table_and_plot(tmp_path: Path) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl", [json.dumps(problem(f"p{i}")) for i in range(3)])
+    page = write_report([corpus], tmp_path / "r.html", progress=False).html_path.read_text(encoding="utf-8")
+    units = page[page.index('<h2 id="units">') : page.index('<h2 id="kinds">')]
+    assert ("No refusal is for a unit the pack lacks" in units, "None." in units, "<svg" in units) == (
+        True, False, False)
+
+
+def test_the_overview_is_two_tables_narrow_enough_for_a_page(data_report: str) -> None:
+    tables = parse(data_report)
+    widths = {t: len(rows[0]) for t, rows in tables.tables.items() if tables.csv[t] == "overview"}
+    assert sorted(widths) == ["overview", "overview_equations"]
+    assert max(widths.values()) <= 13
+
+
+def test_the_reading_uncertainty_note_is_said_once(data_report: str) -> None:
+    assert data_report.count("equations were refused as ambiguous_grounding (their refusal depends") <= 1
+
+
+def test_drill_downs_name_quantities_in_words_not_symbol_ids(data_report: str) -> None:
+    drills = _visible(data_report[data_report.index('<h2 id="drilldowns">') :])
+    assert re.findall(r"\b(?:q_\w+_\d{3}|step_\d{3}|op_\d{3}_\w+|t\d+_\w+)\b", drills) == []
+    assert "operand '$80' read as '$'" in drills
+
+
+def test_no_share_in_the_report_has_more_than_two_decimals(tmp_path: Path) -> None:
+    lines = [json.dumps(problem("a")), json.dumps(problem("b")), json.dumps(problem("c", "quoggs"))]  # 2 of 3
+    page = write_report([write_jsonl(tmp_path / "c.jsonl", lines)], tmp_path / "r.html",
+                        progress=False).html_path.read_text(encoding="utf-8")
+    assert "66.67" in page
+    assert re.findall(r"\d\.\d{3,}", _visible(page)) == []

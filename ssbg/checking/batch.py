@@ -1,7 +1,8 @@
-"""Check a JSONL file of solutions: one verdict row per solution, and with labels the scores per solver.
+"""Check a set of solutions: one verdict row per solution, and with labels the scores per solver.
 
-:func:`check_solutions` reads a JSONL file whose records hold a question and one or more
-solutions, checks each with :func:`~ssbg.checking.verdict.check_solution`, and returns a
+:func:`check_solutions` reads records (a JSONL, JSON, CSV or Parquet file, a DataFrame, a
+``datasets.Dataset`` or a list of dicts: :mod:`ssbg.reading.readers.tabular`) that hold a question
+and one or more solutions, checks each with :func:`~ssbg.checking.verdict.check_solution`, and returns a
 pandas DataFrame with one row per solution (:data:`VERDICT_COLUMNS`), in file order;
 :func:`score_verdicts` turns a frame with labels into the per-solver scores
 (:data:`SCORE_COLUMNS`).  ``ssbg check-solutions`` is the command over both.
@@ -22,8 +23,9 @@ shares are a reading limit (coverage, :func:`~ssbg.checking.verdict.check_soluti
 row of its own, solver :data:`REFERENCE_SOLVER`, labelled correct (a reference is taken to be
 right: its ``error`` verdicts are the checker's false alarms on it).
 
-A record that cannot be read (not JSON, not UTF-8, too large, a field missing or of the wrong
-type, an unreadable label) is a row of status ``refused`` with the import reason
+A field (or solver key) that no record has is bad input: :class:`~ssbg.errors.ImportRefusal` naming
+the fields the records have.  A record that cannot be read (not JSON, not UTF-8, too large, a field
+missing or of the wrong type, an unreadable label) is a row of status ``refused`` with the import reason
 (:data:`~ssbg.errors.IMPORT_REASONS`) and the field path, counted like any other; one bad record
 never stops the run.  The record's own id is kept (``id_field``), else ``file:line``.
 """
@@ -37,10 +39,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssbg.checking.verdict import VERDICT_STATUSES, Reference, Verdict, check_solution
+from ssbg.checking.verdict import VERDICT_STATUSES, Finding, Reference, Verdict, check_solution
 from ssbg.errors import ImportRefusal
-from ssbg.files import open_regular
-from ssbg.reading.readers.common import RawRecord, decode_jsonl_line, scan_jsonl
+from ssbg.files import open_regular, read_regular
+from ssbg.limits import size_refusal
+from ssbg.reading.readers.common import RawRecord, decode_jsonl_line
 from ssbg.units import UnitPack, corpus_pack, load_pack
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -213,6 +216,9 @@ def _refused_row(rid: str, solver: str, source: str, exc: ImportRefusal) -> tupl
 
 
 def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bool | None) -> tuple[Any, ...]:
+    unread = _unread(verdict)
+    if unread is not None:  # nothing of it was read: a refused row, as a corpus report refuses the record
+        return _refused_row(rid, solver, source, _refusal(unread.reason, unread.detail, unread.detail))
     first = verdict.first_error
     errors = [f.reason for f in verdict.errors]
     coverage = [f.reason for f in verdict.coverage]
@@ -229,7 +235,7 @@ def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bo
 
 
 @functools.lru_cache(maxsize=8)
-def _pack_for(spec: str | None) -> UnitPack:
+def _pack_for(spec: str | Path | None) -> UnitPack:
     """The pack a worker checks with, loaded once per process (an immutable value); None: the corpus pack."""
     return corpus_pack() if spec is None else load_pack(spec)
 
@@ -273,18 +279,89 @@ def _one(holder: object, fields: Fields, solver: str) -> _Solution:
 
 
 @dataclass(frozen=True, slots=True)
+class _Seen:
+    """What a batch's records hold: the field paths of :class:`Fields` found in some record, and the keys
+    the records have (top level, and inside each solver key's object), to name when a field names nothing."""
+
+    found: frozenset[str] = frozenset()
+    keys: frozenset[str] = frozenset()
+    records: int = 0  # records that decoded to an object
+
+    def __or__(self, other: _Seen) -> _Seen:
+        return _Seen(self.found | other.found, self.keys | other.keys, self.records + other.records)
+
+
+_MAX_KEYS_SEEN = 64  # keys kept per batch to name in an error (a record of thousands of keys is named in part)
+
+
+def _paths(fields: Fields) -> list[tuple[str, str]]:
+    """(what, path) of every field a record is read at; a solver key's solution and label as ``key.path``."""
+    out = [("question", fields.question)]
+    out += [(what, path) for what, path in (("id", fields.id), ("reference", fields.reference),
+                                             ("solver", fields.solver)) if path is not None]
+    if not fields.solver_keys:
+        out.append(("solution", fields.solution))
+        out += [("label", fields.label)] if fields.label is not None else []
+    for key in fields.solver_keys:
+        out += [("solver key", key), ("solution", f"{key}.{fields.solution}")]
+        out += [("label", f"{key}.{fields.label}")] if fields.label is not None else []
+    return out
+
+
+def _seen(data: object, fields: Fields) -> _Seen:
+    if not isinstance(data, dict):
+        return _Seen()
+    found = {path for _, path in _paths(fields) if field_value(data, path) is not _MISSING}
+    keys = set(list(data)[:_MAX_KEYS_SEEN])
+    for key in fields.solver_keys:
+        holder = field_value(data, key)
+        if isinstance(holder, str | list):  # the key holds the solution itself
+            found.add(f"{key}.{fields.solution}")
+        elif isinstance(holder, dict):
+            keys.update(f"{key}.{k}" for k in list(holder)[:_MAX_KEYS_SEEN])
+    return _Seen(frozenset(found), frozenset(keys), 1)
+
+
+@dataclass(frozen=True, slots=True)
 class _CheckWork:
-    """A picklable unit of work: raw JSONL lines in, verdict rows out (in order)."""
+    """A picklable unit of work: raw records in, verdict rows out (in order), and what the records hold."""
 
     fields: Fields
-    pack: str | None
+    pack: str | Path | None
 
-    def __call__(self, batch: Sequence[RawRecord]) -> tuple[tuple[Any, ...], ...]:
+    def __call__(self, batch: Sequence[RawRecord]) -> tuple[tuple[tuple[Any, ...], ...], _Seen]:
         pack = _pack_for(self.pack)
         rows: list[tuple[Any, ...]] = []
+        seen = _Seen()
         for raw in batch:
             rows.extend(check_records(raw, self.fields, pack))
-        return tuple(rows)
+            decoded = decode_jsonl_line(raw)
+            if decoded.refusal is None:
+                seen = seen | _seen(decoded.data, self.fields)
+        return tuple(rows), seen
+
+
+def check_fields_named(seen: _Seen, fields: Fields, source: str) -> None:
+    """Refuse fields (or solver keys) that name nothing in any record: bad input, not a row of refusals each.
+
+    Raises
+    ------
+    ImportRefusal
+        ``malformed_record`` naming the first such field (its path as ``detail``) and the keys the records have.
+    """
+    if not seen.records:
+        return  # no record read as an object: nothing to say what the records hold
+    for what, path in _paths(fields):
+        holder = path.partition(".")[0] if what in ("solution", "label") and fields.solver_keys else None
+        if path in seen.found or (holder is not None and holder not in seen.found):
+            continue  # found, or inside a solver key that is itself missing (named first)
+        keys = sorted(seen.keys)
+        shown = ", ".join(keys[:40]) + (", ..." if len(keys) > 40 else "")
+        raise ImportRefusal(
+            f"no record of {source} has the {what if what == 'solver key' else what + ' field'} '{path}'; the "
+            f"records have: {shown or '(no fields)'}",
+            reason="malformed_record", path=source, detail=path,
+        )
 
 
 def _solver_names(fields: Fields) -> list[str]:
@@ -293,9 +370,25 @@ def _solver_names(fields: Fields) -> list[str]:
 
 
 def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[Any, ...]]:
-    """The verdict rows of one JSONL line (:func:`~ssbg.reading.readers.common.scan_jsonl`): never raises."""
-    source = raw.where
+    """The verdict rows of one record (a JSONL line of :func:`~ssbg.reading.readers.common.scan_jsonl`, or a
+    row of :func:`~ssbg.reading.readers.tabular.scan_source`): never raises.
+
+    Whatever fails in one record is its rows' typed refusal, counted like any other row: a line that does
+    not decode, a field missing or of the wrong type, a text beyond a cap of :mod:`ssbg.limits`
+    (``record_too_large``, before it is read), a question number out of range (``number_out_of_range``),
+    and anything unexpected (``reader_error``, naming the exception: a bug, but one record's).
+    """
     fallback = f"{raw.path.name}:{raw.line}"
+    try:
+        return _record_rows(raw, fields, pack, fallback)
+    except Exception as exc:  # noqa: BLE001 - fault isolation: one record never stops a run (ADR 0011, 0022)
+        refusal = _refusal("reader_error", f"checking the record failed: {type(exc).__name__}: {exc}"[:300],
+                           type(exc).__name__)
+        return [_refused_row(fallback, s, raw.where, refusal) for s in _solver_names(fields)]
+
+
+def _record_rows(raw: RawRecord, fields: Fields, pack: UnitPack, fallback: str) -> list[tuple[Any, ...]]:
+    source = raw.where
     decoded = decode_jsonl_line(raw)
     if decoded.refusal is not None:
         exc = _refusal(decoded.refusal[0], decoded.refusal[1], decoded.refusal[1])
@@ -306,24 +399,52 @@ def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[
         if not isinstance(data, dict):
             raise _refusal("malformed_record", f"a record must be a JSON object (got {type(data).__name__})", "$")
         question = _text(data, fields.question, "question")
-        reference = None if fields.reference is None else _solution_text(data, fields.reference, "reference")
+        too_large = size_refusal(question)
+        if too_large is not None:
+            raise too_large
     except ImportRefusal as exc:
         return [_refused_row(rid, s, source, exc) for s in _solver_names(fields)]
     shared: Reference | None = None
     rows: list[tuple[Any, ...]] = []
-    ref_verdict: Verdict | None = None
-    if reference is not None:
-        ref_verdict = check_solution(question, reference, pack=pack)
-        shared = Reference.from_verdict(ref_verdict)
+    ref_row: tuple[Any, ...] | None = None
+    if fields.reference is not None:
+        try:
+            reference = _solution_text(data, fields.reference, "reference")
+            too_large = size_refusal(question, reference, solution_field=fields.reference)
+            if too_large is not None:
+                raise too_large
+        except ImportRefusal as exc:  # the reference's own row is refused; the solutions are checked without it
+            ref_row = _refused_row(rid, REFERENCE_SOLVER, source, exc)
+        else:
+            ref_verdict = check_solution(question, reference, pack=pack)
+            ref_row = _verdict_row(rid, REFERENCE_SOLVER, source, ref_verdict, True)
+            if _unread(ref_verdict) is None:
+                shared = Reference.from_verdict(ref_verdict)
     for s in _solutions(data, fields):
-        if s.refusal is not None or s.text is None:
-            rows.append(_refused_row(rid, s.solver, source, s.refusal or _refusal("malformed_record", "?", "?")))
+        refusal = s.refusal
+        if refusal is None and s.text is not None:
+            refusal = size_refusal(question, s.text, solution_field=fields.solution)
+        if refusal is not None or s.text is None:
+            rows.append(_refused_row(rid, s.solver, source, refusal or _refusal("malformed_record", "?", "?")))
             continue
         verdict = check_solution(question, s.text, pack=pack, reference=shared)
         rows.append(_verdict_row(rid, s.solver, source, verdict, s.label))
-    if ref_verdict is not None:
-        rows.append(_verdict_row(rid, REFERENCE_SOLVER, source, ref_verdict, True))
+    if ref_row is not None:
+        rows.append(ref_row)
     return rows
+
+
+def _unread(verdict: Verdict) -> Finding | None:
+    """The finding that says a text of the record was not read at all (a cap, a number out of range), if any."""
+    if verdict.trace is not None:
+        return None
+    for f in verdict.findings:
+        if f.step is None and f.reason in _UNREAD:
+            return f
+    return None
+
+
+_UNREAD = frozenset({"number_out_of_range", "record_too_large"})
 
 
 def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
@@ -345,11 +466,15 @@ def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
 
 
 def _count_lines(path: Path) -> int:
+    """The lines of a file (for the progress bar), a block at a time: a line is never held whole."""
+    count = 0
     try:
         with open_regular(path) as handle:  # a FIFO or a device is refused (the scan counts it), never read
-            return sum(1 for line in handle if line.strip())
+            while block := handle.read(1 << 20):
+                count += block.count(b"\n")
     except OSError:
         return 0
+    return count
 
 
 def _batched(items: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]:
@@ -364,7 +489,7 @@ def _batched(items: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]
 
 
 def check_solutions(
-    path: str | Path,
+    data: object,
     *,
     question_field: str,
     solution_field: str,
@@ -379,30 +504,36 @@ def check_solutions(
     progress: bool = True,
     limit: int | None = None,
     batch_size: int = 32,
+    source_name: str | None = None,
 ) -> pd.DataFrame:
-    """Check every solution of a JSONL file: one row per solution (:data:`VERDICT_COLUMNS`), in file order.
+    """Check every solution of a set of records: one row per solution (:data:`VERDICT_COLUMNS`), in order.
 
-    The Python twin of ``ssbg check-solutions`` (see the module docstring for the fields).  The rows are
+    The Python twin of ``ssbg check-solutions`` (see the module docstring for the fields).  ``data`` is a
+    path (JSONL, JSON, CSV or Parquet by its extension, or ``FORMAT=PATH``), a pandas DataFrame, a
+    ``datasets.Dataset`` or an iterable of mappings (:mod:`ssbg.reading.readers.tabular`): the same records
+    give the same rows whatever their form, ``source`` being ``NAME:N`` (a file's path, else ``source_name``,
+    a Dataset's split or the kind of object) and ``N`` the record's line or position from 1.  The rows are
     the same whatever ``jobs`` and ``engine`` (``local``: this process or a process pool; ``dask``).
 
     Raises
     ------
     ImportRefusal
-        ``malformed_record`` when ``path`` is no file.
+        ``unreadable_file`` when ``data`` is a path that names no file; ``malformed_record`` when a field (or
+        a solver key) names nothing in any record, naming the fields the records have.
     ValueError
         For fields that name nothing, ``jobs < 1`` or an unknown engine.
 
     Examples
     --------
-    >>> import json, tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "s.jsonl"
     >>> q = "Ann has 3 bags of 4 kg. How many kg does she have?"
-    >>> _ = f.write_text(json.dumps({"id": "a1", "q": q, "m": {"s": "3 * 4 = 12 kg", "ok": True}}) + "\\n{bad\\n")
-    >>> df = check_solutions(f, question_field="q", solution_field="s", id_field="id", label_field="ok",
+    >>> rows = [{"id": "a1", "q": q, "m": {"s": "3 * 4 = 12 kg", "ok": True}}, {"id": "a2", "m": {"s": "3"}}]
+    >>> df = check_solutions(rows, question_field="q", solution_field="s", id_field="id", label_field="ok",
     ...                      solver_keys=["m"], progress=False)
-    >>> df[["id", "solver", "status", "label", "refusal_reason"]].values.tolist()
-    [['a1', 'm', 'sound', True, <NA>], ['s.jsonl:2', 'm', 'refused', <NA>, 'malformed_record']]
+    >>> df[["id", "source", "status", "label", "refusal_reason"]].values.tolist()
+    [['a1', 'records:1', 'sound', True, <NA>], ['a2', 'records:2', 'refused', <NA>, 'malformed_record']]
     """
+    from ssbg.reading.readers.tabular import count_records, missing_file, scan_source, split_format
+    from ssbg.reading.readers.tabular import source_name as name_of
     from ssbg.stats.batch import ENGINES, map_batches
 
     if not isinstance(jobs, int) or jobs < 1:
@@ -411,25 +542,32 @@ def check_solutions(
         raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
     fields = Fields(question_field, solution_field, id_field, label_field, reference_field, solver_field,
                     tuple(solver_keys))
-    file = Path(path)
-    if not file.is_file():
-        raise ImportRefusal(f"no file of solutions at {file}", reason="malformed_record", path=str(file))
-    pack_spec = None if pack is None else str(pack)
+    if isinstance(data, str | Path):
+        file = split_format(data)[1]
+        if not file.is_file():
+            raise missing_file(file)
+    pack_spec = pack  # a Path stays a Path: a folder given by path (str() would make "mine" a pack's name)
     _pack_for(pack_spec)  # fail early, in this process, on a bad pack
-    records: Iterator[RawRecord] = scan_jsonl(file)
+    records: Iterator[RawRecord] = scan_source(data, name=source_name)
     if limit is not None:
-        records = (r for k, r in enumerate(scan_jsonl(file)) if k < limit)
+        records = (r for k, r in enumerate(records) if k < limit)
     rows: list[tuple[Any, ...]] = []
-    bar = _progress(progress, _count_lines(file) if limit is None else limit)
+    seen = _Seen()
+    jsonl = isinstance(data, str | Path) and split_format(data)[0] == "jsonl"
+    known = _count_lines(split_format(data)[1]) if jsonl else None  # type: ignore[arg-type]
+    total = count_records(data) if known is None else known
+    bar = _progress(progress, total if limit is None or total is None else min(limit, total))
     try:
-        for n, chunk in map_batches(_batched(records, batch_size), _CheckWork(fields, pack_spec), jobs=jobs,
-                                    engine=engine):
+        for n, (chunk, chunk_seen) in map_batches(_batched(records, batch_size), _CheckWork(fields, pack_spec),
+                                                  jobs=jobs, engine=engine):
             rows.extend(chunk)
+            seen = seen | chunk_seen
             if bar is not None:
                 bar.update(n)
     finally:
         if bar is not None:
             bar.close()
+    check_fields_named(seen, fields, name_of(data, source_name))
     return verdicts_frame(rows)
 
 
@@ -444,6 +582,10 @@ def _progress(enabled: bool, total: int | None) -> Any:
 # ------------------------------------------------------------------ scores
 
 
+MAX_ERROR_STEPS_BYTES = 16 * 1024 * 1024
+"""The largest error-steps file :func:`read_error_steps` reads (the hand-read file of the dev set is 2 KB)."""
+
+
 def read_error_steps(path: str | Path) -> dict[tuple[str, str], int]:
     """Hand-read error steps: a CSV with columns ``id``, ``solver``, ``line`` (and a free ``note``), the line
     (from 1) where each solution's first error is, as a person reading it judged; ``(id, solver) -> line``.
@@ -452,16 +594,21 @@ def read_error_steps(path: str | Path) -> dict[tuple[str, str], int]:
     ------
     ImportRefusal
         ``malformed_record`` naming ``file:line`` for a file without those columns or a row whose line is no
-        positive integer.
+        positive integer; ``unreadable_file`` for no file, a FIFO, a device, or a file larger than
+        :data:`MAX_ERROR_STEPS_BYTES` (found after reading that many bytes, never the whole).
     """
     import csv
+    import io
 
     file = Path(path)
     out: dict[tuple[str, str], int] = {}
-    try:
-        with open(file, encoding="utf-8", newline="") as handle:
-            rows = list(csv.DictReader(handle))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+    try:  # a regular file of at most MAX_ERROR_STEPS_BYTES: a FIFO would block, /dev/zero never end
+        text = read_regular(file, MAX_ERROR_STEPS_BYTES).decode("utf-8")
+        rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    except OSError as exc:
+        raise ImportRefusal(f"cannot read the error steps: {exc.strerror or exc}", reason="unreadable_file",
+                            path=str(file)) from None
+    except (UnicodeDecodeError, csv.Error) as exc:
         raise ImportRefusal(f"cannot read the error steps: {exc}", reason="malformed_record", path=str(file)) from None
     for number, row in enumerate(rows, start=2):
         line = (row.get("line") or "").strip()

@@ -1,16 +1,19 @@
-"""The ``ssbg check-solutions`` subcommand: a JSONL file of solutions in, verdicts (and scores) out.
+"""The ``ssbg check-solutions`` subcommand: a file of solutions in, verdicts (and scores) out.
 
-``ssbg check-solutions FILE.jsonl --question-field Q --solution-field S [--id-field ID]
+``FILE`` is JSONL, a JSON array, CSV or Parquet, by its extension or ``FORMAT=PATH``.
+
+``ssbg check-solutions FILE --question-field Q --solution-field S [--id-field ID]
 [--label-field L] [--reference-field R] [--solver-field M | --solver-key K ...] -o verdicts.csv
 [--html report.html] [--error-steps FILE] [--jobs N] [--engine local|dask] [--pack P]
 [--limit N] [--no-progress] [--fail-on-error]``
 
-It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`), the
-pack it checked with beside it (``<name>.pack.csv``: name, version and sha256 of the pack and of
-each part, :func:`ssbg.stats.tables.pack_table`) and prints the verdicts per solver; with labels
-it prints and writes beside the CSV (``<name>.scores.csv``) per solver: precision, recall,
-false-alarm rate on correct solutions, lift over the base rate, the verdict shares, and with
-``--error-steps`` (errors located by hand) the share of flagged wrong solutions whose first
+It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`; and to
+Parquet beside it when pyarrow is installed), the pack it checked with beside it
+(``<name>.pack.csv``: name, version and sha256 of the pack and of each part,
+:func:`ssbg.stats.tables.pack_table`) and prints the verdicts per solver; with labels it prints
+and writes beside the CSV (``<name>.scores.csv``) per solver: precision, recall, false-alarm rate
+on correct solutions, lift over the base rate, the verdict shares, and with ``--error-steps``
+(errors located by hand) the share of flagged wrong solutions whose first
 flagged step is where the error is.  The dev file
 of model solutions (``../shared/corpora/gsm8k_model_solutions/dev.jsonl``)::
 
@@ -20,8 +23,14 @@ of model solutions (``../shared/corpora/gsm8k_model_solutions/dev.jsonl``)::
       --solver-key 175b_verification --reference-field ground_truth \\
       --error-steps data/checking/first_error_steps_dev.csv -o out/verdicts.csv --html out/verdicts.html --jobs 2
 
+The outputs (verdicts, pack, scores, page) are one :class:`~ssbg.files.OutputSet`: their folders
+are proved writable before a record is read, and they are renamed into place together.  Records
+beyond the caps of :mod:`ssbg.limits` are refused unread (``record_too_large``).
+
 Exit codes: 0 when written; 1 with ``--fail-on-error`` when any verdict is ``error``; 2 for bad
-input (no such file, a bad pack or error-steps file), printed by :func:`ssbg.cli.main`.
+input (no such file, a field or solver key no record has, a bad pack or error-steps file) or an output
+that cannot be written, printed by :func:`ssbg.cli.main`; 130 interrupted, 143 terminated (the previous
+outputs intact).
 """
 
 from __future__ import annotations
@@ -40,15 +49,39 @@ def _keys(values: list[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(k.strip() for v in values or () for k in v.split(",") if k.strip()))
 
 
+def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None]:
+    """The files the run writes (verdicts, pack, scores, page), their folders proved writable before a record is
+    read: a read-only or missing folder, or a target that is a folder, fails at once (exit 2), not after the run."""
+    from ssbg.errors import OutputError
+    from ssbg.files import check_writable
+
+    output = Path(args.output)
+    html_path = Path(args.html) if args.html else None
+    targets = (output, output.with_suffix(".pack.csv"), output.with_suffix(".scores.csv"), html_path)
+    for target in targets:
+        if target is None:
+            continue
+        check_writable(target.parent)
+        if target.is_dir():
+            raise OutputError(f"cannot write {target}: it is a folder", reason="is_a_directory", path=str(target),
+                              detail="is a directory")
+    return targets
+
+
 def _cmd_check_solutions(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ssbg.checking.batch import Fields, _pack_for, check_solutions, read_error_steps, score_verdicts
-    from ssbg.checking.report import example_rows, recheck, report_html, write_text_atomic
+    from ssbg.checking.report import csv_text, example_rows, recheck, report_html
+    from ssbg.files import OutputSet
+    from ssbg.stats.report import write_tables
+    from ssbg.stats.tables import pack_table
 
     keys = _keys(args.solver_key)
     if keys and args.solver_field:
         raise SystemExit("ssbg check-solutions: name the solver by --solver-field or by --solver-key, not both")
+    output, pack_path, scores_path, html_path = _targets(args)
+    pack = _pack_for(args.pack)
     error_steps = read_error_steps(args.error_steps) if args.error_steps else None
     frame = check_solutions(
         args.file, question_field=args.question_field, solution_field=args.solution_field, id_field=args.id_field,
@@ -56,34 +89,42 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
         solver_keys=keys, pack=args.pack, jobs=args.jobs, engine=args.engine, progress=not args.no_progress,
         limit=args.limit,
     )
-    from ssbg.stats.tables import pack_table
-
-    pack = _pack_for(args.pack)
-    output = Path(args.output)
-    write_text_atomic(output, frame.to_csv(index=False, lineterminator="\n"))
-    pack_path = write_text_atomic(output.with_suffix(".pack.csv"),
-                                  pack_table(pack.components).to_csv(index=False, lineterminator="\n"))
-    counts = pd.crosstab(frame["solver"].astype(str), frame["status"].astype(str))
-    print("Verdicts per solver")
-    print(counts.to_string())
     scores = None
     if args.label_field is not None or args.reference_field is not None:
         scores = score_verdicts(frame, error_steps=error_steps)
-        scores_path = output.with_suffix(".scores.csv")
-        write_text_atomic(scores_path, scores.to_csv(index=False, lineterminator="\n"))
+    page = None
+    if html_path is not None:
+        fields = Fields(args.question_field, args.solution_field, args.id_field, args.label_field,
+                        args.reference_field, args.solver_field, keys)
+        drawn = recheck(args.file, fields, example_rows(frame), pack)
+        page = report_html(frame, scores, drawn, title=f"{args.file} ({len(frame)} solutions)", pack=pack.provenance)
+    meta = {"ssbg.pack": pack.provenance}
+    # One set, renamed into place together (SIGINT and SIGTERM held off meanwhile): a run that fails or is
+    # stopped leaves the previous set whole, never a new verdicts.csv beside an old page.  Verdicts and
+    # scores as CSV and, with pyarrow, as Parquet beside them (the pack's provenance in its schema).
+    with OutputSet() as out:
+        write_tables([(output.stem, frame)], output.parent, metadata=meta, out=out)
+        out.temp(pack_path).write_text(csv_text(pack_table(pack.components)), encoding="utf-8")
+        if scores is not None:
+            write_tables([(scores_path.stem, scores)], scores_path.parent, metadata=meta, out=out)
+        else:
+            out.remove(scores_path)  # an earlier run's scores do not belong to these verdicts
+            out.remove(scores_path.with_suffix(".parquet"))
+        if page is not None and html_path is not None:
+            out.temp(html_path).write_text(page, encoding="utf-8")
+        out.commit()
+    counts = pd.crosstab(frame["solver"].astype(str), frame["status"].astype(str))
+    print("Verdicts per solver")
+    print(counts.to_string())
+    if scores is not None:
         shown = scores[["solver", "labelled", "base_rate_pct", "flagged", "precision_pct", "recall_pct",
                         "false_alarm_pct", "lift", "unverifiable_pct", "hand_read", "first_step_right"]]
         print()
         print("Scores of verdict 'error' (labelled solutions; the reference is taken as correct)")
         print(shown.to_string(index=False))
         print(f"\nscores: {scores_path}")
-    if args.html:
-        fields = Fields(args.question_field, args.solution_field, args.id_field, args.label_field,
-                        args.reference_field, args.solver_field, keys)
-        drawn = recheck(Path(args.file), fields, example_rows(frame), pack)
-        page = report_html(frame, scores, drawn, title=f"{args.file} ({len(frame)} solutions)",
-                           pack=pack.provenance)
-        print(f"report: {write_text_atomic(args.html, page)}")
+    if html_path is not None:
+        print(f"report: {html_path}")
     print(f"verdicts: {output}")
     print(f"pack: {pack.provenance} ({pack_path})")
     refused = int((frame["status"].astype(str) == "refused").sum())
@@ -96,6 +137,8 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``ssbg check-solutions`` to the ``ssbg`` command line."""
+    from ssbg.limits import caps_help
+    from ssbg.outputs import MAX_CELL_CHARS
     from ssbg.stats.batch import ENGINES
     from ssbg.stats.cli import positive_int
 
@@ -104,9 +147,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="check a JSONL file of (model-written) solutions: a verdict per solution, scores per solver",
         description="Check every solution of a JSONL file: sound, error (each finding at its step) or unverifiable. "
         "Field paths may be dotted (175b_verification.solution). With --solver-key, each key holds one solver's "
-        "object and the solution and label fields are read inside it; with --solver-field, a field names the solver.",
+        "object and the solution and label fields are read inside it; with --solver-field, a field names the solver. "
+        "A record that cannot be read is a counted row of status refused (its reason in refusal_reason); one bad "
+        "record never stops the run. " + caps_help() + " The outputs are written as one set, renamed into place "
+        "together; CSV cells are capped at " + f"{MAX_CELL_CHARS:,}" + " characters (a longer one ends by stating "
+        "its length) and a cell starting with = + - @ is prefixed with ' (spreadsheet-safe).",
     )
-    cmd.add_argument("file", metavar="FILE.jsonl", help="one JSON object per line")
+    cmd.add_argument("file", metavar="FILE",
+                     help="JSONL (one JSON object per line), a JSON array, CSV or Parquet, by extension or FORMAT=PATH "
+                     "(jsonl, json, csv, parquet)")
     cmd.add_argument("--question-field", required=True, metavar="Q", help="the question text")
     cmd.add_argument("--solution-field", required=True, metavar="S",
                      help="the solution (text, or a list of step strings); inside each solver key's object")
@@ -117,14 +166,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("--solver-field", metavar="M", help="a field naming the solver (one solution per record)")
     cmd.add_argument("--solver-key", action="append", metavar="K",
                      help="a key holding one solver's object (repeat, or comma-separate)")
-    cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV", help="where to write the verdicts")
+    cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV",
+                     help="where to write the verdicts (CSV, and Parquet beside it when pyarrow is installed)")
     cmd.add_argument("--html", metavar="REPORT_HTML", help="also write a page with the scores and drawn verdicts")
     cmd.add_argument("--error-steps", metavar="FILE",
                      help="CSV of id, solver, line: where each solution's first error is, read by hand")
     cmd.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
     cmd.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
     cmd.add_argument("--pack", metavar="PACK",
-                     help="unit pack name or folder, or packs joined by '+' (default en_units_v1+en_counts_v1)")
+                     help="a shipped pack's name, or a folder by path (./mine), or packs joined by '+' "
+                     "(default en_units_v1+en_counts_v1); never a folder of the working directory by name")
     cmd.add_argument("--limit", type=positive_int, metavar="N", help="check at most N records")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.add_argument("--fail-on-error", action="store_true", help="exit 1 when any verdict is 'error'")

@@ -19,11 +19,11 @@ Examples
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from ssbg.outputs import html_text
 from ssbg.reading.textview import render_spans
 
 __all__ = ["STATUS_COLORS", "render_verdict_data"]
@@ -61,7 +61,7 @@ _TPL_FINDING = '<li data-family="{family}" style="color:{color}">{text}</li>'
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    return html_text(text)  # escaped, bidirectional controls shown (ssbg.outputs)
 
 
 def render_verdict_data(data: Mapping[str, Any]) -> str:

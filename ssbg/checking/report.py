@@ -10,21 +10,21 @@ all: each is written beside its target and moved into place.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssbg.checking.batch import REFERENCE_SOLVER, Fields, field_value
 from ssbg.checking.verdict import Verdict, check_solution
-from ssbg.files import atomic_write, check_writable, open_regular
-from ssbg.reading.readers.common import RawRecord, decode_jsonl_line
+from ssbg.files import atomic_write, check_writable
+from ssbg.outputs import csv_text, html_text
+from ssbg.reading.readers.common import decode_jsonl_line
 from ssbg.units import UnitPack
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["STATUS_ORDER", "example_rows", "plot_verdicts", "recheck", "report_html", "write_text_atomic"]
+__all__ = ["STATUS_ORDER", "csv_text", "example_rows", "plot_verdicts", "recheck", "report_html", "write_text_atomic"]
 
 STATUS_ORDER: tuple[str, ...] = ("error", "unverifiable", "sound", "refused")
 _STATUS_COLOURS = {"error": "#D55E00", "unverifiable": "#E6C229", "sound": "#009E73", "refused": "#999999"}
@@ -36,6 +36,23 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     target = Path(path)
     check_writable(target.parent)
     return atomic_write(target, text)
+
+
+def write_frame(path: str | Path, frame: pd.DataFrame, *, metadata: dict[str, str] | None = None) -> list[Path]:
+    """Write a table as CSV and, when pyarrow is installed, as Parquet beside it (the same stem): ``-o
+    verdicts.csv`` or ``-o verdicts.parquet`` write both.  Both files appear together or not at all
+    (:func:`ssbg.stats.report.write_tables`); ``metadata`` goes into the Parquet schema.  The paths written.
+
+    Raises
+    ------
+    OutputError
+        When the folder or a file cannot be written (naming it).
+    """
+    from ssbg.stats.report import write_tables
+
+    target = Path(path)
+    csvs, parquets = write_tables([(target.stem, frame)], target.parent, metadata=metadata)
+    return [*csvs, *parquets]
 
 
 def example_rows(frame: pd.DataFrame, *, per_kind: int = 3) -> list[tuple[str, Any]]:
@@ -55,15 +72,17 @@ def example_rows(frame: pd.DataFrame, *, per_kind: int = 3) -> list[tuple[str, A
 
 
 def recheck(
-    path: Path, fields: Fields, rows: Sequence[tuple[str, Any]], pack: UnitPack
+    data: object, fields: Fields, rows: Sequence[tuple[str, Any]], pack: UnitPack, *, source_name: str | None = None
 ) -> list[tuple[str, Any, Verdict]]:
-    """The verdicts of the given rows, checked again from their lines of ``path``."""
+    """The verdicts of the given rows, checked again from their records of ``data`` (a path or records in memory,
+    as :func:`~ssbg.checking.batch.check_solutions` takes them; a source is read once more)."""
+    from ssbg.reading.readers.tabular import scan_source
+
     wanted = {int(str(r.source).rpartition(":")[2]) for _, r in rows}
     lines: dict[int, Any] = {}
-    with open_regular(path) as handle:  # a FIFO or a device is refused, never read
-        for number, raw in enumerate(handle, start=1):
-            if number in wanted:
-                lines[number] = decode_jsonl_line(RawRecord(path, number, data=raw)).data
+    for raw in scan_source(data, name=source_name) if wanted else ():  # a file's lines read bounded
+        if raw.line in wanted and raw.refusal is None:
+            lines[raw.line] = decode_jsonl_line(raw).data
     out: list[tuple[str, Any, Verdict]] = []
     for kind, row in rows:
         data = lines.get(int(str(row.source).rpartition(":")[2]))
@@ -134,9 +153,9 @@ section{{border-top:1px solid #ddd;margin-top:1.2em;padding-top:0.8em}}</style><
 
 
 def _table(frame: pd.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    head = "".join(f"<th>{html_text(str(c))}</th>" for c in frame.columns)
     body = "".join(
-        "<tr>" + "".join(f"<td>{'' if _blank(v) else html.escape(str(v))}</td>" for v in row) + "</tr>"
+        "<tr>" + "".join(f"<td>{'' if _blank(v) else html_text(str(v))}</td>" for v in row) + "</tr>"
         for row in frame.itertuples(index=False)
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -169,12 +188,12 @@ def report_html(
     for kind, row, verdict in examples:
         label = "" if _blank(row.label) else (" (correct)" if bool(row.label) else " (wrong)")
         parts.append(
-            f"<section><h3>{html.escape(kind)}: {html.escape(str(row.solver))} on {html.escape(str(row.id))}"
+            f"<section><h3>{html_text(kind)}: {html_text(str(row.solver))} on {html_text(str(row.id))}"
             f"{label}</h3>{verdict.html()}</section>"
         )
     return _TPL_PAGE.format(
-        title=html.escape(title),
-        pack=html.escape(pack) if pack else "(not given)",
+        title=html_text(title),
+        pack=html_text(pack) if pack else "(not given)",
         scores="" if scores is None else "<h2>Scores</h2>" + _table(scores),
         counts=_table(counts),
         plot=_svg_body(plot_verdicts(frame).svg),

@@ -107,7 +107,8 @@ COVERAGE_FINDINGS: frozenset[str] = frozenset(
         "unread_line",  # a line with arithmetic that no step read
         "no_equation",  # no arithmetic step at all
         "empty_text",  # an empty question or solution
-        "record_too_large",  # more formulas than ssbg reads in one solution
+        "record_too_large",  # a text beyond a cap of ssbg.limits (refused unread), or more formulas than it reads
+        "number_out_of_range",  # a number of the question too long or too large to read (ssbg.numbers)
         "unknown_expected_unit",  # the question's unit is outside the pack
         "unbound_target",  # ssbg cannot tell which step answers the question
     }
@@ -259,7 +260,9 @@ _EXPLAIN = {
     "unread_line": "the line has arithmetic that ssbg did not read as a step",
     "no_equation": "ssbg read no arithmetic step in the solution",
     "empty_text": "the question or the solution is empty",
-    "record_too_large": "the solution has more formulas than ssbg reads",
+    "record_too_large": "the question or the solution is larger than ssbg reads (ssbg.limits), or has more "
+    "formulas than it reads",
+    "number_out_of_range": "the question has a number too long or too large for ssbg to read",
     "unknown_expected_unit": "the question asks for a unit ssbg's pack does not know",
     "unbound_target": "ssbg cannot tell which step answers the question",
     "count_kind_mismatch": "it applies a rate per one thing to a count of another (or answers how many of one "
@@ -891,7 +894,10 @@ def check_solution(
 
     Such findings are coverage: alone they make the verdict ``unverifiable``.
 
-    Never raises on strings; a finding says what could not be read.
+    Never raises on strings; a finding says what could not be read.  A question or a solution beyond a
+    cap of :mod:`ssbg.limits` is not read: its verdict is ``unverifiable`` with one ``record_too_large``
+    finding naming the cap; a question with a number too long or too large to read
+    (:mod:`ssbg.numbers`) one with ``number_out_of_range``.
 
     Raises
     ------

@@ -136,10 +136,9 @@ def mention_context(text: str, start: int, end: int, unit_words: Sequence[str]) 
     mention and the four before it (1: a price follows what it buys, "each loaf of bread cost $2"); the
     four after it (0.5); the rest of its sentence (0.3).  The windows stop at another number."""
     s_start, s_end = sentence_bounds(text, start)
-    context = dict.fromkeys(words(text, s_start, s_end), 0.3)
-    left = s_start
-    for m in _NUMBER.finditer(text, s_start, start):
-        left = m.end()
+    base, ends = _sentence_context(text, s_start, s_end)
+    context = base.copy()
+    left = _left_stop(text, s_start, start, ends)
     right = _NUMBER.search(text, end, s_end)
     for w in words(text, end, s_end if right is None else right.start())[:4]:
         context[w] = max(context.get(w, 0.0), 0.5)
@@ -148,6 +147,28 @@ def mention_context(text: str, start: int, end: int, unit_words: Sequence[str]) 
     for w in unit_words:
         context[w] = 2.0
     return context
+
+
+@functools.lru_cache(maxsize=64)  # a sentence, asked for each of its mentions and cues
+def _sentence_context(text: str, s_start: int, s_end: int) -> tuple[dict[str, float], tuple[int, ...]]:
+    """A sentence's words at weight 0.3, and the ends of the numbers ``_NUMBER`` finds in it, read once: each
+    mention of a long sentence would otherwise read the whole sentence again (issue 27: quadratic)."""
+    ends = tuple(m.end() for m in _NUMBER.finditer(text, s_start, s_end))
+    return dict.fromkeys(words(text, s_start, s_end), 0.3), ends
+
+
+def _left_stop(text: str, s_start: int, start: int, ends: Sequence[int]) -> int:
+    """Where the window before a mention at ``start`` begins: the end of the last number found scanning the
+    sentence from ``s_start`` up to ``start`` (``_NUMBER.finditer(text, s_start, start)``), or ``s_start``.
+
+    The whole sentence's scan finds the same numbers as the scan cut at ``start`` for every number ending
+    before ``start`` (a match is decided by the characters up to one past its end); from the last of them the
+    cut scan is run as it is, over the few characters left, so the result is the cut scan's exactly."""
+    k = bisect.bisect_left(ends, start)  # ends[:k] end before start
+    left = ends[k - 1] if k else s_start
+    for m in _NUMBER.finditer(text, left, start):
+        left = m.end()
+    return left
 
 
 def _twin_words(segment: str, end: int) -> tuple[str, ...]:

@@ -1328,14 +1328,67 @@ def plan_solution(g: GroundingState, rows: Sequence[tuple[int, Sequence[tuple[fl
     each mention's first reading earns :data:`COVER_BONUS` and each further one costs
     :data:`REUSE_PENALTY`, solved as an assignment (``scipy.optimize.linear_sum_assignment``, with a
     column per use of each mention).  ``rows`` are the numbers (by offset) and their scored readings;
-    the choice is kept on the state, by offset, for :func:`ground`."""
+    the choice is kept on the state, by offset, for :func:`ground`.
+
+    The matrix has a row per number and a column per use of a mention and per row: past
+    :data:`MAX_PLAN_CELLS` cells (never for a corpus record; a hostile solution of thousands of
+    numbers, issue 27) it is solved per connected component (rows that share no mention share
+    nothing), and a component still past it is left unplanned (its numbers grounded one at a time,
+    as an uncontested solution's are)."""
+    mentions = _mention_uses(rows)
+    if not mentions:
+        return
+    if len(rows) * (sum(mentions.values()) + len(rows)) <= MAX_PLAN_CELLS:
+        _assign(g, rows, mentions)
+        return
+    for part in _components(rows):
+        uses = _mention_uses(part)
+        if uses and len(part) * (sum(uses.values()) + len(part)) <= MAX_PLAN_CELLS:
+            _assign(g, part, uses)
+
+
+MAX_PLAN_CELLS = 1_000_000
+"""The largest assignment matrix :func:`plan_solution` solves at once (8 MB of costs)."""
+
+_Rows = Sequence[tuple[int, Sequence[tuple[float, Candidate, str]]]]
+
+
+def _mention_uses(rows: _Rows) -> dict[tuple[Any, ...], int]:
+    """How many rows may read each mention."""
     mentions: dict[tuple[Any, ...], int] = {}
     for _at, scored in rows:
         for _score, c, _why in scored:
             if c.key[0] == "mention":
                 mentions[c.key] = mentions.get(c.key, 0) + 1
-    if not mentions:
-        return
+    return mentions
+
+
+def _components(rows: _Rows) -> list[list[tuple[int, Sequence[tuple[float, Candidate, str]]]]]:
+    """The rows in groups that share a mention (each in the rows' order; groups by their first row)."""
+    parent = list(range(len(rows)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    owner: dict[tuple[Any, ...], int] = {}
+    for r, (_at, scored) in enumerate(rows):
+        for _score, c, _why in scored:
+            if c.key[0] == "mention":
+                other = owner.setdefault(c.key, r)
+                a, b = root(r), root(other)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    groups: dict[int, list[tuple[int, Sequence[tuple[float, Candidate, str]]]]] = {}
+    for r, row in enumerate(rows):
+        groups.setdefault(root(r), []).append(row)
+    return list(groups.values())
+
+
+def _assign(g: GroundingState, rows: _Rows, mentions: Mapping[tuple[Any, ...], int]) -> None:
+    """:func:`plan_solution`'s assignment over ``rows`` (``mentions``: their mentions' uses)."""
     import numpy as np
     from scipy.optimize import linear_sum_assignment
 

@@ -23,7 +23,6 @@ Examples
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from typing import Any
 
 from ssbg.errors import ProblemGraphError
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.outputs import html_text
 from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace, bind_trace
 from ssbg.units import UnitPack, default_pack
@@ -203,7 +203,7 @@ def text_spans(
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    return html_text(text)  # escaped, bidirectional controls shown (ssbg.outputs)
 
 
 _ZERO_FRACTION = re.compile(r"(?<![\d.,])(\d+)\.0(?![\d.]|,\d)")
@@ -237,7 +237,7 @@ def _block(text: str, spans: list[dict[str, Any]], source: str, label: str) -> s
                 color=CATEGORY_COLORS.get(s["category"], "#ffffff"),
                 extra=(_CUE_STYLE if s["kind"] == "constant" else "") + (_EMPHASIS_STYLE if s.get("emphasis") else ""),
                 text=_e(tidy_numbers(s["text"])),
-                label=_e(s["symbol"] or s["category"]),
+                label=_e(s["unit"] or s["category"]),  # the words ssbg read; the symbol id is in the tooltip
             )
         )
         cursor = end

@@ -50,7 +50,7 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from ssbg.adapter import bind_math_problem_graph, holding_key
 from ssbg.errors import ImportRefusal, SsbgError, UnitAlgebraError
@@ -471,7 +471,7 @@ def _keep_first(
 
 
 @functools.lru_cache(maxsize=8)
-def _pack_for(spec: str | None) -> UnitPack:
+def _pack_for(spec: str | Path | None) -> UnitPack:
     """The pack a worker binds with, loaded once per process (an immutable value); None: the corpus pack."""
     return corpus_pack() if spec is None else load_pack(spec)
 
@@ -479,13 +479,13 @@ def _pack_for(spec: str | None) -> UnitPack:
 def analyse_records(
     records: Sequence[CorpusRecord | PendingRecord],
     *,
-    pack: str | None = None,
+    pack: str | Path | None = None,
     samples_per_reason: int = DEFAULT_SAMPLES_PER_REASON,
     full_keys: Iterable[tuple[str, str, str]] = (),
 ) -> BatchChunk:
     """Apply :func:`analyse_record` to a batch; the unit of work of every engine.
 
-    ``pack`` is a pack name or folder (``None``: ``en_units_v1+en_counts_v1``): a name, not a
+    ``pack`` is a shipped pack's name or a folder by path (``None``: ``en_units_v1+en_counts_v1``): not a
     loaded pack, so that the call pickles to a worker process.  ``full_keys``
     are the drill-down keys (``(corpus, kind, reason)``) the run already holds
     ``samples_per_reason`` problems of: the batch keeps none of them, since the
@@ -518,8 +518,27 @@ def analyse_records(
 # --------------------------------------------------------------------------- reading
 
 
-def expand_specs(specs: Iterable[str | Path]) -> list[str]:
+def _spec_list(specs: object) -> list[object]:
+    """The specs of a run: one path, or one set of records in memory, is a run of one spec; else each element."""
+    from ssbg.reading.readers import RecordSource
+    from ssbg.reading.readers.tabular import is_in_memory
+
+    if isinstance(specs, str | Path | RecordSource) or (is_in_memory(specs) and not isinstance(specs, list | tuple)):
+        return [specs]
+    if isinstance(specs, list) and specs and all(isinstance(s, dict) for s in specs):
+        return [specs]  # a list of records (dicts) is one source, not a list of specs
+    if isinstance(specs, tuple) and len(specs) == 2 and isinstance(specs[0], str) and is_in_memory(specs[1]):
+        return [specs]  # (FORMAT, data)
+    return list(cast("Iterable[object]", specs))
+
+
+def expand_specs(specs: Iterable[Any]) -> list[Any]:
     """Expand corpus specs: a bare folder becomes one spec per corpus file below it.
+
+    A spec is ``FORMAT=PATH`` or a path (``.jsonl``, ``.json``, ``.xml``, ``.csv``, ``.parquet``), or records
+    in memory: a :class:`~ssbg.reading.readers.RecordSource`, ``(FORMAT, data)`` with ``data`` a DataFrame, a
+    ``datasets.Dataset`` or an iterable of mappings, or such data alone (read as ``ssbg`` records); the
+    in-memory ones come back as :class:`~ssbg.reading.readers.RecordSource` values.
 
     Each file's format is guessed from its own name (so ``data/`` with lanes and
     per-format samples reads each file with its reader); ``FORMAT=FOLDER`` and
@@ -532,10 +551,14 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
     ImportRefusal
         ``malformed_record`` for a spec naming nothing that exists.
     """
-    from ssbg.reading.readers import READERS, guess_format, parse_corpus_spec
+    from ssbg.reading.readers import READERS, RecordSource, as_spec, guess_format, parse_corpus_spec
 
-    out: list[str] = []
-    for spec in specs:
+    out: list[Any] = []
+    for given in _spec_list(specs):
+        spec = as_spec(given)
+        if isinstance(spec, RecordSource):
+            out.append(spec)
+            continue
         text = str(spec)
         fmt, sep, _rest = text.partition("=")
         if sep and fmt in READERS:
@@ -552,10 +575,10 @@ def expand_specs(specs: Iterable[str | Path]) -> list[str]:
             # a FIFO or a device named like a corpus file is kept: its reader refuses it (unreadable_file)
             if f.is_dir() or any(part.startswith(".") for part in f.relative_to(path).parts):
                 continue
-            if f.suffix not in (".jsonl", ".json", ".xml", ".csv") or f.name.endswith(".gold.jsonl"):
+            if f.suffix not in (".jsonl", ".json", ".xml", ".csv", ".parquet") or f.name.endswith(".gold.jsonl"):
                 continue
             guessed = guess_format(f)
-            if f.suffix in (".json", ".xml", ".csv") and guessed == "ssbg":
+            if f.suffix in (".json", ".xml", ".csv", ".parquet") and guessed == "ssbg":
                 continue  # not a corpus format we can read: ssbg corpora are JSONL
             out.append(f"{guessed}={f}")
     return out
@@ -581,7 +604,7 @@ def read_record_at(corpus: str, source: str, *, pack: UnitPack | None = None) ->
 
 
 def iter_records(
-    specs: Iterable[str | Path], *, limit: int | None = None, pack: UnitPack | None = None
+    specs: Any, *, limit: int | None = None, pack: UnitPack | None = None
 ) -> Iterator[CorpusRecord]:
     """Stream the records of every spec in order (``limit`` applies per spec), read with ``pack``
     (default :func:`~ssbg.units.corpus_pack`: the pack decides which words after a number are units)."""
@@ -594,7 +617,7 @@ def iter_records(
 
 
 def _scan(
-    specs: Iterable[str], limit: int | None, counts: list[int] | None = None
+    specs: Iterable[Any], limit: int | None, counts: list[int] | None = None
 ) -> Iterator[CorpusRecord | PendingRecord]:
     """The cheap reading stage of every (expanded) spec, in order; batches finish reading where they run.
 
@@ -622,7 +645,7 @@ def _has_content(path: Path) -> bool:
     return False
 
 
-def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequence[int]) -> None:
+def check_readable(problems: pd.DataFrame, specs: Sequence[Any], counts: Sequence[int]) -> None:
     """Refuse a run one of whose specs gives no record that reads in its format (named or guessed).
 
     ``counts`` are the records of each spec in order: a spec's rows are the next
@@ -637,7 +660,7 @@ def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequenc
     ImportRefusal
         ``malformed_record`` naming the spec's path, its format and the first record's reason.
     """
-    from ssbg.reading.readers import parse_corpus_spec
+    from ssbg.reading.readers import RecordSource, parse_corpus_spec
     from ssbg.stats.rows import UNREADABLE_IMPORT_REASONS
 
     reasons = problems["import_reason"]
@@ -648,9 +671,12 @@ def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequenc
         unreadable = block.isin(sorted(UNREADABLE_IMPORT_REASONS))
         if n and not bool(unreadable.all()):
             continue
-        fmt, path = parse_corpus_spec(spec)
+        if isinstance(spec, RecordSource):
+            fmt, path, hint = spec.fmt, Path(str(spec)), "RecordSource(data, FORMAT)"
+        else:
+            (fmt, path), hint = parse_corpus_spec(spec), "FORMAT=PATH (ssbg report --help lists them)"
         if not n and not _has_content(path):
-            continue  # an empty file is an empty corpus
+            continue  # an empty file (or no records in memory) is an empty corpus
         if n:
             first = problems.iloc[start - n]
             why = (f"{n} of {n} records are unreadable as {fmt} (first: {first['source']}: "
@@ -658,7 +684,7 @@ def check_readable(problems: pd.DataFrame, specs: Sequence[str], counts: Sequenc
         else:
             why = f"it holds no {fmt} record"
         raise ImportRefusal(
-            f"{path} does not read as {fmt}: {why}; name its format with FORMAT=PATH (ssbg report --help lists them)",
+            f"{path} does not read as {fmt}: {why}; name its format with {hint}",
             reason="malformed_record",
             path=str(path),
             detail=fmt,
@@ -687,7 +713,7 @@ def _batched(records: Iterator[_Item], size: int) -> Iterator[list[_Item]]:
 class _Work:
     """A picklable callable: one batch in, one chunk out."""
 
-    pack: str | None
+    pack: str | Path | None
     samples_per_reason: int
 
     def __call__(
@@ -841,7 +867,7 @@ def _progress(enabled: bool, total: int | None) -> Any:
 
 
 def run_batch(
-    specs: Sequence[str | Path],
+    specs: Any,
     *,
     jobs: int = 1,
     engine: str = "local",
@@ -857,14 +883,17 @@ def run_batch(
     Parameters
     ----------
     specs
-        Corpus specs (``FORMAT=PATH`` or a path; a folder expands per file).
+        Corpus specs (``FORMAT=PATH`` or a path; a folder expands per file; a ``.csv`` or ``.parquet`` file is
+        read a row per record), or records in memory (``(FORMAT, data)``, a
+        :class:`~ssbg.reading.readers.RecordSource`; :func:`expand_specs`): the same records give the same rows
+        whatever their form.
     jobs
         Worker processes (1: in this process).
     engine
         ``local`` (this process or a process pool) or ``dask`` (``dask.bag``).
     pack
-        Unit pack name or folder, or packs joined by ``+`` (default :data:`~ssbg.units.CORPUS_PACK_NAME`,
-        ``en_units_v1+en_counts_v1``).
+        A shipped pack's name or a folder by path (``./mine``, a ``Path``), or packs joined by ``+``
+        (default :data:`~ssbg.units.CORPUS_PACK_NAME`, ``en_units_v1+en_counts_v1``).
     limit
         At most this many records per spec.
     progress
@@ -908,7 +937,7 @@ def run_batch(
         raise ValueError(f"'batch_size' must be an int >= 1 (got {batch_size!r})")
     if engine not in ENGINES:
         raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
-    pack_spec = None if pack is None else str(pack)
+    pack_spec = pack  # a Path stays a Path: a folder given by path (str() would make "mine" a pack's name)
     loaded = _pack_for(pack_spec)  # fail early, in this process, on a bad pack
     expanded = expand_specs(specs)
     work = _Work(pack_spec, samples_per_reason)
@@ -943,5 +972,5 @@ def run_batch(
             bar.close()
     problems, equations = acc.result()
     check_readable(problems, expanded, counts_per_spec)
-    return BatchResult(problems, equations, tuple(drills), tuple(expanded), loaded.citation, engine, jobs,
+    return BatchResult(problems, equations, tuple(drills), tuple(map(str, expanded)), loaded.citation, engine, jobs,
                        unit_pack=loaded, kinds=acc.kinds)

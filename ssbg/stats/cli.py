@@ -131,8 +131,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     report.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
     report.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
     report.add_argument("--pack", metavar="PACK",
-                        help="unit pack name or folder, or packs joined by '+' (default en_units_v1+en_counts_v1: "
-                        "the units and the count nouns)")
+                        help="a shipped pack's name or a folder by path (./mine), or packs joined by '+' "
+                        "(default en_units_v1+en_counts_v1: the units and the count nouns)")
     report.add_argument("--limit", type=positive_int, metavar="N", help="read at most N records per corpus spec")
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
     report.add_argument("--no-diagrams", action="store_true", help="no equation diagrams in the drill-downs")

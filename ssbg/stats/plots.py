@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import REFUSAL_FAMILIES, refusal_family
+from ssbg.outputs import show_controls
 from ssbg.stats.tables import ALL_CORPORA
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,7 +70,7 @@ class SvgFigure:
 def _render(fig: Any, title: str) -> SvgFigure:
     buf = io.StringIO()
     fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": "ssbg"}, bbox_inches="tight")
-    return SvgFigure(buf.getvalue(), title)
+    return SvgFigure(show_controls(buf.getvalue()), title)  # a label's bidirectional controls shown, not obeyed
 
 
 def _figure(width: float, height: float) -> Any:

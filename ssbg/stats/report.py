@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import html
 import importlib
 import math
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from ssbg.errors import GROUNDING_REASONS, OutputError, SsbgError, output_error
 from ssbg.files import OutputSet, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.outputs import csv_text, html_text
 from ssbg.reading.textview import tidy_numbers
 from ssbg.stats.batch import ENGINES, BatchResult, run_batch
 from ssbg.stats.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
@@ -111,7 +112,7 @@ def cell_text(value: object) -> str:
 
 def _breakable(text: str) -> str:
     """Escape, then allow line breaks after separators (``<wbr>`` adds no text)."""
-    out = html.escape(text, quote=True)
+    out = html_text(text, quote=True)
     for sep in (";", "_", "/", ":"):
         out = out.replace(sep, f"{sep}<wbr>")
     return out
@@ -130,16 +131,18 @@ def column_label(name: str) -> str:
     return f"{words} %" if pct else words
 
 
-def _table(frame: pd.DataFrame, *, table_id: str, max_rows: int | None = None, caption: str | None = None) -> str:
+def _table(frame: pd.DataFrame, *, table_id: str, max_rows: int | None = None, caption: str | None = None,
+           csv_name: str | None = None) -> str:
     """An HTML table whose cells are exactly the CSV cells of ``frame``'s first rows; each header shows the
-    column's :func:`column_label` and carries the CSV column name as ``data-column`` (and its tooltip)."""
+    column's :func:`column_label` and carries the CSV column name as ``data-column`` (and its tooltip).
+    ``csv_name`` names the CSV when the table shows some columns of another one (default: ``table_id``)."""
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
     shown = frame if max_rows is None else frame.head(max_rows)
     numeric = [is_numeric_dtype(frame[c]) and not is_bool_dtype(frame[c]) for c in frame.columns]
     head = "".join(
-        f'<th{" class=num" if num else ""} scope="col" data-column="{html.escape(str(c), quote=True)}" '
-        f'title="{html.escape(str(c), quote=True)}">{html.escape(column_label(str(c)))}</th>'
+        f'<th{" class=num" if num else ""} scope="col" data-column="{html_text(str(c), quote=True)}" '
+        f'title="{html_text(str(c), quote=True)}">{html_text(column_label(str(c)))}</th>'
         for c, num in zip(frame.columns, numeric, strict=True)
     )
     body: list[str] = []
@@ -153,10 +156,10 @@ def _table(frame: pd.DataFrame, *, table_id: str, max_rows: int | None = None, c
     if max_rows is not None and len(frame) > max_rows:
         note = (f'<p class="note">First {max_rows} of {len(frame)} rows; all of them are in '
                 f"<code>{table_id}.csv</code>.</p>")
-    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    cap = f"<caption>{html_text(caption)}</caption>" if caption else ""
     if not len(shown):
         return f'<p class="empty" id="{table_id}">None.</p>'
-    return (f'<div class="table-wrap"><table id="{table_id}" data-csv="{table_id}.csv">{cap}'
+    return (f'<div class="table-wrap"><table id="{table_id}" data-csv="{csv_name or table_id}.csv">{cap}'
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>{note}")
 
 
@@ -191,13 +194,13 @@ def highlight_text(text: str, graph: SemanticSymbolicBindingGraph | None) -> str
     for start, end, unit in spans:
         if start < pos:
             continue  # overlapping spans: keep the first
-        out.append(html.escape(tidy_numbers(text[pos:start])))
+        out.append(html_text(tidy_numbers(text[pos:start])))
         # the unit label is a superscript of its own (HTML, not CSS), so it never runs into the text
         # where the page's stylesheet is missing (a notebook's output): "50 dollars" then "dollars" raised
-        out.append(f'<mark title="{html.escape(unit, quote=True)}">{html.escape(tidy_numbers(text[start:end]))}'
-                   f'<sup class="unit" style="{_UNIT_LABEL_STYLE}"> {html.escape(unit)}</sup></mark>')
+        out.append(f'<mark title="{html_text(unit, quote=True)}">{html_text(tidy_numbers(text[start:end]))}'
+                   f'<sup class="unit" style="{_UNIT_LABEL_STYLE}"> {html_text(unit)}</sup></mark>')
         pos = end
-    out.append(html.escape(tidy_numbers(text[pos:])))
+    out.append(html_text(tidy_numbers(text[pos:])))
     return f'<p class="problem-text">{"".join(out)}</p>'
 
 
@@ -233,7 +236,30 @@ def _diagram(graph: SemanticSymbolicBindingGraph) -> str:
     return f'<div class="diagram">{svg[start:] if start >= 0 else svg}</div>'
 
 
+def symbol_words(graph: SemanticSymbolicBindingGraph | None) -> dict[str, str]:
+    """What each symbol of a graph stands for, in the words a reader knows: the text it quotes (``'$80'``), or its
+    readable name (``result of step 0 ($)``, ``Kim's hours (initially)``)."""
+    if graph is None:
+        return {}
+    return {s.symbol_id: (f"'{s.name}'" if s.name == s.source_span.text else s.name) for s in graph.symbols}
+
+
+def in_words(text: str | None, words: Mapping[str, str]) -> str:
+    """``text`` with every symbol id it names replaced by the words of :func:`symbol_words`.
+
+    >>> in_words("operand q_dollar_per_jacket_000 read as '$' admits it", {"q_dollar_per_jacket_000": "'$80'"})
+    "operand '$80' read as '$' admits it"
+    """
+    if not text or not words:
+        return text or ""
+    pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+                         + r")(?![\w])")
+    return pattern.sub(lambda m: words[m.group()], text)
+
+
 def _equation_list(graph: SemanticSymbolicBindingGraph) -> str:
+    """The graph's equations and question targets in words (each symbol id in the cell's tooltip)."""
+    words = symbol_words(graph)
     rows = []
     for eq in graph.equations:
         status = eq.admissibility_status
@@ -241,18 +267,22 @@ def _equation_list(graph: SemanticSymbolicBindingGraph) -> str:
         if eq.refusal_reason:
             origin = f" from {eq.propagated_from}" if eq.propagated_from else ""
             why = f"{eq.refusal_reason}{origin}: {_detail(eq.refusal_reason, eq.refusal_detail)}"
+        ids = f"{eq.lhs_symbol_id} := {eq.rhs_canonical}"
         rows.append(
-            f'<tr class="{html.escape(status)}"><td><code>{_breakable(eq.lhs_symbol_id)} := '
-            f"{_breakable(eq.rhs_canonical)}</code></td><td>{html.escape(eq.operation_kind)}</td>"
-            f"<td>{html.escape(status)}</td><td>{_breakable(why if why else eq.unit_proof)}</td></tr>"
+            f'<tr class="{html_text(status)}"><td title="{html_text(ids)}">'
+            f"{_breakable(in_words(eq.lhs_symbol_id, words))} = {_breakable(in_words(eq.rhs_canonical, words))}"
+            f"</td><td>{html_text(eq.operation_kind)}</td>"
+            f"<td>{html_text(status)}</td><td>{_breakable(in_words(why, words) if why else eq.unit_proof)}</td></tr>"
         )
     for u in graph.unknowns:
         why = u.target_refusal_reason or ""
+        detail = in_words(u.target_refusal_detail, words)
         rows.append(
-            f'<tr class="{"refused" if u.target_status == "refused" else "admitted"}"><td><code>'
-            f'{_breakable(u.symbol_id)}</code> (question, asks {_breakable(u.expected_unit or "?")})</td>'
-            f"<td>{html.escape(u.question_form)}</td><td>{html.escape(u.target_status)}</td>"
-            f"<td>{_breakable(why + (': ' + (u.target_refusal_detail or '') if why else ''))}</td></tr>"
+            f'<tr class="{"refused" if u.target_status == "refused" else "admitted"}">'
+            f'<td title="{html_text(u.symbol_id)}">the question '
+            f'(asks {_breakable(u.expected_unit or "?")})</td>'
+            f"<td>{html_text(u.question_form)}</td><td>{html_text(u.target_status)}</td>"
+            f"<td>{_breakable(why + (': ' + detail if why else ''))}</td></tr>"
         )
     return ('<table class="equations"><thead><tr><th>equation</th><th>kind</th><th>status</th>'
             f"<th>proof or refusal</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
@@ -455,9 +485,10 @@ class _Diagrams:
 def _drilldown_html(d: Drilldown, *, diagram: str = "") -> str:
     """One drill-down card; ``diagram`` is its equation diagram's HTML (``""``: none)."""
     parts = [
-        f'<article class="drill"><h4><span class="corpus">{html.escape(d.corpus)}</span> '
+        f'<article class="drill"><h4><span class="corpus">{html_text(d.corpus)}</span> '
         f"{_breakable(d.problem_id)} <small>{_breakable(d.source)}</small></h4>",
-        f'<p class="why"><b>{html.escape(d.reason)}</b>: {_breakable(_detail(d.reason, d.detail))}</p>',
+        f'<p class="why"><b>{html_text(d.reason)}</b>: '
+        f"{_breakable(in_words(_detail(d.reason, d.detail), symbol_words(d.graph)))}</p>",
     ]
     if d.text:
         parts.append(_textview(d))
@@ -477,9 +508,9 @@ _CSS = """
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,
 "DejaVu Sans",sans-serif}
-main{max-width:1180px;margin:0 auto;padding:24px 28px 64px}
+main{max-width:1320px;margin:0 auto;padding:24px 28px 64px}
 header.top{background:#17202e;color:#fff;padding:22px 28px}
-header.top div{max-width:1180px;margin:0 auto}
+header.top div{max-width:1264px;margin:0 auto}
 header.top h1{margin:0 0 4px;font-size:24px;font-weight:650;letter-spacing:.2px}
 header.top details{color:#c6cfdc;font-size:13px;overflow-wrap:anywhere}
 header.top summary{cursor:pointer}header.top ul{margin:4px 0 0;padding-left:20px}
@@ -495,7 +526,9 @@ table{border-collapse:collapse;width:100%;background:#fff;font-size:12.5px;margi
 th,td{border-bottom:1px solid var(--line);padding:4px 7px;text-align:left;vertical-align:top;
 overflow-wrap:break-word}
 th{background:#eef1f6;font-weight:600;font-size:12px}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th.num{text-align:right;white-space:normal;min-width:3em;hyphens:auto}
+#overview th,#overview td{padding:4px 5px}
 tbody tr:nth-child(even){background:#fafbfc}
 .figure{background:#fff;border:1px solid var(--line);border-radius:8px;padding:10px;margin:10px 0}
 .figure svg{max-width:100%;height:auto;display:block;margin:0 auto}
@@ -541,7 +574,7 @@ def _cards(overview: pd.DataFrame) -> str:
         ("", cell_text(row["problems_could_not_tell_pct"]) + "%", "problems ssbg could not tell"),
     ]
     return '<div class="cards">' + "".join(
-        f'<div class="card {cls}"><b>{html.escape(value)}</b><span>{html.escape(label)}</span></div>'
+        f'<div class="card {cls}"><b>{html_text(value)}</b><span>{html_text(label)}</span></div>'
         for cls, value, label in items
     ) + "</div>"
 
@@ -549,7 +582,7 @@ def _cards(overview: pd.DataFrame) -> str:
 def _figure(fig: SvgFigure) -> str:
     svg = fig.svg
     start = svg.find("<svg")
-    return f'<div class="figure" role="img" aria-label="{html.escape(fig.title)}">{svg[start:]}</div>'
+    return f'<div class="figure" role="img" aria-label="{html_text(fig.title)}">{svg[start:]}</div>'
 
 
 def _figures(s: CorpusSummary) -> tuple[str, str, str]:
@@ -644,20 +677,51 @@ def render_report_html(
 
 
 def _reason_notes(
-    kind: str, reason: str, s: CorpusSummary, typical: Mapping[tuple[str, str], TypicalDrilldown]
+    kind: str, reason: str, s: CorpusSummary, typical: Mapping[tuple[str, str], TypicalDrilldown],
+    *, uncertainty: bool = True,
 ) -> str:
-    """The notes under a drill-down reason's heading: which problem is typical, and reading uncertainty."""
+    """The notes under a drill-down reason's heading: which problem is typical, and reading uncertainty (once a
+    page: under the first reason it applies to, ``uncertainty`` False under the others)."""
     notes: list[str] = []
     first = typical.get((kind, reason))
     if first is not None:
         notes.append(f"The first problem is typical: the median refusal of the most frequent pattern, "
-                     f"<code>{html.escape(first.pattern)}</code> ({first.equations:,} refusals in "
+                     f"<code>{html_text(first.pattern)}</code> ({first.equations:,} refusals in "
                      f"{first.problems:,} problems).")
-    if kind == "equation":
+    if kind == "equation" and uncertainty:
         uncertain = reading_uncertainty_note(s.refusal_reasons, reason)
         if uncertain is not None:
-            notes.append(html.escape(uncertain))
+            notes.append(html_text(uncertain))
     return "".join(f'<p class="note">{note}</p>' for note in notes)
+
+
+_OVERVIEW_EQUATIONS = ("equations", "admitted_equations", "refused_equations", "root_cause", "propagated",
+                       "admission_pct", "kind_mismatches", "mixed_kinds")
+"""The overview's columns about equations, shown in a table of their own (one table is wider than a page)."""
+
+
+def _overview(overview: pd.DataFrame) -> list[str]:
+    """``overview.csv`` as two tables that fit a page: its problems' columns, then its equations'."""
+    equations = [c for c in _OVERVIEW_EQUATIONS if c in overview.columns]
+    problems = [c for c in overview.columns if c not in equations]
+    return ["<h3>Problems</h3>", _table(overview[problems], table_id="overview"),
+            "<h3>Equations</h3>", _table(overview[["corpus", *equations]], table_id="overview_equations",
+                                         csv_name="overview")]
+
+
+def _unknown_units(s: CorpusSummary, figure: str, coverage: pd.DataFrame) -> list[str]:
+    """The unknown-unit leaderboard and its coverage curve; a sentence instead when no refusal is for a unit
+    the pack lacks (no empty table, no empty plot)."""
+    if not len(s.unknown_units):
+        return ['<p class="empty" id="unknown_units">No refusal is for a unit the pack lacks: every unit these '
+                "corpora write that ssbg read is in the pack, so there is no leaderboard and no coverage curve "
+                "(<code>unknown_units.csv</code> and <code>coverage_curve.csv</code> have no rows).</p>"]
+    return [
+        _table(s.unknown_units, table_id="unknown_units", max_rows=LEADERBOARD_ROWS),
+        figure,
+        f'<p class="note">Rows of <code>coverage_curve.csv</code> at k in {list(COVERAGE_KS)}.</p>',
+        _table(coverage, table_id="coverage_curve"),
+    ]
 
 
 def _page(
@@ -675,8 +739,8 @@ def _page(
     coverage = s.coverage_curve[s.coverage_curve["k"].isin(COVERAGE_KS)].reset_index(drop=True)
     files = "".join(f"<li>{_breakable(spec)}</li>" for spec in batch.specs)
     body: list[str] = [
-        f'<header class="top"><div><h1>{html.escape(title)}</h1>'
-        f'<details class="files"><summary>Unit pack <span class="pack">{html.escape(batch.pack_provenance)}</span>'
+        f'<header class="top"><div><h1>{html_text(title)}</h1>'
+        f'<details class="files"><summary>Unit pack <span class="pack">{html_text(batch.pack_provenance)}</span>'
         f' · {len(batch.specs)} corpus file{"" if len(batch.specs) == 1 else "s"}</summary><ul>{files}</ul>'
         '<p class="note">Every table of this report was computed with this pack: <code>pack.csv</code>, beside '
         "the tables, lists each of its parts with its full sha256.</p></details>"
@@ -689,7 +753,7 @@ def _page(
         '<p class="lede">Each record is read, bound into a binding graph, and every equation is proved or refused '
         "by dimensional analysis over the unit pack. A <b>root-cause</b> refusal is an equation refused on its own; "
         "a <b>propagated</b> one is refused only because an equation it depends on was.</p>",
-        _table(s.overview, table_id="overview"),
+        *_overview(s.overview),
         '<h2 id="reasons">Refusal reasons</h2>',
         REASONS_LEDE,
         reasons_figure,
@@ -702,10 +766,7 @@ def _page(
         "curve counts the refusals that would disappear if the top-k units were added: a refusal disappears only "
         "when every unknown unit it needs (its own and its upstream refusals') is among them, and refusals for "
         "other reasons never do.</p>",
-        _table(s.unknown_units, table_id="unknown_units", max_rows=LEADERBOARD_ROWS),
-        coverage_figure,
-        f'<p class="note">Rows of <code>coverage_curve.csv</code> at k in {list(COVERAGE_KS)}.</p>',
-        _table(coverage, table_id="coverage_curve"),
+        *_unknown_units(s, coverage_figure, coverage),
         '<h2 id="kinds">Operation kinds</h2>',
         kinds_figure,
         _table(s.admission_by_kind, table_id="admission_by_kind"),
@@ -728,12 +789,14 @@ def _page(
     if not chosen:
         body.append('<p class="empty">No refusals to drill into.</p>')
     drawn = iter(diagrams.result() if diagrams is not None else [])
+    noted = False  # the reading-uncertainty note is said once, under the first reason it applies to
     for kind, reason, items in chosen:
         label = {"equation": "equation refusal", "target": "question target", "import": "import refusal"}[kind]
         if kind == "equation" and reason in GROUNDING_REASONS:
             label = "equation refusal of reading (could not tell)"  # never a dimension error (ADR 0024)
-        body.append(f"<h3>{html.escape(label)}: {html.escape(reason)}</h3>")
-        body.append(_reason_notes(kind, reason, s, typical or {}))
+        body.append(f"<h3>{html_text(label)}: {html_text(reason)}</h3>")
+        body.append(_reason_notes(kind, reason, s, typical or {}, uncertainty=not noted))
+        noted = noted or (kind == "equation" and reading_uncertainty_note(s.refusal_reasons, reason) is not None)
         body.extend(
             _drilldown_html(d, diagram=next(drawn) if diagrams is not None and d.graph is not None else "")
             for d in items
@@ -742,7 +805,7 @@ def _page(
                 "written next to this report.</footer></main>")
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
+            f"<title>{html_text(title)}</title><style>{_CSS}</style></head><body>"
             + "".join(body) + "</body></html>\n")
 
 
@@ -801,7 +864,8 @@ def write_tables(
 
 
 def _write_csv(frame: pd.DataFrame, path: Path) -> None:
-    frame.to_csv(path, index=False, lineterminator="\n")
+    """A table as CSV, its text cells capped and spreadsheet-safe (:func:`ssbg.outputs.csv_text`)."""
+    path.write_text(csv_text(frame), encoding="utf-8")
 
 
 def _write_file(target: Path, write: Callable[[Path], object], stage: OutputSet) -> None:
@@ -881,8 +945,27 @@ class _RenderingWarmUp:
             self._thread.join()
 
 
+def _new_folders(*folders: Path) -> list[Path]:
+    """The folders on the way to ``folders`` that do not exist yet (the deepest first)."""
+    out: list[Path] = []
+    for folder in folders:
+        for f in (folder, *folder.parents):
+            if f.exists():
+                break
+            if f not in out:
+                out.append(f)
+    return sorted(out, key=lambda f: len(f.parts), reverse=True)
+
+
+def _remove_empty(folders: Sequence[Path]) -> None:
+    """Remove the folders a failed run created, where they are still empty (deepest first)."""
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
 def write_report(
-    specs: Sequence[str | Path],
+    specs: Any,
     out_html: str | Path,
     *,
     csv_dir: str | Path | None = None,
@@ -900,7 +983,9 @@ def write_report(
     Parameters
     ----------
     specs
-        Corpus specs (``FORMAT=PATH`` or paths; a folder expands per file).
+        Corpus specs (``FORMAT=PATH`` or paths; a folder expands per file), or records in memory
+        (``(FORMAT, data)``: a DataFrame, a ``datasets.Dataset``, a list of dicts), as for
+        :func:`~ssbg.stats.batch.run_batch`.
     out_html
         Where the report goes; its folder is created.
     csv_dir
@@ -937,12 +1022,16 @@ def write_report(
     if html_path.is_dir():
         raise OutputError(f"cannot write the report to {html_path}: it is a folder", reason="is_a_directory",
                           path=str(html_path), detail="is a directory")
+    made = _new_folders(html_path.parent, tables_dir)  # removed again if the run fails: it leaves nothing behind
     check_writable(html_path.parent)
     check_writable(tables_dir)
     warm_up = _RenderingWarmUp(enabled=jobs > 1 and engine == "local")
     try:
         batch = run_batch(specs, jobs=jobs, engine=engine, pack=pack, limit=limit, progress=progress,
                           on_chunk=warm_up.on_chunk)
+    except BaseException:
+        _remove_empty(made)
+        raise
     finally:
         warm_up.join()
     summary = summarize(batch.problems, batch.equations, pack=batch.unit_pack, kinds=batch.kinds)

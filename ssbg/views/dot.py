@@ -26,6 +26,7 @@ import unicodedata
 from typing import Any
 
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.outputs import BIDI_CONTROLS
 from ssbg.views.errors import INSTALL_DOT_HINT, RenderError
 from ssbg.views.scene import (
     ROW_STYLE_NAMES,
@@ -65,7 +66,7 @@ def _visible(ch: str) -> str:
 
 def _is_unprintable(ch: str) -> bool:
     category = unicodedata.category(ch)
-    return category in ("Cc", "Cs") or ord(ch) in (0xFFFE, 0xFFFF)
+    return category in ("Cc", "Cs") or ord(ch) in (0xFFFE, 0xFFFF) or ch in BIDI_CONTROLS  # shown, not obeyed
 
 
 def escape_html(text: str) -> str:

@@ -372,6 +372,9 @@ def from_networkx(G: object, *, check_hash: bool = True) -> SemanticSymbolicBind
     ordered_equations = _ordered(equations, "equation")
     symbol_nodes = [item.symbol_id for item in ordered_symbols]
     equation_nodes = [node for _i, node, _item in sorted(equations, key=lambda t: t[0])]
+    if not isinstance(G.graph, dict):  # networkx keeps whatever was assigned to G.graph
+        raise _refuse("invalid_field", f"'G.graph' must be a dict of graph attributes (got {type(G.graph).__name__})",
+                      "G.graph", type(G.graph).__name__)
     collections: dict[str, tuple[Any, ...]] = {}
     for name, cls in _GRAPH_COLLECTIONS:
         raw = G.graph.get(name)

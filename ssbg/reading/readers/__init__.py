@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ssbg.errors import ImportRefusal
 from ssbg.reading.readers.asdiv import read_asdiv
@@ -26,6 +27,7 @@ from ssbg.reading.readers.gsm8k import read_gsm8k
 from ssbg.reading.readers.mawps import read_mawps
 from ssbg.reading.readers.ssbg_jsonl import read_ssbg_jsonl
 from ssbg.reading.readers.svamp import read_svamp
+from ssbg.reading.readers.tabular import is_in_memory, missing_file, scan_source, source_name, table_format
 from ssbg.reading.records import CorpusRecord
 from ssbg.units import UnitPack, default_pack
 
@@ -33,7 +35,9 @@ __all__ = [
     "READERS",
     "PendingRecord",
     "Reader",
+    "RecordSource",
     "StagedReader",
+    "as_spec",
     "guess_format",
     "parse_corpus_spec",
     "read_corpus",
@@ -74,11 +78,58 @@ def guess_format(path: Path) -> str:
     return "ssbg"
 
 
+@dataclass(frozen=True)
+class RecordSource:
+    """Corpus records in memory: a pandas DataFrame, a ``datasets.Dataset`` or an iterable of mappings, read in
+    ``fmt`` (a format of :data:`READERS` whose reader builds a record from its fields: every one but ``asdiv``),
+    its records named ``NAME:N`` (``name``, else a Dataset's split, else ``dataframe`` / ``records``; a GSM8K
+    problem is ``NAME-N`` as from a file ``NAME.jsonl``).  ``(fmt, data)`` is the same spec.
+
+    >>> rows = [{"question": "Ann has 3 apples and buys 4 more. How many apples does she have?",
+    ...          "answer": "3 + 4 = <<3+4=7>>7 apples\\n#### 7"}]
+    >>> [(r.problem_id, r.refusal) for r in read_corpus(RecordSource(rows, "gsm8k", name="train"))]
+    [('train-1', None)]
+    """
+
+    data: Any
+    fmt: str = "ssbg"
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.fmt not in READERS:
+            raise ImportRefusal(f"unknown corpus format {self.fmt!r}; known: {sorted(READERS)}",
+                                reason="malformed_record", detail=self.fmt)
+        if not is_in_memory(self.data):
+            raise ImportRefusal(f"a RecordSource holds records in memory (got {type(self.data).__name__}); "
+                                "give a path as a spec of its own", reason="malformed_record", detail="data")
+
+    @property
+    def label(self) -> str:
+        """How the source's records are named (``NAME`` of ``NAME:N``)."""
+        return source_name(self.data, self.name)
+
+    def __str__(self) -> str:
+        return f"{self.fmt}=<{self.label}>"
+
+
+CorpusSpec = str | Path | RecordSource
+
+
+def as_spec(spec: object) -> CorpusSpec:
+    """A spec as :func:`scan_corpus` reads it: a path or ``FORMAT=PATH`` as it is; ``(FORMAT, data)`` and records
+    in memory (read as ``ssbg`` records) as a :class:`RecordSource`."""
+    if isinstance(spec, str | Path | RecordSource):
+        return spec
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and not isinstance(spec[1], str | Path):
+        return RecordSource(spec[1], spec[0])
+    return RecordSource(spec)
+
+
 def parse_corpus_spec(spec: str | Path) -> tuple[str, Path]:
     """Split ``FORMAT=PATH`` (or a bare path) into ``(format, path)``.
 
-    Raises :class:`~ssbg.errors.ImportRefusal` (``malformed_record``) for an
-    unknown format or a missing path.
+    Raises :class:`~ssbg.errors.ImportRefusal`: ``malformed_record`` for an unknown format, ``unreadable_file``
+    (``no such file``) for a path that names nothing.
     """
     text = str(spec)
     fmt, sep, rest = text.partition("=")
@@ -95,7 +146,7 @@ def parse_corpus_spec(spec: str | Path) -> tuple[str, Path]:
         path = Path(text)
         fmt = guess_format(path)
     if not path.exists():
-        raise ImportRefusal(f"no corpus at {path}", reason="malformed_record", path=str(path))
+        raise missing_file(path)
     return fmt, path  # a FIFO or a device is a file its reader refuses (unreadable_file), counted like any record
 
 
@@ -122,13 +173,18 @@ class PendingRecord:
         return reader.read(self.raw, default_pack() if pack is None else pack)
 
 
+_TABLE_SUFFIXES = (".csv", ".parquet", ".pq")  # read as tables (a row per record) by any reader that builds from fields
+
+
 def _corpus_files(spec: str | Path) -> Iterator[tuple[str, Path]]:
     fmt, path = parse_corpus_spec(spec)
     explicit = str(spec).partition("=")[0] in READERS and "=" in str(spec)
     if not path.is_dir():
         yield fmt, path
         return
-    for f in sorted(p for p in path.rglob("*") if p.suffix in (".jsonl", ".json", ".xml")):
+    for f in sorted(p for p in path.rglob("*") if p.suffix in (".jsonl", ".json", ".xml", *_TABLE_SUFFIXES)):
+        if f.suffix in _TABLE_SUFFIXES and not explicit and guess_format(f) == "ssbg":
+            continue  # a table of a folder is a corpus only where its name says which (or FORMAT= does)
         yield (fmt if explicit else guess_format(f)), f
 
 
@@ -148,21 +204,46 @@ def _isolated(fmt: str, path: Path, reader: Reader) -> Iterator[CorpusRecord]:
         yield record
 
 
-def scan_corpus(spec: str | Path, *, limit: int | None = None) -> Iterator[CorpusRecord | PendingRecord]:
+def _table_reader(fmt: str, where: str) -> StagedReader:
+    """The staged reader of ``fmt`` for records read as tables or from memory (fields, not a file's text)."""
+    reader = READERS.get(fmt)
+    if not isinstance(reader, StagedReader) or fmt == "asdiv":
+        raise ImportRefusal(f"the {fmt} reader reads its own files only, not a table or records in memory",
+                            reason="malformed_record", path=where, detail=fmt)
+    return reader
+
+
+def _items(fmt: str, f: Path) -> Iterator[CorpusRecord | PendingRecord]:
+    if f.suffix.lower() in _TABLE_SUFFIXES and table_format(f) in ("csv", "parquet"):
+        _table_reader(fmt, str(f))
+        return (PendingRecord(fmt, raw) for raw in scan_source(f))
+    reader = READERS[fmt]
+    if isinstance(reader, StagedReader):
+        return (PendingRecord(fmt, raw) for raw in reader.scan_records(f))
+    return _isolated(fmt, f, reader)
+
+
+def _sources(spec: object) -> Iterator[tuple[str, Iterator[CorpusRecord | PendingRecord]]]:
+    source = as_spec(spec)
+    if isinstance(source, RecordSource):
+        _table_reader(source.fmt, str(source))
+        yield source.fmt, (PendingRecord(source.fmt, raw) for raw in scan_source(source.data, name=source.label))
+        return
+    for fmt, f in _corpus_files(source):
+        yield fmt, _items(fmt, f)
+
+
+def scan_corpus(spec: object, *, limit: int | None = None) -> Iterator[CorpusRecord | PendingRecord]:
     """Stream a corpus's records in order, leaving the costly reading stage to the consumer.
 
-    A format with a :class:`~ssbg.reading.readers.common.StagedReader` yields
+    ``spec`` is ``FORMAT=PATH`` or a path (a ``.csv`` or ``.parquet`` file is read a row per record), or records
+    in memory (a :class:`RecordSource`, ``(FORMAT, data)``, or a DataFrame, Dataset or list of dicts read as
+    ``ssbg`` records).  A format with a :class:`~ssbg.reading.readers.common.StagedReader` yields
     :class:`PendingRecord` values (build them with ``.build(pack)``, anywhere);
     a plain reader's records come out read.  ``limit`` as in :func:`read_corpus`.
     """
     count = 0
-    for fmt, f in _corpus_files(spec):
-        reader = READERS[fmt]
-        items: Iterator[CorpusRecord | PendingRecord] = (
-            (PendingRecord(fmt, raw) for raw in reader.scan_records(f))
-            if isinstance(reader, StagedReader)
-            else _isolated(fmt, f, reader)
-        )
+    for _fmt, items in _sources(spec):
         for item in items:
             if limit is not None and count >= limit:
                 return
@@ -170,7 +251,7 @@ def scan_corpus(spec: str | Path, *, limit: int | None = None) -> Iterator[Corpu
             yield item
 
 
-def read_corpus(spec: str | Path, *, limit: int | None = None) -> Iterator[CorpusRecord]:
+def read_corpus(spec: object, *, limit: int | None = None) -> Iterator[CorpusRecord]:
     """Stream the records of a corpus (imported or refused), at most ``limit`` of them.
 
     A folder spec reads every ``*.jsonl`` / ``*.json`` / ``*.xml`` file below it,

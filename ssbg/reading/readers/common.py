@@ -137,10 +137,11 @@ def scan_jsonl(path: Path) -> Iterator[RawRecord]:
 
 
 def decode_jsonl_line(raw: RawRecord) -> RawRecord:
-    """Parse a line of :func:`scan_jsonl`: its JSON value, or why it cannot be read (size, UTF-8, JSON)."""
-    if raw.refusal is not None:
-        return raw
-    line: bytes = raw.data
+    """Parse a line of :func:`scan_jsonl`: its JSON value, or why it cannot be read (size, UTF-8, JSON); a record
+    whose data is not bytes is decoded already and comes back as it is."""
+    if raw.refusal is not None or not isinstance(raw.data, bytes | bytearray):
+        return raw  # refused, or a record read already (a row of a table, :mod:`~ssbg.reading.readers.tabular`)
+    line = bytes(raw.data)
     if len(line) > MAX_RECORD_BYTES:
         return RawRecord(
             raw.path,

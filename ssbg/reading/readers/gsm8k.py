@@ -28,7 +28,7 @@ from ssbg.errors import ImportRefusal, NumberError
 from ssbg.numbers import number_or_none, parse_number
 from ssbg.reading.formula import BinOp, parse_formula
 from ssbg.reading.grounding import StepBuilder
-from ssbg.reading.mentions import VULGAR_FRACTIONS, find_question_span, tokenize, unit_after
+from ssbg.reading.mentions import VULGAR_FRACTIONS, Token, find_question_span, tokenize, unit_after
 from ssbg.reading.problem_text import read_problem_text
 from ssbg.reading.readers.common import (
     RawRecord,
@@ -181,6 +181,22 @@ def _text_rate_context(text: str, question: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_TOKEN_WINDOW = 256  # characters that hold 8 tokens of any prose a solution writes after a result
+
+
+def _first_tokens(line: str, start: int, stop: int, limit: int) -> tuple[Token, ...]:
+    """``tokenize(line, start, stop, limit=limit)``, reading a window of the line first: a token is decided by
+    the characters up to one past its end, so when the window's first ``limit`` tokens end before its edge
+    they are the line's; else the whole line is read, as before.  A line of one long chunk (``<<1+1=2``
+    repeated) is otherwise read whole for each of its results (issue 27: quadratic)."""
+    cut = min(stop, start + _TOKEN_WINDOW)
+    if cut < stop:
+        toks = tokenize(line, start, cut, limit=limit)
+        if len(toks) == limit and toks[-1].end < cut:
+            return toks
+    return tokenize(line, start, stop, limit=limit)
+
+
 def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None = None) -> str | None:
     """The unit the prose states for a result written at ``line[end:]`` (right after an annotation).
 
@@ -196,7 +212,7 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
     if line[m.end() : m.end() + 1] in ("", ".", ",", ";", ":", "!", "?", ")", "\n"):
         return currency  # nothing written after the number
     stop = line.find("\n", m.start("num"))
-    toks = tokenize(line, m.start("num"), len(line) if stop < 0 else stop, limit=8)
+    toks = _first_tokens(line, m.start("num"), len(line) if stop < 0 else stop, 8)
     if not toks or toks[0].kind != "num":
         return None
     try:

@@ -52,6 +52,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
+from ssbg.limits import size_refusal
 from ssbg.numbers import parse_number
 from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
@@ -98,7 +99,8 @@ READING_NOTES: frozenset[str] = frozenset(
         "unread_line",  # a line with arithmetic ("= 12") that no step read
         "no_equation",  # no arithmetic step at all
         "empty_text",  # an empty question or solution
-        "record_too_large",  # more formulas than a record may hold (grounding.MAX_FORMULAS)
+        "record_too_large",  # beyond a cap of ssbg.limits (nothing read), or more formulas than grounding.MAX_FORMULAS
+        "number_out_of_range",  # a number of the question too long or too large to read (ssbg.numbers)
         "ambiguous_grounding",  # a number the words do not bind to one mention (the grounding issue's refusal)
     }
 )
@@ -128,6 +130,21 @@ _BOLD = re.compile(r"(?<!\d)\*\*|\*\*(?!\d)")
 _LATEX_SIGNS = {r"\times": "*", r"\cdot": "*", r"\div": "/", r"\$": " $", r"\%": " %"}
 _LATEX = re.compile(r"\\(?:times|cdot|div)(?![A-Za-z])|\\[()\[\]]|\\boxed\{|\\[$%]|\\(?:left|right)(?![A-Za-z])")
 _FRAC = re.compile(r"\\[dt]?frac\{\s*(\d+(?:\.\d+)?)\s*\}\{\s*(\d+(?:\.\d+)?)\s*\}")
+# "$\frac{3}{4} \times 8 = 6$": dollar signs that delimit LaTeX math (a command inside), not dollars
+_MATH_DOLLARS = re.compile(r"\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed)(?![A-Za-z]))[^$\n]*\$")
+# "$350 000", "17 500", "1 000 000": digit groups split by a space (or a no-break or thin space), read as
+# "350,000" (same length); not a group followed by "-" or a word ("2 100-page books": two numbers)
+SPLIT_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d\w-]|,\d)")
+# Arithmetic in words: "12 plus 14 plus 4 equals 30", "5 times 3 is equal to 15" (signs written over the words)
+_WORD_SIGNS = {"plus": "+", "minus": "-", "times": "*", "multiplied by": "*", "divided by": "/"}
+_NOT_A_UNIT_WORD = r"(?!plus\b|minus\b|times\b|multiplied\b|divided\b|equals?\b|is\b)"
+_WORD_NUMBER = rf"\$?\d[\d,]*(?:\.\d+)?%?(?:[ \t]+{_NOT_A_UNIT_WORD}[A-Za-z]+){{0,2}}"
+_WORD_OPERATOR = r"(?:plus|minus|times|multiplied[ \t]+by|divided[ \t]+by)"
+_WORD_CHAIN = re.compile(
+    rf"(?i)(?<![\w.,$]){_WORD_NUMBER}(?:[ \t]+{_WORD_OPERATOR}[ \t]+{_WORD_NUMBER})+"
+    rf"[ \t]+(?:equals?|is[ \t]+equal[ \t]+to|makes|gives|is)(?=[ \t]+\$?[ \t]*(?:\d|<<))"
+)
+_WORD_SIGN = re.compile(rf"(?i)(?<=[ \t]){_WORD_OPERATOR}(?=[ \t])|(?:equals?|is[ \t]+equal[ \t]+to|makes|gives|is)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +211,15 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
         _blank(chars, m.start(), m.end())
     for m in _FRAC.finditer(text):
         _blank(chars, m.start(), m.end(), f"({m.group(1)}/{m.group(2)})")
+    for m in SPLIT_THOUSANDS.finditer(text):
+        chars[m.start() : m.end()] = _joined_thousands(m.group())
+    for m in _WORD_CHAIN.finditer(text):
+        for w in _WORD_SIGN.finditer(m.group()):
+            word = " ".join(w.group().lower().split())
+            _blank(chars, m.start() + w.start(), m.start() + w.end(), _WORD_SIGNS.get(word, "="))
+    for m in _MATH_DOLLARS.finditer(text):
+        _blank(chars, m.start(), m.start() + 1)
+        _blank(chars, m.end() - 1, m.end())
     for m in _LATEX.finditer(text):
         _blank(chars, m.start(), m.end(), _LATEX_SIGNS.get(m.group(), ""))
     if answer is None:
@@ -322,7 +348,8 @@ def _rounds_to(value: float, stated: float, scale: float) -> bool:
     return any(abs(k - target) < 1e-6 for k in (math.floor(x + 1e-9), math.ceil(x - 1e-9), round(x)))
 
 
-_WRITTEN = re.compile(rf"[ \t]*\$?[ \t]*(?P<num>{_NUM})(?![\d/])(?P<pct>[ \t]*%)?")
+# The result written after an annotation; "0.3/task" is 0.3 with its unit after a slash, "3/4" a fraction
+_WRITTEN = re.compile(rf"[ \t]*\$?[ \t]*(?P<num>{_NUM})(?!\d|/[ \t]*[\d.])(?P<pct>[ \t]*%)?")
 _ARITHMETIC = re.compile(r"[\d)%][ \t]*=[ \t]*\$?[ \t]*\(?[ \t]*-?\.?\d")  # "= 12" after a number: arithmetic
 
 
@@ -350,6 +377,12 @@ def _question(question: str, pack: UnitPack) -> tuple[tuple[int, int] | None, Pr
 def clear_question_cache() -> None:
     """Forget the questions :func:`read_solution` has read (tests use this)."""
     _question.cache_clear()
+
+
+# A zero the question states in words: "none of them", "nothing", "doesn't repair any", "did not buy any"
+_ZERO_WORDS = re.compile(
+    r"(?i)\b(?:none|nothing|zero)\b|(?:n't|\bnot)[ \t]+(?:[A-Za-z]+[ \t]+){0,2}?any\b(?![ \t]+more\b)"
+)
 
 
 def _line_of(text: str, offset: int) -> int:
@@ -394,6 +427,11 @@ class _Reader:
 
     def last_resort(self, g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
         """A number nothing grounds: bound to its place in the solution without a unit, and noted."""
+        zero = _ZERO_WORDS.search(g.text) if lit.value == 0 else None
+        if zero is not None:  # "none", "doesn't repair any": the question states the zero in words
+            index = g.extra_mention(Mention(zero.start(), zero.end(), zero.group(), 0, source="text"))
+            if index is not None:
+                return Operand(mention=index, text=lit.text)
         start, end = self.literal_span(lit)
         mention = Mention(start, end, self.working[start:end], lit.value, source="solution")
         index = g.extra_mention(mention)
@@ -548,7 +586,7 @@ class _Reader:
         unit = stated_unit(self.blanked, m.start("result"), "$" if "$" in m.group() else "", pack=self.pack)
         start, end = m.start(), m.end("pct") if m.group("pct") else m.end("result")
         first, reason = self.add(formula, unit, m.start(), (m.start("expr"), m.end("expr")))
-        step = self.new_step(start, end, self.working[start:end].strip(), first)
+        step = self.new_step(start, end, " ".join(self.working[start:end].split()), first)
         if reason is not None:
             stated = _number(formula.rpartition("=")[2].rstrip("%"))
             self.unread_formula(reason, step, formula, [] if stated is None else [stated])
@@ -673,6 +711,11 @@ def _prose_slip(m: re.Match[str]) -> tuple[str, str] | None:
     return formula, f"{m.group('expr').strip()} gives {_shown(value)}, not {m.group('result')}"
 
 
+def _joined_thousands(text: str) -> str:
+    """``text`` with digit groups split by spaces joined by commas (:data:`SPLIT_THOUSANDS`, same length)."""
+    return SPLIT_THOUSANDS.sub(lambda m: re.sub(r"[ \u00a0\u202f]", ",", m.group()), text)
+
+
 def read_solution(
     question: str,
     solution: str | Sequence[str],
@@ -699,12 +742,22 @@ def read_solution(
         raise ProblemGraphError(f"'solution' must be a str or a list of str (got {type(solution).__name__})",
                                 reason="wrong_type", path="solution")
     p = default_pack() if pack is None else pack
+    too_large = size_refusal(question, solution)
+    if too_large is not None:  # refused before any reading: the caps bound the work (ssbg.limits)
+        shown = solution if isinstance(solution, str) else "\n".join(solution)
+        note = ReadingNote("record_too_large", None, None, None, None, too_large.detail or too_large.message)
+        return SolutionReading(NormalizedSolution(shown, shown), None, (), (note,))
     normalized = normalize_solution(solution)
     if not question.strip() or not normalized.text.strip():
         which = "question" if not question.strip() else "solution"
         note = ReadingNote("empty_text", None, None, None, None, which)
         return SolutionReading(normalized, None, (), (note,))
-    span, read = _question(question, p)
+    question = _joined_thousands(question)  # "$400 000" as "$400,000" (same length: the offsets hold)
+    try:
+        span, read = _question(question, p)
+    except NumberError as exc:  # a number past ssbg.numbers' bounds: the question cannot be read
+        note = ReadingNote("number_out_of_range", None, None, None, None, f"question: {exc.detail or exc.message}")
+        return SolutionReading(normalized, None, (), (note,))
     builder = StepBuilder(problem_id, CORPUS, question, read.mentions, question_span=span,
                           answer_unit=read.answer_unit, answer=normalized.answer, solution=normalized.working, pack=p)
     builder.state.solution_numbers = False
