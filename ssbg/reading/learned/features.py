@@ -95,6 +95,13 @@ class MentionContext(NamedTuple):
         )
 
 
+def _flags(f: Features, *flags: tuple[str, bool]) -> None:
+    """Set each named flag that holds, in order (the order a score sums them in)."""
+    for name, on in flags:
+        if on:
+            f[name] = 1.0
+
+
 def unit_features(c: UnitCandidate, ctx: MentionContext) -> Features:
     """The features of one unit reading."""
     if c.lemma is None:
@@ -116,23 +123,17 @@ def unit_features(c: UnitCandidate, ctx: MentionContext) -> Features:
         f[f"u:rule*d={_bucket(c.distance)}"] = 1.0
         if ctx.rule_scale:
             f["u:rule*scale"] = 1.0
-    if c.lemma in _SCALE_WORDS:
-        f["u:scale"] = 1.0
-    if c.alt:
-        f["u:alt"] = 1.0
+    _flags(f, ("u:scale", c.lemma in _SCALE_WORDS), ("u:alt", c.alt))
     f[f"u:lemma={c.lemma}"] = 1.0
-    if c.parallel:
-        f["u:parallel"] = 1.0
-        if c.distance is None:
-            f["u:parallel_only"] = 1.0
-        if c.previous:
-            f["u:previous"] = 1.0
-        if ctx.of_them:
-            f["u:parallel*of_them"] = 1.0
-    if ctx.of_them and c.rule:
-        f["u:rule*of_them"] = 1.0
-    if c.after_of:
-        f["u:after_of"] = 1.0
+    _flags(
+        f,
+        ("u:parallel", c.parallel),
+        ("u:parallel_only", c.parallel and c.distance is None),
+        ("u:previous", c.parallel and c.previous),
+        ("u:parallel*of_them", c.parallel and ctx.of_them),
+        ("u:rule*of_them", ctx.of_them and c.rule),
+        ("u:after_of", c.after_of),
+    )
     if ctx.currency:
         f[f"u:currency*cat={cat}"] = 1.0
     if ctx.percent:
@@ -150,22 +151,17 @@ def per_features(c: PerCandidate, ctx: MentionContext, unit_lemma: str | None) -
     """The features of one per reading (``unit_lemma``: the rules' unit, which a per must differ from)."""
     if c.lemma is None:
         f: Features = {"p:none": 1.0, f"p:none*rulecat={ctx.rule_cat}": 1.0}
-        if c.rule:
-            f["p:none*rule"] = 1.0
-            if ctx.adjacent:
-                f["p:none*rule*adjacent"] = 1.0
-        if ctx.adjacent:
-            f["p:none*adjacent"] = 1.0
-        if c.alt:
-            f["p:none*alt"] = 1.0
-        if ctx.sentence_each:
-            f["p:none*sentence_each"] = 1.0
-        if ctx.sentence_per:
-            f["p:none*sentence_per"] = 1.0
-        if ctx.question:
-            f["p:none*question"] = 1.0
-        if ctx.next_word in ("each", "per", "a", "an", "every", "apiece"):
-            f[f"p:none*next={ctx.next_word}"] = 1.0
+        _flags(
+            f,
+            ("p:none*rule", c.rule),
+            ("p:none*rule*adjacent", c.rule and ctx.adjacent),
+            ("p:none*adjacent", ctx.adjacent),
+            ("p:none*alt", c.alt),
+            ("p:none*sentence_each", ctx.sentence_each),
+            ("p:none*sentence_per", ctx.sentence_per),
+            ("p:none*question", ctx.question),
+            (f"p:none*next={ctx.next_word}", ctx.next_word in ("each", "per", "a", "an", "every", "apiece")),
+        )
         f[f"p:none*prev={ctx.prev_word}"] = 1.0  # the word before the number ("costs", "earns", "for")
         f[f"p:none*next_word={ctx.next_word}"] = 1.0
         return f
