@@ -42,7 +42,7 @@ def measure(corpora: Path, name: str, learned: bool, limit: int | None) -> dict[
     traces: list[Trace] = []
     with using(model if learned else None):
         for record in iter_records([f"{key}={corpora / rel}"], limit=limit, pack=pack):
-            if model is not None and record.text is not None and model.trained_on(_question(record)):
+            if model is not None and record.text is not None and model.trained_on(record.text):  # GSM8K: the question
                 skipped += 1
                 continue
             rows += 1
@@ -59,11 +59,6 @@ def measure(corpora: Path, name: str, learned: bool, limit: int | None) -> dict[
         "fully admitted (of imported)": admitted / max(1, imported), "steps resolved": survey.steps,
         "root unit_mismatch (of steps resolved)": survey.mismatch_share,
     }  # fmt: skip
-
-
-def _question(record: object) -> str:
-    """The question a record was read from (a GSM8K record's text is its question)."""
-    return str(getattr(record, "text", "") or "")
 
 
 def main() -> int:

@@ -29,7 +29,7 @@ from ssbg.stats.alignment import GOLD_FILE, load_gold, score
 def heldout_figures(corpora: Path, model: object) -> dict[str, float]:
     gold = [g for g in load_gold(GOLD_FILE) if g.split == "heldout"]
     path = corpora / "gsm8k/train.jsonl"
-    texts, answers = T.questions(gold, path), T._answers(gold, path)
+    texts, answers = T.texts_of(gold, path)
     traces = {g.problem_id: T._read(texts[g.problem_id], answers[g.problem_id], g.problem_id, model) for g in gold}  # type: ignore[arg-type]
     s = score(gold, traces)
     pairs = [] if model is None else [p for g in gold for p in T.unit_calibration(g, texts[g.problem_id], model)]  # type: ignore[arg-type]
@@ -40,7 +40,7 @@ def heldout_figures(corpora: Path, model: object) -> dict[str, float]:
 def heldout_recall(corpora: Path) -> dict[str, float]:
     gold = [g for g in load_gold(GOLD_FILE) if g.split == "heldout"]
     path = corpora / "gsm8k/train.jsonl"
-    texts, answers = T.questions(gold, path), T._answers(gold, path)
+    texts, answers = T.texts_of(gold, path)
     _, units = T.examples(gold, texts)
     _, operands = T.operand_examples(gold, texts, answers)
     p = "en_units_v1"
@@ -59,7 +59,7 @@ def heldout_recall(corpora: Path) -> dict[str, float]:
 def curve(corpora: Path) -> dict[str, dict[str, float]]:
     gold = T.training_gold()
     path = corpora / "gsm8k/train.jsonl"
-    texts, answers = T.questions(gold, path), T._answers(gold, path)
+    texts, answers = T.texts_of(gold, path)
     rows, _ = T.examples(gold, texts)
     rows += T.operand_examples(gold, texts, answers)[0]
     problems = sorted({g.problem_id for g in gold})

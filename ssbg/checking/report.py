@@ -11,12 +11,10 @@ all: each is written beside its target and moved into place.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssbg.checking.batch import REFERENCE_SOLVER, Fields, field_value
 from ssbg.checking.verdict import Verdict, check_solution
-from ssbg.files import atomic_write, check_writable
 from ssbg.outputs import csv_text, html_text
 from ssbg.reading.readers.common import decode_jsonl_line
 from ssbg.units import UnitPack
@@ -24,35 +22,10 @@ from ssbg.units import UnitPack
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["STATUS_ORDER", "csv_text", "example_rows", "plot_verdicts", "recheck", "report_html", "write_text_atomic"]
+__all__ = ["STATUS_ORDER", "csv_text", "example_rows", "plot_verdicts", "recheck", "report_html"]
 
 STATUS_ORDER: tuple[str, ...] = ("error", "unverifiable", "sound", "refused")
 _STATUS_COLOURS = {"error": "#D55E00", "unverifiable": "#E6C229", "sound": "#009E73", "refused": "#999999"}
-
-
-def write_text_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` whole or not at all (:func:`ssbg.files.atomic_write`: a file beside it, then
-    ``os.replace``); a file-system fault is an :class:`~ssbg.errors.OutputError` naming the path (exit 2)."""
-    target = Path(path)
-    check_writable(target.parent)
-    return atomic_write(target, text)
-
-
-def write_frame(path: str | Path, frame: pd.DataFrame, *, metadata: dict[str, str] | None = None) -> list[Path]:
-    """Write a table as CSV and, when pyarrow is installed, as Parquet beside it (the same stem): ``-o
-    verdicts.csv`` or ``-o verdicts.parquet`` write both.  Both files appear together or not at all
-    (:func:`ssbg.stats.report.write_tables`); ``metadata`` goes into the Parquet schema.  The paths written.
-
-    Raises
-    ------
-    OutputError
-        When the folder or a file cannot be written (naming it).
-    """
-    from ssbg.stats.report import write_tables
-
-    target = Path(path)
-    csvs, parquets = write_tables([(target.stem, frame)], target.parent, metadata=metadata)
-    return [*csvs, *parquets]
 
 
 def example_rows(frame: pd.DataFrame, *, per_kind: int = 3) -> list[tuple[str, Any]]:

@@ -714,9 +714,10 @@ OBSERVERS: list[Callable[[GroundingState, Literal, Sequence[Candidate], Sequence
 
 
 def _features(
-    g: GroundingState, lit: Literal, candidates: Sequence[Candidate], op: str | None
+    g: GroundingState, lit: Literal, candidates: Sequence[Candidate], op: str | None, *, featured: bool = True
 ) -> list[tuple[Mapping[str, float], str, float]]:
-    """Each candidate's learned-scorer features, why, and hand-weighed evidence."""
+    """Each candidate's learned-scorer features (none unless ``featured``: only a scorer or the training
+    reads them), why, and hand-weighed evidence."""
     out: list[tuple[Mapping[str, float], str, float]] = []
     steps_seen = 0
     for rank, c in enumerate(candidates):
@@ -726,7 +727,7 @@ def _features(
         if kind == "step":
             recency = steps_seen
             steps_seen += 1
-        features = operand_features(
+        features = _NO_WORDS if not featured else operand_features(
             kind, c.label, c.prior, rank=rank, n=len(candidates), used=kind == "mention" and c.key[1] in g.used,
             twin=said, overlap=common, op=op, recency=recency, constant=c.key[1] if kind == "constant" else None,
             hand=c.prior + evidence,
@@ -745,7 +746,7 @@ def _scored(
         return [(candidates[0].prior, candidates[0], "")]
     model = current_model()
     weights = None if model is None else model.weights.get("operand")
-    rows = _features(g, lit, candidates, op)
+    rows = _features(g, lit, candidates, op, featured=bool(weights or OBSERVERS))
     for observe in OBSERVERS:
         observe(g, lit, candidates, [f for f, _, _ in rows])
     if len(candidates) == 1:

@@ -56,6 +56,7 @@ __all__ = [
     "cogcomp_alignment",
     "computes",
     "draw_sample",
+    "gold_texts",
     "gsm8k_traces",
     "load_gold",
     "number_tokens",
@@ -305,18 +306,15 @@ def load_gold(path: str | Path) -> tuple[GoldProblem, ...]:
     return tuple(out)
 
 
-def gsm8k_traces(gold: Iterable[GoldProblem], train: str | Path) -> dict[str, Trace | None]:
-    """Read the gold problems' GSM8K lines with the ordinary reader (None: refused at import).
+def gold_texts(gold: Iterable[GoldProblem], train: str | Path) -> dict[str, tuple[str, str]]:
+    """Each gold problem's (question, answer) from its GSM8K line, in one read of the corpus file.
 
-    The reader sees the question and the answer only.  A line whose text no longer has the gold's
-    ``sha`` refuses: the gold was written for other words.
+    A line whose text no longer has the gold's ``sha`` refuses: the gold was written for other words.
     """
     import hashlib
 
-    from ssbg.reading.readers.gsm8k import gsm8k_trace
-
     wanted = {g.line: g for g in gold}
-    out: dict[str, Trace | None] = {}
+    out: dict[str, tuple[str, str]] = {}
     with Path(train).open(encoding="utf-8") as f:
         for line_no, line in enumerate(f, start=1):
             g = wanted.get(line_no)
@@ -327,10 +325,21 @@ def gsm8k_traces(gold: Iterable[GoldProblem], train: str | Path) -> dict[str, Tr
             sha = hashlib.sha256(f"{question}\x00{answer}".encode()).hexdigest()[:16]
             if sha != g.sha:
                 raise _fail(f"{train}:{line_no}", f"{g.problem_id}: the corpus line changed since the gold was written")
-            try:
-                out[g.problem_id] = gsm8k_trace(question, answer, problem_id=g.problem_id)
-            except ImportRefusal:
-                out[g.problem_id] = None
+            out[g.problem_id] = (question, answer)
+    return out
+
+
+def gsm8k_traces(gold: Iterable[GoldProblem], train: str | Path) -> dict[str, Trace | None]:
+    """Read the gold problems' GSM8K lines (:func:`gold_texts`) with the ordinary reader (None: refused at
+    import).  The reader sees the question and the answer only."""
+    from ssbg.reading.readers.gsm8k import gsm8k_trace
+
+    out: dict[str, Trace | None] = {}
+    for problem_id, (question, answer) in gold_texts(gold, train).items():
+        try:
+            out[problem_id] = gsm8k_trace(question, answer, problem_id=problem_id)
+        except ImportRefusal:
+            out[problem_id] = None
     return out
 
 

@@ -33,7 +33,7 @@ from ssbg.errors import ImportRefusal
 from ssbg.reading.cues import find_cue_occurrences
 from ssbg.reading.learned.features import MentionContext, per_features, unit_features
 from ssbg.reading.learned.model import MODEL_FILE, Model, mention_readings, question_checksum, using
-from ssbg.reading.learned.proposals import TextIndex, per_candidates, reading_of, unit_candidates
+from ssbg.reading.learned.proposals import Neighbours, TextIndex, per_candidates, reading_of, unit_candidates
 from ssbg.reading.mentions import find_question_span, tokenize
 from ssbg.reading.problem_text import read_problem_text
 from ssbg.stats.alignment import (
@@ -44,12 +44,13 @@ from ssbg.stats.alignment import (
     _correct,
     _same_noun,
     annotation_literals,
+    gold_texts,
     load_gold,
 )
 from ssbg.trace import Mention
 from ssbg.units import UnitPack, default_pack, load_pack
 
-__all__ = ["ANNOTATIONS_FILE", "SEED", "Example", "build_model", "examples", "main", "training_gold"]
+__all__ = ["ANNOTATIONS_FILE", "SEED", "Example", "build_model", "examples", "main", "texts_of", "training_gold"]
 
 ANNOTATIONS_FILE = GOLD_FILE.with_name("gsm8k_train_annotations.gold.jsonl")
 SEED = 20261202
@@ -84,21 +85,10 @@ def training_gold(gold_dir: Path | None = None) -> list[GoldProblem]:
     return out
 
 
-def questions(gold: Iterable[GoldProblem], train: Path) -> dict[str, str]:
-    """Each gold problem's question, checked against the corpus line it was written for."""
-    wanted = {g.line: g for g in gold}
-    out: dict[str, str] = {}
-    with train.open(encoding="utf-8") as f:
-        for line_no, line in enumerate(f, start=1):
-            g = wanted.get(line_no)
-            if g is None:
-                continue
-            raw = json.loads(line)
-            sha = hashlib.sha256(f"{raw['question']}\x00{raw['answer']}".encode()).hexdigest()[:16]
-            if sha != g.sha:
-                raise ValueError(f"{g.problem_id}: the corpus line changed since the gold was written")
-            out[g.problem_id] = raw["question"]
-    return out
+def texts_of(gold: Iterable[GoldProblem], train: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """Each gold problem's question and answer, by problem id (one checked read: :func:`gold_texts`)."""
+    both = gold_texts(gold, train)
+    return {k: q for k, (q, _) in both.items()}, {k: a for k, (_, a) in both.items()}
 
 
 def _overlaps(m: Mention, gm: GoldMention) -> bool:
@@ -131,7 +121,7 @@ def examples(gold: Sequence[GoldProblem], texts: Mapping[str, str]) -> tuple[lis
         pack = default_pack() if name == "en_units_v1" else load_pack(name)
         for g in gold:
             toks, mentions = read_rules(texts[g.problem_id], pack)
-            index = TextIndex.of(toks)
+            index, neighbours = TextIndex.of(toks), Neighbours.of(mentions)
             quantities = [m for m in mentions if m.source == "text"]
             for gm in g.mentions:
                 if gm.skip:
@@ -139,7 +129,7 @@ def examples(gold: Sequence[GoldProblem], texts: Mapping[str, str]) -> tuple[lis
                 m = next((x for x in quantities if _overlaps(x, gm)), None)
                 if m is None or m.kind != "quantity":
                     continue
-                units = unit_candidates(toks, m, mentions, index)
+                units = unit_candidates(toks, m, mentions, index, neighbours)
                 pers = per_candidates(toks, m, index)
                 ctx = MentionContext.of(toks, m, index)
                 ui = _match(gm.unit, [c.lemma for c in units])
@@ -156,16 +146,6 @@ def examples(gold: Sequence[GoldProblem], texts: Mapping[str, str]) -> tuple[lis
                     rnum = reading_of(m)[0]
                     out.append(Example(g.problem_id, "per", tuple(per_features(c, ctx, rnum) for c in pers), pi))
     return out, recall
-
-
-def _answers(gold: Iterable[GoldProblem], train: Path) -> dict[str, str]:
-    wanted = {g.line: g.problem_id for g in gold}
-    out: dict[str, str] = {}
-    with train.open(encoding="utf-8") as f:
-        for line_no, line in enumerate(f, start=1):
-            if line_no in wanted:
-                out[wanted[line_no]] = json.loads(line)["answer"]
-    return out
 
 
 def _pointer(state: Any, key: tuple[Any, ...], regions: Sequence[tuple[int, int]]) -> Pointer:
@@ -327,9 +307,9 @@ def _sha256(path: Path) -> str:
 def build_model(corpora: Path, gold_dir: Path | None = None) -> tuple[Model, Counter[str]]:
     """The model ``make train`` writes, and the candidates' recall counts."""
     gold = training_gold(gold_dir)
-    texts = questions(gold, corpora / "gsm8k/train.jsonl")
+    texts, answers = texts_of(gold, corpora / "gsm8k/train.jsonl")
     rows, recall = examples(gold, texts)
-    more, operand_recall = operand_examples(gold, texts, _answers(gold, corpora / "gsm8k/train.jsonl"))
+    more, operand_recall = operand_examples(gold, texts, answers)
     rows += more
     recall.update(operand_recall)
     base = GOLD_FILE if gold_dir is None else gold_dir / GOLD_FILE.name
@@ -358,7 +338,7 @@ def cross_validate(
 
     gold = training_gold(gold_dir)
     train = corpora / "gsm8k/train.jsonl"
-    texts, answers = questions(gold, train), _answers(gold, train)
+    texts, answers = texts_of(gold, train)
     rows, _ = examples(gold, texts)
     rows += operand_examples(gold, texts, answers)[0]
     fold = _folds([g.problem_id for g in gold])

@@ -71,8 +71,8 @@ class MentionContext(NamedTuple):
 
     @staticmethod
     def of(toks: Sequence[Token], m: Mention, index: TextIndex) -> MentionContext:
-        first, last = mention_tokens(toks, m, index)
-        lo, hi = sentence_bounds(toks, first, index)
+        first, last = mention_tokens(index, m)
+        lo, hi = sentence_bounds(index, first)
         lows = {t.low for t in toks[max(lo, first - 25) : min(hi, last + 26)]}
         rnum, _, rden, _ = reading_of(m)
         nxt = toks[last + 1].low if last + 1 < hi else ""

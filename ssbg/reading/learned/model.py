@@ -169,7 +169,7 @@ def mention_readings(
     units = unit_candidates(toks, m, mentions, index, neighbours)
     pers = per_candidates(toks, m, index)
     ctx = MentionContext.of(toks, m, index)
-    rnum = reading_of(m)[0]
+    rnum, _, rule_per, _ = reading_of(m)
     pu = model.probabilities("unit", [unit_features(c, ctx) for c in units])
     pp = model.probabilities("per", [per_features(c, ctx, rnum) for c in pers])
     joint: list[tuple[float, int, int]] = []
@@ -179,7 +179,6 @@ def mention_readings(
                 continue
             joint.append((pu[i] * pp[j], i, j))
     total = sum(q for q, _, _ in joint) or 1.0
-    rule_per = reading_of(m)[2]
     ranked = sorted(joint, key=lambda x: (-x[0], not (units[x[1]].rule and pers[x[2]].lemma == rule_per), x[1], x[2]))
     out = []
     for q, i, j in ranked[:N_BEST]:

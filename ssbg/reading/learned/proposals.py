@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ssbg.reading.mentions import NOT_UNITS, Token, lemmatize, pack_lookup
+from ssbg.reading.mentions import NOT_UNITS, Token, lemmatize, pack_lookup, unit_lemma
 from ssbg.trace import Mention
 from ssbg.units import UnitPack, load_pack
 
@@ -100,8 +101,7 @@ _BREAKS = frozenset({",", "and", "but", "while", "so", "then", "if", "when", "or
 _CUE_PREPOSITIONS = frozenset({"for", "in", "of", "on", "from", "to"})
 
 
-def _INDEX(noun: tuple[int, str, str | None, bool]) -> int:  # noqa: N802 - a bisect key
-    return noun[0]
+_INDEX = operator.itemgetter(0)  # a noun's token index: the bisect key of TextIndex.nouns
 
 
 @functools.lru_cache(maxsize=1)
@@ -144,29 +144,15 @@ def _noun(tok: Token) -> str | None:
     return hit.lemma if hit is not None else lemmatize(tok.low)
 
 
-def sentence_bounds(toks: Sequence[Token], i: int, index: TextIndex | None = None) -> tuple[int, int]:
+def sentence_bounds(index: TextIndex, i: int) -> tuple[int, int]:
     """The token range ``[lo, hi)`` of the sentence holding token ``i``."""
-    if index is not None:
-        return index.sentence[i] if i < len(index.sentence) else (i, i)
-    lo = i
-    while lo > 0 and toks[lo - 1].text not in _SENTENCE_END:
-        lo -= 1
-    hi = i
-    while hi < len(toks) and toks[hi].text not in _SENTENCE_END:
-        hi += 1
-    return lo, hi
+    return index.sentence[i] if i < len(index.sentence) else (i, i)
 
 
-def mention_tokens(toks: Sequence[Token], m: Mention, index: TextIndex | None = None) -> tuple[int, int]:
+def mention_tokens(index: TextIndex, m: Mention) -> tuple[int, int]:
     """The token range ``[first, last]`` of a mention (its number is at ``first``)."""
-    if index is not None:
-        first = min(bisect.bisect_right(index.ends, m.start), len(toks) - 1)
-        last = max(first, bisect.bisect_left(index.starts, m.end) - 1)
-        return first, last
-    first = next((k for k, t in enumerate(toks) if t.end > m.start), len(toks) - 1)
-    last = first
-    while last + 1 < len(toks) and toks[last + 1].start < m.end:
-        last += 1
+    first = min(bisect.bisect_right(index.ends, m.start), len(index.ends) - 1)
+    last = max(first, bisect.bisect_left(index.starts, m.end) - 1)
     return first, last
 
 
@@ -186,8 +172,7 @@ def reading_of(m: Mention, alt: bool = False) -> tuple[str | None, str | None, s
 
 
 def _lemma_of(text: str) -> str:
-    hit = pack_lookup(_noun_pack(), text.strip())
-    return hit.lemma if hit is not None else "_".join(lemmatize(w) for w in text.split()) or text
+    return unit_lemma(text.strip(), _noun_pack()) or text
 
 
 def unit_candidates(
@@ -200,8 +185,8 @@ def unit_candidates(
     """Every unit reading proposed for ``m`` (deduplicated by lemma; the rules' first).  ``neighbours``
     is ``Neighbours.of(mentions)``, found once when a caller reads every mention of a text."""
     near = Neighbours.of(mentions) if neighbours is None else neighbours
-    first, last = mention_tokens(toks, m, index)
-    lo, hi = sentence_bounds(toks, first, index)
+    first, last = mention_tokens(index, m)
+    lo, hi = sentence_bounds(index, first)
     out: dict[str | None, UnitCandidate] = {}
 
     def add(c: UnitCandidate) -> None:
@@ -348,8 +333,8 @@ MAX_CUED = 30  # distinct cued nouns of other sentences a number may be per
 
 def per_candidates(toks: Sequence[Token], m: Mention, nouns: TextIndex) -> list[PerCandidate]:
     """Every per reading proposed for ``m`` (deduplicated by lemma; none first)."""
-    first, last = mention_tokens(toks, m, nouns)
-    lo, hi = sentence_bounds(toks, first, nouns)
+    first, last = mention_tokens(nouns, m)
+    lo, hi = sentence_bounds(nouns, first)
     lo, hi = max(lo, first - PER_WINDOW), min(hi, last + 1 + PER_WINDOW)
     out: dict[str | None, PerCandidate] = {None: PerCandidate(None, None, False, False, None, None, False)}
 
