@@ -17,6 +17,7 @@ second reading (``alt_unit``, ADR 0018), the runner-up when that is at least :da
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import hashlib
 import json
@@ -119,22 +120,25 @@ def load_model() -> Model | None:
     return Model.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
 
-_OVERRIDE: list[Model | None] = []
+_SHIPPED = object()  # no override: the shipped model
+_OVERRIDE: contextvars.ContextVar[Model | object | None] = contextvars.ContextVar("ssbg_reader_model", default=_SHIPPED)
 
 
 @contextlib.contextmanager
 def using(model: Model | None) -> Iterator[None]:
     """Read with ``model`` instead of the shipped one (None: the rules alone) inside the block: how
-    training scores a fold with a model that never saw it."""
-    _OVERRIDE.append(model)
+    training scores a fold with a model that never saw it (per thread and task: a context variable)."""
+    token = _OVERRIDE.set(model)
     try:
         yield
     finally:
-        _OVERRIDE.pop()
+        _OVERRIDE.reset(token)
 
 
 def current_model() -> Model | None:
-    return _OVERRIDE[-1] if _OVERRIDE else load_model()
+    """The model reading uses here: the one :func:`using` set, else the shipped one."""
+    found = _OVERRIDE.get()
+    return load_model() if found is _SHIPPED else found  # type: ignore[return-value]
 
 
 class UnitReading(NamedTuple):
