@@ -136,12 +136,15 @@ def category(word: str) -> str:
 
 def _noun(tok: Token) -> str | None:
     """The lemma of a token that names a unit or a counted thing, else None."""
-    if tok.kind != "word" or tok.low in _NOT_NOUNS or len(tok.low) < 2:
+    return _noun_of(tok.low) if tok.kind == "word" else None
+
+
+@functools.lru_cache(maxsize=65536)
+def _noun_of(low: str) -> str | None:
+    if low in _NOT_NOUNS or len(low) < 2 or category(low) == "unknown":
         return None
-    if category(tok.low) == "unknown":
-        return None
-    hit = pack_lookup(_noun_pack(), tok.low)
-    return hit.lemma if hit is not None else lemmatize(tok.low)
+    hit = pack_lookup(_noun_pack(), low)
+    return hit.lemma if hit is not None else lemmatize(low)
 
 
 def sentence_bounds(index: TextIndex, i: int) -> tuple[int, int]:
@@ -308,8 +311,9 @@ class TextIndex(NamedTuple):
                 lo = j + 1
         nouns: list[tuple[int, str, str | None, bool]] = []
         cued: dict[str, tuple[int, str, str | None, bool]] = {}
+        lemmas = [_noun(tok) for tok in toks]
         for j, tok in enumerate(toks):
-            lemma = _noun(tok)
+            lemma = lemmas[j]
             if lemma is None:
                 periodic = _PERIODIC.get(tok.low)
                 if periodic is not None:
@@ -318,7 +322,7 @@ class TextIndex(NamedTuple):
                     nouns.append((j, "dollar", "per", True))  # "50 points per $10 spent"
                 continue
             cue = _cue(toks, j)
-            head = j + 1 >= len(toks) or _noun(toks[j + 1]) is None  # the last noun of a run: "duck egg"
+            head = j + 1 >= len(toks) or lemmas[j + 1] is None  # the last noun of a run: "duck egg"
             nouns.append((j, lemma, cue, head))
             if cue is not None and lemma not in cued and len(cued) < MAX_CUED:
                 cued[lemma] = (j, lemma, cue, head)
