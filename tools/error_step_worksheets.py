@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     with args.read.open(encoding="utf-8", newline="") as handle:
         read = {(row["id"], row["solver"]) for row in csv.DictReader(handle)}
     pool = wrong_solutions(args.dev, read)
-    draw = random.Random(args.seed).sample(pool, args.count)
+    draw = random.Random(args.seed).sample(pool, args.count)  # noqa: S311 (a reproducible draw, not a secret)
     args.out.mkdir(parents=True, exist_ok=True)
     for k, spec in enumerate(args.batches):
         start, stop = (int(part) for part in spec.split(":"))
