@@ -43,7 +43,7 @@ def test_inflect_import_without_typeguard_gives_the_same_lemmas() -> None:
         f"import inflect; e = inflect.engine(); print([e.singular_noun(w) for w in {words!r}])"
     )
     ours = _lemmas_in_subprocess(
-        "from ssbg.reading.mentions import _inflect_engine; e = _inflect_engine();"
+        "from ssbg.reading.mentions.lemmas import _inflect_engine; e = _inflect_engine();"
         f" print([e.singular_noun(w) for w in {words!r}])"
     )
     assert ours == checked
@@ -54,13 +54,13 @@ def test_inflect_import_without_typeguard_gives_the_same_lemmas() -> None:
 def test_inflect_import_restores_typeguard_and_skips_its_instrumentation() -> None:
     restored = _lemmas_in_subprocess(
         "import typeguard; before = typeguard.typechecked\n"
-        "from ssbg.reading.mentions import _inflect_engine; _inflect_engine()\n"
+        "from ssbg.reading.mentions.lemmas import _inflect_engine; _inflect_engine()\n"
         "print(typeguard.typechecked is before)"
     )
     assert restored == "True"
     # With typeguard's checks, inflect raises TypeCheckError on a non-str word; ours are not instrumented.
     raised = _lemmas_in_subprocess(
-        "from ssbg.reading.mentions import _inflect_engine\n"
+        "from ssbg.reading.mentions.lemmas import _inflect_engine\n"
         "try:\n    _inflect_engine().singular_noun(3)\n    print('unchecked')\n"
         "except Exception as exc:\n    print(type(exc).__name__)"
     )
