@@ -240,3 +240,60 @@ def test_widgets_is_the_only_module_that_imports_ipywidgets() -> None:
 
 def test_every_core_module_exists() -> None:
     assert sorted(CORE - set(MODULES)) == []
+
+
+# The rooms of ssbg.reading.mentions, bottom first (ADR 0025): a room imports only rooms before it here,
+# never the package that gathers them.  A new room is declared here, in its place.
+MENTION_ROOMS = (
+    "tokens",
+    "vocabulary",
+    "lemmas",
+    "pack",
+    "nouns",
+    "numbers",
+    "rates",
+    "clauses",
+    "prices",
+    "periods",
+    "bearers",
+    "context_rates",
+    "units",
+    "elision",
+    "second_readings",
+    "extract",
+    "question",
+    "caches",
+)
+
+
+def upward_imports(package: str, rooms: tuple[str, ...], graph: Mapping[str, frozenset[str]]) -> list[str]:
+    """The imports of a room of ``package`` that reach the package itself or a room at or above its own place."""
+    place = {f"{package}.{room}": i for i, room in enumerate(rooms)}
+    return sorted(
+        f"{m} imports {i}"
+        for m, i_s in graph.items()
+        if m in place
+        for i in i_s
+        if i == package or place.get(i, -1) >= place[m]
+    )
+
+
+def test_every_mentions_room_is_declared_in_the_order() -> None:
+    found = {m.rpartition(".")[2] for m in MODULES if m.startswith("ssbg.reading.mentions.")}
+    assert sorted(found) == sorted(MENTION_ROOMS)
+
+
+def test_a_mentions_room_imports_only_rooms_below_it() -> None:
+    assert upward_imports("ssbg.reading.mentions", MENTION_ROOMS, ssbg_graph()) == []
+
+
+def test_the_room_order_check_names_an_upward_import() -> None:
+    graph = {"p": frozenset({"p.a", "p.b"}), "p.a": frozenset({"p.b"}), "p.b": frozenset({"p"})}
+    assert upward_imports("p", ("b", "a"), graph) == ["p.b imports p"]
+    assert upward_imports("p", ("a", "b"), graph) == ["p.a imports p.b", "p.b imports p"]
+
+
+def test_the_mentions_package_names_its_rooms_in_the_declared_order() -> None:
+    doc = ast.get_docstring(ast.parse(MODULES["ssbg.reading.mentions"].read_text(encoding="utf-8"))) or ""
+    listed = doc.partition("ADR 0025):")[2].partition("This module")[0]
+    assert [w.strip("`,. \n") for w in listed.split("``")[1::2]] == list(MENTION_ROOMS)
