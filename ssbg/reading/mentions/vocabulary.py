@@ -99,8 +99,6 @@ _BEARING = frozenset(
 _HEDGES = frozenset(_words("up to about around only exactly roughly nearly almost just at least most"))
 
 
+# Dimensions the rules test a unit for: count, and length, time, mass, money (periods, prices, questions).
 _COUNT = UnitVector(count=1)
-
-
-# The base dimensions the rules compare a unit's with (one definition: the question's and the units').
 _LENGTH, _TIME, _MASS, _MONEY = UnitVector(length=1), UnitVector(time=1), UnitVector(mass=1), UnitVector(money=1)
