@@ -1,0 +1,178 @@
+"""The candidates of a literal (:class:`Candidate`, each a :class:`Reading` with a prior) and the
+proposers that give them, in :data:`CANDIDATE_RULES`: earlier steps, text mentions, cued constants,
+scaled mentions, the solution's cue words, the parts of a fraction."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from ssbg.reading.cues import find_cue_occurrences, find_cues
+from ssbg.reading.formula import Literal, close
+from ssbg.reading.grounding.literals import _value_key
+from ssbg.reading.grounding.state import GroundingState, _is_fraction_part
+from ssbg.trace import Operand
+
+
+def _decimals(text: str) -> int:
+    _, dot, frac = text.rstrip("%").partition(".")
+    return len(frac) if dot else 0
+
+
+_MULTIPLIERS = frozenset({"twice", "thrice", "quadruple", "both", "round_trip"})
+_DIVISORS = frozenset({"half", "third", "quarter", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"})
+
+
+_PART_OF_A_WHOLE = re.compile(r"(?<![\d.])0?\.\d|/\s*100(?!\d)|%|\d\s*/\s*\(?\d")  # 0.3, /100, 1/6 beside a 1
+
+
+# ============================================================================ candidates
+#
+# The ordinary readings of a literal compete: every earlier step, text mention, cued constant and scaled
+# mention with its value is a candidate.  Each proposer below gives its candidates with a prior (the order
+# ADR 0004 ranked them in: the solution's own results first, then what the text states, then what it only
+# implies); ground() adds the evidence of the words (ssbg.reading.evidence) and takes the best, recording a
+# tie.  The rules after them (GROUNDING_RULES) are tried, first answer wins, only for a literal that has no
+# candidate: they derive numbers the text states without writing them.
+
+
+class Reading(NamedTuple):
+    """The fields of the operand a candidate would be (:class:`~ssbg.trace.Operand`'s first five, in its
+    order): the operand is built only for the candidate chosen, with where and why (a validated value
+    costs; most candidates lose)."""
+
+    mention: int | None = None
+    step: int | None = None
+    constant: str | None = None
+    cue: tuple[int, int] | None = None
+    text: str | None = None
+
+    def operand(self, at: int | None, why: str | None = None, alternative: Operand | None = None) -> Operand:
+        """The operand this reading is, written at ``at``, chosen for ``why``."""
+        return Operand(self.mention, self.step, self.constant, self.cue, self.text, at, why, alternative)
+
+
+class Candidate(NamedTuple):
+    """One reading of a literal: the operand it would be (``reading``), what it points at (``key``), its
+    prior, a label for ``why``, and what its words are read from (``source``: see
+    :meth:`GroundingState.candidate_words`; read only when the literal has two candidates or more)."""
+
+    reading: Reading
+    key: tuple[Any, ...]
+    prior: float
+    label: str
+    source: tuple[Any, ...]
+
+
+CandidateRule = Callable[[GroundingState, Literal, str | None], list[Candidate]]
+
+
+def _step_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
+    """'24/4' after '48/2=24': 24 is the result of the earlier step (the most recent first)."""
+    # Never one of the formula's own steps; a literal with decimals also stands for a result it rounds
+    # ("3.33" for 3.3333), "60%" for a result of 60 percent.  While a solution is planned
+    # (plan_solution), the results are those its annotations state, by offset.
+    value, text = lit.value, lit.text
+    places = _decimals(text) if "." in text else 0
+    tolerance = 0.5 * 10 ** (-places) + 1e-9 if places else 0.0
+    percent = text.endswith("%")
+    out: list[Candidate] = []
+    virtual, steps, values = g.virtual, g.steps, g.step_values
+    unit: str | None
+    at: int | None
+    for i in range(len(virtual) if virtual is not None else g.own_steps_from)[::-1]:  # the latest first
+        if virtual is not None:
+            at, r, unit = virtual[i]
+        else:
+            r, at, unit = values[i], None, None  # the step's fields are read only for a candidate
+        exact = r == value or abs(r - value) <= 1e-9 * max(1.0, abs(r), abs(value))
+        if not (exact or (places and abs(r - value) <= tolerance)) and not (
+            percent and (steps[i].unit if virtual is None else unit) == "%" and close(r, value * 100)
+        ):
+            continue
+        if virtual is None:
+            unit, at = steps[i].unit, steps[i].at
+        prior = 2.6 - 0.05 * min(len(out), 10) - (0.0 if exact else 0.02)
+        key = ("at", at) if virtual is not None else ("step", i)
+        out.append(Candidate(Reading(step=i, text=text), key, prior, f"step {i}", ("result", key, unit, at)))
+    return out
+
+
+def _mention_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
+    """'48/2' where the text says '48 apples': 48 is that mention (an unused one first)."""
+    return _mentions_by(g, lit, g.by_value.get(_value_key(lit.value)), 2.0, "mention")
+
+
+def _scaled_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
+    """'0.2*50' where the text says '20%': 0.2 is the 20% (``half a dozen`` for 6, ``1.5 million`` for 1.5)."""
+    exact = g.by_value.get(_value_key(lit.value)) or ()
+    found = [i for i in g.by_scaled.get(_value_key(lit.value), ()) if i not in exact]
+    return _mentions_by(g, lit, found, 1.2, "scaled mention")
+
+
+def _mentions_by(
+    g: GroundingState, lit: Literal, found: Sequence[int] | None, prior: float, label: str
+) -> list[Candidate]:
+    if not found:
+        return []
+    out: list[Candidate] = []
+    for rank, i in enumerate(dict.fromkeys(found)):
+        p = prior - (1.0 if i in g.used else 0.0) - 0.01 * rank
+        reading = Reading(mention=i, text=lit.text)
+        out.append(Candidate(reading, ("mention", i), p, f"{label} {g.mentions[i].text!r}", ("mention", i)))
+    return out
+
+
+def _cued_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
+    """'48/2' after 'half as many': 2 is the constant half (a multiplier preferred in a product, a divisor
+    in a quotient; each place the cue words occur is a candidate of its own)."""
+    cues = find_cue_occurrences(g.text, lit.value)
+    if not cues:
+        return []
+    preferred = _MULTIPLIERS if op == "multiply" else _DIVISORS if op == "divide" else frozenset()
+    out: list[Candidate] = []
+    ranks: dict[str, int] = {}
+    for cue in cues:
+        cid = cue.constant_id
+        if cid == "whole" and op not in ("subtract", "divide") and not _PART_OF_A_WHOLE.search(g.formula_text):
+            continue  # the whole of a complement (1 - 1/4), an increase (1 + 0.3) or a job (1/4 hours), not a count
+        if any(
+            m.start <= cue.start and cue.end <= m.end and m.kind != "quantity" and _is_fraction_part(g, i, lit.value)
+            for i, m in enumerate(g.mentions)
+        ):
+            continue  # "One-third": the fraction mention itself is the candidate (its part), not its word
+        rank = ranks[cid] = ranks.get(cid, -1) + 1
+        prior = 1.5 + (0.2 if cid in preferred else 0.0) - 0.01 * rank - 0.02 * len(ranks)
+        reading = Reading(constant=cid, cue=(cue.start, cue.end), text=lit.text)
+        label = f"constant {cid} (cue {g.text[cue.start : cue.end]!r})"
+        out.append(Candidate(reading, ("constant", cid, cue.start), prior, label, ("cue", cue.start, cue.end, cid)))
+    return out
+
+
+def _solution_cued_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
+    """'3*2' where the solution says 'He does this twice a day': 2 is the constant twice (no cue span)."""
+    if g.solution is None:
+        return []
+    cues = find_cues(g.blanked_solution, lit.value)
+    if not cues:
+        return []
+    cid, start, end = cues[0].constant_id, cues[0].start, cues[0].end
+    label = f"constant {cid} (the solution's words)"
+    return [Candidate(Reading(constant=cid, text=lit.text), ("constant", cid), 0.8, label, ("said", start, end, cid))]
+
+
+def _fraction_part_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
+    """'60/3' with 'one-third of them': 3 is the denominator of the fraction mention (the 5 of '20%' too)."""
+    return _mentions_by(g, lit, g.fraction_parts.get(lit.value), 1.6, "part of")
+
+
+CANDIDATE_RULES: tuple[tuple[str, CandidateRule], ...] = (
+    ("earlier_step", _step_candidates),
+    ("text_mention", _mention_candidates),
+    ("cued_constant", _cued_candidates),
+    ("scaled_mention", _scaled_candidates),
+    ("solution_cue", _solution_cued_candidates),
+    ("fraction_part", _fraction_part_candidates),
+)
+"""The proposers of a literal's ordinary readings, each with a one-line example; :func:`ground` weighs them."""
