@@ -265,6 +265,24 @@ MENTION_ROOMS = (
     "caches",
 )
 
+# The rooms of ssbg.reading.grounding, bottom first (ADR 0025), by the same rule.
+GROUNDING_ROOMS = (
+    "unit_words",
+    "literals",
+    "state",
+    "candidates",
+    "scoring",
+    "choice",
+    "formula_plan",
+    "solution_plan",
+    "derived",
+    "ground_literal",
+    "trees",
+    "renumbering",
+    "steps",
+)
+ROOMED = {"ssbg.reading.mentions": MENTION_ROOMS, "ssbg.reading.grounding": GROUNDING_ROOMS}
+
 
 def upward_imports(package: str, rooms: tuple[str, ...], graph: Mapping[str, frozenset[str]]) -> list[str]:
     """The imports of a room of ``package`` that reach the package itself or a room at or above its own place."""
@@ -278,13 +296,15 @@ def upward_imports(package: str, rooms: tuple[str, ...], graph: Mapping[str, fro
     )
 
 
-def test_every_mentions_room_is_declared_in_the_order() -> None:
-    found = {m.rpartition(".")[2] for m in MODULES if m.startswith("ssbg.reading.mentions.")}
-    assert sorted(found) == sorted(MENTION_ROOMS)
+@pytest.mark.parametrize("package", sorted(ROOMED))
+def test_every_room_is_declared_in_the_order(package: str) -> None:
+    found = {m.rpartition(".")[2] for m in MODULES if m.startswith(f"{package}.")}
+    assert sorted(found) == sorted(ROOMED[package])
 
 
-def test_a_mentions_room_imports_only_rooms_below_it() -> None:
-    assert upward_imports("ssbg.reading.mentions", MENTION_ROOMS, ssbg_graph()) == []
+@pytest.mark.parametrize("package", sorted(ROOMED))
+def test_a_room_imports_only_rooms_below_it(package: str) -> None:
+    assert upward_imports(package, ROOMED[package], ssbg_graph()) == []
 
 
 def test_the_room_order_check_names_an_upward_import() -> None:
@@ -293,7 +313,8 @@ def test_the_room_order_check_names_an_upward_import() -> None:
     assert upward_imports("p", ("a", "b"), graph) == ["p.a imports p.b", "p.b imports p"]
 
 
-def test_the_mentions_package_names_its_rooms_in_the_declared_order() -> None:
-    doc = ast.get_docstring(ast.parse(MODULES["ssbg.reading.mentions"].read_text(encoding="utf-8"))) or ""
+@pytest.mark.parametrize("package", sorted(ROOMED))
+def test_the_package_names_its_rooms_in_the_declared_order(package: str) -> None:
+    doc = ast.get_docstring(ast.parse(MODULES[package].read_text(encoding="utf-8"))) or ""
     listed = doc.partition("ADR 0025):")[2].partition("This module")[0]
-    assert [w.strip("`,. \n") for w in listed.split("``")[1::2]] == list(MENTION_ROOMS)
+    assert [w.strip("`,. \n") for w in listed.split("``")[1::2]] == list(ROOMED[package])
