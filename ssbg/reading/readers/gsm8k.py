@@ -79,7 +79,7 @@ _PROSE_EQUATION = re.compile(
     rf"(?=[\d$(.{''.join(VULGAR_FRACTIONS)}])"
     rf"(?<![\w.,$/_])(?P<expr>{_ATOM}(?:(?:\s*{_OPERATOR}\s*|(?=\())(?:{_ATOM})){{1,{_MAX_PROSE_OPERANDS}}})"
     rf"\s*=\s*(?P<blank>_*)\s*\$?\s*"
-    rf"(?P<result>\d+ \d+/\d+(?![\d/])|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER})(?![\d_]|/(?![A-Za-z]))(?P<pct>\s*%)?"
+    rf"(?P<result>\d+ \d+/\d+(?![\d/])|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER})(?![\d_]|/(?![ \t]*[A-Za-z]))(?P<pct>\s*%)?"
 )
 _EXPRESSION_TOKEN = re.compile(
     rf"{_MIXED_OR_VULGAR}|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER}%?|/[A-Za-z]+|[-+*/()\u00d7\u2013\u00f7]|[xX](?![A-Za-z])|[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?"
@@ -99,7 +99,14 @@ _MAX_CHAIN = 6  # sides of one chain "a = b = c" (the prose writes up to four)
 _MONOMIAL = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)\*[A-Za-z]")  # "6*x", "1.25*x": a product the prose names
 _PRODUCT = re.compile(rf"(?<![\w.]){_MONOMIAL.pattern}(?![\w.])")  # one in a side, to stand for what it was made of
 _SIGNS = str.maketrans({"\u00d7": "*", "\u00f7": "/", "\u2212": "-", "\u2013": "-", "$": None, ",": None})
-_RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
+# A result written after an annotation: "24 clips", "$0.30 per task" (its "$" after the ">>").
+_RESULT = re.compile(
+    r"\s*(?P<currency>\$?)[ \t]*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))"
+)
+# What may stand between a result and the unit after its slash: "0.3 / task", "0.3/ task", "0.3$/task"
+# (read as "0.3/task", the "$" as the currency); a division by a number ("0.3 / 2") is none.
+_LOOSE_SLASH = re.compile(r"[ \t]*(?P<currency>\$?)[ \t]*/[ \t]*(?=[A-Za-z])")
+_CURRENCY_AFTER = re.compile(r"[ \t]*\$(?=[ \t]+[A-Za-z])")  # "0.3 $ per task": the "$" is the currency
 
 
 _PERIODS = "second|minute|hour|day|night|week|weekend|month|year|semester|season"
@@ -208,11 +215,23 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
     m = _RESULT.match(line, end)
     if m is None:
         return None
-    currency = "$" if before.rstrip().endswith("$") else None
+    currency = "$" if m.group("currency") or before.rstrip().endswith("$") else None
+    start, stop = m.start("num"), line.find("\n", m.start("num"))
+    stop = len(line) if stop < 0 else stop
+    loose = _LOOSE_SLASH.match(line, m.end()) or _CURRENCY_AFTER.match(line, m.end())
+    if loose is not None and loose.group(0) != "/":
+        # read the result as if written "0.3/task" ("0.3 per task" for "0.3 $ per task"): a copy of the
+        # number and a bounded window after it, so a long line is not copied for each of its results
+        currency = "$" if "$" in loose.group(0) else currency
+        joint = "/" if "/" in loose.group(0) else ""
+        line = line[start : m.end()] + joint + line[loose.end() : min(stop, loose.end() + _TOKEN_WINDOW)]
+        start, stop = 0, len(line)
+        m = _RESULT.match(line)  # the number just copied
+        if m is None:
+            return None
     if line[m.end() : m.end() + 1] in ("", ".", ",", ";", ":", "!", "?", ")", "\n"):
         return currency  # nothing written after the number
-    stop = line.find("\n", m.start("num"))
-    toks = _first_tokens(line, m.start("num"), len(line) if stop < 0 else stop, 8)
+    toks = _first_tokens(line, start, stop, 8)
     if not toks or toks[0].kind != "num":
         return None
     try:
@@ -220,6 +239,8 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
     except NumberError:
         return None  # a result of a thousand places (a model output cut mid-number): no unit read after it
     unit, _next, kind = unit_after(toks, 1, line, value, currency=currency, number_end=toks[0].end, pack=pack)
+    if unit is not None and unit.startswith("items per ") and line[m.end() : m.end() + 1] == "/":
+        return None  # "0.3/task" with no "$": the slash states the per, not what is counted (not "items")
     return unit if kind == "quantity" else None
 
 
