@@ -103,6 +103,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     print(format_refusal_table(result.summary))
     print()
     print(f"pack: {result.batch.pack_provenance}")
+    if result.batch.in_sample is not None:
+        print(f"reading: {result.batch.in_sample.sentence}")
     print(f"report: {result.html_path} (open it in a web browser)")
     print(f"tables: {result.csv_paths[0].parent if result.csv_paths else '-'}")
     if args.fail_on_refusal:
