@@ -179,7 +179,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
     cmd.add_argument("--pack", metavar="PACK",
                      help="a shipped pack's name, or a folder by path (./mine), or packs joined by '+' "
-                     "(default en_units_v1+en_counts_v1); never a folder of the working directory by name")
+                     "(default en_units_v1+en_counts_v2+en_measures_v1); never a folder of the working directory by "
+                     "name")
     cmd.add_argument("--limit", type=positive_int, metavar="N", help="check at most N records")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.add_argument("--fail-on-error", action="store_true", help="exit 1 when any verdict is 'error'")

@@ -14,7 +14,7 @@ on one of three paths that give the same tables, row for row:
   partitions, window by window.
 
 With no ``pack`` given, corpus work binds with :data:`~ssbg.units.CORPUS_PACK_NAME`
-(``en_units_v1+en_counts_v1``, ADR 0017), not the core's ``en_units_v1``.
+(``en_units_v1+en_counts_v2+en_measures_v1``, ADR 0017), not the core's ``en_units_v1``.
 
 Memory stays bounded: records are read lazily, rows are turned into compact
 pandas chunks (categorical columns) every :data:`~ssbg.stats.rows.CHUNK_ROWS` rows
@@ -486,7 +486,7 @@ def analyse_records(
 ) -> BatchChunk:
     """Apply :func:`analyse_record` to a batch; the unit of work of every engine.
 
-    ``pack`` is a shipped pack's name or a folder by path (``None``: ``en_units_v1+en_counts_v1``): not a
+    ``pack`` is a shipped pack's name or a folder by path (``None``: ``en_units_v1+en_counts_v2+en_measures_v1``): not a
     loaded pack, so that the call pickles to a worker process.  ``full_keys``
     are the drill-down keys (``(corpus, kind, reason)``) the run already holds
     ``samples_per_reason`` problems of: the batch keeps none of them, since the
@@ -899,7 +899,7 @@ def run_batch(
         ``local`` (this process or a process pool) or ``dask`` (``dask.bag``).
     pack
         A shipped pack's name or a folder by path (``./mine``, a ``Path``), or packs joined by ``+``
-        (default :data:`~ssbg.units.CORPUS_PACK_NAME`, ``en_units_v1+en_counts_v1``).
+        (default :data:`~ssbg.units.CORPUS_PACK_NAME`, ``en_units_v1+en_counts_v2+en_measures_v1``).
     limit
         At most this many records per spec.
     progress
