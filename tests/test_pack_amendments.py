@@ -98,3 +98,54 @@ def test_an_angle_degree_is_dimensionless_and_degrees_stay_a_temperature() -> No
     pack = load_pack(CORPUS_PACK_NAME)
     assert parse_unit("angle degrees", pack) == UnitVector() == parse_unit("degree angle", pack)
     assert parse_unit("degrees", pack) == UnitVector(temperature=1)
+
+
+# ------------------------------------------------------------------ reading with the measures (ADR 0026)
+
+ANGLES = [
+    ("He turned 90 degrees.", "angle degrees"),
+    ("A right angle is 90 degrees.", "angle degrees"),
+    ("The angles of a triangle are 30 degrees and 60 degrees.", "angle degrees"),
+    ("The wheel spins 360 degrees.", "angle degrees"),
+    ("A 60 degree angle.", "degree angle"),
+    ("The temperature was 90 degrees.", "degrees"),
+    ("The oven is at 350 degrees; the angle of the tray is odd.", "degrees"),  # temperature words win
+    ("It was 70 degrees outside.", "degrees"),  # no angle words: en_units_v1's temperature
+]
+
+
+@pytest.mark.parametrize(("text", "unit"), ANGLES)
+def test_degrees_of_an_angle_are_read_as_one(text: str, unit: str) -> None:
+    from ssbg.reading.mentions import extract_mentions
+
+    assert extract_mentions(text, pack=load_pack(CORPUS_PACK_NAME))[0].unit == unit
+
+
+def test_with_the_units_alone_degrees_stay_a_temperature() -> None:
+    from ssbg.reading.mentions import extract_mentions
+
+    assert extract_mentions("He turned 90 degrees.", pack=load_pack("en_units_v1"))[0].unit == "degrees"
+
+
+@pytest.mark.parametrize(
+    ("question", "solution", "proof"),
+    [
+        ("Jim turned 90 degrees and then 45 degrees more. How many degrees did he turn in all?",
+         "90+45=<<90+45=135>>135 degrees\n#### 135", "add: [dimensionless,dimensionless] -> dimensionless"),
+        ("The oven is at 350 degrees. It cools 20 degrees. How many degrees is it now?",
+         "350-20=<<350-20=330>>330 degrees\n#### 330", "subtract: [temperature,temperature] -> temperature"),
+        ("A hotel costs $80 per night. They stay 3 nights. How much do they pay?",
+         "80*3=$<<80*3=240>>240\n#### 240", "apply_rate: [money/time,time] -> money"),
+        ("A box holds 12 cubic feet of sand. How many cubic feet do 3 boxes hold?",
+         "12*3=<<12*3=36>>36 cubic feet\n#### 36", "apply_rate: [length^3/count,count] -> length^3"),
+    ],
+)
+def test_angles_nights_and_cubic_feet_bind(question: str, solution: str, proof: str) -> None:
+    from ssbg.checking import check_solution
+    from ssbg.reading.readers.gsm8k import gsm8k_trace
+    from ssbg.trace import bind_trace
+
+    pack = load_pack(CORPUS_PACK_NAME)
+    graph = bind_trace(gsm8k_trace(question, solution, problem_id="t", pack=pack), pack=pack)
+    assert [(e.admissibility_status, e.unit_proof) for e in graph.equations] == [("admitted", proof)]
+    assert check_solution(question, solution).status == "sound"

@@ -28,7 +28,7 @@ from ssbg.errors import ImportRefusal, NumberError
 from ssbg.numbers import number_or_none, parse_number
 from ssbg.reading.formula import BinOp, parse_formula
 from ssbg.reading.grounding import StepBuilder
-from ssbg.reading.mentions import VULGAR_FRACTIONS, Token, find_question_span, tokenize, unit_after
+from ssbg.reading.mentions import VULGAR_FRACTIONS, Token, angle_reading, find_question_span, tokenize, unit_after
 from ssbg.reading.problem_text import read_problem_text
 from ssbg.reading.readers.common import (
     RawRecord,
@@ -204,10 +204,13 @@ def _first_tokens(line: str, start: int, stop: int, limit: int) -> tuple[Token, 
     return tokenize(line, start, stop, limit=limit)
 
 
-def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None = None) -> str | None:
+def stated_unit(
+    line: str, end: int, before: str = "", *, pack: UnitPack | None = None, about: str = ""
+) -> str | None:
     """The unit the prose states for a result written at ``line[end:]`` (right after an annotation).
 
-    ``before`` is the text just before the annotation (a ``$`` there is the currency).
+    ``before`` is the text just before the annotation (a ``$`` there is the currency); ``about`` the problem's
+    text, whose angle words make a stated ``degrees`` an angle's (:func:`~ssbg.reading.mentions.angle_reading`).
 
     >>> stated_unit(">>24 clips in May.", 2), stated_unit(">>0.2 per minute", 2, "= $")
     ('clips', '$ per minute')
@@ -241,7 +244,9 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
     unit, _next, kind = unit_after(toks, 1, line, value, currency=currency, number_end=toks[0].end, pack=pack)
     if unit is not None and unit.startswith("items per ") and line[m.end() : m.end() + 1] == "/":
         return None  # "0.3/task" with no "$": the slash states the per, not what is counted (not "items")
-    return unit if kind == "quantity" else None
+    if kind != "quantity":
+        return None
+    return angle_reading(unit, about, pack=pack) if about else unit
 
 
 def _mixed_value(piece: str) -> str | None:
@@ -440,7 +445,7 @@ class _Reading(NamedTuple):
     unit: str | None
 
 
-def _readings(answer: str, blanked: str, pack: UnitPack) -> list[_Reading]:
+def _readings(answer: str, blanked: str, pack: UnitPack, question: str = "") -> list[_Reading]:
     """The annotations and the prose arithmetic of a solution, in order, each with its stated unit."""
     events: list[tuple[int, re.Match[str], bool]] = [(m.start(), m, False) for m in _ANNOTATION.finditer(answer)]
     at = 0
@@ -453,11 +458,11 @@ def _readings(answer: str, blanked: str, pack: UnitPack) -> list[_Reading]:
         if prose:
             formula = _prose_formula(m, answer)
             unit = None if formula is None else stated_unit(
-                blanked, m.start("result"), "$" if "$" in m.group() else "", pack=pack
+                blanked, m.start("result"), "$" if "$" in m.group() else "", pack=pack, about=question
             )  # fmt: skip
         else:
             before = answer[max(0, m.start() - 3) : m.start()]
-            formula, unit = m.group(1), stated_unit(answer, m.end(), before, pack=pack)
+            formula, unit = m.group(1), stated_unit(answer, m.end(), before, pack=pack, about=question)
         out.append(_Reading(position, m, prose, formula, unit))
     return out
 
@@ -532,7 +537,7 @@ def _solution_trace(
         pack=p,
     )
     blanked = builder.blanked_solution  # the builder reads the same prose when it grounds
-    readings = _readings(answer, blanked, p)
+    readings = _readings(answer, blanked, p, question)
     builder.plan_annotations(
         [(r.position, None if r.prose else r.match.start(1), r.formula, r.unit) for r in readings if r.formula]
     )
