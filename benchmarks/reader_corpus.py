@@ -2,7 +2,7 @@
 
     python benchmarks/reader_corpus.py [--corpora ../shared/corpora] [--limit N]
 
-For GSM8K train (composed pack ``en_units_v1+en_counts_v1``), only the problems the shipped model was
+For GSM8K train (composed pack ``en_units_v1+en_counts_v2+en_measures_v1``), only the problems the shipped model was
 **not** trained on (its manifest knows its training questions by checksum): those are read out of fold.
 For each, the same problems read with the learned reader and with the rules alone:
 
@@ -35,7 +35,7 @@ SPECS = {
 
 
 def measure(corpora: Path, name: str, learned: bool, limit: int | None) -> dict[str, float]:
-    pack = load_pack("en_units_v1+en_counts_v1")
+    pack = load_pack("en_units_v1+en_counts_v2+en_measures_v1")
     model = load_model()
     key, _, rel = SPECS[name].partition("=")
     rows = admitted = imported = skipped = 0

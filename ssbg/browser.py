@@ -161,7 +161,7 @@ def filter_equations(
         unit with the same pack lemma (``dollar`` finds ``dollars`` and ``$``),
         or, for units outside the pack, the same normalized text.
     pack
-        The pack that decides lemmas (the corpus pack, ``en_units_v1+en_counts_v1``, when None).
+        The pack that decides lemmas (the corpus pack, ``en_units_v1+en_counts_v2+en_measures_v1``, when None).
 
     Raises
     ------
@@ -271,7 +271,7 @@ def index_records(
     """Read corpus records by ``(corpus, problem_id)`` (only ``keys`` when given), first one wins.
 
     Records are read with ``pack``, the pack the tables were built with (the corpus pack,
-    ``en_units_v1+en_counts_v1``, when None), since the pack decides which words are units.
+    ``en_units_v1+en_counts_v2+en_measures_v1``, when None), since the pack decides which words are units.
     Reading stops as soon as every asked-for key is found.
 
     Raises
@@ -441,7 +441,7 @@ def problem_detail(
         highlighted and its payload bound again to draw the diagram.
     pack
         The pack to bind with (the one the tables were built with; the corpus pack,
-        ``en_units_v1+en_counts_v1``, when None).
+        ``en_units_v1+en_counts_v2+en_measures_v1``, when None).
 
     Raises
     ------

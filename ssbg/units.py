@@ -16,9 +16,10 @@ Packs compose (ADR 0017): ``compose(a, b)`` or ``a + b`` is one pack whose
 lemmas and surfaces are both packs' (a lemma or surface claimed by both with
 different entries is a ``PackError`` ``pack_conflict``), named
 ``en_units_v1+en_counts_v1`` and keeping every component's name, version and
-checksum in :attr:`UnitPack.components`.  ``load_pack("en_units_v1+en_counts_v1")``
-loads the composition; it is the default of corpus work (:data:`CORPUS_PACK_NAME`,
-:func:`corpus_pack`: reports, tables, the browser), while this module, the core API and
+checksum in :attr:`UnitPack.components`.  ``load_pack("en_units_v1+en_counts_v2+en_measures_v1")``
+loads the units, the count nouns and the measures (ADR 0026) composed; that is the
+default of corpus work (:data:`CORPUS_PACK_NAME`, :func:`corpus_pack`: reports, tables,
+the browser), while this module, the core API and
 the lanes keep :data:`DEFAULT_PACK_NAME`.
 
 Examples
@@ -80,8 +81,9 @@ __all__ = [
 
 BASE_DIMENSIONS: tuple[str, ...] = ("length", "time", "mass", "money", "count", "temperature")
 DEFAULT_PACK_NAME = "en_units_v1"
-CORPUS_PACK_NAME = "en_units_v1+en_counts_v1"
-"""The pack corpus work binds with when none is given (ADR 0017): ``ssbg report``, the batch and
+CORPUS_PACK_NAME = "en_units_v1+en_counts_v2+en_measures_v1"
+"""The pack corpus work binds with when none is given (ADR 0017; the count nouns' v2 and the measures,
+ADR 0026): ``ssbg report``, the batch and
 table functions of :mod:`ssbg.stats`, the corpus browser, the solution checker.  The core API
 (``parse_unit``, ``check_operation``, ``bind_*``), ``ssbg check``/``bind``/``lane`` and the lanes
 keep :data:`DEFAULT_PACK_NAME`."""
@@ -1081,9 +1083,10 @@ def _citation(components: tuple[PackComponent, ...]) -> str:
 
 
 def corpus_pack() -> UnitPack:
-    """The pack of corpus work, :data:`CORPUS_PACK_NAME` (``en_units_v1+en_counts_v1``), loaded once and memoized.
+    """The pack of corpus work, :data:`CORPUS_PACK_NAME` (``en_units_v1+en_counts_v2+en_measures_v1``), loaded once and
+    memoized.
 
-    >>> corpus_pack().provenance.startswith("en_units_v1 1.0.0 sha256:e40912d9afa7 + en_counts_v1 1.0.0 sha256:")
+    >>> corpus_pack().provenance.startswith("en_units_v1 1.0.0 sha256:e40912d9afa7 + en_counts_v2 2.0.0 sha256:")
     True
     """
     return load_pack(CORPUS_PACK_NAME)

@@ -208,7 +208,7 @@ class CorpusBrowser:
         (:func:`~ssbg.browser.index_records`): the picked problem's text is
         highlighted and its graph drawn.
     pack
-        The pack the tables were built with (the corpus pack, ``en_units_v1+en_counts_v1``, when None).
+        The pack the tables were built with (the corpus pack, ``en_units_v1+en_counts_v2+en_measures_v1``, when None).
     limit
         At most this many problems are listed.
 

@@ -1,7 +1,7 @@
 """The composed pack as the default of corpus work, and the pack named on every output (ADR 0017, part 2).
 
 Corpus work (``ssbg report``, the batch and table functions, the browser, the checker, notebooks 02
-and 03, ``make demo``) binds with ``en_units_v1+en_counts_v1`` when no pack is given; the core API,
+and 03, ``make demo``) binds with ``en_units_v1+en_counts_v2+en_measures_v1`` when no pack is given; the core API,
 ``ssbg check``/``bind``/``lane`` and the lanes keep ``en_units_v1``.  Every report, table and graph
 names the pack it used: name, version and checksum of each part.
 """
@@ -57,9 +57,9 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 def test_the_corpus_pack_is_the_composition_of_units_and_counts() -> None:
     pack = corpus_pack()
-    assert (CORPUS_PACK_NAME, pack.name) == ("en_units_v1+en_counts_v1", "en_units_v1+en_counts_v1")
+    assert CORPUS_PACK_NAME == pack.name == "en_units_v1+en_counts_v2+en_measures_v1"
     assert pack is load_pack(CORPUS_PACK_NAME)  # memoized
-    assert [c.name for c in pack.components] == ["en_units_v1", "en_counts_v1"]
+    assert [c.name for c in pack.components] == ["en_units_v1", "en_counts_v2", "en_measures_v1"]
 
 
 def test_the_core_api_keeps_en_units_v1() -> None:
@@ -172,18 +172,18 @@ def test_the_leaderboard_and_coverage_curve_show_what_the_composed_pack_leaves(t
     from ssbg.stats.tables import summarize
 
     rows = [cookies(f"c{i}") for i in range(3)] + [cookies(f"f{i}", "flurbs") for i in range(2)]
-    rows.append(cookies("s1", "servings"))
+    rows.append(cookies("s1", "zorbs"))  # (servings, unknown here until en_counts_v2, now count)
     corpus = write_jsonl(tmp_path / "c.jsonl", rows)
     both = run_batch([corpus], progress=False)
     summary = summarize(both.problems, both.equations, pack=both.unit_pack)
     assert summary.unknown_units[["unit_key", "root_refusals", "problems"]].values.tolist() == [
-        ["flurb", 2, 2], ["serving", 1, 1]]
+        ["flurb", 2, 2], ["zorb", 1, 1]]
     curve = summary.coverage_curve[summary.coverage_curve["corpus"] == "ssbg"]
     assert curve[["k", "removed", "remaining"]].values.tolist() == [[0, 0, 3], [1, 2, 1], [2, 3, 0]]
-    assert curve["unit"].tolist()[1:] == ["flurbs", "servings"]
+    assert curve["unit"].tolist()[1:] == ["flurbs", "zorbs"]
     seed = run_batch([corpus], progress=False, pack="en_units_v1")
     board = summarize(seed.problems, seed.equations, pack=seed.unit_pack).unknown_units
-    assert board["unit_key"].tolist() == ["cookie", "flurb", "serving"]
+    assert board["unit_key"].tolist() == ["cookie", "flurb", "zorb"]
 
 
 def test_the_browser_reads_binds_and_matches_units_with_the_corpus_pack(tmp_path: Path) -> None:
@@ -237,7 +237,8 @@ def test_the_corpus_notebooks_default_to_the_corpus_pack(name: str) -> None:
     code = "\n".join(_cells(name))
     assert re.search(r"^PACK = None\b", code, flags=re.MULTILINE)
     assert "pack=PACK" in code  # the parameter reaches run_batch, whose None is the corpus pack
-    assert "en_units_v1+en_counts_v1" in code.split("PACK = None", 1)[1].splitlines()[0]  # said where it is set
+    said = code.split("PACK = None", 1)[1].splitlines()[0]
+    assert "en_units_v1+en_counts_v2+en_measures_v1" in said  # said where it is set
 
 
 def _make_n(target: str) -> list[str]:

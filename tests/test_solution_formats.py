@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ssbg.checking.verdict import check_solution
-from ssbg.reading.readers.gsm8k import gsm8k_trace
+from ssbg.reading.readers.gsm8k import gsm8k_trace, stated_unit
 from ssbg.reading.readers.solutions import normalize_solution, read_solution
 
 # GSM8K test 266's gold solution (the dev file of model solutions): thousands split by spaces, question too.
@@ -94,6 +94,43 @@ def test_a_result_with_its_unit_after_a_slash_is_read_whole() -> None:
 def test_the_gsm8k_corpus_reader_reads_the_slash_result_too() -> None:
     trace = gsm8k_trace(SLASH_QUESTION, SLASH_SOLUTION, problem_id="t-1")
     assert [(s.result, s.unit) for s in trace.steps] == [(0.3, "$ per task"), (3.0, "$")]
+
+
+# The result after an annotation or a prose "=" with its unit after a loose slash, or its "$" after ">>" or
+# after the number (issue 24 item 6): the result is 0.3 and the next step's 0.3 is that result.
+@pytest.mark.parametrize(
+    ("written", "unit"),
+    [
+        ("0.8-0.5=$<<0.8-0.5=0.3>>0.3 / task", "$ per task"),
+        ("0.8-0.5=$<<0.8-0.5=0.3>>0.3/ task", "$ per task"),
+        ("0.8-0.5=<<0.8-0.5=0.3>>$0.30 per task", "$ per task"),
+        ("0.8-0.5=<<0.8-0.5=0.3>>$0.30/task", "$ per task"),
+        ("0.8-0.5=<<0.8-0.5=0.3>> $0.3 per task", "$ per task"),
+        ("0.8-0.5=<<0.8-0.5=0.3>>0.3$/task", "$ per task"),
+        ("0.8-0.5 = $0.3/ task", "$ per task"),
+        ("0.8-0.5 = 0.3/ task", None),  # no "$": the slash says per what, not what is counted
+        ("0.8-0.5 = 0.3 / task", None),
+        ("0.8-0.5=<<0.8-0.5=0.3>>.3/task", None),
+    ],
+)
+def test_a_result_with_a_loose_slash_or_a_dollar_is_read(written: str, unit: str | None) -> None:
+    solution = f"She keeps {written}\nShe keeps 10*0.3=$<<10*0.3=3>>3\n#### 3"
+    trace = gsm8k_trace(SLASH_QUESTION, solution, problem_id="t-1")
+    assert [(s.result, s.unit) for s in trace.steps] == [(0.3, unit), (3.0, "$")]
+
+
+@pytest.mark.parametrize(
+    "written", ["0.8-0.5 = 0.3/ task", "0.8-0.5 = 0.3 / task", "0.8-0.5=<<0.8-0.5=0.3>>$0.30/task"]
+)
+def test_the_checker_reads_the_loose_slash_result_as_a_step(written: str) -> None:
+    reading = read_solution(SLASH_QUESTION, f"She keeps {written}\nShe keeps 10*0.3=$<<10*0.3=3>>3\n#### 3")
+    assert ([s.formula.replace(" ", "") for s in reading.steps], [n.reason for n in reading.notes]) == (
+        ["0.8-0.5=0.3", "10*0.3=3"], [])
+
+
+@pytest.mark.parametrize("after", [">>0.3 / 2 tasks", ">>0.3/2 tasks"])
+def test_a_division_by_a_number_after_a_result_is_no_unit_slash(after: str) -> None:
+    assert stated_unit(after, 2, "=$") == "$"
 
 
 # MR-GSM8K and MetaMath write "Step k:" lists ending "The answer is: N" (also as a list of step strings).

@@ -72,9 +72,10 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ssbg.checking.batch import Fields, _pack_for, check_solutions, read_error_steps, score_verdicts
-    from ssbg.checking.report import csv_text, example_rows, recheck, report_html
+    from ssbg.checking.report import csv_text, example_rows, questions_of, recheck, report_html
     from ssbg.files import OutputSet
-    from ssbg.stats.report import write_tables
+    from ssbg.stats.insample import count_in_sample
+    from ssbg.stats.report import IN_SAMPLE_KEY, write_tables
     from ssbg.stats.tables import pack_table
 
     keys = _keys(args.solver_key)
@@ -92,13 +93,15 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     scores = None
     if args.label_field is not None or args.reference_field is not None:
         scores = score_verdicts(frame, error_steps=error_steps)
+    in_sample = count_in_sample(questions_of(args.file, args.question_field, limit=args.limit)).sentence
     page = None
     if html_path is not None:
         fields = Fields(args.question_field, args.solution_field, args.id_field, args.label_field,
                         args.reference_field, args.solver_field, keys)
         drawn = recheck(args.file, fields, example_rows(frame), pack)
-        page = report_html(frame, scores, drawn, title=f"{args.file} ({len(frame)} solutions)", pack=pack.provenance)
-    meta = {"ssbg.pack": pack.provenance}
+        page = report_html(frame, scores, drawn, title=f"{args.file} ({len(frame)} solutions)", pack=pack.provenance,
+                           in_sample=in_sample)
+    meta = {"ssbg.pack": pack.provenance, IN_SAMPLE_KEY: in_sample}
     # One set, renamed into place together (SIGINT and SIGTERM held off meanwhile): a run that fails or is
     # stopped leaves the previous set whole, never a new verdicts.csv beside an old page.  Verdicts and
     # scores as CSV and, with pyarrow, as Parquet beside them (the pack's provenance in its schema).
@@ -127,6 +130,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
         print(f"report: {html_path}")
     print(f"verdicts: {output}")
     print(f"pack: {pack.provenance} ({pack_path})")
+    print(f"reading: {in_sample}")
     refused = int((frame["status"].astype(str) == "refused").sum())
     if refused:
         print(f"refused records: {refused} (status 'refused', reason in refusal_reason)")
@@ -175,7 +179,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
     cmd.add_argument("--pack", metavar="PACK",
                      help="a shipped pack's name, or a folder by path (./mine), or packs joined by '+' "
-                     "(default en_units_v1+en_counts_v1); never a folder of the working directory by name")
+                     "(default en_units_v1+en_counts_v2+en_measures_v1); never a folder of the working directory by "
+                     "name")
     cmd.add_argument("--limit", type=positive_int, metavar="N", help="check at most N records")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.add_argument("--fail-on-error", action="store_true", help="exit 1 when any verdict is 'error'")

@@ -72,6 +72,21 @@ def recheck(
     return out
 
 
+def questions_of(data: object, question_field: str, *, limit: int | None = None,
+                 source_name: str | None = None) -> list[str | None]:
+    """The distinct questions of ``data``'s records (of its first ``limit``), in order (None once for records that
+    have none): the problems a verdict file's header counts (:func:`ssbg.stats.insample.count_in_sample`)."""
+    from ssbg.reading.readers.tabular import scan_source
+
+    seen: dict[str | None, None] = {}
+    for k, raw in enumerate(scan_source(data, name=source_name)):
+        if limit is not None and k >= limit:
+            break
+        question = None if raw.refusal is not None else field_value(decode_jsonl_line(raw).data, question_field)
+        seen.setdefault(question if isinstance(question, str) else None)
+    return list(seen)
+
+
 def plot_verdicts(frame: pd.DataFrame, *, title: str = "Verdicts by solver and label") -> Any:
     """Stacked horizontal bars: per solver, its wrong and its correct solutions (or all, without labels) split by
     verdict, as shares; the ``error`` segment of the wrong bar is the recall, of the correct bar the false-alarm
@@ -120,7 +135,7 @@ _TPL_PAGE = """<!DOCTYPE html>
 <style>body{{font-family:sans-serif;margin:2em;max-width:95em}} table{{border-collapse:collapse;font-size:0.85em}}
 td,th{{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right}} td:first-child,th:first-child{{text-align:left}}
 section{{border-top:1px solid #ddd;margin-top:1.2em;padding-top:0.8em}}</style></head>
-<body><h1>ssbg check-solutions</h1><p>{title}</p><p class="pack">Unit pack: {pack}</p>{scores}
+<body><h1>ssbg check-solutions</h1><p>{title}</p><p class="pack">Unit pack: {pack}</p>{in_sample}{scores}
 <h2>Verdicts</h2>{counts}{plot}{examples}</body></html>
 """
 
@@ -151,9 +166,11 @@ def report_html(
     *,
     title: str,
     pack: str = "",
+    in_sample: str = "",
 ) -> str:
-    """The page: the pack (its :attr:`~ssbg.units.UnitPack.provenance`), scores (when labelled), verdict counts per
-    solver, and the drawn verdicts (all escaped)."""
+    """The page: the pack (its :attr:`~ssbg.units.UnitPack.provenance`), how many of the problems the reading model
+    was trained on (``in_sample``, :attr:`ssbg.stats.insample.InSample.sentence`), scores (when labelled), verdict
+    counts per solver, and the drawn verdicts (all escaped)."""
     import pandas as pd
 
     counts = pd.crosstab(frame["solver"].astype(str), frame["status"].astype(str)).reset_index()
@@ -167,6 +184,7 @@ def report_html(
     return _TPL_PAGE.format(
         title=html_text(title),
         pack=html_text(pack) if pack else "(not given)",
+        in_sample=f'<p class="insample">{html_text(in_sample[0].upper() + in_sample[1:])}.</p>' if in_sample else "",
         scores="" if scores is None else "<h2>Scores</h2>" + _table(scores),
         counts=_table(counts),
         plot=_svg_body(plot_verdicts(frame).svg),

@@ -14,7 +14,7 @@ on one of three paths that give the same tables, row for row:
   partitions, window by window.
 
 With no ``pack`` given, corpus work binds with :data:`~ssbg.units.CORPUS_PACK_NAME`
-(``en_units_v1+en_counts_v1``, ADR 0017), not the core's ``en_units_v1``.
+(``en_units_v1+en_counts_v2+en_measures_v1``, ADR 0017), not the core's ``en_units_v1``.
 
 Memory stays bounded: records are read lazily, rows are turned into compact
 pandas chunks (categorical columns) every :data:`~ssbg.stats.rows.CHUNK_ROWS` rows
@@ -65,6 +65,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
     from ssbg.reading.readers import PendingRecord
+    from ssbg.stats.insample import InSample
 
 __all__ = [
     "ENGINES",
@@ -485,7 +486,7 @@ def analyse_records(
 ) -> BatchChunk:
     """Apply :func:`analyse_record` to a batch; the unit of work of every engine.
 
-    ``pack`` is a shipped pack's name or a folder by path (``None``: ``en_units_v1+en_counts_v1``): not a
+    ``pack`` is a shipped pack's name or a folder by path (``None``: ``en_units_v1+en_counts_v2+en_measures_v1``): not a
     loaded pack, so that the call pickles to a worker process.  ``full_keys``
     are the drill-down keys (``(corpus, kind, reason)``) the run already holds
     ``samples_per_reason`` problems of: the batch keeps none of them, since the
@@ -499,11 +500,14 @@ def analyse_records(
     >>> analyse_records([]).problems
     ()
     """
+    from ssbg.stats.insample import trained_on
+
     p = _pack_for(pack)
     problems: list[tuple[Any, ...]] = []
     equations: list[tuple[Any, ...]] = []
     drills: list[Drilldown] = []
     kinds: list[tuple[Any, ...]] = []
+    trained = 0
     counts = dict.fromkeys(full_keys, samples_per_reason)
     for item in records:
         record = item if isinstance(item, CorpusRecord) else item.build(p)
@@ -512,7 +516,8 @@ def analyse_records(
         equations.extend(a.equations)
         drills.extend(_keep_first(a.drilldowns, samples_per_reason, counts))
         kinds.extend(a.kinds)
-    return BatchChunk(tuple(problems), tuple(equations), tuple(drills), tuple(kinds))
+        trained += trained_on(record.text)
+    return BatchChunk(tuple(problems), tuple(equations), tuple(drills), tuple(kinds), trained)
 
 
 # --------------------------------------------------------------------------- reading
@@ -845,6 +850,7 @@ class BatchResult:
     meta: Mapping[str, Any] = field(default_factory=dict)
     unit_pack: UnitPack | None = field(default=None, repr=False)  # the pack itself (None: a result built by hand)
     kinds: pd.DataFrame | None = None  # the kind check's rows (KIND_COLUMNS; None: a result built by hand)
+    in_sample: InSample | None = None  # how many problems the reading model was trained on (None: built by hand)
 
     @property
     def pack_components(self) -> tuple[PackComponent, ...]:
@@ -893,7 +899,7 @@ def run_batch(
         ``local`` (this process or a process pool) or ``dask`` (``dask.bag``).
     pack
         A shipped pack's name or a folder by path (``./mine``, a ``Path``), or packs joined by ``+``
-        (default :data:`~ssbg.units.CORPUS_PACK_NAME`, ``en_units_v1+en_counts_v1``).
+        (default :data:`~ssbg.units.CORPUS_PACK_NAME`, ``en_units_v1+en_counts_v2+en_measures_v1``).
     limit
         At most this many records per spec.
     progress
@@ -931,6 +937,8 @@ def run_batch(
     >>> r.problems["outcome"].tolist()
     ['admitted', 'import_refused']
     """
+    from ssbg.stats.insample import in_sample
+
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"'jobs' must be an int >= 1 (got {jobs!r})")
     if not isinstance(batch_size, int) or batch_size < 1:
@@ -958,10 +966,12 @@ def run_batch(
         chunks = _local_chunks(batches, work, full_keys)
     acc = TableAccumulator()
     drills: list[Drilldown] = []
+    trained = 0
     bar = _progress(progress, None)
     try:
         for n, chunk in chunks:
             acc.add(chunk)
+            trained += chunk.trained
             drills.extend(_keep_first(chunk.drilldowns, samples_per_reason, counts))
             if on_chunk is not None:
                 on_chunk(chunk)
@@ -973,4 +983,4 @@ def run_batch(
     problems, equations = acc.result()
     check_readable(problems, expanded, counts_per_spec)
     return BatchResult(problems, equations, tuple(drills), tuple(map(str, expanded)), loaded.citation, engine, jobs,
-                       unit_pack=loaded, kinds=acc.kinds)
+                       unit_pack=loaded, kinds=acc.kinds, in_sample=in_sample(trained, len(problems)))

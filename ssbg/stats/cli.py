@@ -5,7 +5,7 @@
 
 It prints the refusal table (reason x corpus, root causes and propagated
 apart), the unit pack it used (name, version and checksum of each part; the
-default is ``en_units_v1+en_counts_v1``, ADR 0017) and where the report and the
+default is ``en_units_v1+en_counts_v2+en_measures_v1``, ADR 0017) and where the report and the
 tables are.  Exit codes: 0 when written;
 1 with ``--fail-on-refusal`` when any equation, question target or record was
 refused; 2 for bad input (a spec naming nothing, a bad pack, a file none of
@@ -103,6 +103,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     print(format_refusal_table(result.summary))
     print()
     print(f"pack: {result.batch.pack_provenance}")
+    if result.batch.in_sample is not None:
+        print(f"reading: {result.batch.in_sample.sentence}")
     print(f"report: {result.html_path} (open it in a web browser)")
     print(f"tables: {result.csv_paths[0].parent if result.csv_paths else '-'}")
     if args.fail_on_refusal:
@@ -132,7 +134,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     report.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")
     report.add_argument("--pack", metavar="PACK",
                         help="a shipped pack's name or a folder by path (./mine), or packs joined by '+' "
-                        "(default en_units_v1+en_counts_v1: the units and the count nouns)")
+                        "(default en_units_v1+en_counts_v2+en_measures_v1: the units, the count nouns and the "
+                        "measures)")
     report.add_argument("--limit", type=positive_int, metavar="N", help="read at most N records per corpus spec")
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
     report.add_argument("--no-diagrams", action="store_true", help="no equation diagrams in the drill-downs")

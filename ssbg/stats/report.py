@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "AMBIGUITY_REASON",
+    "IN_SAMPLE_KEY",
     "REASONS_LEDE",
     "TYPICAL_REASONS",
     "ReportResult",
@@ -514,6 +515,7 @@ header.top div{max-width:1264px;margin:0 auto}
 header.top h1{margin:0 0 4px;font-size:24px;font-weight:650;letter-spacing:.2px}
 header.top details{color:#c6cfdc;font-size:13px;overflow-wrap:anywhere}
 header.top summary{cursor:pointer}header.top ul{margin:4px 0 0;padding-left:20px}
+header.top p.insample{color:#c6cfdc;font-size:13px;margin:4px 0 0}
 h2{font-size:18px;margin:34px 0 10px;padding-bottom:6px;border-bottom:2px solid var(--line)}
 h3{font-size:15px;margin:22px 0 8px}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(128px,1fr));gap:12px;margin:4px 0 8px}
@@ -724,6 +726,26 @@ def _unknown_units(s: CorpusSummary, figure: str, coverage: pd.DataFrame) -> lis
     ]
 
 
+IN_SAMPLE_KEY = "ssbg.reading_model"
+"""The Parquet schema metadata key of the line saying how many problems the reading model was trained on."""
+
+
+def _metadata(batch: BatchResult) -> dict[str, str]:
+    """What each Parquet file of a report carries in its schema: the pack's provenance and the in-sample line."""
+    meta = {"ssbg.pack": batch.pack_provenance}
+    if batch.in_sample is not None:
+        meta[IN_SAMPLE_KEY] = batch.in_sample.sentence
+    return meta
+
+
+def _in_sample_line(batch: BatchResult) -> str:
+    """The header's line of how many of the problems the reading model was trained on (ssbg.stats.insample)."""
+    if batch.in_sample is None:
+        return ""
+    said = batch.in_sample.sentence
+    return f'<p class="insample">{html_text(said[0].upper() + said[1:])}.</p>'
+
+
 def _page(
     batch: BatchResult,
     s: CorpusSummary,
@@ -744,6 +766,7 @@ def _page(
         f' · {len(batch.specs)} corpus file{"" if len(batch.specs) == 1 else "s"}</summary><ul>{files}</ul>'
         '<p class="note">Every table of this report was computed with this pack: <code>pack.csv</code>, beside '
         "the tables, lists each of its parts with its full sha256.</p></details>"
+        f"{_in_sample_line(batch)}"
         '<nav class="toc"><a href="#corpora">Corpora</a><a href="#reasons">Refusal reasons</a>'
         '<a href="#kinds-counted">What is counted</a>'
         '<a href="#units">Unknown units</a><a href="#kinds">Operation kinds</a><a href="#targets">Question targets'
@@ -1045,7 +1068,7 @@ def write_report(
         try:
             csvs, parquets = write_tables(
                 iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds),
-                tables_dir, parquet=parquet, metadata={"ssbg.pack": batch.pack_provenance}, out=out)
+                tables_dir, parquet=parquet, metadata=_metadata(batch), out=out)
             page = _page(batch, summary, chosen, drawn, title, figures.result(), typical)
         finally:
             figures.close()

@@ -160,6 +160,7 @@ class BatchChunk:
     equations: tuple[tuple[Any, ...], ...]
     drilldowns: tuple[Drilldown, ...]
     kinds: tuple[tuple[Any, ...], ...] = ()  # rows of KIND_COLUMNS
+    trained: int = 0  # problems of the batch the reading model was trained on (ssbg.stats.insample)
 
 
 def unit_key(part: str, pack: UnitPack | None = None) -> str:

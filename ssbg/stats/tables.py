@@ -839,7 +839,8 @@ def unknown_unit_leaderboard(
     """Units outside the pack, ranked by the root-cause refusals they cause: what the pack leaves.
 
     Works for the tables of any pack (the run's ``pack`` keys the units; default the corpus
-    pack): with ``en_units_v1+en_counts_v1`` it lists what the count nouns leave unknown.
+    pack): with the corpus pack (``en_units_v1+en_counts_v2+en_measures_v1``) it lists what the count
+    nouns and measures leave unknown.
 
     Unit parts are grouped by :func:`~ssbg.stats.rows.unit_key` (``apples``
     with ``apple``); ``unit`` is the group's most frequent surface and

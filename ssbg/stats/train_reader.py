@@ -48,7 +48,7 @@ from ssbg.stats.alignment import (
     load_gold,
 )
 from ssbg.trace import Mention
-from ssbg.units import UnitPack, default_pack, load_pack
+from ssbg.units import CORPUS_PACK_NAME, UnitPack, default_pack, load_pack
 
 __all__ = ["ANNOTATIONS_FILE", "SEED", "Example", "build_model", "examples", "main", "texts_of", "training_gold"]
 
@@ -59,7 +59,7 @@ MIN_COUNT = 2  # a feature seen in fewer training candidates is dropped
 NEWTON_STEPS = 8
 FOLDS = 5
 FACTORS = ("unit", "per", "operand")
-PACKS = ("en_units_v1", "en_units_v1+en_counts_v1")  # the reading is trained under both packs it binds with
+PACKS = ("en_units_v1", CORPUS_PACK_NAME)  # the reading is trained under both packs it binds with
 
 Features = Mapping[str, float]
 

@@ -10,8 +10,8 @@ For a mention of the text (a number and the unit the rules read beside it) they 
   number's sentence, and every noun of the text that follows ``a``/``an``/``each``/``every``/``per``
   (what one thing is: "a combo", "each tree").
 
-A noun is a word the shipped packs name (``en_units_v1`` and ``en_counts_v1``), whatever pack the
-reading binds with, so the candidates do not change with the pack.
+A noun is a word the corpus pack names (:data:`~ssbg.units.CORPUS_PACK_NAME`: the units, the count
+nouns and the measures), whatever pack the reading binds with, so the candidates do not change with the pack.
 
 >>> from ssbg.reading.mentions import extract_mentions, tokenize
 >>> text = "Each tree has 6 lemons. She picks 3 trees."
@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from ssbg.reading.mentions import NOT_UNITS, Token, lemmatize, pack_lookup, unit_lemma
 from ssbg.trace import Mention
-from ssbg.units import UnitPack, load_pack
+from ssbg.units import CORPUS_PACK_NAME, UnitPack, load_pack
 
 __all__ = [
     "NOUN_PACK",
@@ -47,7 +47,7 @@ __all__ = [
     "unit_candidates",
 ]
 
-NOUN_PACK = "en_units_v1+en_counts_v1"
+NOUN_PACK = CORPUS_PACK_NAME
 """The packs whose words are nouns to the proposers (the same whatever pack a reading binds with)."""
 
 WINDOW_AFTER = 6  # words after a number that may name its unit

@@ -46,13 +46,15 @@ from ssbg.reading.mentions.lemmas import is_plural_noun, lemmatize
 from ssbg.reading.mentions.pack import pack_lookup, unit_lemma
 from ssbg.reading.mentions.question import asked_unit, find_question_span, question_unit
 from ssbg.reading.mentions.tokens import Token, tokenize
-from ssbg.reading.mentions.units import unit_after
+from ssbg.reading.mentions.units import ANGLE_UNIT, angle_reading, unit_after
 from ssbg.reading.mentions.vocabulary import NOT_UNITS, VULGAR_FRACTIONS
 
 __all__ = [
+    "ANGLE_UNIT",
     "NOT_UNITS",
     "VULGAR_FRACTIONS",
     "Token",
+    "angle_reading",
     "asked_unit",
     "clear_lemma_cache",
     "extract_mentions",

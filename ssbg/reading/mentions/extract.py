@@ -12,7 +12,7 @@ from ssbg.reading.mentions.numbers import _adjacent, _candidates, _may_have_numb
 from ssbg.reading.mentions.pack import _pack_texts, _PackTexts
 from ssbg.reading.mentions.second_readings import _second_readings
 from ssbg.reading.mentions.tokens import Token, tokenize
-from ssbg.reading.mentions.units import _unit_after
+from ssbg.reading.mentions.units import _angle_reading, _unit_after
 from ssbg.reading.mentions.vocabulary import _CURRENCY_SYMBOLS
 from ssbg.trace import Mention
 from ssbg.units import UnitPack, default_pack
@@ -109,6 +109,7 @@ def _mention(
     if kind == "quantity" and number.kind == "fraction" and unit is None:
         kind = "fraction"
     end = toks[k - 1].end
+    unit = _angle_reading(unit, text, look)  # "turned 90 degrees": an angle's, not a temperature
     lemma = look.unit_lemma(unit) if unit is not None else None
     value = check_magnitude(number.value)  # "a million million million": scaled past what ssbg holds
     return Mention(number.start, end, text[number.start : end], value, unit, lemma, kind, source)

@@ -14,6 +14,7 @@ from ssbg.reading.mentions.nouns import _noun_run
 from ssbg.reading.mentions.pack import _pack_texts, _pack_unit, _PackTexts
 from ssbg.reading.mentions.rates import _rate_suffix
 from ssbg.reading.mentions.tokens import _TOKEN_END, _TOKEN_START, Token, _words, tokenize
+from ssbg.reading.mentions.units import _angle_reading
 from ssbg.reading.mentions.vocabulary import (
     _A,
     _AUXILIARIES,
@@ -73,7 +74,7 @@ def question_unit(
     """
     look = _pack_texts(default_pack() if pack is None else pack)
     toks = _span_tokens(text, start, end, tokens)  # the question's tokens, sliced once for both readings
-    stated = _stated_unit(text, toks, look)
+    stated = _angle_reading(_stated_unit(text, toks, look), text, look)  # "How many degrees is the angle?"
     if stated is not None or mentions is None:
         return stated
     return _asked_unit(toks, mentions, look)

@@ -5,6 +5,7 @@ hyphenated or a pack unit, an open count noun, a container, then a rate by the c
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -273,3 +274,46 @@ def _period_compound(toks: Sequence[Token], k: int, unit: str, look: _PackTexts)
         if toks[j].low in _FUNCTION_WORDS:
             return None
     return None
+
+
+# ------------------------------------------------------------------ the degrees of an angle (ADR 0026)
+
+ANGLE_UNIT = "angle degrees"
+"""The unit a ``degrees`` of an angle is read as: the measures pack's dimensionless ``angle_degree``."""
+
+# A text about angles: a triangle's or a polygon's angles, a turn, a rotation, a circle's degrees.
+_ANGLE_CUE = re.compile(
+    r"(?i)(?<![a-z])(?:angles?|triangles?|turn(?:s|ed|ing)?|rotat(?:e|es|ed|ing|ion|ions)|(?:counter-?)?clockwise|"
+    r"circles?|polygons?|pentagons?|hexagons?|octagons?|protractors?|acute|obtuse|supplementary|complementary|"
+    r"vertex|vertices|spin(?:s|ning)?|spun)(?![a-z])"
+)
+# A text about temperature: then "degrees" stays en_units_v1's temperature, angle words or not.
+_TEMPERATURE_CUE = re.compile(
+    r"(?i)(?<![a-z])(?:temperatures?|fahrenheit|celsius|centigrade|thermometers?|thermostats?|hot|hotter|cold|colder|"
+    r"warm\w*|cool\w*|heat\w*|ovens?|bak(?:e|es|ed|ing)|weather|fever|freez\w*|boil\w*|melt\w*|degrees? [FC])(?![a-z])"
+    r"|°\s*[FC]"
+)
+
+
+def angle_reading(unit: str | None, text: str, *, pack: UnitPack | None = None) -> str | None:
+    """``unit`` as the degrees of an angle (:data:`ANGLE_UNIT`) when it is ``degrees`` and ``text`` is about angles
+    and not temperature, with a pack that has the angle's degree (the corpus pack); else ``unit`` as it is.
+
+    >>> from ssbg.units import corpus_pack
+    >>> angle_reading("degrees", "He turned 90 degrees.", pack=corpus_pack())
+    'angle degrees'
+    >>> angle_reading("degrees", "The oven is at 350 degrees.", pack=corpus_pack())
+    'degrees'
+    """
+    return _angle_reading(unit, text, _pack_texts(default_pack() if pack is None else pack))
+
+
+def _angle_reading(unit: str | None, text: str, look: _PackTexts) -> str | None:
+    """``degrees`` (or ``°``) as the degrees of an angle where the text is about angles and not about temperature,
+    and the pack has the angle's degree (``en_measures_v1``): ``turned 90 degrees``, a triangle's angles; any other
+    unit as it is.  ``degrees`` alone stays en_units_v1's temperature (ADR 0026)."""
+    if unit is None or look.unit_lemma(unit) != "degree" or look.lookup(ANGLE_UNIT) is None:
+        return unit
+    if _TEMPERATURE_CUE.search(text) or not _ANGLE_CUE.search(text):
+        return unit
+    return ANGLE_UNIT

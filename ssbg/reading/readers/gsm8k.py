@@ -28,7 +28,7 @@ from ssbg.errors import ImportRefusal, NumberError
 from ssbg.numbers import number_or_none, parse_number
 from ssbg.reading.formula import BinOp, parse_formula
 from ssbg.reading.grounding import StepBuilder
-from ssbg.reading.mentions import VULGAR_FRACTIONS, Token, find_question_span, tokenize, unit_after
+from ssbg.reading.mentions import VULGAR_FRACTIONS, Token, angle_reading, find_question_span, tokenize, unit_after
 from ssbg.reading.problem_text import read_problem_text
 from ssbg.reading.readers.common import (
     RawRecord,
@@ -79,7 +79,7 @@ _PROSE_EQUATION = re.compile(
     rf"(?=[\d$(.{''.join(VULGAR_FRACTIONS)}])"
     rf"(?<![\w.,$/_])(?P<expr>{_ATOM}(?:(?:\s*{_OPERATOR}\s*|(?=\())(?:{_ATOM})){{1,{_MAX_PROSE_OPERANDS}}})"
     rf"\s*=\s*(?P<blank>_*)\s*\$?\s*"
-    rf"(?P<result>\d+ \d+/\d+(?![\d/])|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER})(?![\d_]|/(?![A-Za-z]))(?P<pct>\s*%)?"
+    rf"(?P<result>\d+ \d+/\d+(?![\d/])|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER})(?![\d_]|/(?![ \t]*[A-Za-z]))(?P<pct>\s*%)?"
 )
 _EXPRESSION_TOKEN = re.compile(
     rf"{_MIXED_OR_VULGAR}|\d+/\d+(?![\d/%]|\.\d)|{_NUMBER}%?|/[A-Za-z]+|[-+*/()\u00d7\u2013\u00f7]|[xX](?![A-Za-z])|[A-Za-z][A-Za-z'\u2019-]*(?:/[A-Za-z]+)?"
@@ -99,7 +99,14 @@ _MAX_CHAIN = 6  # sides of one chain "a = b = c" (the prose writes up to four)
 _MONOMIAL = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)\*[A-Za-z]")  # "6*x", "1.25*x": a product the prose names
 _PRODUCT = re.compile(rf"(?<![\w.]){_MONOMIAL.pattern}(?![\w.])")  # one in a side, to stand for what it was made of
 _SIGNS = str.maketrans({"\u00d7": "*", "\u00f7": "/", "\u2212": "-", "\u2013": "-", "$": None, ",": None})
-_RESULT = re.compile(r"\s*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))")
+# A result written after an annotation: "24 clips", "$0.30 per task" (its "$" after the ">>").
+_RESULT = re.compile(
+    r"\s*(?P<currency>\$?)[ \t]*(?P<num>-?(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+))"
+)
+# What may stand between a result and the unit after its slash: "0.3 / task", "0.3/ task", "0.3$/task"
+# (read as "0.3/task", the "$" as the currency); a division by a number ("0.3 / 2") is none.
+_LOOSE_SLASH = re.compile(r"[ \t]*(?P<currency>\$?)[ \t]*/[ \t]*(?=[A-Za-z])")
+_CURRENCY_AFTER = re.compile(r"[ \t]*\$(?=[ \t]+[A-Za-z])")  # "0.3 $ per task": the "$" is the currency
 
 
 _PERIODS = "second|minute|hour|day|night|week|weekend|month|year|semester|season"
@@ -197,10 +204,13 @@ def _first_tokens(line: str, start: int, stop: int, limit: int) -> tuple[Token, 
     return tokenize(line, start, stop, limit=limit)
 
 
-def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None = None) -> str | None:
+def stated_unit(
+    line: str, end: int, before: str = "", *, pack: UnitPack | None = None, about: str = ""
+) -> str | None:
     """The unit the prose states for a result written at ``line[end:]`` (right after an annotation).
 
-    ``before`` is the text just before the annotation (a ``$`` there is the currency).
+    ``before`` is the text just before the annotation (a ``$`` there is the currency); ``about`` the problem's
+    text, whose angle words make a stated ``degrees`` an angle's (:func:`~ssbg.reading.mentions.angle_reading`).
 
     >>> stated_unit(">>24 clips in May.", 2), stated_unit(">>0.2 per minute", 2, "= $")
     ('clips', '$ per minute')
@@ -208,11 +218,23 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
     m = _RESULT.match(line, end)
     if m is None:
         return None
-    currency = "$" if before.rstrip().endswith("$") else None
+    currency = "$" if m.group("currency") or before.rstrip().endswith("$") else None
+    start, stop = m.start("num"), line.find("\n", m.start("num"))
+    stop = len(line) if stop < 0 else stop
+    loose = _LOOSE_SLASH.match(line, m.end()) or _CURRENCY_AFTER.match(line, m.end())
+    if loose is not None and loose.group(0) != "/":
+        # read the result as if written "0.3/task" ("0.3 per task" for "0.3 $ per task"): a copy of the
+        # number and a bounded window after it, so a long line is not copied for each of its results
+        currency = "$" if "$" in loose.group(0) else currency
+        joint = "/" if "/" in loose.group(0) else ""
+        line = line[start : m.end()] + joint + line[loose.end() : min(stop, loose.end() + _TOKEN_WINDOW)]
+        start, stop = 0, len(line)
+        m = _RESULT.match(line)  # the number just copied
+        if m is None:
+            return None
     if line[m.end() : m.end() + 1] in ("", ".", ",", ";", ":", "!", "?", ")", "\n"):
         return currency  # nothing written after the number
-    stop = line.find("\n", m.start("num"))
-    toks = _first_tokens(line, m.start("num"), len(line) if stop < 0 else stop, 8)
+    toks = _first_tokens(line, start, stop, 8)
     if not toks or toks[0].kind != "num":
         return None
     try:
@@ -220,7 +242,11 @@ def stated_unit(line: str, end: int, before: str = "", *, pack: UnitPack | None 
     except NumberError:
         return None  # a result of a thousand places (a model output cut mid-number): no unit read after it
     unit, _next, kind = unit_after(toks, 1, line, value, currency=currency, number_end=toks[0].end, pack=pack)
-    return unit if kind == "quantity" else None
+    if unit is not None and unit.startswith("items per ") and line[m.end() : m.end() + 1] == "/":
+        return None  # "0.3/task" with no "$": the slash states the per, not what is counted (not "items")
+    if kind != "quantity":
+        return None
+    return angle_reading(unit, about, pack=pack) if about else unit
 
 
 def _mixed_value(piece: str) -> str | None:
@@ -419,7 +445,7 @@ class _Reading(NamedTuple):
     unit: str | None
 
 
-def _readings(answer: str, blanked: str, pack: UnitPack) -> list[_Reading]:
+def _readings(answer: str, blanked: str, pack: UnitPack, question: str = "") -> list[_Reading]:
     """The annotations and the prose arithmetic of a solution, in order, each with its stated unit."""
     events: list[tuple[int, re.Match[str], bool]] = [(m.start(), m, False) for m in _ANNOTATION.finditer(answer)]
     at = 0
@@ -432,11 +458,11 @@ def _readings(answer: str, blanked: str, pack: UnitPack) -> list[_Reading]:
         if prose:
             formula = _prose_formula(m, answer)
             unit = None if formula is None else stated_unit(
-                blanked, m.start("result"), "$" if "$" in m.group() else "", pack=pack
+                blanked, m.start("result"), "$" if "$" in m.group() else "", pack=pack, about=question
             )  # fmt: skip
         else:
             before = answer[max(0, m.start() - 3) : m.start()]
-            formula, unit = m.group(1), stated_unit(answer, m.end(), before, pack=pack)
+            formula, unit = m.group(1), stated_unit(answer, m.end(), before, pack=pack, about=question)
         out.append(_Reading(position, m, prose, formula, unit))
     return out
 
@@ -511,7 +537,7 @@ def _solution_trace(
         pack=p,
     )
     blanked = builder.blanked_solution  # the builder reads the same prose when it grounds
-    readings = _readings(answer, blanked, p)
+    readings = _readings(answer, blanked, p, question)
     builder.plan_annotations(
         [(r.position, None if r.prose else r.match.start(1), r.formula, r.unit) for r in readings if r.formula]
     )

@@ -482,7 +482,8 @@ class _Reader:
 
     def stated_unit(self, m: re.Match[str]) -> str | None:
         """The unit the prose states after an annotation (its ``$`` before it, the words after it)."""
-        return stated_unit(self.working, m.end(), self.working[max(0, m.start() - 3) : m.start()], pack=self.pack)
+        return stated_unit(self.working, m.end(), self.working[max(0, m.start() - 3) : m.start()], pack=self.pack,
+                           about=self.builder.state.text)
 
     def rate_context(self, position: int) -> tuple[str, ...]:
         """The units a result stated on the line at ``position`` may be a rate of (the GSM8K reader's rule)."""
@@ -583,7 +584,8 @@ class _Reader:
             if read is None:
                 return
             formula, slip = read
-        unit = stated_unit(self.blanked, m.start("result"), "$" if "$" in m.group() else "", pack=self.pack)
+        unit = stated_unit(self.blanked, m.start("result"), "$" if "$" in m.group() else "", pack=self.pack,
+                           about=self.builder.state.text)
         start, end = m.start(), m.end("pct") if m.group("pct") else m.end("result")
         first, reason = self.add(formula, unit, m.start(), (m.start("expr"), m.end("expr")))
         step = self.new_step(start, end, " ".join(self.working[start:end].split()), first)
