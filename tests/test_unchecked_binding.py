@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import pickle
 import sys
 from pathlib import Path
 from typing import Any
@@ -182,6 +183,7 @@ def test_a_prebuilt_value_is_its_class_field_for_field(cls: type) -> None:
     assert type(value) is cls
     assert value == cls(*sample)
     assert hash(value) == hash(cls(*sample))
+    assert pickle.loads(pickle.dumps(value)) == value
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(value, fields[0].name, sample[0])
 

@@ -340,6 +340,15 @@ class _CheckWork:
                 seen = seen | _seen(decoded.data, self.fields)
         return tuple(rows), seen
 
+    def warm(self) -> None:
+        """Check one small solution against a reference: the pack, the readers and the learned reader loaded
+        (the process pool calls it before its workers start)."""
+        check_solution(_WARM_QUESTION, _WARM_SOLUTION, pack=_pack_for(self.pack), reference=_WARM_SOLUTION)
+
+
+_WARM_QUESTION = "Ann buys 3 boxes of 12 pencils for $2 each. How much does she pay?"
+_WARM_SOLUTION = "She pays 3 * 2 = $<<3*2=6>>6 for 3 * 12 = <<3*12=36>>36 pencils.\n#### 6"
+
 
 def check_fields_named(seen: _Seen, fields: Fields, source: str) -> None:
     """Refuse fields (or solver keys) that name nothing in any record: bad input, not a row of refusals each.
