@@ -759,10 +759,18 @@ def _local_chunks(
 def _pool_chunks(
     batches: Iterator[list[Any]], work: _Unit[_Result], jobs: int, full_keys: _FullKeys
 ) -> Iterator[tuple[int, _Result]]:
-    """Ordered results from a process pool with at most ``2 * jobs`` batches in flight."""
+    """Ordered results from a process pool with at most ``2 * jobs`` batches in flight; a single batch is worked
+    in this process (a pool's start and warm-up would cost more than a second worker saves)."""
+    import itertools
     import multiprocessing
     from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
+
+    head = list(itertools.islice(batches, 2))
+    if len(head) < 2:
+        yield from _local_chunks(iter(head), work, full_keys)
+        return
+    batches = itertools.chain(head, batches)
 
     # fork where the platform has it (workers inherit the loaded modules and need no
     # ``__main__`` guard in the caller's script), spawn elsewhere.
