@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from ssbg.admissibility import EquationStamper
+from ssbg.admissibility import _BindingStamper
 from ssbg.allocation import slugify
 from ssbg.errors import ProblemGraphError, UnitAlgebraError
 from ssbg.model import (
@@ -42,6 +42,11 @@ from ssbg.model import (
     SemanticSymbolicBindingGraph,
     SourceSpanLink,
     SymbolBinding,
+    _prebuilt_fact,
+    _prebuilt_graph,
+    _prebuilt_span,
+    _prebuilt_symbol,
+    _prebuilt_unknown,
 )
 from ssbg.problem import (
     Comparison,
@@ -185,12 +190,12 @@ class _Builder:
         self.holdings: dict[tuple[str, str], _Holding] = {}
         self.latest: dict[str, tuple[str, str]] = {}  # entity -> last written key
         self.units: dict[str, _UnitReading] = pack.memo(_UNIT_READINGS)  # unit text -> reading, for every run
-        self.stamper = EquationStamper(self.symbols, pack)
+        self.stamper = _BindingStamper(self.symbols, pack)
 
     def span(self, path: str, text: str) -> SourceSpanLink:
         """The span of one element of the problem (each element's path is its own source)."""
         text = text or path
-        return SourceSpanLink(f"{self.source_id}:{path}", 0, len(text), text)
+        return _prebuilt_span(f"{self.source_id}:{path}", 0, len(text), text)
 
     def unit(self, text: str) -> _UnitReading:
         return self.units.get(text) or self._read(text)  # a reading is a non-empty tuple
@@ -205,8 +210,8 @@ class _Builder:
         """The symbol and fact of operation ``i``'s number: ``op_<i>__<suffix>``."""
         labels = _op_labels(i)
         sid = f"{labels.prefix}__{suffix}"
-        self.symbols[sid] = SymbolBinding(sid, suffix + labels.of, role, span, INTRODUCED_BY, None, unit)
-        self.facts.append(BoundFact(sid, repr(value), span, unit))  # repr: _number_text
+        self.symbols[sid] = _prebuilt_symbol(sid, suffix + labels.of, role, span, INTRODUCED_BY, None, unit)
+        self.facts.append(_prebuilt_fact(sid, repr(value), span, unit))  # repr: _number_text
         return sid
 
     def holding(self, entity: str, unit: str) -> str | None:
@@ -265,7 +270,7 @@ def _entity_symbols(b: _Builder) -> None:
         used.add(sid)
         b.entity_ids[entity] = sid
         span = b.span(_element_path("entities", i), entity)
-        symbols[sid] = SymbolBinding(sid, entity, "entity", span, INTRODUCED_BY, entity)
+        symbols[sid] = _prebuilt_symbol(sid, entity, "entity", span, INTRODUCED_BY, entity, None)
 
 
 def _initial_symbols(b: _Builder) -> None:
@@ -286,10 +291,10 @@ def _initial_symbols(b: _Builder) -> None:
             n += 1
         value = repr(q.value)  # _number_text
         span = b.span(_element_path("initial_state", i), f"{entity} has {value} {unit}")
-        symbols[sid] = SymbolBinding(
+        symbols[sid] = _prebuilt_symbol(
             sid, f"{entity}'s {unit} (initially)", reading.role, span, INTRODUCED_BY, entity, unit
         )
-        b.facts.append(BoundFact(sid, value, span, unit))
+        b.facts.append(_prebuilt_fact(sid, value, span, unit))
         if existing is None:
             b.write(entity, unit, sid, None, None)
             continue
@@ -297,7 +302,7 @@ def _initial_symbols(b: _Builder) -> None:
         # holding is their sum, in the first possession's unit; nothing is dropped.
         total = f"{sid}_total"
         first, first_unit = existing[0], existing[1]
-        symbols[total] = SymbolBinding(
+        symbols[total] = _prebuilt_symbol(
             total, f"{entity}'s {first_unit} in all (initially)", "total", span, INTRODUCED_BY, entity, first_unit
         )
         b.equations.append(b.stamper.stamp(total, f"{first} + {sid}", (first, sid), "add", span))
@@ -428,7 +433,7 @@ def _operation(b: _Builder, i: int, op: Operation) -> None:
     rhs, deps, write_unit = rule(b, op, op.operand, i, span)
     result = labels.prefix + "_result"
     name = f"{actor}'s {write_unit or 'holding'}{labels.after}"
-    b.symbols[result] = SymbolBinding(result, name, role, span, INTRODUCED_BY, actor, write_unit)
+    b.symbols[result] = _prebuilt_symbol(result, name, role, span, INTRODUCED_BY, actor, write_unit)
     b.equations.append(b.stamper.stamp(result, rhs, deps, kind, span))
     if write_unit is not None:
         b.write(actor, write_unit, result, kind, i)
@@ -445,7 +450,7 @@ def _received(b: _Builder, i: int, op: Operation, span: SourceSpanLink) -> None:
     received = labels.prefix + "_received"
     target_state = b.holding(target, o.unit)
     lit = labels.prefix + "__amount"
-    b.symbols[received] = SymbolBinding(
+    b.symbols[received] = _prebuilt_symbol(
         received, f"{target}'s {o.unit}{labels.after}", "total", span, INTRODUCED_BY, target, o.unit
     )
     deps = [lit] if target_state is None else [target_state, lit]
@@ -462,7 +467,7 @@ def _unknown(b: _Builder) -> BoundUnknown:
     sid = f"unknown_{who}_{slugify(key) or 'unit'}"
     label = f"how many {u.unit} does {u.entity} have?" if u.entity else f"how many {u.unit} in total?"
     span = b.span("$.unknown", label)
-    b.symbols[sid] = SymbolBinding(sid, label, "unknown", span, INTRODUCED_BY, u.entity, u.unit)
+    b.symbols[sid] = _prebuilt_symbol(sid, label, "unknown", span, INTRODUCED_BY, u.entity, u.unit)
     expected = reading.resolved
     holders = []  # the holdings of the asked-for key (of the asked-for entity, when the question names one)
     for (e, k), h in b.holdings.items():
@@ -506,8 +511,9 @@ def _unknown(b: _Builder) -> BoundUnknown:
                 admitted = declared.dimension
     form = question_form(kind, is_total, expected is not None and expected.is_rate)
     return reconcile_resolved(
-        sid, span, u.unit, expected, resolved_by, admitted, refused, state_index, form, ambiguous, b.pack.name
-    )
+        sid, span, u.unit, expected, resolved_by, admitted, refused, state_index, form, ambiguous, b.pack.name,
+        _prebuilt_unknown,
+    )  # fmt: skip
 
 
 def _dimension_of(reading: _UnitReading) -> UnitVector | None:
@@ -540,7 +546,7 @@ def bind_math_problem_graph(graph: MathProblemGraph, *, pack: UnitPack | None = 
     for i, op in enumerate(graph.operations):
         _operation(b, i, op)
     unknown = _unknown(b)
-    return SemanticSymbolicBindingGraph(
+    return _prebuilt_graph(
         tuple(b.symbols.values()),
         tuple(b.facts),
         tuple(b.equations),

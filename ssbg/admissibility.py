@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from ssbg.errors import ADMISSIBILITY_REASONS, GROUNDING_REASONS, AdmissibilityError, BindingGraphError
-from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding
+from ssbg.model import BoundEquation, SourceSpanLink, SymbolBinding, _prebuilt_equation
 from ssbg.units import (
     DIMENSIONLESS,
     ResolvedUnit,
@@ -826,6 +826,8 @@ class EquationStamper:
     naming the root-cause equation's lhs.
     """
 
+    _equation: Callable[..., BoundEquation] = BoundEquation  # every stamped equation validated (ADR 0013)
+
     def __init__(self, symbols: Mapping[str, SymbolBinding], pack: UnitPack | None = None) -> None:
         self.symbols = symbols
         self.pack = default_pack() if pack is None else pack
@@ -853,7 +855,7 @@ class EquationStamper:
             first = min(refused)  # the first refused dependency in sorted order
             root = root_of[first]
             root_of[lhs] = root
-            return BoundEquation(
+            return self._equation(
                 lhs,
                 rhs,
                 deps,
@@ -876,7 +878,7 @@ class EquationStamper:
         proof, text = proved
         self.admitted[lhs] = proof.lhs_unit
         self.proofs[lhs] = proof
-        return BoundEquation(lhs, rhs, deps, kind, text, "admitted", span, None, None, None, None)
+        return self._equation(lhs, rhs, deps, kind, text, "admitted", span, None, None, None, None)
 
     def admits(self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str) -> bool:
         """Whether the equation would be admitted now, recording nothing: a trial of another reading."""
@@ -925,9 +927,18 @@ class EquationStamper:
     ) -> BoundEquation:
         """A root-cause refusal: recorded as its own root, stamped on the equation."""
         self.root_of[lhs] = lhs
-        return BoundEquation(
+        return self._equation(
             lhs, rhs, deps, kind, REFUSED_UNIT_PROOF, "refused", span, reason, detail, offending_unit, None
         )
+
+
+class _BindingStamper(EquationStamper):
+    """The binders' stamper (``ssbg.adapter``, ``ssbg.trace``): the same checks and records, its equations
+    built from the fields it has checked without validating them again (ADR 0013's amendment; guarded by
+    ``tests/test_unchecked_binding.py``).  Callers pass the ids, texts, kinds and spans they built
+    themselves; anything else uses :class:`EquationStamper`."""
+
+    _equation = staticmethod(_prebuilt_equation)
 
 
 _PLAYGROUND_SPAN = SourceSpanLink("check_operation", 0, 1, "?")

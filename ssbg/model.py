@@ -2,7 +2,10 @@
 
 Frozen, slotted dataclasses whose collections are tuples or frozensets.  Every
 value validates itself at construction through :func:`_refusal` and refuses
-with a typed :class:`~ssbg.errors.BindingGraphError`; nothing is coerced.
+with a typed :class:`~ssbg.errors.BindingGraphError`; nothing is coerced.  The
+one exception is the binders' own path (``_prebuilt_*``, ADR 0013's amendment):
+values built from fields the binder has validated, guarded by a test that
+rebuilds every graph it binds through these constructors.
 
 Examples
 --------
@@ -132,6 +135,34 @@ def _slot_init(cls: type[_Value]) -> type[_Value]:
     init.__doc__ = cls.__init__.__doc__
     cls.__init__ = init  # type: ignore[method-assign]
     return cls
+
+
+def _prebuilt(cls: type[_Value]) -> Callable[..., _Value]:
+    """The binders' constructor of ``cls`` from fields they have already validated: no ``__post_init__``
+    (ADR 0013's amendment; never for public construction, which always validates).
+
+    Every field is positional and required, in the class's field order.  The value is made as an instance
+    of a plain slotted class with the same slots, its fields stored as an ordinary object's are (the
+    interpreter's fast slot store, where a frozen class's constructor pays a C call per field), and then
+    given its class: ``__class__`` assignment, which CPython allows only between classes of the same
+    layout and slots (it refuses otherwise), so the result is a value of ``cls`` field for field.  About a
+    quarter of the validated constructor's cost.  ``tests/test_unchecked_binding.py`` rebuilds every value
+    the binders make of the lanes, the hand-written graphs and a corpus sample through the validating
+    constructors and finds them equal; that test is the condition of this path.
+    """
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]  # a dataclass, as the caller says
+    if tuple(names) != tuple(getattr(cls, "__slots__", ())):  # pragma: no cover - every model class is slotted
+        raise TypeError(f"{cls.__name__}: a prebuilt value needs slots in field order")
+    fill = type(f"_{cls.__name__}Fill", (), {"__slots__": tuple(names), "__module__": cls.__module__})
+    namespace: dict[str, Any] = {"_fill": fill, "_cls": cls}
+    body = "".join(f"    self.{name} = {name}\n" for name in names)
+    source = f"def new({', '.join(names)}):\n    self = _fill()\n{body}    self.__class__ = _cls\n    return self\n"
+    exec(source, namespace)  # noqa: S102 - source built here from the class's own field names, as _slot_init
+    new: Callable[..., _Value] = namespace["new"]
+    new.__qualname__ = new.__name__ = f"_prebuilt_{cls.__name__}"
+    new.__module__ = cls.__module__
+    new.__doc__ = f"A {cls.__name__} from fields a binder has validated (ADR 0013 amendment): no checks."
+    return new
 
 
 def _q(text: str | None) -> str:
@@ -845,3 +876,30 @@ _GRAPH_MEMBERS: tuple[tuple[str, type, Callable[[object], bool]], ...] = tuple(
         ("constraints", BoundConstraint),
     )
 )
+
+# The binders' constructors (ADR 0013 amendment): the same fields, positional and all given, no checks.  Only
+# ssbg.adapter, ssbg.trace, ssbg.admissibility's binding stamper and ssbg.question's binder path use them;
+# tests/test_unchecked_binding.py is their guard.
+_prebuilt_span: Callable[[str, int, int, str], SourceSpanLink] = _prebuilt(SourceSpanLink)
+_prebuilt_symbol: Callable[[str, str, str, SourceSpanLink, str, str | None, str | None], SymbolBinding] = (
+    _prebuilt(SymbolBinding)
+)
+_prebuilt_fact: Callable[[str, str, SourceSpanLink, str | None], BoundFact] = _prebuilt(BoundFact)
+_prebuilt_equation: Callable[
+    [str, str, frozenset[str], str, str, str, SourceSpanLink, str | None, str | None, str | None, str | None],
+    BoundEquation,
+] = _prebuilt(BoundEquation)
+_prebuilt_unknown: Callable[
+    [str, SourceSpanLink, str | None, str, str, str | None, str | None, str, str | None, str | None], BoundUnknown
+] = _prebuilt(BoundUnknown)
+_prebuilt_graph: Callable[
+    [
+        tuple[SymbolBinding, ...],
+        tuple[BoundFact, ...],
+        tuple[BoundEquation, ...],
+        tuple[BoundUnknown, ...],
+        tuple[BoundConstraint, ...],
+        str,
+    ],
+    SemanticSymbolicBindingGraph,
+] = _prebuilt(SemanticSymbolicBindingGraph)

@@ -22,6 +22,8 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ssbg.errors import QUESTION_TARGET_REASONS, BindingGraphError
 from ssbg.model import STATE_INDEX_TERMINAL, BoundUnknown, SourceSpanLink
 from ssbg.units import ResolvedUnit, UnitPack, UnitVector, default_pack
@@ -88,10 +90,11 @@ def _refused(
     question_form: str,
     resolved_by: str | None = None,
     resolved_unit: str | None = None,
+    build: Callable[..., BoundUnknown] = BoundUnknown,
 ) -> BoundUnknown:
     if reason not in QUESTION_TARGET_REASONS:
         raise ValueError(f"unknown question-target reason {reason!r}")
-    return BoundUnknown(
+    return build(
         symbol_id, span, expected, state_index, question_form, resolved_by, resolved_unit, "refused", reason, detail
     )
 
@@ -158,37 +161,44 @@ def reconcile_resolved(
     question_form: str,
     ambiguous: tuple[str, ...],
     pack_name: str,
+    build: Callable[..., BoundUnknown] = BoundUnknown,
 ) -> BoundUnknown:
     """:func:`reconcile_target` for a binder that has already resolved the expected unit (``expected``: what
-    the pack resolves ``expected_unit`` to, None when it does not); positional, for the binding hot path."""
+    the pack resolves ``expected_unit`` to, None when it does not); positional, for the binding hot path.
+    ``build`` makes the value: :class:`~ssbg.model.BoundUnknown` (validated), or a binder's prebuilt
+    constructor for the fields it has validated (ADR 0013 amendment)."""
     if ambiguous:
         detail = "candidates: " + ", ".join(ambiguous)
-        return _refused(symbol_id, question_span, expected_unit, "ambiguous_target", detail, state_index, question_form)
+        return _refused(
+            symbol_id, question_span, expected_unit, "ambiguous_target", detail, state_index, question_form, None,
+            None, build,
+        )  # fmt: skip
     if resolved_by is None:
         unknown = expected_unit is not None and expected is None
         return _refused(
             symbol_id, question_span, expected_unit, "unbound_target",
             "nothing in the problem produces the asked-for holding"
             + (f" ({expected_unit!r} is not in pack {pack_name})" if unknown else ""),  # a typo is named (ADR 0020)
-            state_index, question_form,
+            state_index, question_form, None, None, build,
         )  # fmt: skip
     if expected_unit is not None and expected is None:
         return _refused(
             symbol_id, question_span, expected_unit, "unknown_expected_unit",
-            f"{expected_unit!r} is not in pack {pack_name}", state_index, question_form, resolved_by,
+            f"{expected_unit!r} is not in pack {pack_name}", state_index, question_form, resolved_by, None, build,
         )  # fmt: skip
     if refused_upstream or admitted_unit is None:
         return _refused(
             symbol_id, question_span, expected_unit, "unresolved_upstream", f"{resolved_by} was refused",
-            state_index, question_form, resolved_by,
+            state_index, question_form, resolved_by, None, build,
         )  # fmt: skip
     resolved_unit = admitted_unit.to_canonical_string()
     if expected is not None and expected.dimension != admitted_unit:
         return _refused(
             symbol_id, question_span, expected_unit, "expected_unit_mismatch",
             f"asks for {expected.dimension.to_canonical_string()}, {resolved_by} gives {resolved_unit}",
-            state_index, question_form, resolved_by, resolved_unit,
+            state_index, question_form, resolved_by, resolved_unit, build,
         )  # fmt: skip
-    return BoundUnknown(
-        symbol_id, question_span, expected_unit, state_index, question_form, resolved_by, resolved_unit, "bound"
-    )
+    return build(
+        symbol_id, question_span, expected_unit, state_index, question_form, resolved_by, resolved_unit, "bound",
+        None, None,
+    )  # fmt: skip

@@ -53,7 +53,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ssbg.admissibility import EquationStamper
+from ssbg.admissibility import _BindingStamper
 from ssbg.allocation import slugify
 from ssbg.constants import IMPLICIT_CONSTANTS, ImplicitConstant
 from ssbg.errors import NumberError, PackError, ProblemGraphError, shown
@@ -65,10 +65,15 @@ from ssbg.model import (
     SemanticSymbolicBindingGraph,
     SourceSpanLink,
     SymbolBinding,
+    _prebuilt_fact,
+    _prebuilt_graph,
+    _prebuilt_span,
+    _prebuilt_symbol,
+    _prebuilt_unknown,
 )
 from ssbg.numbers import MAX_MAGNITUDE, check_json_number
 from ssbg.problem import JsonDecoder
-from ssbg.question import question_form_for, reconcile_target
+from ssbg.question import question_form_for, reconcile_resolved
 from ssbg.units import DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector, default_pack
 
 __all__ = [
@@ -732,8 +737,9 @@ _new_bound = tuple.__new__  # skips the generated NamedTuple constructor on the 
 class _TraceBinder:
     """Scratch state of one :func:`bind_trace` run (never escapes it).
 
-    Every value goes through its validating constructor (the model's invariants
-    hold for every graph, however it was built).
+    Its values are built from fields it has read from the validated trace, or made itself, without
+    validating them again (ADR 0013's amendment; ``tests/test_unchecked_binding.py`` rebuilds every
+    graph through the validating constructors and finds it equal).
     """
 
     def __init__(self, trace: Trace, pack: UnitPack) -> None:
@@ -747,13 +753,13 @@ class _TraceBinder:
         self.mentions: list[_Bound] = []
         self.constants: dict[str, _Bound] = {}
         self.steps: list[_Bound] = []
-        self.stamper = EquationStamper(self.symbols, pack)
+        self.stamper = _BindingStamper(self.symbols, pack)
         self.fact_of: dict[str, BoundFact] = {}  # symbol id -> its first fact, for facts[:indexed]
         self.indexed = 0
         self.kept: set[str] = set()  # per-thing readings kept in the graph (reconsider)
 
     def virtual_span(self, where: str, text: str) -> SourceSpanLink:
-        return SourceSpanLink(f"{self.source}:{where}", 0, len(text), text)
+        return _prebuilt_span(f"{self.source}:{where}", 0, len(text), text)
 
     def bind_mentions(self) -> None:
         """One symbol and fact per mention, ``q_<slug>_<nnn>`` (``s_`` for one in the solution)."""
@@ -785,10 +791,10 @@ class _TraceBinder:
             index = slugs.get(key, 0)
             slugs[key] = index + 1
             sid = key + _serial(index)
-            span = SourceSpanLink(source if in_text else f"{source}:solution", m.start, m.end, m.text)
-            symbols[sid] = SymbolBinding(sid, m.text, role, span, INTRODUCED_BY, None, unit)
+            span = _prebuilt_span(source if in_text else f"{source}:solution", m.start, m.end, m.text)
+            symbols[sid] = _prebuilt_symbol(sid, m.text, role, span, INTRODUCED_BY, None, unit)
             value = m.value
-            facts.append(BoundFact(sid, repr(value) if type(value) is int else _number_text(value), span, unit))
+            facts.append(_prebuilt_fact(sid, repr(value) if type(value) is int else _number_text(value), span, unit))
             mentions.append(_new_bound(_Bound, (sid, resolved, pure, float(value))))
 
     def constant(self, operand: Operand, *, additive: bool = False) -> _Bound:
@@ -806,16 +812,16 @@ class _TraceBinder:
             return known
         if operand.cue is not None:
             start, end = operand.cue
-            span = SourceSpanLink(self.source, start, end, self.trace.text[start:end])
+            span = _prebuilt_span(self.source, start, end, self.trace.text[start:end])
         else:
             span = self.virtual_span("constants", c.description)
         sid = f"c_{key}"
         resolved = _resolve(unit, self.pack)
         name = c.description if key == cid else f"{c.description}, as an amount of {unit}"
-        self.symbols[sid] = SymbolBinding(
-            sid, name, _role_for(resolved, pure=c.is_pure), span, INTRODUCED_BY, unit=unit
+        self.symbols[sid] = _prebuilt_symbol(
+            sid, name, _role_for(resolved, pure=c.is_pure), span, INTRODUCED_BY, None, unit
         )
-        self.facts.append(BoundFact(sid, _number_text(c.value), span, unit))
+        self.facts.append(_prebuilt_fact(sid, _number_text(c.value), span, unit))
         bound = _Bound(sid, resolved, c.is_pure, float(c.value))
         self.constants[key] = bound
         return bound
@@ -912,11 +918,11 @@ class _TraceBinder:
         sid, where, name = _step_labels(i)
         rhs = _OP_JOIN[op].join(ids)
         text = step.formula or rhs
-        span = SourceSpanLink(self.source + where, 0, len(text), text)
+        span = _prebuilt_span(self.source + where, 0, len(text), text)
         unit_text = step.unit
         if unit_text:
             name = f"{name} ({unit_text})"
-        symbols[sid] = SymbolBinding(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, None, unit_text)
+        symbols[sid] = _prebuilt_symbol(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, None, unit_text)
         equation = stamper.stamp(sid, rhs, ids, kind, span)
         if equation.refusal_reason == "unit_mismatch":
             equation = self.reconsider(step, equation, operands)
@@ -1141,27 +1147,20 @@ class _TraceBinder:
         sid = "unknown_answer"
         if t.question_span is not None:  # inside the text (Trace checks it)
             start, end = t.question_span
-            span = SourceSpanLink(self.source, start, end, t.text[start:end])
+            span = _prebuilt_span(self.source, start, end, t.text[start:end])
         else:
-            span = SourceSpanLink(self.source, 0, len(t.text), t.text)
+            span = _prebuilt_span(self.source, 0, len(t.text), t.text)
         expected = t.gold_answer_unit if t.gold_answer_unit is not None else t.answer_unit
-        self.symbols[sid] = SymbolBinding(sid, "the answer", "unknown", span, INTRODUCED_BY, None, expected)
+        self.symbols[sid] = _prebuilt_symbol(sid, "the answer", "unknown", span, INTRODUCED_BY, None, expected)
         last = self.equations[-1]
-        resolved = None if expected is None else self.pack.lookup(expected)
-        form = question_form_for(
-            last.operation_kind, expected_is_rate=isinstance(resolved, ResolvedUnit) and resolved.is_rate
-        )
-        return reconcile_target(
-            sid,
-            span,
-            expected,
-            resolved_by=last.lhs_symbol_id,
-            admitted_unit=self.stamper.admitted.get(last.lhs_symbol_id),
-            refused_upstream=last.lhs_symbol_id in self.stamper.root_of,
-            state_index=STATE_INDEX_TERMINAL,
-            question_form=form,
-            pack=self.pack,
-        )
+        hit = None if expected is None else self.pack.lookup(expected)  # what resolve gives, without raising
+        resolved = hit if isinstance(hit, ResolvedUnit) else None
+        form = question_form_for(last.operation_kind, expected_is_rate=resolved is not None and resolved.is_rate)
+        lhs = last.lhs_symbol_id
+        return reconcile_resolved(
+            sid, span, expected, resolved, lhs, self.stamper.admitted.get(lhs), lhs in self.stamper.root_of,
+            STATE_INDEX_TERMINAL, form, (), self.pack.name, _prebuilt_unknown,
+        )  # fmt: skip
 
 
 _DISTRIBUTIVE = frozenset({"each", "every", "per", "a", "an", "one"})
@@ -1271,7 +1270,7 @@ def bind_trace(trace: Trace, *, pack: UnitPack | None = None) -> SemanticSymboli
     p = default_pack() if pack is None else pack
     binder = _bind(trace, p)
     unknown = binder.unknown()
-    return SemanticSymbolicBindingGraph(
+    return _prebuilt_graph(
         tuple(binder.symbols.values()),
         tuple(binder.facts),
         tuple(binder.equations),

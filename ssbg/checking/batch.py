@@ -340,6 +340,15 @@ class _CheckWork:
                 seen = seen | _seen(decoded.data, self.fields)
         return tuple(rows), seen
 
+    def warm(self) -> None:
+        """Check one small solution against a reference: the pack, the readers and the learned reader loaded
+        (the process pool calls it before its workers start)."""
+        check_solution(_WARM_QUESTION, _WARM_SOLUTION, pack=_pack_for(self.pack), reference=_WARM_SOLUTION)
+
+
+_WARM_QUESTION = "Ann buys 3 boxes of 12 pencils for $2 each. How much does she pay?"
+_WARM_SOLUTION = "She pays 3 * 2 = $<<3*2=6>>6 for 3 * 12 = <<3*12=36>>36 pencils.\n#### 6"
+
 
 def check_fields_named(seen: _Seen, fields: Fields, source: str) -> None:
     """Refuse fields (or solver keys) that name nothing in any record: bad input, not a row of refusals each.
@@ -477,15 +486,32 @@ def _count_lines(path: Path) -> int:
     return count
 
 
-def _batched(items: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]:
+def _batched(items: Iterator[RawRecord], size: int, question: str) -> Iterator[list[RawRecord]]:
+    """Batches of ``size`` records, each grown past it while the next record asks the same question (the
+    ``question`` field), up to :data:`_MAX_GROWTH` times ``size``: a question's solutions side by side in
+    a file are checked in one worker, which reads the question once for all of them."""
     batch: list[RawRecord] = []
+    asked: object = _MISSING  # the question of the batch's last record, read once the batch is full
     for item in items:
-        batch.append(item)
-        if len(batch) >= size:
+        full = len(batch) >= size
+        if full and (asked is _MISSING or len(batch) >= _MAX_GROWTH * size or _question(item, question) != asked):
             yield batch
-            batch = []
+            batch, asked = [], _MISSING
+        batch.append(item)
+        if len(batch) == size:
+            asked = _question(item, question)
     if batch:
         yield batch
+
+
+_MAX_GROWTH = 8  # a batch holds at most this many times its size, however many solutions share a question
+
+
+def _question(raw: RawRecord, path: str) -> object:
+    """The question text of a record (decoded for this alone, at a batch's end), or a sentinel for none."""
+    decoded = decode_jsonl_line(raw)
+    value = _MISSING if decoded.refusal is not None else field_value(decoded.data, path)
+    return value if isinstance(value, str) else _MISSING
 
 
 def check_solutions(
@@ -558,8 +584,8 @@ def check_solutions(
     total = count_records(data) if known is None else known
     bar = _progress(progress, total if limit is None or total is None else min(limit, total))
     try:
-        for n, (chunk, chunk_seen) in map_batches(_batched(records, batch_size), _CheckWork(fields, pack_spec),
-                                                  jobs=jobs, engine=engine):
+        batches = _batched(records, batch_size, fields.question)
+        for n, (chunk, chunk_seen) in map_batches(batches, _CheckWork(fields, pack_spec), jobs=jobs, engine=engine):
             rows.extend(chunk)
             seen = seen | chunk_seen
             if bar is not None:

@@ -46,6 +46,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import gc
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -726,6 +727,19 @@ class _Work:
     ) -> BatchChunk:
         return analyse_records(batch, pack=self.pack, samples_per_reason=self.samples_per_reason, full_keys=full_keys)
 
+    def warm(self) -> None:
+        """Read, bind and flatten one small GSM8K problem: the pack, the readers, the learned reader and the
+        kind check loaded (:func:`_pool_chunks` calls it before the workers start)."""
+        from ssbg.reading.readers.gsm8k import gsm8k_trace
+
+        pack = _pack_for(self.pack)
+        trace = gsm8k_trace(_WARM_QUESTION, _WARM_ANSWER, problem_id="warm", pack=pack)
+        analyse_record(CorpusRecord("warm", "warm", "warm", payload=trace), pack=pack)
+
+
+_WARM_QUESTION = "Ann buys 3 boxes of 12 pencils for $2 each. How much does she pay?"
+_WARM_ANSWER = "She pays 3 * 2 = $<<3*2=6>>6 for 3 * 12 = <<3*12=36>>36 pencils.\n#### 6"
+
 
 _FullKeys = Callable[[], frozenset[tuple[str, str, str]]]
 _Result = TypeVar("_Result")
@@ -750,25 +764,51 @@ def _local_chunks(
 def _pool_chunks(
     batches: Iterator[list[Any]], work: _Unit[_Result], jobs: int, full_keys: _FullKeys
 ) -> Iterator[tuple[int, _Result]]:
-    """Ordered results from a process pool with at most ``2 * jobs`` batches in flight."""
+    """Ordered results from a process pool with at most ``2 * jobs`` batches in flight; a single batch is worked
+    in this process (a pool's start and warm-up would cost more than a second worker saves)."""
+    import itertools
     import multiprocessing
     from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
+
+    head = list(itertools.islice(batches, 2))
+    if len(head) < 2:
+        yield from _local_chunks(iter(head), work, full_keys)
+        return
+    batches = itertools.chain(head, batches)
 
     # fork where the platform has it (workers inherit the loaded modules and need no
     # ``__main__`` guard in the caller's script), spawn elsewhere.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     pending: deque[tuple[int, Future[_Result]]] = deque()
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        for batch in batches:
-            pending.append((len(batch), pool.submit(work, batch, full_keys())))
-            while len(pending) >= 2 * jobs:
+    warm_each: dict[str, Any] = {}
+    if method == "fork":  # warm once, here: the workers are forked with what it loaded
+        _warm(work)
+    else:  # pragma: no cover - spawn: each worker warms itself before its first batch
+        warm_each = {"initializer": _warm, "initargs": (work,)}
+    gc.freeze()  # what the workers inherit is never traversed by their collector (fewer copied pages)
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, **warm_each) as pool:
+            for batch in batches:
+                pending.append((len(batch), pool.submit(work, batch, full_keys())))
+                while len(pending) >= 2 * jobs:
+                    n, fut = pending.popleft()
+                    yield n, fut.result()
+            while pending:
                 n, fut = pending.popleft()
                 yield n, fut.result()
-        while pending:
-            n, fut = pending.popleft()
-            yield n, fut.result()
+    finally:
+        gc.unfreeze()
+
+
+def _warm(work: object) -> None:
+    """Load what the first batch of ``work`` would load (packs, the learned reader, the lemmatizer, their
+    caches), through its ``warm()`` when it has one: done in the parent before the workers are forked, so
+    that each starts warm instead of each paying it (about 0.2 s of CPU for the checker)."""
+    warm = getattr(work, "warm", None)
+    if callable(warm):
+        warm()
 
 
 def _dask_chunks(
@@ -798,6 +838,9 @@ class _KeysIgnored:
 
     def __call__(self, batch: Sequence[Any], full_keys: frozenset[tuple[str, str, str]] = frozenset()) -> Any:
         return self.work(batch)
+
+    def warm(self) -> None:
+        _warm(self.work)
 
 
 def _no_keys() -> frozenset[tuple[str, str, str]]:
