@@ -54,6 +54,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import math
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -77,10 +78,10 @@ from ssbg.reading.formula import (
     parse_equation,
     parse_formula,
 )
-from ssbg.reading.learned.model import current_model
+from ssbg.reading.learned.model import N_BEST, current_model, readings_kept
 from ssbg.reading.learned.operands import operand_features
 from ssbg.reading.mentions import mention_at, pack_lookup, worded_mentions
-from ssbg.trace import Mention, Operand, Step, Trace
+from ssbg.trace import Mention, Operand, SourceReading, Step, Trace
 from ssbg.units import UnitPack, default_pack
 
 __all__ = [
@@ -805,7 +806,33 @@ def _choose(
         note += f"; tie with {runner[1].label}"
     if best.key[0] == "mention":
         g.used.add(best.key[1])
-    return best.reading.operand(at, note, alternative)
+    chosen_operand = best.reading.operand(at, note, alternative)
+    if not readings_kept():
+        return chosen_operand
+    return dataclasses.replace(chosen_operand, readings=_source_readings(scored, target, at))
+
+
+def _source_readings(
+    scored: Sequence[tuple[float, Candidate, str]], chosen: tuple[Any, ...], at: int | None
+) -> tuple[SourceReading, ...]:
+    """The :data:`N_BEST` most probable sources of a literal (the chosen one among them) with their probabilities:
+    the softmax of the scores over the distinct things they point at, divided by the scorer's temperature (ADR
+    0021's calibration; 1 for the rules' scores).  What the checker weighs (ADR 0027), never what is chosen."""
+    model = current_model()
+    t = model.temperature.get("operand", 1.0) if model is not None and model.weights.get("operand") else 1.0
+    best: dict[tuple[Any, ...], tuple[float, Candidate]] = {}
+    for score, c, _ in scored:  # one thing proposed twice (a mention and its scaled reading) keeps its best score
+        if c.key[:2] not in best or score > best[c.key[:2]][0]:
+            best[c.key[:2]] = (score, c)
+    top = max(score for score, _ in best.values())
+    weight = {key: math.exp((score - top) / t) for key, (score, _) in best.items()}
+    total = sum(weight.values())
+    ranked = sorted(best, key=lambda key: -weight[key])
+    kept = ranked[:N_BEST] if chosen in ranked[:N_BEST] else [chosen, *ranked[: N_BEST - 1]]
+    return tuple(
+        SourceReading(best[key][1].reading.operand(at), round(weight[key] / total, 6))
+        for key in sorted(kept, key=lambda key: (key != chosen, -weight[key]))
+    )
 
 
 REUSE_PENALTY = 1.5
@@ -1426,7 +1453,10 @@ def _assign(g: GroundingState, rows: _Rows, mentions: Mapping[tuple[Any, ...], i
 
 
 def _renumbered(o: Operand, rank: Mapping[int, int]) -> Operand:
-    """An operand (and its alternative) pointing at mentions by their final numbers."""
+    """An operand (and its alternative and readings) pointing at mentions by their final numbers."""
+    if o.readings:
+        readings = tuple(r._replace(operand=_renumbered(r.operand, rank)) for r in o.readings)
+        o = dataclasses.replace(o, readings=readings)
     alternative = o.alternative
     if alternative is not None and alternative.mention is not None:
         alternative = dataclasses.replace(alternative, mention=rank[alternative.mention])
