@@ -84,6 +84,7 @@ __all__ = [
     "Step",
     "Trace",
     "UnitReadingChoice",
+    "answer_mass",
     "bind_trace",
     "clear_trace_cache",
     "reading_mass",
@@ -1266,8 +1267,22 @@ class _TraceBinder:
                 out.append((read, p * u.probability / total, words))
         return out
 
-    def mass(self, i: int, step: Step) -> ReadingMass:
-        """How much of the readings' probability the unit check admits step ``i`` under (:func:`reading_mass`)."""
+    def mass(self, i: int, step: Step, expected: UnitVector | None = None) -> ReadingMass:
+        """How much of the readings' probability the unit check admits step ``i`` under (:func:`reading_mass`);
+        with ``expected``, under which it is admitted with that unit (:func:`answer_mass`)."""
+        sid = _step_labels(i)[0]
+
+        def accepts(ids: list[str], kind: str) -> bool:
+            rhs = _OP_JOIN[step.op].join(ids)
+            if expected is None:
+                return self.stamper.admits(sid, rhs, ids, kind)
+            trial = f"{sid}__trial"
+            self.symbols[trial] = dataclasses.replace(self.symbols[sid], symbol_id=trial)
+            eq = self.stamper.stamp(trial, rhs, ids, kind, self.symbols[sid].source_span)
+            unit = self.stamper.admitted.get(trial)
+            self.stamper.retract(trial)
+            return eq.admissibility_status == "admitted" and unit == expected
+
         additive = step.op in _ADDITIVE and not self.beside_a_rate(step)
         choices = [self.options(o, additive) for o in step.operands]
         for c in choices:
@@ -1275,7 +1290,6 @@ class _TraceBinder:
         while math.prod(len(c) for c in choices) > MAX_READINGS:  # keep the likeliest: drop the least probable
             longest = max(range(len(choices)), key=lambda k: (len(choices[k]), -k))
             choices[longest].pop()
-        sid = _step_labels(i)[0]
         weighed = admitted = best_p = 0.0
         best: str | None = None
         count = 0
@@ -1291,10 +1305,10 @@ class _TraceBinder:
             kind = self.kind_for(step.op, tried, mark=False) if step.op == "multiply" else step.op
             count += 1
             weighed += p
-            if self.stamper.admits(sid, _OP_JOIN[step.op].join(ids), ids, kind):
+            if accepts(ids, kind):
                 admitted += p
                 if p > best_p:
-                    best_p, best = p, "; ".join(w for _, _, w in combo if w) or "the chosen reading"
+                    best_p, best = p, "; ".join(dict.fromkeys(w for _, _, w in combo if w)) or "the chosen reading"
         if not weighed:
             return ReadingMass(i, 0.0, None, 0.0, 0)
         return ReadingMass(i, admitted / weighed, best, best_p / weighed, count)
@@ -1435,6 +1449,22 @@ def reading_mass(trace: Trace, *, pack: UnitPack | None = None) -> dict[int, Rea
         if eq is not None and eq.refusal_reason == "unit_mismatch" and eq.is_root_cause:
             out[i] = binder.mass(i, step)
     return out
+
+
+def answer_mass(trace: Trace, *, pack: UnitPack | None = None) -> ReadingMass | None:
+    """P(the answer has the unit asked) when the last step's chosen reading gives another (its target refused as
+    ``expected_unit_mismatch``): the probability of the combinations of the last step's operand readings under which
+    the unit check admits it with the asked unit (as :func:`reading_mass`); None when the target is not so refused.
+    The asked unit is the question's reading (``answer_unit``, or the corpus's ``gold_answer_unit``), kept."""
+    p = default_pack() if pack is None else pack
+    binder = _bind(trace, p)
+    target = binder.unknown()
+    expected = trace.gold_answer_unit if trace.gold_answer_unit is not None else trace.answer_unit
+    hit = None if expected is None else p.lookup(expected)
+    if target.target_refusal_reason != "expected_unit_mismatch" or not isinstance(hit, ResolvedUnit):
+        return None
+    last = len(trace.steps) - 1
+    return binder.mass(last, trace.steps[last], hit.dimension)
 
 
 def step_units(trace: Trace, *, pack: UnitPack | None = None) -> tuple[UnitVector | None, ...]:

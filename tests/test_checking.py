@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -164,9 +165,9 @@ def test_a_unit_mismatch_names_its_step_and_the_question_mentions() -> None:
 
 
 def test_an_invented_number_is_error_evidence_at_its_step() -> None:
-    v = check_solution(WENG, "She worked 5 + 1 = <<5+1=6>>6 hours.\nShe earned 12 * 6 = $<<12*6=72>>72.\nA: 72")
+    v = check_solution(WENG, "She worked 5 + 3 = <<5+3=8>>8 hours.\nShe earned 12 * 8 = $<<12*8=96>>96.\nA: 96")
     assert reasons(v) == [("ungrounded_number", 0)]
-    assert (v.findings[0].detail, v.findings[0].line) == ("1", 1)
+    assert (v.findings[0].detail, v.findings[0].line) == ("3", 1)
 
 
 def test_a_number_only_the_solution_states_is_not_grounded_when_checking() -> None:
@@ -503,3 +504,76 @@ def test_a_result_written_to_a_thousand_places_is_read_not_taken_for_a_slip() ->
     verdict = check_solution(question, f"Each piece is 4/12 = <<4/12={third}>>{third} feet.\n#### {third}")
     assert "arithmetic_error" not in {f.reason for f in verdict.findings}
     assert check_solution(question, "Each piece is 4/12 = <<4/12=0.5>>0.5 feet.\n#### 0.5").first_error is not None
+
+
+# ------------------------------------------------------------------ robust refusal (ADR 0027)
+
+BAGS = "Ann has 3 bags of 4 kg. How many kg?"
+BAGS_SUM = "3 + 4 = <<3+4=7>>7 kg"
+
+
+def test_a_mismatch_some_plausible_reading_admits_is_could_not_tell_naming_the_reading() -> None:
+    v = check_solution(BAGS, BAGS_SUM, min_evidence=0.001)
+    f = v.findings[0]
+    assert (v.status, f.reason, f.would_be, f.family) == ("unverifiable", "ambiguous_grounding", "unit_mismatch",
+                                                          "coverage")
+    assert f.support is not None and f.support >= 0.001
+    assert "P(admissible)" in f.detail and "read as 'kg'" in f.detail
+
+
+def test_a_mismatch_below_min_evidence_is_error_evidence_with_its_support() -> None:
+    v = check_solution(BAGS, BAGS_SUM, min_evidence=0.5)
+    f = v.findings[0]
+    assert (v.status, f.reason, f.would_be) == ("error", "unit_mismatch", "")
+    assert f.support is not None and f.support < 0.5
+
+
+@pytest.mark.parametrize("level", [0.001, 0.002, 0.01, 0.5, 1.0])
+def test_status_at_another_min_evidence_is_the_status_checked_at_it(level: float) -> None:
+    solutions = [BAGS_SUM, "3 * 4 = <<3*4=12>>12 kg", "3 + 9 = <<3+9=12>>12 kg", "4 - 3 = <<4-3=1>>1 kg"]
+    for s in solutions:
+        assert check_solution(BAGS, s).status_at(level) == check_solution(BAGS, s, min_evidence=level).status
+
+
+@pytest.mark.parametrize("level", [0, -0.1, 1.5, "0.1", None])
+def test_min_evidence_outside_0_1_is_refused(level: object) -> None:
+    with pytest.raises(ProblemGraphError) as info:
+        check_solution(BAGS, BAGS_SUM, min_evidence=level)  # type: ignore[arg-type]
+    assert info.value.path == "min_evidence"
+
+
+GLASSES = ("John likes to have a glass of water with breakfast, lunch and dinner. He does this for 5 days. How many "
+           "glasses does he drink?")
+
+
+def test_a_number_a_list_of_three_things_states_is_not_error_evidence() -> None:
+    v = check_solution(GLASSES, "He drinks 3 * 5 = <<3*5=15>>15 glasses\nA: 15")
+    f = v.findings[0]
+    assert (v.status, f.reason, f.would_be) == ("unverifiable", "ambiguous_grounding", "ungrounded_number")
+    assert "'breakfast, lunch and dinner' read as 3 (listed" in f.detail
+
+
+def test_a_number_no_reading_grounds_stays_error_evidence() -> None:
+    v = check_solution(GLASSES, "He drinks 4 * 5 = <<4*5=20>>20 glasses\nA: 20")
+    assert [f.reason for f in v.errors] == ["ungrounded_number"]
+    assert v.errors[0].support == 0.0
+
+
+def test_would_be_is_only_a_reading_dependent_error_on_a_could_not_tell_finding() -> None:
+    with pytest.raises(ProblemGraphError):
+        Finding("unit_mismatch", would_be="unit_mismatch")
+    with pytest.raises(ProblemGraphError):
+        Finding("ambiguous_grounding", would_be="arithmetic_error")
+    assert Finding("ambiguous_grounding", would_be="unit_mismatch", support=0.4).evidence_below() == 0.4
+
+
+def test_a_verdict_refuses_error_evidence_its_min_evidence_does_not_allow() -> None:
+    v = check_solution(BAGS, BAGS_SUM, min_evidence=0.5)
+    with pytest.raises(ProblemGraphError):
+        dataclasses.replace(v, min_evidence=0.001)
+
+
+def test_an_arithmetic_slip_is_evidence_at_every_min_evidence() -> None:
+    v = check_solution(BAGS, "3 * 4 = <<3*4=13>>13 kg")
+    assert [f.reason for f in v.errors] == ["arithmetic_error"]
+    assert v.evidence_below == 0.0 and v.status_at(1e-9) == "error"

@@ -19,10 +19,13 @@ from ssbg.trace import (
     MENTION_KINDS,
     MENTION_SOURCES,
     OPERAND_SOURCES,
+    Operand,
     STEP_OPS,
+    SourceReading,
     Trace,
     _TraceBinder,
     bind_trace,
+    reading_mass,
     step_units,
 )
 from ssbg.units import UnitVector, default_pack, load_pack
@@ -675,3 +678,60 @@ def test_a_step_result_read_per_thing_is_ambiguous_grounding_never_admitted() ->
     second = bind_trace(Trace.from_dict(data), pack=load_pack(CARS_PACK)).equations[1]
     assert second.refusal_reason == "ambiguous_grounding"
     assert second.refusal_detail == "operand step_000 read as 'berries per bird' admits it"
+
+
+# ------------------------------------------------------------------ n-best readings (ADR 0027)
+
+_BAGS = {
+    "problem_id": "p", "corpus": "example", "text": "a 3 kg bag and 4 apples",
+    "mentions": [{"start": 2, "end": 6, "text": "3 kg", "value": 3, "unit": "kg"},
+                 {"start": 15, "end": 23, "text": "4 apples", "value": 4, "unit": "apples",
+                  "readings": [["apples", 0.7], ["kg", 0.3]]}],
+    "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1, "readings": [
+        {"operand": {"mention": 1}, "probability": 0.9}, {"operand": {"mention": 0}, "probability": 0.1}]}]}],
+}
+
+
+def test_readings_round_trip_through_json() -> None:
+    t = Trace.from_dict(_BAGS)
+    assert Trace.from_json(t.to_json()) == t
+
+
+def test_readings_do_not_change_the_bound_graph() -> None:
+    plain = copy.deepcopy(_BAGS)
+    del plain["mentions"][1]["readings"]
+    del plain["steps"][0]["operands"][1]["readings"]
+    pack = load_pack("en_units_v1+en_counts_v1")
+    with_readings = bind_trace(Trace.from_dict(_BAGS), pack=pack).to_canonical_string()
+    assert with_readings == bind_trace(Trace.from_dict(plain), pack=pack).to_canonical_string()
+
+
+@pytest.mark.parametrize("probability", [-0.1, 1.5, "0.5"])
+def test_a_reading_probability_outside_0_1_is_refused(probability: object) -> None:
+    data = copy.deepcopy(_BAGS)
+    data["mentions"][1]["readings"][0][1] = probability
+    with pytest.raises(ProblemGraphError) as info:
+        Trace.from_dict(data)
+    assert info.value.path == "$.mentions[1].readings[0].probability"
+
+
+def test_a_source_reading_has_no_readings_of_its_own() -> None:
+    inner = Operand(mention=0)
+    nested = Operand(mention=1, readings=(SourceReading(inner, 1.0),))
+    with pytest.raises(ProblemGraphError) as info:
+        Operand(mention=1, readings=(SourceReading(nested, 1.0),))
+    assert info.value.path == "readings[0]"
+
+
+def test_reading_mass_weighs_sources_and_units_together() -> None:
+    """4 apples read as kg (0.3 of its unit) or the literal read as '3 kg' (0.1 of its source) admit the sum:
+    0.9 * 0.3 + 0.1 = 0.37 of the combinations; the unit check picks none of them."""
+    m = reading_mass(Trace.from_dict(_BAGS), pack=load_pack("en_units_v1+en_counts_v1"))[0]
+    assert (round(m.mass, 3), m.readings) == (0.37, 3)
+
+
+def test_reading_mass_is_empty_for_an_admitted_trace() -> None:
+    data = copy.deepcopy(_BAGS)
+    data["mentions"][1]["unit"] = "kg"
+    data["mentions"][1]["readings"] = [["kg", 0.7], ["apples", 0.3]]
+    assert reading_mass(Trace.from_dict(data), pack=load_pack("en_units_v1+en_counts_v1")) == {}

@@ -9,7 +9,7 @@ write is a number the gold solution uses, measured on GSM8K train (development d
 ``python benchmarks/implicit_rates.py``.
 
 >>> [(r.rule, r.words) for r in implicit_readings("Ann and Bob share a pizza. How many slices each?", 2)]
-[('named_people', 'Ann, Bob')]
+[('named_people', 'Ann, Bob'), ('counted', 'Ann and Bob')]
 >>> [(r.rule, r.words, r.probability) for r in implicit_readings("Both boys eat. How many?", 2)]
 [('both', 'Both', 0.37)]
 """
@@ -47,12 +47,6 @@ def _named_people(question: str, pack: UnitPack | None) -> list[tuple[str, float
     return [(", ".join(m.text for m in persons), float(len(persons)))] if len(persons) >= 2 else []
 
 
-def _named_people_and_self(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
-    """The persons a question names and the one who speaks of them: "she and her 3 friends" style counts."""
-    persons = named_items(question)[0]
-    return [(", ".join(m.text for m in persons) + " and the narrator", float(len(persons) + 1))] if persons else []
-
-
 def _both(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     """A pair named as such: "both", "a pair", "a couple", "twins" are 2."""
     return [(m.group(), 2.0) for m in _BOTH.finditer(question)][:1]
@@ -76,7 +70,6 @@ def _counted(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
 
 IMPLICIT_RULES: tuple[tuple[str, Callable[[str, UnitPack | None], list[tuple[str, float]]]], ...] = (
     ("named_people", _named_people),
-    ("named_people_and_self", _named_people_and_self),
     ("both", _both),
     ("none", _none),
     ("listed", _listed),
@@ -87,7 +80,6 @@ IMPLICIT_RULES: tuple[tuple[str, Callable[[str, UnitPack | None], list[tuple[str
 IMPLICIT_RATES: Mapping[str, float] = MappingProxyType(
     {
         "named_people": 0.28,  # 374 of 1,354
-        "named_people_and_self": 0.21,  # 865 of 4,111
         "both": 0.37,  # 71 of 190
         "none": 0.07,  # 1 of 14
         "listed": 0.38,  # 34 of 90

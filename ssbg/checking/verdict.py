@@ -55,17 +55,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ssbg.checking.implicit import implicit_readings
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ProblemGraphError
 from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
 from ssbg.numbers import parse_number
+from ssbg.reading.learned.model import keeping_readings
 from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution
 from ssbg.reading.textview import text_spans
-from ssbg.trace import Operand, Trace, bind_trace, step_units
+from ssbg.trace import Operand, ReadingMass, Trace, answer_mass, bind_trace, reading_mass, step_units
 from ssbg.units import UnitPack, UnitVector, corpus_pack, load_pack
 
 __all__ = [
     "COVERAGE_FINDINGS",
+    "DEFAULT_MIN_EVIDENCE",
     "ERROR_FINDINGS",
     "FINDING_FAMILIES",
     "FINDING_REASONS",
@@ -117,6 +120,16 @@ COVERAGE_FINDINGS: frozenset[str] = frozenset(
 
 FINDING_REASONS: frozenset[str] = ERROR_FINDINGS | COVERAGE_FINDINGS
 
+ROBUST_FINDINGS: frozenset[str] = frozenset({"unit_mismatch", "ungrounded_number", "expected_unit_mismatch"})
+"""The error findings that depend on a reading: evidence only when the readings that would not make them hold less
+than ``min_evidence`` of the probability (:func:`check_solution`, ADR 0027); ``arithmetic_error`` reads no unit."""
+
+DEFAULT_MIN_EVIDENCE = 0.001
+"""ε, the default ``min_evidence``: a reading-dependent finding is error evidence only when the plausible readings
+under which the step is admitted (the number grounded, the answer's unit the one asked) hold less than this share
+of the reader's probability; otherwise ssbg could not tell (``ambiguous_grounding``).  Chosen on half A of the dev
+file's problems (``benchmarks/checker_halves.py --sweep``), scored on half B (ADR 0027)."""
+
 NOTE_FINDINGS: frozenset[str] = frozenset({"count_kind_mismatch", "mixed_kinds"})
 """The kind check's findings (:data:`ssbg.kinds.KIND_FINDINGS`), kept as notes (:attr:`Verdict.notes`): they never
 change a verdict (ADR 0017: their precision on labelled solutions is the base rate without a reference)."""
@@ -156,6 +169,11 @@ def _fail(message: str, path: str) -> ProblemGraphError:
     return ProblemGraphError(message, reason="invalid_value", path=path)
 
 
+def _check_min_evidence(value: object) -> None:
+    if not (type(value) is float or type(value) is int) or not 0.0 < value <= 1.0:
+        raise _fail(f"'min_evidence' must be a probability in (0, 1] (got {value!r})", "min_evidence")
+
+
 def _span(value: object, path: str) -> None:
     if not (
         isinstance(value, tuple)
@@ -188,6 +206,8 @@ class Finding:
     detail: str = ""
     in_reference: bool = False
     could_not_tell: str = ""
+    support: float | None = None
+    would_be: str = ""
 
     def __post_init__(self) -> None:
         if self.reason not in FINDING_REASONS and self.reason not in NOTE_FINDINGS:
@@ -205,6 +225,11 @@ class Finding:
             _span(s, f"question_spans[{k}]")
         if type(self.detail) is not str or type(self.in_reference) is not bool or type(self.could_not_tell) is not str:
             raise _fail("'detail' and 'could_not_tell' must be str and 'in_reference' a bool", "detail")
+        if self.support is not None and not (type(self.support) is float and 0.0 <= self.support <= 1.0):
+            raise _fail(f"'support' must be a probability in [0, 1] or None (got {self.support!r})", "support")
+        if self.would_be and (self.would_be not in ROBUST_FINDINGS or self.reason != "ambiguous_grounding"):
+            raise _fail(f"'would_be' must be one of {sorted(ROBUST_FINDINGS)} on an ambiguous_grounding finding "
+                        f"(got {self.would_be!r} on {self.reason!r})", "would_be")
 
     @property
     def family(self) -> str:
@@ -215,10 +240,22 @@ class Finding:
         evidence = self.reason in ERROR_FINDINGS and not self.in_reference and not self.could_not_tell
         return "error" if evidence else "coverage"
 
+    def evidence_below(self) -> float | None:
+        """The ``min_evidence`` above which this finding is error evidence: its ``support`` (0 for a finding no
+        reading could admit, as ``arithmetic_error``), or None when it is evidence under no ε (coverage, a note, or
+        shared with the reference).  A verdict at ε is ``error`` iff a finding has ``evidence_below() < ε``."""
+        if self.in_reference or self.could_not_tell:
+            return None
+        if self.reason in ERROR_FINDINGS or self.would_be:
+            return self.support if self.support is not None else 0.0
+        return None
+
     def key(self) -> tuple[str, frozenset[tuple[int, int]], str]:
         """What makes two findings (of a solution and of its reference) the same: the reason, the question spans, and
         without question spans the detail."""
-        return self.reason, frozenset(self.question_spans), "" if self.question_spans else self.detail
+        reason = self.would_be or self.reason  # a finding ssbg could not tell is matched as what it was found as
+        detail = self.detail.partition("; P(")[0] if self.would_be else self.detail
+        return reason, frozenset(self.question_spans), "" if self.question_spans else detail
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -231,6 +268,8 @@ class Finding:
             "detail": self.detail,
             "in_reference": self.in_reference,
             "could_not_tell": self.could_not_tell or None,
+            "support": self.support,
+            "would_be": self.would_be or None,
         }
 
 
@@ -279,6 +318,8 @@ class Verdict:
     list of steps joined by newlines); spans index it.  ``pack`` names the pack it was checked with
     (:attr:`~ssbg.units.UnitPack.citation`: each part's name, version and checksum prefix).
     ``trace`` and ``graph`` are what was checked (None when no step was read), for views.
+    ``min_evidence`` is the ε it was judged at (:func:`check_solution`); :meth:`status_at` gives
+    the status at another ε from the same findings.
     """
 
     status: str
@@ -292,8 +333,15 @@ class Verdict:
     trace: Trace | None = field(default=None, repr=False, compare=False)
     graph: SemanticSymbolicBindingGraph | None = field(default=None, repr=False, compare=False)
     notes: tuple[Finding, ...] = ()  # the kind check's notes (NOTE_FINDINGS): never change the status
+    min_evidence: float = DEFAULT_MIN_EVIDENCE
 
     def __post_init__(self) -> None:
+        _check_min_evidence(self.min_evidence)
+        for f in self.findings:
+            below = f.evidence_below()
+            if f.family == "error" and below is not None and below >= self.min_evidence:
+                raise _fail(f"a {f.reason!r} finding with support {below} is not evidence at min_evidence "
+                            f"{self.min_evidence}", "findings")
         if any(f.family == "note" for f in self.findings) or any(f.family != "note" for f in self.notes):
             raise _fail("the kind check's notes go in 'notes', and only they", "notes")
         if self.status not in VERDICT_STATUSES:
@@ -302,6 +350,26 @@ class Verdict:
         expected = "error" if errors else "unverifiable" if self.findings else "sound"
         if self.status != expected:
             raise _fail(f"'status' must be {expected!r} for these findings (got {self.status!r})", "status")
+
+    @property
+    def evidence_below(self) -> float | None:
+        """The ε above which this verdict is ``error``: the least :meth:`Finding.evidence_below` of its findings
+        (None: ``error`` at no ε)."""
+        found = [b for b in (f.evidence_below() for f in self.findings) if b is not None]
+        return min(found) if found else None
+
+    def status_at(self, min_evidence: float) -> str:
+        """The status this verdict's findings give at another ε (what a sweep of ε reads, without checking again).
+
+        >>> v = check_solution("Ann has 3 bags of 4 kg. How many kg?", "3 + 4 = <<3+4=7>>7 kg")
+        >>> v.status, v.status_at(0.01), [(f.reason, f.would_be, f.support) for f in v.findings]
+        ('unverifiable', 'error', [('ambiguous_grounding', 'unit_mismatch', 0.001755)])
+        """
+        _check_min_evidence(min_evidence)
+        below = self.evidence_below
+        if below is not None and below < min_evidence:
+            return "error"
+        return "unverifiable" if self.findings else "sound"
 
     @property
     def errors(self) -> tuple[Finding, ...]:
@@ -345,6 +413,9 @@ class Verdict:
                 where += f": {self.solution[f.span[0] : f.span[1]].strip()!r}"
             where += ")"
         said = f"{where}: {_EXPLAIN[f.reason]} [{f.reason}]"
+        if f.would_be:  # a reading-dependent finding some plausible reading undoes (ADR 0027)
+            said = (f"{where}: ssbg could not tell whether {_EXPLAIN[f.would_be]}: a reading it finds plausible would "
+                    f"not make it so [ambiguous_grounding, found as {f.would_be}]")
         if f.detail:
             said += f": {f.detail}"
         if f.question_spans:
@@ -460,6 +531,13 @@ class _GraphFindings:
         self.placeholder_symbols = frozenset(
             sid for sid, s in self.symbols.items() if s.source_span.source_id == f"{self.problem_id}:solution"
         )
+        self._masses: dict[int, ReadingMass] | None = None  # each refused step's P(admissible), on first need
+
+    def mass(self, index: int) -> ReadingMass | None:
+        """The reading mass of trace step ``index`` refused as a root-cause unit mismatch (:func:`reading_mass`)."""
+        if self._masses is None:
+            self._masses = reading_mass(self.reading.trace, pack=self.pack) if self.reading.trace else {}
+        return self._masses.get(index)
 
     def step_of(self, lhs: str) -> int | None:
         m = _STEP_ID.match(lhs)
@@ -519,8 +597,12 @@ class _GraphFindings:
         trace = self.reading.trace
         if m is None or trace is None:
             return _Facts()
-        signature = _signature(trace, int(m.group(1)))
-        return _Facts(signature, reason == "unit_mismatch" and self.count_only(eq))
+        index = int(m.group(1))
+        signature = _signature(trace, index)
+        mass = self.mass(index) if reason == "unit_mismatch" else None
+        if mass is None:
+            return _Facts(signature, reason == "unit_mismatch" and self.count_only(eq))
+        return _Facts(signature, self.count_only(eq), None, mass.mass, _said(mass))
 
     def dimension(self, sid: str) -> tuple[int, ...] | None:
         """A symbol's dimension as exponents (None when it has no unit the pack knows)."""
@@ -612,7 +694,7 @@ class _GraphFindings:
             out.append(self.finding(f.finding, step, spans, f.detail))
         return out, kinds.graph(self.graph)
 
-    def target_findings(self) -> list[Finding]:
+    def target_findings(self) -> list[tuple[Finding, _Facts]]:
         if not self.graph.unknowns or not self.graph.equations:
             return []
         target = self.graph.unknowns[0]
@@ -627,7 +709,12 @@ class _GraphFindings:
         detail = target.target_refusal_detail or ""
         if reason == "expected_unit_mismatch" and not self._answers(step):
             reason, detail = "unbound_target", f"the last step does not give the stated answer ({detail})"
-        return [self.finding(reason, step, spans, detail)]
+        facts = _Facts()
+        if reason == "expected_unit_mismatch" and self.reading.trace is not None:
+            mass = answer_mass(self.reading.trace, pack=self.pack)
+            if mass is not None:
+                facts = _Facts(support=mass.mass, reading=_said(mass))
+        return [(self.finding(reason, step, spans, detail), facts)]
 
     def _answers(self, step: int | None) -> bool:
         """Whether the last step gives the solution's stated answer (True when it states none)."""
@@ -643,12 +730,27 @@ def _plain(value: float) -> str:
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 
-def _note_findings(reading: SolutionReading) -> list[tuple[Finding, _Facts]]:
+def _said(mass: ReadingMass) -> str:
+    """The most probable admitting reading of a reading mass in words, with its probability."""
+    return "" if mass.best is None else f"{mass.best} (p = {mass.best_probability:.3g})"
+
+
+def _note_findings(reading: SolutionReading, question: str, pack: UnitPack) -> list[tuple[Finding, _Facts]]:
     out = []
     for n in reading.notes:
         f = Finding(n.reason, n.step, n.line, None if n.start is None or n.end is None else (n.start, n.end), (),
                     n.detail)
-        out.append((f, _Facts(number=_number(n.detail) if n.reason == "ungrounded_number" else None)))
+        if n.reason != "ungrounded_number":
+            out.append((f, _Facts()))
+            continue
+        number = _number(n.detail)
+        found = [] if number is None else implicit_readings(question, number, pack)
+        if not found:
+            out.append((f, _Facts(number=number, support=0.0)))
+            continue
+        best = found[0]  # the most probable reading; the rules overlap, so their probabilities are not added
+        said = f"{best.words!r} read as {_plain(best.value)} ({best.rule.replace('_', ' ')}, p = {best.probability:.3g})"
+        out.append((f, _Facts(number=number, support=best.probability, reading=said)))
     return out
 
 
@@ -669,6 +771,8 @@ class _Facts(NamedTuple):
     signature: Signature | None = None
     count_only: bool = False
     number: float | None = None
+    support: float | None = None  # P(a plausible reading admits the step / grounds the number / gives the asked unit)
+    reading: str = ""  # the most probable such reading, with its probability, in words
 
 
 def _value(x: float) -> float:
@@ -750,14 +854,24 @@ _COUNT_ONLY = "its units differ only in the count of things, a per-thing reading
 _NO_REFERENCE = "the unit the question asks for is ssbg's reading of its words, and no reference solution confirms it"
 
 
-def _judge(pairs: Iterable[tuple[Finding, _Facts]], reference: Reference | None) -> list[Finding]:
-    """The findings as the policy weighs them (:func:`check_solution`, ADR 0019): shared with the reference, a
-    reading limit (``in_reference``); a unit mismatch only in the count of things with no reference, or with a
-    reference whose refused steps read one of its question numbers, and an answer-unit mismatch with no
-    reference, coverage (``could_not_tell``); the rest as found."""
+_WHAT = {
+    "unit_mismatch": "P(admissible)",
+    "ungrounded_number": "P(grounded)",
+    "expected_unit_mismatch": "P(the asked unit)",
+}
+
+
+def _judge(pairs: Iterable[tuple[Finding, _Facts]], reference: Reference | None, min_evidence: float) -> list[Finding]:
+    """The findings as the policy weighs them (:func:`check_solution`, ADR 0027): shared with the reference, a
+    reading limit (``in_reference``); a reading-dependent error finding (:data:`ROBUST_FINDINGS`) whose plausible
+    readings admit it with probability ``support >= min_evidence``, ``ambiguous_grounding`` (could not tell), naming
+    the most probable admitting reading; the rest as found, with their support."""
     keys = [f.key() for f in reference.findings] if reference is not None else []
     out: list[Finding] = []
     for f, facts in pairs:
+        support = None if f.reason not in ROBUST_FINDINGS else facts.support if facts.support is not None else 0.0
+        if support is not None:
+            f = dataclasses.replace(f, support=round(support, 6))  # noqa: PLW2901
         if reference is not None and _shared(f, facts, keys, reference):
             out.append(dataclasses.replace(f, in_reference=True))
         elif f.reason == "unit_mismatch" and facts.count_only and (
@@ -766,6 +880,12 @@ def _judge(pairs: Iterable[tuple[Finding, _Facts]], reference: Reference | None)
             out.append(dataclasses.replace(f, could_not_tell=_COUNT_ONLY))
         elif f.reason == "expected_unit_mismatch" and reference is None:
             out.append(dataclasses.replace(f, could_not_tell=_NO_REFERENCE))
+        elif support is not None and support >= min_evidence:
+            said = f"{_WHAT[f.reason]} = {support:.3g}"
+            if facts.reading:
+                said += f", the most probable reading that {'grounds it' if f.reason == 'ungrounded_number' else 'admits it'}: {facts.reading}"
+            out.append(dataclasses.replace(f, reason="ambiguous_grounding", would_be=f.reason,
+                                           detail=f"{f.detail}; {said}"))
         else:
             out.append(f)
     return out
@@ -813,17 +933,17 @@ def _step_statuses(reading: SolutionReading, graph: SemanticSymbolicBindingGraph
 
 
 def _findings(
-    reading: SolutionReading, pack: UnitPack
+    reading: SolutionReading, question: str, pack: UnitPack
 ) -> tuple[list[tuple[Finding, _Facts]], SemanticSymbolicBindingGraph | None, list[Finding]]:
     """The findings (each with what the policy weighs), the bound graph (its proofs with the counted nouns) and
     the kind check's notes."""
-    findings = _note_findings(reading)
+    findings = _note_findings(reading, question, pack)
     if reading.trace is None:
         return findings, None, []
     graph = bind_trace(reading.trace, pack=pack)
     found = _GraphFindings(reading, graph, pack)
     findings += found.equation_findings()
-    findings += [(f, _Facts()) for f in found.target_findings()]
+    findings += found.target_findings()
     notes, graph = found.kind_notes(pack)
     return sorted(findings, key=lambda pair: _order(pair[0])), graph, sorted(notes, key=_order)
 
@@ -861,6 +981,7 @@ def check_solution(
     *,
     pack: UnitPack | str | Path | None = None,
     reference: str | Sequence[str] | Reference | Sequence[Finding] | None = None,
+    min_evidence: float = DEFAULT_MIN_EVIDENCE,
 ) -> Verdict:
     """Check a solution to a question: ``sound``, ``error`` (with the step of each finding) or ``unverifiable``.
 
@@ -904,9 +1025,11 @@ def check_solution(
     ProblemGraphError
         ``wrong_type`` when ``question`` or ``solution`` is not text.
     """
+    _check_min_evidence(min_evidence)
     p = _pack(pack)
-    reading = read_solution(question, solution, pack=p)
-    pairs, graph, notes = _findings(reading, p)
+    with keeping_readings():
+        reading = read_solution(question, solution, pack=p)
+    pairs, graph, notes = _findings(reading, question, p)
     checked = reference is not None
     ref: Reference | None = None
     if isinstance(reference, Reference):
@@ -915,7 +1038,7 @@ def check_solution(
         ref = Reference(tuple(reference))  # type: ignore[arg-type]
     elif reference is not None:
         ref = read_reference(question, reference, pack=p)  # type: ignore[arg-type]
-    judged = _judge(pairs, ref)
+    judged = _judge(pairs, ref, min_evidence)
     if ref is not None:
         notes = _mark_recurring(notes, ref.findings)
     findings = judged
@@ -933,4 +1056,5 @@ def check_solution(
         reading.trace,
         graph,
         tuple(notes),
+        min_evidence,
     )
