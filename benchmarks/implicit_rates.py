@@ -23,8 +23,8 @@ from ssbg.units import corpus_pack
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "gsm8k" / "train.jsonl"
 _ANNOTATION = re.compile(r"<<([^=<>]*)=")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
-_WORDS = {w: float(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())} | {"dozen": 12.0, "half": 0.5}
+_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_WORDS = {w: float(i) for i, w in enumerate(_NAMES)} | {"dozen": 12.0, "half": 0.5}
 
 
 def written(question: str) -> set[float]:

@@ -222,7 +222,7 @@ def test_readings_are_kept_only_when_asked_and_never_change_the_choice() -> None
     assert [replace(m, readings=()) for m in kept.mentions] == list(plain.mentions)
     for m in kept.mentions:
         if m.readings:
-            assert m.readings[0].unit == m.unit and len(m.readings) <= N_BEST
+            assert (m.readings[0].unit, len(m.readings) <= N_BEST) == (m.unit, True)
             assert sum(r.probability for r in m.readings) <= 1.0 + 1e-6
 
 

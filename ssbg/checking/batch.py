@@ -587,8 +587,8 @@ def check_solutions(
     total = count_records(data) if known is None else known
     bar = _progress(progress, total if limit is None or total is None else min(limit, total))
     try:
-        for n, (chunk, chunk_seen) in map_batches(_batched(records, batch_size), _CheckWork(fields, pack_spec, min_evidence),
-                                                  jobs=jobs, engine=engine):
+        work = _CheckWork(fields, pack_spec, min_evidence)
+        for n, (chunk, chunk_seen) in map_batches(_batched(records, batch_size), work, jobs=jobs, engine=engine):
             rows.extend(chunk)
             seen = seen | chunk_seen
             if bar is not None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ssbg.checking.batch import REFERENCE_SOLVER, Fields, field_value
-from ssbg.checking.verdict import Verdict, check_solution
+from ssbg.checking.verdict import DEFAULT_MIN_EVIDENCE, Verdict, check_solution
 from ssbg.outputs import csv_text, html_text
 from ssbg.reading.readers.common import decode_jsonl_line
 from ssbg.units import UnitPack
@@ -68,7 +68,8 @@ def recheck(
             solution = field_value(holder, fields.solution) if not isinstance(holder, str | list) else holder
         if isinstance(question, str) and isinstance(solution, str | list):
             ref = reference if isinstance(reference, str | list) else None
-            out.append((kind, row, check_solution(question, solution, pack=pack, reference=ref)))
+            level = float(getattr(row, "min_evidence", DEFAULT_MIN_EVIDENCE))
+            out.append((kind, row, check_solution(question, solution, pack=pack, reference=ref, min_evidence=level)))
     return out
 
 
@@ -120,7 +121,10 @@ _TPL_PAGE = """<!DOCTYPE html>
 <style>body{{font-family:sans-serif;margin:2em;max-width:95em}} table{{border-collapse:collapse;font-size:0.85em}}
 td,th{{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right}} td:first-child,th:first-child{{text-align:left}}
 section{{border-top:1px solid #ddd;margin-top:1.2em;padding-top:0.8em}}</style></head>
-<body><h1>ssbg check-solutions</h1><p>{title}</p><p class="pack">Unit pack: {pack}</p>{scores}
+<body><h1>ssbg check-solutions</h1><p>{title}</p><p class="pack">Unit pack: {pack}</p>
+<p class="evidence">min_evidence (ε): {min_evidence}. A unit mismatch, an ungrounded number or an answer-unit mismatch
+is error evidence (a dimension error found) only when the readings that undo it hold less than ε of the reader's
+probability; otherwise ssbg could not tell (ambiguous_grounding, coverage).</p>{scores}
 <h2>Verdicts</h2>{counts}{plot}{examples}</body></html>
 """
 
@@ -151,6 +155,7 @@ def report_html(
     *,
     title: str,
     pack: str = "",
+    min_evidence: float = DEFAULT_MIN_EVIDENCE,
 ) -> str:
     """The page: the pack (its :attr:`~ssbg.units.UnitPack.provenance`), scores (when labelled), verdict counts per
     solver, and the drawn verdicts (all escaped)."""
@@ -167,6 +172,7 @@ def report_html(
     return _TPL_PAGE.format(
         title=html_text(title),
         pack=html_text(pack) if pack else "(not given)",
+        min_evidence=html_text(repr(min_evidence)),
         scores="" if scores is None else "<h2>Scores</h2>" + _table(scores),
         counts=_table(counts),
         plot=_svg_body(plot_verdicts(frame).svg),

@@ -749,7 +749,8 @@ def _note_findings(reading: SolutionReading, question: str, pack: UnitPack) -> l
             out.append((f, _Facts(number=number, support=0.0)))
             continue
         best = found[0]  # the most probable reading; the rules overlap, so their probabilities are not added
-        said = f"{best.words!r} read as {_plain(best.value)} ({best.rule.replace('_', ' ')}, p = {best.probability:.3g})"
+        rule = best.rule.replace("_", " ")
+        said = f"{best.words!r} read as {_plain(best.value)} ({rule}, p = {best.probability:.3g})"
         out.append((f, _Facts(number=number, support=best.probability, reading=said)))
     return out
 
@@ -883,7 +884,8 @@ def _judge(pairs: Iterable[tuple[Finding, _Facts]], reference: Reference | None,
         elif support is not None and support >= min_evidence:
             said = f"{_WHAT[f.reason]} = {support:.3g}"
             if facts.reading:
-                said += f", the most probable reading that {'grounds it' if f.reason == 'ungrounded_number' else 'admits it'}: {facts.reading}"
+                does = "grounds it" if f.reason == "ungrounded_number" else "admits it"
+                said += f", the most probable reading that {does}: {facts.reading}"
             out.append(dataclasses.replace(f, reason="ambiguous_grounding", would_be=f.reason,
                                            detail=f"{f.detail}; {said}"))
         else:

@@ -36,8 +36,8 @@ from ssbg.units import UnitPack
 __all__ = [
     "ALT_MIN",
     "MODEL_FILE",
-    "Model",
     "N_BEST",
+    "Model",
     "UnitReading",
     "keeping_readings",
     "load_model",

@@ -56,8 +56,8 @@ from ssbg.limits import size_refusal
 from ssbg.numbers import parse_number
 from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
-from ssbg.reading.mentions import find_question_span
 from ssbg.reading.learned.model import keeping_readings, readings_kept
+from ssbg.reading.mentions import find_question_span
 from ssbg.reading.problem_text import ProblemText, read_problem_text
 
 # The GSM8K reader's pieces (this reader reads the same notations; see its docstring):
@@ -370,7 +370,8 @@ def _formula_value(expr: str) -> float | None:
 @functools.lru_cache(maxsize=256)
 def _question(question: str, pack: UnitPack, keep: bool) -> tuple[tuple[int, int] | None, ProblemText]:
     """A question's span, mentions and answer unit (memoized: every solution of one question reads them;
-    all immutable values); ``keep``: with the n-best unit readings (:func:`~ssbg.reading.learned.model.keeping_readings`)."""
+    all immutable values); ``keep``: with the n-best unit readings
+    (:func:`~ssbg.reading.learned.model.keeping_readings`)."""
     span = find_question_span(question)
     with keeping_readings(keep):
         return span, read_problem_text(question, span, pack=pack)
