@@ -1267,21 +1267,35 @@ class _TraceBinder:
                 out.append((read, p * u.probability / total, words))
         return out
 
-    def mass(self, i: int, step: Step, expected: UnitVector | None = None) -> ReadingMass:
-        """How much of the readings' probability the unit check admits step ``i`` under (:func:`reading_mass`);
-        with ``expected``, under which it is admitted with that unit (:func:`answer_mass`)."""
+    def mass(self, i: int, step: Step, stated: float = 1.0, expected: UnitVector | None = None,
+             asked: float = 1.0) -> ReadingMass:
+        """How much of the readings' probability the unit check admits step ``i`` under (:func:`reading_mass`):
+        ``stated`` is the probability that the unit the step states is its result's (else the check goes without
+        it); with ``expected``, the probability that it is admitted with that unit, ``asked`` being the
+        probability that the asked unit is the answer's (else any admitted unit answers: :func:`answer_mass`)."""
         sid = _step_labels(i)[0]
+        lhs: list[tuple[str, float, str]] = [(sid, 1.0, "")]
+        if expected is None and step.unit and stated < 1.0:
+            free = f"{sid}__unstated"
+            self.symbols[free] = dataclasses.replace(self.symbols[sid], symbol_id=free, unit=None)
+            lhs = [(sid, stated, ""), (free, 1.0 - stated, f"the stated {shown(step.unit)} not the result's unit")]
 
-        def accepts(ids: list[str], kind: str) -> bool:
+        def admitted_by(ids: list[str], kind: str) -> tuple[float, str]:
+            """The share of the lhs readings that admit the combination, and the likeliest one's words."""
             rhs = _OP_JOIN[step.op].join(ids)
             if expected is None:
-                return self.stamper.admits(sid, rhs, ids, kind)
+                hits = [(q, w) for name, q, w in lhs if self.stamper.admits(name, rhs, ids, kind)]
+                return (sum(q for q, _ in hits), max(hits)[1]) if hits else (0.0, "")
             trial = f"{sid}__trial"
             self.symbols[trial] = dataclasses.replace(self.symbols[sid], symbol_id=trial)
             eq = self.stamper.stamp(trial, rhs, ids, kind, self.symbols[sid].source_span)
             unit = self.stamper.admitted.get(trial)
             self.stamper.retract(trial)
-            return eq.admissibility_status == "admitted" and unit == expected
+            if eq.admissibility_status != "admitted":
+                return 0.0, ""
+            if unit == expected:
+                return 1.0, ""
+            return 1.0 - asked, "the asked unit not the answer's" if asked < 1.0 else ""
 
         additive = step.op in _ADDITIVE and not self.beside_a_rate(step)
         choices = [self.options(o, additive) for o in step.operands]
@@ -1305,10 +1319,12 @@ class _TraceBinder:
             kind = self.kind_for(step.op, tried, mark=False) if step.op == "multiply" else step.op
             count += 1
             weighed += p
-            if accepts(ids, kind):
-                admitted += p
-                if p > best_p:
-                    best_p, best = p, "; ".join(dict.fromkeys(w for _, _, w in combo if w)) or "the chosen reading"
+            share, said = admitted_by(ids, kind)
+            if share:
+                admitted += p * share
+                if p * share > best_p:
+                    words = [*(w for _, _, w in combo if w), *([said] if said else [])]
+                    best_p, best = p * share, "; ".join(dict.fromkeys(words)) or "the chosen reading"
         if not weighed:
             return ReadingMass(i, 0.0, None, 0.0, 0)
         return ReadingMass(i, admitted / weighed, best, best_p / weighed, count)
@@ -1420,7 +1436,7 @@ class ReadingMass(NamedTuple):
     readings: int
 
 
-def reading_mass(trace: Trace, *, pack: UnitPack | None = None) -> dict[int, ReadingMass]:
+def reading_mass(trace: Trace, *, pack: UnitPack | None = None, stated: float = 1.0) -> dict[int, ReadingMass]:
     """P(admissible) of each step refused as a root-cause ``unit_mismatch``, over the n-best readings the trace keeps.
 
     Each operand's readings are its sources (:attr:`Operand.readings`, else the chosen one) and, for a mention,
@@ -1428,7 +1444,9 @@ def reading_mass(trace: Trace, *, pack: UnitPack | None = None) -> dict[int, Rea
     its operands'.  The unchanged unit check (:meth:`~ssbg.admissibility.EquationStamper.admits`) is asked of
     every combination and picks none: binding's choice is :func:`bind_trace`'s.  A reading no check can decide
     (a bare number, a unit outside the pack, a refused earlier step) is left out of the normalisation.  Each step
-    is weighed alone: earlier steps keep their admitted units.
+    is weighed alone: earlier steps keep their admitted units.  ``stated`` is the probability that a step's stated
+    unit (``>>24 clips``, a reading of the solution's words) is its result's; the other reading, weighed
+    ``1 - stated``, checks the step without it (1: the stated unit as read).
 
     >>> t = Trace.from_dict({"problem_id": "p", "corpus": "example", "text": "a 3 kg bag and 4 apples",
     ...     "mentions": [{"start": 2, "end": 6, "text": "3 kg", "value": 3, "unit": "kg"},
@@ -1447,15 +1465,17 @@ def reading_mass(trace: Trace, *, pack: UnitPack | None = None) -> dict[int, Rea
     for i, step in enumerate(trace.steps):
         eq = by_lhs.get(_step_labels(i)[0])
         if eq is not None and eq.refusal_reason == "unit_mismatch" and eq.is_root_cause:
-            out[i] = binder.mass(i, step)
+            out[i] = binder.mass(i, step, stated)
     return out
 
 
-def answer_mass(trace: Trace, *, pack: UnitPack | None = None) -> ReadingMass | None:
+def answer_mass(trace: Trace, *, pack: UnitPack | None = None, asked: float = 1.0) -> ReadingMass | None:
     """P(the answer has the unit asked) when the last step's chosen reading gives another (its target refused as
     ``expected_unit_mismatch``): the probability of the combinations of the last step's operand readings under which
     the unit check admits it with the asked unit (as :func:`reading_mass`); None when the target is not so refused.
-    The asked unit is the question's reading (``answer_unit``, or the corpus's ``gold_answer_unit``), kept."""
+    The asked unit is the question's reading (``answer_unit``, or the corpus's ``gold_answer_unit``): ``asked`` is
+    the probability that it is the answer's; the other reading, weighed ``1 - asked``, lets any admitted unit
+    answer (1: the asked unit as read)."""
     p = default_pack() if pack is None else pack
     binder = _bind(trace, p)
     target = binder.unknown()
@@ -1464,7 +1484,7 @@ def answer_mass(trace: Trace, *, pack: UnitPack | None = None) -> ReadingMass | 
     if target.target_refusal_reason != "expected_unit_mismatch" or not isinstance(hit, ResolvedUnit):
         return None
     last = len(trace.steps) - 1
-    return binder.mass(last, trace.steps[last], hit.dimension)
+    return binder.mass(last, trace.steps[last], expected=hit.dimension, asked=asked)
 
 
 def step_units(trace: Trace, *, pack: UnitPack | None = None) -> tuple[UnitVector | None, ...]:

@@ -218,7 +218,7 @@ def test_a_prose_chain_or_a_split_number_is_no_slip(solution: str) -> None:
 
 def test_an_answer_in_another_dimension_is_an_expected_unit_mismatch() -> None:
     q = "A car drives at 60 miles per hour for 3 hours. How many hours does the trip take?"
-    v = check_solution(q, "60 * 3 = <<60*3=180>>180 miles\nA: 180")
+    v = check_solution(q, "60 * 3 = <<60*3=180>>180 miles\nA: 180", min_evidence=0.5)
     assert reasons(v) == [("expected_unit_mismatch", 0)]
     assert [q[a:b] for a, b in v.findings[0].question_spans] == ["How many hours does the trip take?"]
 
@@ -329,9 +329,11 @@ def test_a_unit_mismatch_only_in_the_count_of_things_is_coverage_without_a_refer
 
 def test_a_count_only_mismatch_is_evidence_unless_the_reference_reads_its_numbers_in_refused_steps() -> None:
     spans = check_solution(CHICKENS, PER_CHICKEN).findings[0].question_spans
-    firm = check_solution(CHICKENS, PER_CHICKEN, reference=Reference(()))
+    # at an ε above the stated unit's doubt (1 - STATED_UNIT_RELIABILITY), so that the count-only rule decides
+    firm = check_solution(CHICKENS, PER_CHICKEN, reference=Reference(()), min_evidence=0.5)
     assert (firm.status, [f.family for f in firm.findings]) == ("error", ["error"])
-    doubtful = check_solution(CHICKENS, PER_CHICKEN, reference=Reference((), refused_spans=frozenset(spans[:1])))
+    doubtful = check_solution(CHICKENS, PER_CHICKEN, reference=Reference((), refused_spans=frozenset(spans[:1])),
+                              min_evidence=0.5)
     assert (doubtful.status, [bool(f.could_not_tell) for f in doubtful.findings]) == ("unverifiable", [True])
 
 
@@ -341,9 +343,12 @@ def test_a_unit_mismatch_in_more_than_the_count_stays_evidence_without_a_referen
 
 
 def test_an_answer_unit_mismatch_needs_a_reference() -> None:
+    # without one, the asked unit is ssbg's reading of the question, right with ASKED_UNIT_RELIABILITY: the other
+    # reading (any admitted unit answers) holds the rest, above the default ε
     alone = check_solution(RUNNER, TIMES)
-    assert (alone.status, [(f.reason, f.family) for f in alone.findings]) == (
-        "unverifiable", [("expected_unit_mismatch", "coverage")])
+    assert (alone.status, [(f.reason, f.would_be, f.family) for f in alone.findings]) == (
+        "unverifiable", [("ambiguous_grounding", "expected_unit_mismatch", "coverage")])
+    assert alone.findings[0].support == round(1 - verdict_module.ASKED_UNIT_RELIABILITY, 6)
     checked = check_solution(RUNNER, TIMES, reference="6/2=<<6/2=3>>3 km per hour\nA: 3")
     assert (checked.status, [(f.reason, f.family) for f in checked.findings]) == (
         "error", [("expected_unit_mismatch", "error")])

@@ -24,6 +24,7 @@ from ssbg.trace import (
     SourceReading,
     Trace,
     _TraceBinder,
+    answer_mass,
     bind_trace,
     reading_mass,
     step_units,
@@ -735,3 +736,30 @@ def test_reading_mass_is_empty_for_an_admitted_trace() -> None:
     data["mentions"][1]["unit"] = "kg"
     data["mentions"][1]["readings"] = [["kg", 0.7], ["apples", 0.3]]
     assert reading_mass(Trace.from_dict(data), pack=load_pack("en_units_v1+en_counts_v1")) == {}
+
+
+def test_a_stated_unit_is_weighed_as_a_reading_when_its_probability_is_given() -> None:
+    data = copy.deepcopy(_BAGS)
+    data["mentions"][1]["unit"] = "kg"
+    del data["mentions"][1]["readings"]
+    del data["steps"][0]["operands"][1]["readings"]
+    data["steps"][0]["unit"] = "apples"  # 3 kg + 4 kg stated as apples: refused at its stated unit only
+    t = Trace.from_dict(data)
+    pack = load_pack("en_units_v1+en_counts_v1")
+    assert reading_mass(t, pack=pack)[0].mass == 0.0
+    m = reading_mass(t, pack=pack, stated=0.9)[0]
+    assert (round(m.mass, 6), m.best) == (0.1, "the stated 'apples' not the result's unit")
+
+
+def test_answer_mass_weighs_the_asked_unit_as_a_reading() -> None:
+    data = copy.deepcopy(_BAGS)
+    data["mentions"][1]["unit"] = "kg"
+    del data["mentions"][1]["readings"]
+    del data["steps"][0]["operands"][1]["readings"]
+    data["answer_unit"] = "apples"
+    t = Trace.from_dict(data)
+    pack = load_pack("en_units_v1+en_counts_v1")
+    assert bind_trace(t, pack=pack).unknowns[0].target_refusal_reason == "expected_unit_mismatch"
+    assert answer_mass(t, pack=pack) == answer_mass(t, pack=pack, asked=1.0)
+    assert answer_mass(t, pack=pack, asked=1.0).mass == 0.0  # type: ignore[union-attr]
+    assert round(answer_mass(t, pack=pack, asked=0.8).mass, 6) == 0.2  # type: ignore[union-attr]
