@@ -25,13 +25,23 @@ rate applied to a count of another thing or a question answered by a count of an
 findings flag 33 wrong and 19 correct solutions (precision 63.5%, the base rate), so it is not
 error evidence (ADR 0017 has the figures, with the reference too).
 
+**Robust refusal** (ADR 0027).  A finding that depends on a reading (:data:`ROBUST_FINDINGS`: a
+unit mismatch, an ungrounded number, an answer-unit mismatch) is error evidence only when the
+readings the reader finds plausible and that would undo it hold less than ``min_evidence`` (ε,
+:data:`DEFAULT_MIN_EVIDENCE`) of the probability: the n-best unit readings of the mentions and
+sources of the operands (:func:`~ssbg.trace.reading_mass`), the stated and the asked unit
+(weighed with :data:`STATED_UNIT_RELIABILITY`, :data:`ASKED_UNIT_RELIABILITY`), the quantities a
+question states without writing them (:mod:`ssbg.checking.implicit`).  Otherwise it is
+``ambiguous_grounding`` (could not tell, coverage), its detail naming the most probable such
+reading and its probability; ``Finding.support`` keeps the probability, so
+:meth:`Verdict.status_at` gives the verdict at any other ε.
+
 With a ``reference`` solution (the gold one, say), a finding the reference shares (the same
 reason at the same question span, or without one the same detail; the same computation at
 the step; an ungrounded number the reference uses or writes) is marked ``in_reference`` and
-counts as ssbg's reading limit: coverage, not evidence.  An error finding ssbg cannot tell
-from its own reading (``Finding.could_not_tell``: a unit mismatch only in the count of
-things, an answer-unit mismatch without a reference) is coverage too (:func:`check_solution`
-says when; ADR 0019 has the figures).
+counts as ssbg's reading limit: coverage, not evidence.  A unit mismatch only in the count of
+things (``Finding.could_not_tell``: a per-thing reading the reader gives no probability) is
+coverage too (:func:`check_solution` says when; ADR 0019 has why it remains).
 
 Examples
 --------
@@ -1015,8 +1025,20 @@ def check_solution(
         A reference solution (e.g. the gold one), read once by :func:`read_reference` for many
         solutions (or the findings of :func:`reference_findings`).
 
-    What is evidence (ADR 0019).  A finding of :data:`ERROR_FINDINGS` makes the verdict ``error``
-    unless ssbg cannot tell it from its own reading:
+    min_evidence
+        ε in (0, 1] (default :data:`DEFAULT_MIN_EVIDENCE`, chosen on half A of the dev file): a
+        reading-dependent finding is error evidence only when the plausible readings that undo it
+        hold less than this share of the probability (ADR 0027).
+
+    What is evidence (ADR 0019, ADR 0027).  A finding of :data:`ERROR_FINDINGS` makes the verdict
+    ``error`` unless ssbg cannot tell it from its own reading:
+
+    - a ``unit_mismatch`` the step's plausible readings admit with probability at least
+      ``min_evidence`` (the operands' n-best sources and unit readings, the stated unit weighed with
+      :data:`STATED_UNIT_RELIABILITY`), an ``ungrounded_number`` a question's unwritten quantity
+      grounds that probably, an ``expected_unit_mismatch`` as probably answered otherwise (the asked
+      unit weighed with :data:`ASKED_UNIT_RELIABILITY` without a reference): ``ambiguous_grounding``,
+      naming the most probable such reading (``would_be`` keeps what it was found as);
 
     - the reference shares it (``in_reference``): the same reason at an overlapping question span
       (without question spans, the same detail), the same computation at the step (operation,
@@ -1024,9 +1046,7 @@ def check_solution(
       writes;
     - a ``unit_mismatch`` only in the count of things (its units agree once counted nouns are set
       aside: a per-thing reading ssbg cannot tell) without a reference, or with one whose refused
-      steps read one of the question numbers it concerns (``could_not_tell``);
-    - an ``expected_unit_mismatch`` without a reference: the unit the question asks for is ssbg's
-      reading of its words (``could_not_tell``).
+      steps read one of the question numbers it concerns (``could_not_tell``).
 
     Such findings are coverage: alone they make the verdict ``unverifiable``.
 
