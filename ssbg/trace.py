@@ -1258,9 +1258,9 @@ class _TraceBinder:
                 units = (UnitReadingChoice(m.unit, 1.0),)
             total = sum(u.probability for u in units) or 1.0
             for u in units:
-                if u.unit is None:
-                    continue  # a number read without a unit: no check can decide it (unit_unbound)
-                read = bound if u.unit == m.unit else self.read_as(bound, u.unit)
+                if u.unit is None and not (u.unit == m.unit and bound.pure):
+                    continue  # a quantity read without a unit: no check can decide it (unit_unbound); a pure one can
+                read = bound if u.unit == m.unit else self.read_as(bound, u.unit or "")
                 if read is None or (read.unit is None and not read.pure):
                     continue
                 words = said if u.unit == m.unit else f"{m.text!r} read as {u.unit!r}" + (f" ({said})" if said else "")

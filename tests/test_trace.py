@@ -763,3 +763,13 @@ def test_answer_mass_weighs_the_asked_unit_as_a_reading() -> None:
     assert answer_mass(t, pack=pack) == answer_mass(t, pack=pack, asked=1.0)
     assert answer_mass(t, pack=pack, asked=1.0).mass == 0.0  # type: ignore[union-attr]
     assert round(answer_mass(t, pack=pack, asked=0.8).mass, 6) == 0.2  # type: ignore[union-attr]
+
+
+def test_reading_mass_weighs_a_pure_number_as_it_is() -> None:
+    t = Trace.from_dict({
+        "problem_id": "p", "corpus": "example", "text": "3/4 of a 8 kg bag",
+        "mentions": [{"start": 0, "end": 3, "text": "3/4", "value": 0.75, "kind": "fraction"},
+                     {"start": 9, "end": 13, "text": "8 kg", "value": 8, "unit": "kg"}],
+        "steps": [{"op": "multiply", "operands": [{"mention": 0}, {"mention": 1}], "unit": "apples"}]})
+    m = reading_mass(t, pack=load_pack("en_units_v1+en_counts_v1"), stated=0.9)[0]
+    assert (round(m.mass, 6), m.readings) == (0.1, 1)
