@@ -654,7 +654,8 @@ class _FiguresAside:
 
 _EVIDENCE_LINE = (
     '<p class="note evidence">min_evidence (ε): none here. A refusal is the unit check\'s under the reader\'s chosen '
-    "readings; \u201ca dimension error found\u201d (ADR-0134\u2019s reasons) is kept apart from \u201ccould not tell\u201d "
+    "readings; \u201ca dimension error found\u201d (ADR-0134\u2019s reasons) is kept apart from "
+    "\u201ccould not tell\u201d "
     "(a reading\u2019s outcome, <code>ambiguous_grounding</code>). The n-best readings are weighed, at ε, only by "
     "<code>ssbg check-solutions --min-evidence</code> (ADR 0027).</p>"
 )
