@@ -22,7 +22,7 @@ from ssbg.units import UnitPack
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["STATUS_ORDER", "csv_text", "example_rows", "plot_verdicts", "recheck", "report_html"]
+__all__ = ["STATUS_ORDER", "csv_text", "example_rows", "plot_risk_coverage", "plot_verdicts", "recheck", "report_html"]
 
 STATUS_ORDER: tuple[str, ...] = ("error", "unverifiable", "sound", "refused")
 _STATUS_COLOURS = {"error": "#D55E00", "unverifiable": "#E6C229", "sound": "#009E73", "refused": "#999999"}
@@ -136,6 +136,37 @@ def _table(frame: pd.DataFrame) -> str:
         for row in frame.itertuples(index=False)
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def plot_risk_coverage(
+    sweep: pd.DataFrame, *, marked: float = DEFAULT_MIN_EVIDENCE,
+    title: str = "Risk and coverage of verdict 'error' over ε",
+) -> Any:
+    """Per solver of a :func:`~ssbg.checking.batch.sweep_verdicts` table (the reference left out), the
+    risk-coverage curve over ε: coverage the share of solutions flagged ``error``, risk the share of the flagged
+    that are correct (100 - precision); the ε ``marked`` (the default) drawn as a star.  An
+    :class:`~ssbg.stats.plots.SvgFigure` (deterministic SVG)."""
+    import matplotlib
+
+    from ssbg.stats.plots import _RC, _figure, _render  # the stats plots' drawing setup: fonts, no date, id salt
+
+    frame = sweep[sweep["solver"].astype(str) != REFERENCE_SOLVER]
+    with matplotlib.rc_context(_RC):
+        fig = _figure(6.4, 4.2)
+        ax = fig.subplots()
+        for solver in dict.fromkeys(frame["solver"].astype(str)):
+            part = frame[frame["solver"].astype(str) == solver].sort_values("min_evidence")
+            risk = 100.0 - part["precision_pct"]
+            (line,) = ax.plot(part["error_pct"], risk, marker="o", markersize=3, label=solver)
+            at = part["min_evidence"] == marked
+            ax.plot(part.loc[at, "error_pct"], risk[at], marker="*", markersize=13, color=line.get_color(),
+                    markeredgecolor="black", linestyle="none")
+        ax.set_xlabel("coverage: solutions flagged error (%)")
+        ax.set_ylabel("risk: flagged solutions that are correct (%)")
+        ax.legend(fontsize=8, frameon=False)
+        ax.grid(alpha=0.3)
+        ax.set_title(f"{title} (\u2605 ε = {marked})")
+        return _render(fig, title)
 
 
 def _svg_body(svg: str) -> str:
