@@ -584,3 +584,22 @@ def test_an_arithmetic_slip_is_evidence_at_every_min_evidence() -> None:
     v = check_solution(BAGS, "3 * 4 = <<3*4=13>>13 kg")
     assert [f.reason for f in v.errors] == ["arithmetic_error"]
     assert (v.evidence_below, v.status_at(1e-9)) == (0.0, "error")
+
+
+def test_every_implicit_rule_has_a_measured_rate() -> None:
+    from ssbg.checking.implicit import IMPLICIT_RATES, IMPLICIT_RULES
+
+    assert set(IMPLICIT_RATES) == {name for name, _ in IMPLICIT_RULES}
+    assert all(0.0 < rate < 1.0 for rate in IMPLICIT_RATES.values())
+
+
+@pytest.mark.parametrize(("question", "value", "rule"), [
+    ("Ann and Bob share 10 apples. How many each?", 2, "named_people"),
+    ("Both boys ate 3 apples. How many?", 2, "both"),
+    ("He has knives, forks, and spoons. How many kinds?", 3, "listed"),
+    ("None of the cats came. How many came?", 0, "none"),
+])  # fmt: skip
+def test_an_implicit_rule_proposes_the_quantity_its_words_state(question: str, value: float, rule: str) -> None:
+    from ssbg.checking.implicit import implicit_readings
+
+    assert rule in [r.rule for r in implicit_readings(question, value)]

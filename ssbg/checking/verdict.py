@@ -77,12 +77,15 @@ from ssbg.trace import Operand, ReadingMass, Trace, answer_mass, bind_trace, rea
 from ssbg.units import UnitPack, UnitVector, corpus_pack, load_pack
 
 __all__ = [
+    "ASKED_UNIT_RELIABILITY",
     "COVERAGE_FINDINGS",
     "DEFAULT_MIN_EVIDENCE",
     "ERROR_FINDINGS",
     "FINDING_FAMILIES",
     "FINDING_REASONS",
     "NOTE_FINDINGS",
+    "ROBUST_FINDINGS",
+    "STATED_UNIT_RELIABILITY",
     "STEP_STATUSES",
     "VERDICT_STATUSES",
     "CheckedStep",
