@@ -48,6 +48,7 @@ import dataclasses
 import functools
 import itertools
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -83,10 +84,15 @@ __all__ = [
     "STEP_OPS",
     "Mention",
     "Operand",
+    "ReadingMass",
+    "SourceReading",
     "Step",
     "Trace",
+    "UnitReadingChoice",
+    "answer_mass",
     "bind_trace",
     "clear_trace_cache",
+    "reading_mass",
     "step_units",
 ]
 
@@ -158,6 +164,27 @@ def _check_index(value: object, path: str) -> int:
     return value
 
 
+class UnitReadingChoice(NamedTuple):
+    """One of a mention's n-best unit readings (the learned reader's, ADR 0027): the unit as a reader writes it
+    (None: a bare number) and how probable the reader finds it."""
+
+    unit: str | None
+    probability: float
+
+
+class SourceReading(NamedTuple):
+    """One of an operand's n-best sources (the learned grounding scorer's, ADR 0027): what the literal stands for
+    (an :class:`Operand` with no alternative and no readings of its own) and how probable the scorer finds it."""
+
+    operand: Operand
+    probability: float
+
+
+def _check_probability(value: object, path: str) -> None:
+    if not (type(value) is float or type(value) is int) or not 0.0 <= value <= 1.0:
+        raise _fail("invalid_value", f"'{path}' must be a probability in [0, 1] (got {shown(value)})", path)
+
+
 @dataclass(frozen=True, slots=True)
 class Mention:
     """A quantity written in the problem text (or the solution): ``text[start:end]``.
@@ -169,6 +196,10 @@ class Mention:
     ``alt_unit`` is a second reading of the unit that the words support as well
     (``$12.00`` for a combo: dollars, or dollars per combo); binding reports a
     refusal that only the first reading makes as ``ambiguous_grounding`` (ADR 0018).
+    ``readings`` are the reader's n-best unit readings with their probabilities, best
+    first (:class:`UnitReadingChoice`; empty unless a caller asked for them:
+    :func:`ssbg.reading.learned.model.keeping_readings`, ADR 0027); they never change
+    what binding chooses, only what :func:`reading_mass` weighs.
     """
 
     start: int
@@ -180,6 +211,7 @@ class Mention:
     kind: str = "quantity"
     source: str = "text"
     alt_unit: str | None = None
+    readings: tuple[UnitReadingChoice, ...] = ()
 
     def __post_init__(self) -> None:
         start, end, value, unit, lemma = self.start, self.end, self.value, self.unit, self.lemma
@@ -199,6 +231,7 @@ class Mention:
             and type(self.source) is str
             and self.source in MENTION_SOURCES
             and self.alt_unit is None
+            and not self.readings
         ):
             return
         _check_index(self.start, "start")
@@ -225,6 +258,13 @@ class Mention:
         _check_text(self.alt_unit, "alt_unit", optional=True)
         if self.alt_unit is not None and self.alt_unit == self.unit:
             raise _fail("invalid_value", "'alt_unit' must differ from 'unit'", "alt_unit")
+        if not isinstance(self.readings, tuple):
+            raise _fail("wrong_type", "'readings' must be a tuple", "readings")
+        for k, r in enumerate(self.readings):
+            if not isinstance(r, UnitReadingChoice):
+                raise _fail("wrong_type", "must be a UnitReadingChoice", f"readings[{k}]")
+            _check_text(r.unit, f"readings[{k}].unit", optional=True)
+            _check_probability(r.probability, f"readings[{k}].probability")
 
     @property
     def is_pure(self) -> bool:
@@ -243,6 +283,8 @@ class Mention:
             out["source"] = self.source
         if self.alt_unit is not None:
             out["alt_unit"] = self.alt_unit
+        if self.readings:
+            out["readings"] = [[r.unit, r.probability] for r in self.readings]
         return out
 
 
@@ -256,6 +298,9 @@ class Operand:
     ``at`` its offset in the solution (or equation) it was read from.  ``why``
     says what evidence chose this reading; ``alternative`` is another reading the
     evidence supports as well (a tie, ADR 0018): it has no alternative of its own.
+    ``readings`` are the scorer's n-best sources of the literal with their probabilities,
+    best first, the chosen one among them (:class:`SourceReading`; empty unless a caller
+    asked for them, ADR 0027).
     """
 
     mention: int | None = None
@@ -266,6 +311,7 @@ class Operand:
     at: int | None = None
     why: str | None = None
     alternative: Operand | None = None
+    readings: tuple[SourceReading, ...] = ()
 
     def __post_init__(self) -> None:
         mention, step, text = self.mention, self.step, self.text
@@ -280,6 +326,7 @@ class Operand:
             and (self.at is None or (type(self.at) is int and self.at >= 0))
             and (self.why is None or (type(self.why) is str and self.why and not self.why.isspace()))
             and self.alternative is None
+            and not self.readings
         ):
             return  # the common case (an index and a literal), checked in one pass; the rest below
         chosen = (self.mention is not None) + (self.step is not None) + (self.constant is not None)
@@ -312,6 +359,14 @@ class Operand:
                 raise _fail("invalid_value", "an alternative has no alternative of its own", "alternative")
             if (alt.mention, alt.step, alt.constant) == (self.mention, self.step, self.constant):
                 raise _fail("invalid_value", "an alternative points elsewhere than its operand", "alternative")
+        if not isinstance(self.readings, tuple):
+            raise _fail("wrong_type", "'readings' must be a tuple", "readings")
+        for k, r in enumerate(self.readings):
+            if not isinstance(r, SourceReading) or not isinstance(r.operand, Operand):
+                raise _fail("wrong_type", "must be a SourceReading of an Operand", f"readings[{k}]")
+            if r.operand.alternative is not None or r.operand.readings:
+                raise _fail("invalid_value", "a reading has no alternative or readings of its own", f"readings[{k}]")
+            _check_probability(r.probability, f"readings[{k}].probability")
 
     @property
     def source(self) -> str:
@@ -336,6 +391,8 @@ class Operand:
             out["why"] = self.why
         if self.alternative is not None:
             out["alternative"] = self.alternative.to_dict()
+        if self.readings:
+            out["readings"] = [{"operand": r.operand.to_dict(), "probability": r.probability} for r in self.readings]
         return out
 
 
@@ -500,10 +557,13 @@ class Trace:
                     or (o.step is not None and o.step >= i)
                     or (o.cue is not None and o.cue[1] > size)
                     or o.alternative is not None
+                    or o.readings
                 ):  # the rare operand that fails, or carries an alternative: checked (and named) apart
                     self._check_reference(o, i, j, count, size)
                     if o.alternative is not None:
                         self._check_reference(o.alternative, i, j, count, size)
+                    for r in o.readings:
+                        self._check_reference(r.operand, i, j, count, size)
         if self.question_span is not None:
             qs = self.question_span
             if not (isinstance(qs, tuple) and len(qs) == 2):
@@ -570,10 +630,10 @@ class Trace:
 _TRACE_FIELDS = ("problem_id", "corpus", "text", "mentions", "steps")
 _TRACE_OPTIONAL = ("question_span", "answer_unit", "gold_answer_unit", "answer", "solution")
 _MENTION_FIELDS = ("start", "end", "text", "value")
-_MENTION_OPTIONAL = ("unit", "lemma", "kind", "source", "alt_unit")
+_MENTION_OPTIONAL = ("unit", "lemma", "kind", "source", "alt_unit", "readings")
 _STEP_FIELDS = ("op", "operands")
 _STEP_OPTIONAL = ("result", "unit", "formula", "implicit", "at", "per")
-_OPERAND_OPTIONAL = ("mention", "step", "constant", "cue", "text", "at", "why", "alternative")
+_OPERAND_OPTIONAL = ("mention", "step", "constant", "cue", "text", "at", "why", "alternative", "readings")
 
 
 class _Decoder(JsonDecoder):
@@ -601,7 +661,14 @@ class _Decoder(JsonDecoder):
             raise ProblemGraphError(exc.message, reason=exc.reason, path=full, detail=exc.detail) from None
 
     def mention(self, data: object, path: str) -> Mention:
-        d = self.obj(data, path, _MENTION_FIELDS, _MENTION_OPTIONAL)
+        d = dict(self.obj(data, path, _MENTION_FIELDS, _MENTION_OPTIONAL))
+        if "readings" in d:
+            pairs = [self.array(item, f"{path}.readings[{k}]") for k, item in
+                     enumerate(self.array(d["readings"], f"{path}.readings"))]
+            for k, pair in enumerate(pairs):
+                if len(pair) != 2:
+                    raise _fail("invalid_value", "a reading is a [unit, probability] pair", f"{path}.readings[{k}]")
+            d["readings"] = tuple(UnitReadingChoice(u, p) for u, p in pairs)
         mention: Mention = self.build(Mention, path, **d)
         return mention
 
@@ -611,6 +678,13 @@ class _Decoder(JsonDecoder):
             d["cue"] = self.pair(d["cue"], f"{path}.cue")
         if "alternative" in d:
             d["alternative"] = self.operand(d["alternative"], f"{path}.alternative")
+        if "readings" in d:
+            items = []
+            for k, item in enumerate(self.array(d["readings"], f"{path}.readings")):
+                r = self.obj(item, f"{path}.readings[{k}]", ("operand", "probability"), ())
+                items.append(SourceReading(self.operand(r["operand"], f"{path}.readings[{k}].operand"),
+                                           r["probability"]))
+            d["readings"] = tuple(items)
         operand: Operand = self.build(Operand, path, **d)
         return operand
 
@@ -1142,6 +1216,125 @@ class _TraceBinder:
         kind = self.kind_for(op, tried, mark=False) if op == "multiply" else op
         return self.stamper.admits(sid, _OP_JOIN[op].join(ids), ids, kind)
 
+    def source_bound(self, o: Operand, additive: bool) -> _Bound | None:
+        """The symbol a source of a literal stands for (None: an earlier step that was refused, whose unit no check
+        can give)."""
+        if o.mention is not None:
+            return self.mentions[o.mention]
+        if o.step is not None:
+            bound = self.steps[o.step]
+            return None if bound.symbol_id in self.stamper.root_of else bound
+        return self.constant(o, additive=additive)
+
+    def read_as(self, bound: _Bound, unit: str) -> _Bound | None:
+        """A scratch symbol for a mention read with another unit (None when the pack does not know the unit)."""
+        hit = self.pack.lookup(unit)
+        if isinstance(hit, str):
+            return None
+        sid = f"{bound.symbol_id}__as_{slugify(unit)}"
+        if sid not in self.symbols:
+            self.symbols[sid] = dataclasses.replace(
+                self.symbols[bound.symbol_id], symbol_id=sid, unit=unit, semantic_role=_role_for(hit, pure=False)
+            )
+        return bound._replace(symbol_id=sid, unit=hit)
+
+    def options(self, o: Operand, additive: bool) -> list[tuple[_Bound, float, str]]:
+        """An operand's readings the unit check can decide, each with its probability (its source's times its
+        unit's) and, where it departs from the chosen reading, the departure in words."""
+        sources = [(r.operand, r.probability) for r in o.readings] or [(o, 1.0)]
+        out: list[tuple[_Bound, float, str]] = []
+        for src, p in sources:
+            bound = self.source_bound(src, additive)
+            if bound is None:
+                continue
+            moved = (src.mention, src.step, src.constant) != (o.mention, o.step, o.constant)
+            said = ""
+            if moved:
+                said = f"{o.text or '?'} as " + (
+                    repr(self.trace.mentions[src.mention].text) if src.mention is not None
+                    else f"the result of step {src.step}" if src.step is not None
+                    else IMPLICIT_CONSTANTS[src.constant or ""].description
+                )
+            if src.mention is None:
+                out.append((bound, p, said))
+                continue
+            m = self.trace.mentions[src.mention]
+            units = m.readings
+            if not any(u.unit == m.unit for u in units):  # none kept, or a later rule read the unit anew
+                units = (UnitReadingChoice(m.unit, 1.0),)
+            total = sum(u.probability for u in units) or 1.0
+            for u in units:
+                if u.unit is None and not (u.unit == m.unit and bound.pure):
+                    continue  # a quantity read without a unit: no check can decide it (unit_unbound); a pure one can
+                read = bound if u.unit == m.unit else self.read_as(bound, u.unit or "")
+                if read is None or (read.unit is None and not read.pure):
+                    continue
+                words = said if u.unit == m.unit else f"{m.text!r} read as {u.unit!r}" + (f" ({said})" if said else "")
+                out.append((read, p * u.probability / total, words))
+        return out
+
+    def mass(self, i: int, step: Step, stated: float = 1.0, expected: UnitVector | None = None,
+             asked: float = 1.0) -> ReadingMass:
+        """How much of the readings' probability the unit check admits step ``i`` under (:func:`reading_mass`):
+        ``stated`` is the probability that the unit the step states is its result's (else the check goes without
+        it); with ``expected``, the probability that it is admitted with that unit, ``asked`` being the
+        probability that the asked unit is the answer's (else any admitted unit answers: :func:`answer_mass`)."""
+        sid = _step_labels(i)[0]
+        lhs: list[tuple[str, float, str]] = [(sid, 1.0, "")]
+        if expected is None and step.unit and stated < 1.0:
+            free = f"{sid}__unstated"
+            self.symbols[free] = dataclasses.replace(self.symbols[sid], symbol_id=free, unit=None)
+            lhs = [(sid, stated, ""), (free, 1.0 - stated, f"the stated {shown(step.unit)} not the result's unit")]
+
+        def admitted_by(ids: list[str], kind: str) -> tuple[float, str]:
+            """The share of the lhs readings that admit the combination, and the likeliest one's words."""
+            rhs = _OP_JOIN[step.op].join(ids)
+            if expected is None:
+                hits = [(q, w) for name, q, w in lhs if self.stamper.admits(name, rhs, ids, kind)]
+                return (sum(q for q, _ in hits), max(hits)[1]) if hits else (0.0, "")
+            trial = f"{sid}__trial"
+            self.symbols[trial] = dataclasses.replace(self.symbols[sid], symbol_id=trial)
+            eq = self.stamper.stamp(trial, rhs, ids, kind, self.symbols[sid].source_span)
+            unit = self.stamper.admitted.get(trial)
+            self.stamper.retract(trial)
+            if eq.admissibility_status != "admitted":
+                return 0.0, ""
+            if unit == expected:
+                return 1.0, ""
+            return 1.0 - asked, "the asked unit not the answer's" if asked < 1.0 else ""
+
+        additive = step.op in _ADDITIVE and not self.beside_a_rate(step)
+        choices = [self.options(o, additive) for o in step.operands]
+        for c in choices:
+            c.sort(key=lambda x: -x[1])
+        while math.prod(len(c) for c in choices) > MAX_READINGS:  # keep the likeliest: drop the least probable
+            longest = max(range(len(choices)), key=lambda k: (len(choices[k]), -k))
+            choices[longest].pop()
+        weighed = admitted = best_p = 0.0
+        best: str | None = None
+        count = 0
+        for combo in itertools.product(*choices):
+            p = math.prod(x[1] for x in combo)
+            seen: dict[str, int] = {}
+            tried: list[_Bound] = []
+            for bound, _, _ in combo:
+                repeats = seen.get(bound.symbol_id, 0)
+                seen[bound.symbol_id] = repeats + 1
+                tried.append(self.alias(bound, repeats) if repeats else bound)
+            ids = [t.symbol_id for t in tried]
+            kind = self.kind_for(step.op, tried, mark=False) if step.op == "multiply" else step.op
+            count += 1
+            weighed += p
+            share, said = admitted_by(ids, kind)
+            if share:
+                admitted += p * share
+                if p * share > best_p:
+                    words = [*(w for _, _, w in combo if w), *([said] if said else [])]
+                    best_p, best = p * share, "; ".join(dict.fromkeys(words)) or "the chosen reading"
+        if not weighed:
+            return ReadingMass(i, 0.0, None, 0.0, 0)
+        return ReadingMass(i, admitted / weighed, best, best_p / weighed, count)
+
     def unknown(self) -> BoundUnknown:
         t = self.trace
         sid = "unknown_answer"
@@ -1220,6 +1413,77 @@ def _says_per(
             if isinstance(hit, ResolvedUnit) and hit.lemma == lemma:
                 return True
     return False
+
+
+MAX_READINGS = 243
+"""The most combinations of its operands' readings :func:`reading_mass` weighs for one step (3 readings of 5
+operands); past it, the least probable readings are dropped first."""
+
+
+class ReadingMass(NamedTuple):
+    """How much of the reader's probability admits a refused step (ADR 0027).
+
+    ``mass`` is P(admissible): the probability of the combinations of its operands' n-best readings under which
+    the unit check admits the step, normalised over the combinations it can decide; ``best`` the most probable
+    admitting combination in words (what departs from the chosen reading; None when none admits) and
+    ``best_probability`` its normalised probability; ``readings`` how many combinations were weighed."""
+
+    step: int
+    mass: float
+    best: str | None
+    best_probability: float
+    readings: int
+
+
+def reading_mass(trace: Trace, *, pack: UnitPack | None = None, stated: float = 1.0) -> dict[int, ReadingMass]:
+    """P(admissible) of each step refused as a root-cause ``unit_mismatch``, over the n-best readings the trace keeps.
+
+    Each operand's readings are its sources (:attr:`Operand.readings`, else the chosen one) and, for a mention,
+    its unit readings (:attr:`Mention.readings`, else its unit); a combination's probability is the product of
+    its operands'.  The unchanged unit check (:meth:`~ssbg.admissibility.EquationStamper.admits`) is asked of
+    every combination and picks none: binding's choice is :func:`bind_trace`'s.  A reading no check can decide
+    (a bare number, a unit outside the pack, a refused earlier step) is left out of the normalisation.  Each step
+    is weighed alone: earlier steps keep their admitted units.  ``stated`` is the probability that a step's stated
+    unit (``>>24 clips``, a reading of the solution's words) is its result's; the other reading, weighed
+    ``1 - stated``, checks the step without it (1: the stated unit as read).
+
+    >>> t = Trace.from_dict({"problem_id": "p", "corpus": "example", "text": "a 3 kg bag and 4 apples",
+    ...     "mentions": [{"start": 2, "end": 6, "text": "3 kg", "value": 3, "unit": "kg"},
+    ...                  {"start": 15, "end": 23, "text": "4 apples", "value": 4, "unit": "apples",
+    ...                   "readings": [["apples", 0.7], ["kg", 0.3]]}],
+    ...     "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}]}]})
+    >>> from ssbg.units import load_pack
+    >>> m = reading_mass(t, pack=load_pack("en_units_v1+en_counts_v1"))[0]
+    >>> round(m.mass, 2), m.best
+    (0.3, "'4 apples' read as 'kg'")
+    """
+    p = default_pack() if pack is None else pack
+    binder = _bind(trace, p)
+    out: dict[int, ReadingMass] = {}
+    by_lhs = {e.lhs_symbol_id: e for e in binder.equations}
+    for i, step in enumerate(trace.steps):
+        eq = by_lhs.get(_step_labels(i)[0])
+        if eq is not None and eq.refusal_reason == "unit_mismatch" and eq.is_root_cause:
+            out[i] = binder.mass(i, step, stated)
+    return out
+
+
+def answer_mass(trace: Trace, *, pack: UnitPack | None = None, asked: float = 1.0) -> ReadingMass | None:
+    """P(the answer has the unit asked) when the last step's chosen reading gives another (its target refused as
+    ``expected_unit_mismatch``): the probability of the combinations of the last step's operand readings under which
+    the unit check admits it with the asked unit (as :func:`reading_mass`); None when the target is not so refused.
+    The asked unit is the question's reading (``answer_unit``, or the corpus's ``gold_answer_unit``): ``asked`` is
+    the probability that it is the answer's; the other reading, weighed ``1 - asked``, lets any admitted unit
+    answer (1: the asked unit as read)."""
+    p = default_pack() if pack is None else pack
+    binder = _bind(trace, p)
+    target = binder.unknown()
+    expected = trace.gold_answer_unit if trace.gold_answer_unit is not None else trace.answer_unit
+    hit = None if expected is None else p.lookup(expected)
+    if target.target_refusal_reason != "expected_unit_mismatch" or not isinstance(hit, ResolvedUnit):
+        return None
+    last = len(trace.steps) - 1
+    return binder.mass(last, trace.steps[last], expected=hit.dimension, asked=asked)
 
 
 def step_units(trace: Trace, *, pack: UnitPack | None = None) -> tuple[UnitVector | None, ...]:

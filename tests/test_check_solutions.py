@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -315,3 +316,50 @@ def test_the_verdicts_are_byte_equal_across_hash_seeds(wide_file: Path, tmp_path
         outputs.append((out.read_bytes(), (tmp_path / f"v{seed}.scores.csv").read_bytes(),
                         (tmp_path / "p.html").read_bytes()))
     assert outputs[0] == outputs[1]
+
+
+# ------------------------------------------------------------------ ε and its sweep (ADR 0027)
+
+
+def test_the_sweep_scores_each_epsilon_as_checking_at_it_would(wide_file: Path) -> None:
+    from ssbg.checking.batch import sweep_verdicts
+
+    frame = check_solutions(wide_file, **WIDE_ARGS)
+    swept = sweep_verdicts(frame, [0.001, 0.5, 1.0])
+    for level in (0.001, 0.5, 1.0):
+        again = score_verdicts(check_solutions(wide_file, **WIDE_ARGS, min_evidence=level))
+        mine = swept[swept["min_evidence"] == level].set_index("solver")
+        for _, row in again.iterrows():
+            assert (mine.loc[row["solver"], "flagged"], _nan(mine.loc[row["solver"], "precision_pct"])) == (
+                row["flagged"], _nan(row["precision_pct"]))
+
+
+def _nan(x: Any) -> Any:
+    return None if x is None or math.isnan(x) else x
+
+
+def test_every_row_keeps_the_epsilon_it_was_judged_at(wide_file: Path) -> None:
+    frame = check_solutions(wide_file, **WIDE_ARGS, min_evidence=0.25)
+    assert set(frame["min_evidence"]) == {0.25}
+    assert frame.attrs["min_evidence"] == 0.25
+
+
+def test_the_command_prints_its_epsilon_and_writes_the_sweep(wide_file: Path, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "v.csv"
+    code = main(["check-solutions", str(wide_file), "--question-field", "question", "--solution-field", "solution",
+                 "--label-field", "is_correct", "--solver-key", "m1,m2", "-o", str(out), "--no-progress",
+                 "--min-evidence", "0.2", "--sweep", "--html", str(tmp_path / "r.html")])
+    assert code == 0
+    assert capsys.readouterr().out.startswith("min_evidence (ε): 0.2")
+    assert set(pd.read_csv(out)["min_evidence"]) == {0.2}
+    assert len(pd.read_csv(out.with_suffix(".sweep.csv"))) > 0
+    assert "min_evidence (ε): 0.2" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("level", ["0", "1.5", "x"])
+def test_the_command_refuses_an_epsilon_outside_0_1(wide_file: Path, tmp_path: Path, level: str) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["check-solutions", str(wide_file), "--question-field", "question", "--solution-field", "solution",
+              "--solver-key", "m1", "-o", str(tmp_path / "v.csv"), "--min-evidence", level])
+    assert info.value.code == 2

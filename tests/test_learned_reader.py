@@ -200,3 +200,42 @@ def test_reader_corpus_runs_on_a_sample() -> None:
         assert corpus["learned"]["problems"] == corpus["rules"]["problems"]
         assert 0.0 <= corpus["learned"]["fully admitted (of imported)"] <= 1.0
     assert figures["gsm8k"]["learned"]["skipped (trained on)"] + figures["gsm8k"]["learned"]["problems"] == 40
+
+
+# ------------------------------------------------------------------ n-best readings kept on request (ADR 0027)
+
+_COMBO = "A combo meal costs $12.00 and Tim buys 3 combos for his 2 friends. How much does he pay?"
+
+
+def test_readings_are_kept_only_when_asked_and_never_change_the_choice() -> None:
+    from dataclasses import replace
+
+    from ssbg.reading.learned.model import N_BEST, keeping_readings
+    from ssbg.units import corpus_pack
+
+    pack = corpus_pack()
+    plain = read_problem_text(_COMBO, find_question_span(_COMBO), pack=pack)
+    with keeping_readings():
+        kept = read_problem_text(_COMBO, find_question_span(_COMBO), pack=pack)
+    assert all(not m.readings for m in plain.mentions)
+    assert any(m.readings for m in kept.mentions)
+    assert [replace(m, readings=()) for m in kept.mentions] == list(plain.mentions)
+    for m in kept.mentions:
+        if m.readings:
+            assert (m.readings[0].unit, len(m.readings) <= N_BEST) == (m.unit, True)
+            assert sum(r.probability for r in m.readings) <= 1.0 + 1e-6
+
+
+def test_operand_readings_hold_the_chosen_source_first() -> None:
+    from ssbg.reading.learned.model import keeping_readings
+    from ssbg.reading.readers.solutions import read_solution
+
+    solution = "He pays 3 * 12 = $<<3*12=36>>36.\nA: 36"
+    with keeping_readings():
+        trace = read_solution(_COMBO, solution).trace
+    assert trace is not None
+    operands = [o for s in trace.steps for o in s.operands if o.readings]
+    assert operands
+    for o in operands:
+        first = o.readings[0].operand
+        assert (first.mention, first.step, first.constant) == (o.mention, o.step, o.constant)

@@ -20,10 +20,12 @@ NOTEBOOKS = REPO / "notebooks"
 CLAIMS: list[tuple[str, str, list[str]]] = [
     ("03_corpus_refusal_statistics", "so both results are a\nlength, bound to the question's *how far*",
      ["0  through the speed       None        length  bound", "1  miles times hours       None        length  bound"]),
-    ("04_checking_model_solutions", "ssbg flags that step as\n`unit_mismatch`, money against a count of eggs",
-     ["(line 2: '4 - 2 = <<4-2=2>>2'): its units do not combine [unit_mismatch]: 'four' [eggs] - '$2 per fresh'",
-      "Verdict(status='error'"]),
-    ("04_checking_model_solutions", "read as `$ per day` (from *daily* beside it)", ["'$2 per fresh' [$ per day]"]),
+    ("04_checking_model_solutions", "Yet ssbg does not call it an error: it could not tell.",
+     ["(line 2: '4 - 2 = <<4-2=2>>2'): ssbg could not tell whether its units do not combine",
+      "Verdict(status='unverifiable'"]),
+    ("04_checking_model_solutions", "so `P(admissible) = 0.0997`, above ε = 0.05",
+     ["P(admissible) = 0.0997, the most probable reading that admits it: 'four' read as 'eggs per day'; "
+      "'$2 per fresh' read as 'duck per day' (p = 0.0997)"]),
     ("01_binding_graph_tour", "adding cookies is refused as `unknown_unit`", ["unknown_unit"]),
 ]
 

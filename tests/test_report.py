@@ -552,3 +552,9 @@ def test_no_share_in_the_report_has_more_than_two_decimals(tmp_path: Path) -> No
                         progress=False).html_path.read_text(encoding="utf-8")
     assert "66.67" in page
     assert re.findall(r"\d\.\d{3,}", _visible(page)) == []
+
+
+def test_the_header_states_epsilon_and_keeps_errors_apart_from_could_not_tell(data_report: str) -> None:
+    header = data_report.split("</header>", 1)[0]
+    assert "min_evidence (ε): none here" in _visible(header)
+    assert "could not tell" in _visible(header)

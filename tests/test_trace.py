@@ -20,9 +20,13 @@ from ssbg.trace import (
     MENTION_SOURCES,
     OPERAND_SOURCES,
     STEP_OPS,
+    Operand,
+    SourceReading,
     Trace,
     _TraceBinder,
+    answer_mass,
     bind_trace,
+    reading_mass,
     step_units,
 )
 from ssbg.units import UnitVector, default_pack, load_pack
@@ -675,3 +679,97 @@ def test_a_step_result_read_per_thing_is_ambiguous_grounding_never_admitted() ->
     second = bind_trace(Trace.from_dict(data), pack=load_pack(CARS_PACK)).equations[1]
     assert second.refusal_reason == "ambiguous_grounding"
     assert second.refusal_detail == "operand step_000 read as 'berries per bird' admits it"
+
+
+# ------------------------------------------------------------------ n-best readings (ADR 0027)
+
+_BAGS = {
+    "problem_id": "p", "corpus": "example", "text": "a 3 kg bag and 4 apples",
+    "mentions": [{"start": 2, "end": 6, "text": "3 kg", "value": 3, "unit": "kg"},
+                 {"start": 15, "end": 23, "text": "4 apples", "value": 4, "unit": "apples",
+                  "readings": [["apples", 0.7], ["kg", 0.3]]}],
+    "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1, "readings": [
+        {"operand": {"mention": 1}, "probability": 0.9}, {"operand": {"mention": 0}, "probability": 0.1}]}]}],
+}
+
+
+def test_readings_round_trip_through_json() -> None:
+    t = Trace.from_dict(_BAGS)
+    assert Trace.from_json(t.to_json()) == t
+
+
+def test_readings_do_not_change_the_bound_graph() -> None:
+    plain = copy.deepcopy(_BAGS)
+    del plain["mentions"][1]["readings"]
+    del plain["steps"][0]["operands"][1]["readings"]
+    pack = load_pack("en_units_v1+en_counts_v1")
+    with_readings = bind_trace(Trace.from_dict(_BAGS), pack=pack).to_canonical_string()
+    assert with_readings == bind_trace(Trace.from_dict(plain), pack=pack).to_canonical_string()
+
+
+@pytest.mark.parametrize("probability", [-0.1, 1.5, "0.5"])
+def test_a_reading_probability_outside_0_1_is_refused(probability: object) -> None:
+    data = copy.deepcopy(_BAGS)
+    data["mentions"][1]["readings"][0][1] = probability
+    with pytest.raises(ProblemGraphError) as info:
+        Trace.from_dict(data)
+    assert info.value.path == "$.mentions[1].readings[0].probability"
+
+
+def test_a_source_reading_has_no_readings_of_its_own() -> None:
+    inner = Operand(mention=0)
+    nested = Operand(mention=1, readings=(SourceReading(inner, 1.0),))
+    with pytest.raises(ProblemGraphError) as info:
+        Operand(mention=1, readings=(SourceReading(nested, 1.0),))
+    assert info.value.path == "readings[0]"
+
+
+def test_reading_mass_weighs_sources_and_units_together() -> None:
+    """4 apples read as kg (0.3 of its unit) or the literal read as '3 kg' (0.1 of its source) admit the sum:
+    0.9 * 0.3 + 0.1 = 0.37 of the combinations; the unit check picks none of them."""
+    m = reading_mass(Trace.from_dict(_BAGS), pack=load_pack("en_units_v1+en_counts_v1"))[0]
+    assert (round(m.mass, 3), m.readings) == (0.37, 3)
+
+
+def test_reading_mass_is_empty_for_an_admitted_trace() -> None:
+    data = copy.deepcopy(_BAGS)
+    data["mentions"][1]["unit"] = "kg"
+    data["mentions"][1]["readings"] = [["kg", 0.7], ["apples", 0.3]]
+    assert reading_mass(Trace.from_dict(data), pack=load_pack("en_units_v1+en_counts_v1")) == {}
+
+
+def test_a_stated_unit_is_weighed_as_a_reading_when_its_probability_is_given() -> None:
+    data = copy.deepcopy(_BAGS)
+    data["mentions"][1]["unit"] = "kg"
+    del data["mentions"][1]["readings"]
+    del data["steps"][0]["operands"][1]["readings"]
+    data["steps"][0]["unit"] = "apples"  # 3 kg + 4 kg stated as apples: refused at its stated unit only
+    t = Trace.from_dict(data)
+    pack = load_pack("en_units_v1+en_counts_v1")
+    assert reading_mass(t, pack=pack)[0].mass == 0.0
+    m = reading_mass(t, pack=pack, stated=0.9)[0]
+    assert (round(m.mass, 6), m.best) == (0.1, "the stated 'apples' not the result's unit")
+
+
+def test_answer_mass_weighs_the_asked_unit_as_a_reading() -> None:
+    data = copy.deepcopy(_BAGS)
+    data["mentions"][1]["unit"] = "kg"
+    del data["mentions"][1]["readings"]
+    del data["steps"][0]["operands"][1]["readings"]
+    data["answer_unit"] = "apples"
+    t = Trace.from_dict(data)
+    pack = load_pack("en_units_v1+en_counts_v1")
+    assert bind_trace(t, pack=pack).unknowns[0].target_refusal_reason == "expected_unit_mismatch"
+    assert answer_mass(t, pack=pack) == answer_mass(t, pack=pack, asked=1.0)
+    assert answer_mass(t, pack=pack, asked=1.0).mass == 0.0  # type: ignore[union-attr]
+    assert round(answer_mass(t, pack=pack, asked=0.8).mass, 6) == 0.2  # type: ignore[union-attr]
+
+
+def test_reading_mass_weighs_a_pure_number_as_it_is() -> None:
+    t = Trace.from_dict({
+        "problem_id": "p", "corpus": "example", "text": "3/4 of a 8 kg bag",
+        "mentions": [{"start": 0, "end": 3, "text": "3/4", "value": 0.75, "kind": "fraction"},
+                     {"start": 9, "end": 13, "text": "8 kg", "value": 8, "unit": "kg"}],
+        "steps": [{"op": "multiply", "operands": [{"mention": 0}, {"mention": 1}], "unit": "apples"}]})
+    m = reading_mass(t, pack=load_pack("en_units_v1+en_counts_v1"), stated=0.9)[0]
+    assert (round(m.mass, 6), m.readings) == (0.1, 1)

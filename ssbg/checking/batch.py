@@ -39,7 +39,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssbg.checking.verdict import VERDICT_STATUSES, Finding, Reference, Verdict, check_solution
+from ssbg.checking.verdict import (
+    DEFAULT_MIN_EVIDENCE,
+    VERDICT_STATUSES,
+    Finding,
+    Reference,
+    Verdict,
+    _check_min_evidence,
+    check_solution,
+)
 from ssbg.errors import ImportRefusal
 from ssbg.files import open_regular, read_regular
 from ssbg.limits import size_refusal
@@ -53,6 +61,8 @@ __all__ = [
     "REFERENCE_SOLVER",
     "ROW_STATUSES",
     "SCORE_COLUMNS",
+    "SWEEP",
+    "SWEEP_COLUMNS",
     "VERDICT_COLUMNS",
     "Fields",
     "SolverScore",
@@ -60,6 +70,7 @@ __all__ = [
     "check_solutions",
     "read_error_steps",
     "score_verdicts",
+    "sweep_verdicts",
 ]
 
 REFERENCE_SOLVER = "reference"
@@ -87,6 +98,8 @@ VERDICT_COLUMNS: tuple[str, ...] = (
     "refusal_reason",  # a refused row's import reason
     "refusal_detail",  # ... and the field path or what was wrong
     "note_reasons",  # the kind check's notes the reference does not share, ';'-joined, in order (no verdict change)
+    "min_evidence",  # the ε the row was judged at (check_solution's min_evidence)
+    "evidence_below",  # the ε above which the row is 'error' (Verdict.evidence_below; missing: at no ε)
 )
 
 SCORE_COLUMNS: tuple[str, ...] = (
@@ -207,18 +220,21 @@ def _record_id(record: object, path: str | None, fallback: str) -> str:
     return str(value)
 
 
-def _refused_row(rid: str, solver: str, source: str, exc: ImportRefusal) -> tuple[Any, ...]:
+def _refused_row(
+    rid: str, solver: str, source: str, exc: ImportRefusal, min_evidence: float = DEFAULT_MIN_EVIDENCE
+) -> tuple[Any, ...]:
     row: dict[str, Any] = dict.fromkeys(VERDICT_COLUMNS)
     row.update(id=rid, solver=solver, source=source, status="refused", reference_checked=False,
                n_error=0, n_coverage=0, n_in_reference=0, n_steps=0,
-               refusal_reason=exc.reason, refusal_detail=exc.detail or exc.message)
+               refusal_reason=exc.reason, refusal_detail=exc.detail or exc.message, min_evidence=min_evidence)
     return tuple(row[c] for c in VERDICT_COLUMNS)
 
 
 def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bool | None) -> tuple[Any, ...]:
     unread = _unread(verdict)
     if unread is not None:  # nothing of it was read: a refused row, as a corpus report refuses the record
-        return _refused_row(rid, solver, source, _refusal(unread.reason, unread.detail, unread.detail))
+        return _refused_row(rid, solver, source, _refusal(unread.reason, unread.detail, unread.detail),
+                            verdict.min_evidence)
     first = verdict.first_error
     errors = [f.reason for f in verdict.errors]
     coverage = [f.reason for f in verdict.coverage]
@@ -231,6 +247,7 @@ def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bo
         ";".join(errors) or None, ";".join(coverage) or None,
         None, None,
         ";".join(f.reason for f in verdict.notes if not f.in_reference) or None,
+        verdict.min_evidence, verdict.evidence_below,
     )
 
 
@@ -328,13 +345,14 @@ class _CheckWork:
 
     fields: Fields
     pack: str | Path | None
+    min_evidence: float = DEFAULT_MIN_EVIDENCE
 
     def __call__(self, batch: Sequence[RawRecord]) -> tuple[tuple[tuple[Any, ...], ...], _Seen]:
         pack = _pack_for(self.pack)
         rows: list[tuple[Any, ...]] = []
         seen = _Seen()
         for raw in batch:
-            rows.extend(check_records(raw, self.fields, pack))
+            rows.extend(check_records(raw, self.fields, pack, min_evidence=self.min_evidence))
             decoded = decode_jsonl_line(raw)
             if decoded.refusal is None:
                 seen = seen | _seen(decoded.data, self.fields)
@@ -378,7 +396,9 @@ def _solver_names(fields: Fields) -> list[str]:
     return [*names, REFERENCE_SOLVER] if fields.reference is not None else names
 
 
-def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[Any, ...]]:
+def check_records(
+    raw: RawRecord, fields: Fields, pack: UnitPack, *, min_evidence: float = DEFAULT_MIN_EVIDENCE
+) -> list[tuple[Any, ...]]:
     """The verdict rows of one record (a JSONL line of :func:`~ssbg.reading.readers.common.scan_jsonl`, or a
     row of :func:`~ssbg.reading.readers.tabular.scan_source`): never raises.
 
@@ -389,19 +409,21 @@ def check_records(raw: RawRecord, fields: Fields, pack: UnitPack) -> list[tuple[
     """
     fallback = f"{raw.path.name}:{raw.line}"
     try:
-        return _record_rows(raw, fields, pack, fallback)
+        return _record_rows(raw, fields, pack, fallback, min_evidence)
     except Exception as exc:  # noqa: BLE001 - fault isolation: one record never stops a run (ADR 0011, 0022)
         refusal = _refusal("reader_error", f"checking the record failed: {type(exc).__name__}: {exc}"[:300],
                            type(exc).__name__)
-        return [_refused_row(fallback, s, raw.where, refusal) for s in _solver_names(fields)]
+        return [_refused_row(fallback, s, raw.where, refusal, min_evidence) for s in _solver_names(fields)]
 
 
-def _record_rows(raw: RawRecord, fields: Fields, pack: UnitPack, fallback: str) -> list[tuple[Any, ...]]:
+def _record_rows(
+    raw: RawRecord, fields: Fields, pack: UnitPack, fallback: str, min_evidence: float
+) -> list[tuple[Any, ...]]:
     source = raw.where
     decoded = decode_jsonl_line(raw)
     if decoded.refusal is not None:
         exc = _refusal(decoded.refusal[0], decoded.refusal[1], decoded.refusal[1])
-        return [_refused_row(fallback, s, source, exc) for s in _solver_names(fields)]
+        return [_refused_row(fallback, s, source, exc, min_evidence) for s in _solver_names(fields)]
     data = decoded.data
     rid = _record_id(data, fields.id, fallback)
     try:
@@ -412,7 +434,7 @@ def _record_rows(raw: RawRecord, fields: Fields, pack: UnitPack, fallback: str) 
         if too_large is not None:
             raise too_large
     except ImportRefusal as exc:
-        return [_refused_row(rid, s, source, exc) for s in _solver_names(fields)]
+        return [_refused_row(rid, s, source, exc, min_evidence) for s in _solver_names(fields)]
     shared: Reference | None = None
     rows: list[tuple[Any, ...]] = []
     ref_row: tuple[Any, ...] | None = None
@@ -423,9 +445,9 @@ def _record_rows(raw: RawRecord, fields: Fields, pack: UnitPack, fallback: str) 
             if too_large is not None:
                 raise too_large
         except ImportRefusal as exc:  # the reference's own row is refused; the solutions are checked without it
-            ref_row = _refused_row(rid, REFERENCE_SOLVER, source, exc)
+            ref_row = _refused_row(rid, REFERENCE_SOLVER, source, exc, min_evidence)
         else:
-            ref_verdict = check_solution(question, reference, pack=pack)
+            ref_verdict = check_solution(question, reference, pack=pack, min_evidence=min_evidence)
             ref_row = _verdict_row(rid, REFERENCE_SOLVER, source, ref_verdict, True)
             if _unread(ref_verdict) is None:
                 shared = Reference.from_verdict(ref_verdict)
@@ -434,9 +456,10 @@ def _record_rows(raw: RawRecord, fields: Fields, pack: UnitPack, fallback: str) 
         if refusal is None and s.text is not None:
             refusal = size_refusal(question, s.text, solution_field=fields.solution)
         if refusal is not None or s.text is None:
-            rows.append(_refused_row(rid, s.solver, source, refusal or _refusal("malformed_record", "?", "?")))
+            rows.append(_refused_row(rid, s.solver, source, refusal or _refusal("malformed_record", "?", "?"),
+                                     min_evidence))
             continue
-        verdict = check_solution(question, s.text, pack=pack, reference=shared)
+        verdict = check_solution(question, s.text, pack=pack, reference=shared, min_evidence=min_evidence)
         rows.append(_verdict_row(rid, s.solver, source, verdict, s.label))
     if ref_row is not None:
         rows.append(ref_row)
@@ -468,6 +491,8 @@ def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
         frame[name] = frame[name].astype("int64")
     for name in ("first_error_step", "first_error_line"):
         frame[name] = frame[name].astype("Int64")
+    for name in ("min_evidence", "evidence_below"):
+        frame[name] = frame[name].astype("float64")
     for name in ("label", "reference_checked"):
         frame[name] = frame[name].astype("boolean")
     frame["status"] = pd.Categorical(frame["status"], categories=list(ROW_STATUSES))
@@ -531,6 +556,7 @@ def check_solutions(
     limit: int | None = None,
     batch_size: int = 32,
     source_name: str | None = None,
+    min_evidence: float = DEFAULT_MIN_EVIDENCE,
 ) -> pd.DataFrame:
     """Check every solution of a set of records: one row per solution (:data:`VERDICT_COLUMNS`), in order.
 
@@ -540,6 +566,8 @@ def check_solutions(
     give the same rows whatever their form, ``source`` being ``NAME:N`` (a file's path, else ``source_name``,
     a Dataset's split or the kind of object) and ``N`` the record's line or position from 1.  The rows are
     the same whatever ``jobs`` and ``engine`` (``local``: this process or a process pool; ``dask``).
+    ``min_evidence`` is ε (:func:`~ssbg.checking.verdict.check_solution`); each row keeps it and the ε above
+    which it would be ``error`` (``evidence_below``), so :func:`sweep_verdicts` scores other ε from the rows.
 
     Raises
     ------
@@ -566,6 +594,7 @@ def check_solutions(
         raise ValueError(f"'jobs' must be an int >= 1 (got {jobs!r})")
     if engine not in ENGINES:
         raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
+    _check_min_evidence(min_evidence)
     fields = Fields(question_field, solution_field, id_field, label_field, reference_field, solver_field,
                     tuple(solver_keys))
     if isinstance(data, str | Path):
@@ -585,7 +614,8 @@ def check_solutions(
     bar = _progress(progress, total if limit is None or total is None else min(limit, total))
     try:
         batches = _batched(records, batch_size, fields.question)
-        for n, (chunk, chunk_seen) in map_batches(batches, _CheckWork(fields, pack_spec), jobs=jobs, engine=engine):
+        work = _CheckWork(fields, pack_spec, min_evidence)
+        for n, (chunk, chunk_seen) in map_batches(batches, work, jobs=jobs, engine=engine):
             rows.extend(chunk)
             seen = seen | chunk_seen
             if bar is not None:
@@ -594,7 +624,9 @@ def check_solutions(
         if bar is not None:
             bar.close()
     check_fields_named(seen, fields, name_of(data, source_name))
-    return verdicts_frame(rows)
+    frame = verdicts_frame(rows)
+    frame.attrs["min_evidence"] = min_evidence
+    return frame
 
 
 def _progress(enabled: bool, total: int | None) -> Any:
@@ -718,9 +750,9 @@ def score_verdicts(
 
     >>> import pandas as pd
     >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1,
-    ...                      "unit_mismatch", None, None, None, None),
+    ...                      "unit_mismatch", None, None, None, None, 0.001, 0.0),
     ...                     ("2", "m", "f:2", "sound", True, False, 0, 0, 0, 1, None, None, None, None, None,
-    ...                      None, None, None)])
+    ...                      None, None, None, 0.001, None)])
     >>> s = score_verdicts(f, error_steps={("1", "m"): 1})
     >>> columns = ["solver", "precision_pct", "recall_pct", "false_alarm_pct", "first_step_right"]
     >>> print(s[columns].to_string(index=False))
@@ -737,3 +769,64 @@ def score_verdicts(
         whole = _score("all solvers", models, steps)
         scores.append(whole)
     return pd.DataFrame.from_records([s.row() for s in scores], columns=list(SCORE_COLUMNS))
+
+
+SWEEP: tuple[float, ...] = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+"""The ε :func:`sweep_verdicts` scores by default (``ssbg check-solutions --sweep``)."""
+
+SWEEP_COLUMNS: tuple[str, ...] = (
+    "min_evidence", "solver", "labelled", "flagged", "precision_pct", "recall_pct", "false_alarm_pct", "mcc",
+    "error_pct", "unverifiable_pct",
+)
+
+
+def _mcc(tp: int, fp: int, fn: int, tn: int) -> float | None:
+    denominator = math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    return None if denominator == 0 else round((tp * tn - fp * fn) / denominator, 3)
+
+
+def sweep_verdicts(frame: pd.DataFrame, levels: Sequence[float] = SWEEP) -> pd.DataFrame:
+    """Per ε of ``levels`` and per solver (then ``all solvers``, the reference apart): the verdicts the rows give at
+    that ε (``error`` iff ``evidence_below < ε``: no row is checked again), scored against the labels as
+    :func:`score_verdicts` scores them, with Matthews' correlation (:data:`SWEEP_COLUMNS`).  What a risk-coverage
+    curve plots: ``error_pct`` is the share flagged (coverage of the error decision), 100 - ``precision_pct`` its
+    risk.
+
+    >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1,
+    ...                      "unit_mismatch", None, None, None, None, 0.001, 0.2),
+    ...                     ("2", "m", "f:2", "unverifiable", True, False, 0, 1, 0, 1, None, None, None, None,
+    ...                      "ambiguous_grounding", None, None, None, 0.001, 0.5)])
+    >>> s = sweep_verdicts(f, [0.1, 0.3, 1.0])
+    >>> s[["min_evidence", "precision_pct", "recall_pct"]].values.tolist(), s["flagged"].tolist()
+    ([[0.1, nan, 0.0], [0.3, 100.0, 100.0], [1.0, 50.0, 100.0]], [0, 1, 2])
+    """
+    import pandas as pd
+
+    for level in levels:
+        _check_min_evidence(level)
+    names = list(dict.fromkeys(frame["solver"].astype(str)))
+    groups = [(n, frame[frame["solver"].astype(str) == n]) for n in names]
+    if len([n for n in names if n != REFERENCE_SOLVER]) > 1:
+        groups.append(("all solvers", frame[frame["solver"].astype(str) != REFERENCE_SOLVER]))
+    out: list[tuple[Any, ...]] = []
+    for level in levels:
+        for name, part in groups:
+            status = part["status"].astype(str)
+            checked = status != "refused"
+            label = part["label"]
+            labelled = label.notna() & checked
+            wrong = labelled & (label == False)  # noqa: E712 - a nullable boolean column
+            below = part["evidence_below"]
+            flagged = checked & below.notna() & (below < level)
+            tp = int((flagged & wrong).sum())
+            fp = int((flagged & labelled & ~wrong).sum())
+            n_wrong, n_correct = int(wrong.sum()), int((labelled & ~wrong).sum())
+            n = int(checked.sum())
+            unverifiable = int((checked & ~flagged & (status != "sound")).sum())
+            out.append((
+                level, name, int(labelled.sum()), tp + fp, _pct(tp, tp + fp), _pct(tp, n_wrong), _pct(fp, n_correct),
+                _mcc(tp, fp, n_wrong - tp, n_correct - fp), _pct(int(flagged.sum()), n), _pct(unverifiable, n),
+            ))
+    sweep = pd.DataFrame.from_records(out, columns=list(SWEEP_COLUMNS))
+    return sweep.astype({"precision_pct": "float64", "recall_pct": "float64", "false_alarm_pct": "float64",
+                         "mcc": "float64", "error_pct": "float64", "unverifiable_pct": "float64"})

@@ -5,7 +5,7 @@
 ``ssbg check-solutions FILE --question-field Q --solution-field S [--id-field ID]
 [--label-field L] [--reference-field R] [--solver-field M | --solver-key K ...] -o verdicts.csv
 [--html report.html] [--error-steps FILE] [--jobs N] [--engine local|dask] [--pack P]
-[--limit N] [--no-progress] [--fail-on-error]``
+[--limit N] [--no-progress] [--fail-on-error] [--min-evidence EPS] [--sweep]``
 
 It writes one row per solution to the CSV (:data:`~ssbg.checking.batch.VERDICT_COLUMNS`; and to
 Parquet beside it when pyarrow is installed), the pack it checked with beside it
@@ -14,7 +14,11 @@ Parquet beside it when pyarrow is installed), the pack it checked with beside it
 and writes beside the CSV (``<name>.scores.csv``) per solver: precision, recall, false-alarm rate
 on correct solutions, lift over the base rate, the verdict shares, and with ``--error-steps``
 (errors located by hand) the share of flagged wrong solutions whose first
-flagged step is where the error is.  The dev file
+flagged step is where the error is.  ``--min-evidence`` is ε (ADR 0027: a reading-dependent finding is error
+evidence only when the plausible readings that undo it hold less than ε of the reader's probability), printed
+first and kept in every row and in the Parquet metadata; with labels, ``--sweep`` prints and writes
+(``<name>.sweep.csv``) precision, recall, false alarms and MCC at each ε of
+:data:`~ssbg.checking.batch.SWEEP`, scored from the same rows.  The dev file
 of model solutions (``../shared/corpora/gsm8k_model_solutions/dev.jsonl``)::
 
     ssbg check-solutions ../shared/corpora/gsm8k_model_solutions/dev.jsonl \\
@@ -49,7 +53,7 @@ def _keys(values: list[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(k.strip() for v in values or () for k in v.split(",") if k.strip()))
 
 
-def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None]:
+def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None, Path]:
     """The files the run writes (verdicts, pack, scores, page), their folders proved writable before a record is
     read: a read-only or missing folder, or a target that is a folder, fails at once (exit 2), not after the run."""
     from ssbg.errors import OutputError
@@ -57,7 +61,8 @@ def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None]:
 
     output = Path(args.output)
     html_path = Path(args.html) if args.html else None
-    targets = (output, output.with_suffix(".pack.csv"), output.with_suffix(".scores.csv"), html_path)
+    targets = (output, output.with_suffix(".pack.csv"), output.with_suffix(".scores.csv"), html_path,
+               output.with_suffix(".sweep.csv"))
     for target in targets:
         if target is None:
             continue
@@ -68,10 +73,29 @@ def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None]:
     return targets
 
 
+def _probability(text: str) -> float:
+    """A float in (0, 1] (``--min-evidence``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1] (got {text!r})") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1] (got {text!r})")
+    return value
+
+
 def _cmd_check_solutions(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ssbg.checking.batch import Fields, _pack_for, check_solutions, read_error_steps, score_verdicts
+    from ssbg.checking.batch import (
+        SWEEP,
+        Fields,
+        _pack_for,
+        check_solutions,
+        read_error_steps,
+        score_verdicts,
+        sweep_verdicts,
+    )
     from ssbg.checking.report import csv_text, example_rows, questions_of, recheck, report_html
     from ssbg.files import OutputSet
     from ssbg.stats.insample import count_in_sample
@@ -81,27 +105,30 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     keys = _keys(args.solver_key)
     if keys and args.solver_field:
         raise SystemExit("ssbg check-solutions: name the solver by --solver-field or by --solver-key, not both")
-    output, pack_path, scores_path, html_path = _targets(args)
+    output, pack_path, scores_path, html_path, sweep_path = _targets(args)
+    print(f"min_evidence (ε): {args.min_evidence} — a unit mismatch, an ungrounded number or an answer-unit mismatch "
+          "is error evidence only when the readings that undo it hold less than ε of the reader's probability")
     pack = _pack_for(args.pack)
     error_steps = read_error_steps(args.error_steps) if args.error_steps else None
     frame = check_solutions(
         args.file, question_field=args.question_field, solution_field=args.solution_field, id_field=args.id_field,
         label_field=args.label_field, reference_field=args.reference_field, solver_field=args.solver_field,
         solver_keys=keys, pack=args.pack, jobs=args.jobs, engine=args.engine, progress=not args.no_progress,
-        limit=args.limit,
+        limit=args.limit, min_evidence=args.min_evidence,
     )
     scores = None
     if args.label_field is not None or args.reference_field is not None:
         scores = score_verdicts(frame, error_steps=error_steps)
     in_sample = count_in_sample(questions_of(args.file, args.question_field, limit=args.limit)).sentence
+    sweep = sweep_verdicts(frame, SWEEP) if args.sweep and scores is not None else None
     page = None
     if html_path is not None:
         fields = Fields(args.question_field, args.solution_field, args.id_field, args.label_field,
                         args.reference_field, args.solver_field, keys)
         drawn = recheck(args.file, fields, example_rows(frame), pack)
         page = report_html(frame, scores, drawn, title=f"{args.file} ({len(frame)} solutions)", pack=pack.provenance,
-                           in_sample=in_sample)
-    meta = {"ssbg.pack": pack.provenance, IN_SAMPLE_KEY: in_sample}
+                           in_sample=in_sample, min_evidence=args.min_evidence)
+    meta = {"ssbg.pack": pack.provenance, IN_SAMPLE_KEY: in_sample, "ssbg.min_evidence": repr(args.min_evidence)}
     # One set, renamed into place together (SIGINT and SIGTERM held off meanwhile): a run that fails or is
     # stopped leaves the previous set whole, never a new verdicts.csv beside an old page.  Verdicts and
     # scores as CSV and, with pyarrow, as Parquet beside them (the pack's provenance in its schema).
@@ -113,6 +140,10 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
         else:
             out.remove(scores_path)  # an earlier run's scores do not belong to these verdicts
             out.remove(scores_path.with_suffix(".parquet"))
+        if sweep is not None:
+            out.temp(sweep_path).write_text(csv_text(sweep), encoding="utf-8")
+        else:
+            out.remove(sweep_path)
         if page is not None and html_path is not None:
             out.temp(html_path).write_text(page, encoding="utf-8")
         out.commit()
@@ -126,6 +157,11 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
         print("Scores of verdict 'error' (labelled solutions; the reference is taken as correct)")
         print(shown.to_string(index=False))
         print(f"\nscores: {scores_path}")
+    if sweep is not None:
+        print()
+        print("Verdict 'error' at each ε (min_evidence), from the same rows")
+        print(sweep.to_string(index=False))
+        print(f"\nsweep: {sweep_path}")
     if html_path is not None:
         print(f"report: {html_path}")
     print(f"verdicts: {output}")
@@ -141,6 +177,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``ssbg check-solutions`` to the ``ssbg`` command line."""
+    from ssbg.checking.verdict import DEFAULT_MIN_EVIDENCE
     from ssbg.limits import caps_help
     from ssbg.outputs import MAX_CELL_CHARS
     from ssbg.stats.batch import ENGINES
@@ -184,4 +221,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("--limit", type=positive_int, metavar="N", help="check at most N records")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.add_argument("--fail-on-error", action="store_true", help="exit 1 when any verdict is 'error'")
+    cmd.add_argument("--min-evidence", type=_probability, default=DEFAULT_MIN_EVIDENCE, metavar="EPS",
+                     help="ε in (0, 1]: a unit mismatch, an ungrounded number or an answer-unit mismatch is error "
+                     "evidence only when the readings that undo it hold less than ε of the reader's probability, "
+                     f"else 'could not tell' (default {DEFAULT_MIN_EVIDENCE}, chosen on half A of the dev file)")
+    cmd.add_argument("--sweep", action="store_true",
+                     help="with labels, also score verdict 'error' at each ε of a sweep (<name>.sweep.csv)")
     cmd.set_defaults(func=_cmd_check_solutions)

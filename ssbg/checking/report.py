@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ssbg.checking.batch import REFERENCE_SOLVER, Fields, field_value
-from ssbg.checking.verdict import Verdict, check_solution
+from ssbg.checking.verdict import DEFAULT_MIN_EVIDENCE, Verdict, check_solution
 from ssbg.outputs import csv_text, html_text
 from ssbg.reading.readers.common import decode_jsonl_line
 from ssbg.units import UnitPack
@@ -22,7 +22,7 @@ from ssbg.units import UnitPack
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["STATUS_ORDER", "csv_text", "example_rows", "plot_verdicts", "recheck", "report_html"]
+__all__ = ["STATUS_ORDER", "csv_text", "example_rows", "plot_risk_coverage", "plot_verdicts", "recheck", "report_html"]
 
 STATUS_ORDER: tuple[str, ...] = ("error", "unverifiable", "sound", "refused")
 _STATUS_COLOURS = {"error": "#D55E00", "unverifiable": "#E6C229", "sound": "#009E73", "refused": "#999999"}
@@ -68,7 +68,8 @@ def recheck(
             solution = field_value(holder, fields.solution) if not isinstance(holder, str | list) else holder
         if isinstance(question, str) and isinstance(solution, str | list):
             ref = reference if isinstance(reference, str | list) else None
-            out.append((kind, row, check_solution(question, solution, pack=pack, reference=ref)))
+            level = float(getattr(row, "min_evidence", DEFAULT_MIN_EVIDENCE))
+            out.append((kind, row, check_solution(question, solution, pack=pack, reference=ref, min_evidence=level)))
     return out
 
 
@@ -135,7 +136,10 @@ _TPL_PAGE = """<!DOCTYPE html>
 <style>body{{font-family:sans-serif;margin:2em;max-width:95em}} table{{border-collapse:collapse;font-size:0.85em}}
 td,th{{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right}} td:first-child,th:first-child{{text-align:left}}
 section{{border-top:1px solid #ddd;margin-top:1.2em;padding-top:0.8em}}</style></head>
-<body><h1>ssbg check-solutions</h1><p>{title}</p><p class="pack">Unit pack: {pack}</p>{in_sample}{scores}
+<body><h1>ssbg check-solutions</h1><p>{title}</p><p class="pack">Unit pack: {pack}</p>
+<p class="evidence">min_evidence (ε): {min_evidence}. A unit mismatch, an ungrounded number or an answer-unit mismatch
+is error evidence (a dimension error found) only when the readings that undo it hold less than ε of the reader's
+probability; otherwise ssbg could not tell (ambiguous_grounding, coverage).</p>{in_sample}{scores}
 <h2>Verdicts</h2>{counts}{plot}{examples}</body></html>
 """
 
@@ -147,6 +151,37 @@ def _table(frame: pd.DataFrame) -> str:
         for row in frame.itertuples(index=False)
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def plot_risk_coverage(
+    sweep: pd.DataFrame, *, marked: float = DEFAULT_MIN_EVIDENCE,
+    title: str = "Risk and coverage of verdict 'error' over ε",
+) -> Any:
+    """Per solver of a :func:`~ssbg.checking.batch.sweep_verdicts` table (the reference left out), the
+    risk-coverage curve over ε: coverage the share of solutions flagged ``error``, risk the share of the flagged
+    that are correct (100 - precision); the ε ``marked`` (the default) drawn as a star.  An
+    :class:`~ssbg.stats.plots.SvgFigure` (deterministic SVG)."""
+    import matplotlib
+
+    from ssbg.stats.plots import _RC, _figure, _render  # the stats plots' drawing setup: fonts, no date, id salt
+
+    frame = sweep[sweep["solver"].astype(str) != REFERENCE_SOLVER]
+    with matplotlib.rc_context(_RC):
+        fig = _figure(6.4, 4.2)
+        ax = fig.subplots()
+        for solver in dict.fromkeys(frame["solver"].astype(str)):
+            part = frame[frame["solver"].astype(str) == solver].sort_values("min_evidence")
+            risk = 100.0 - part["precision_pct"]
+            (line,) = ax.plot(part["error_pct"], risk, marker="o", markersize=3, label=solver)
+            at = part["min_evidence"] == marked
+            ax.plot(part.loc[at, "error_pct"], risk[at], marker="*", markersize=13, color=line.get_color(),
+                    markeredgecolor="black", linestyle="none")
+        ax.set_xlabel("coverage: solutions flagged error (%)")
+        ax.set_ylabel("risk: flagged solutions that are correct (%)")
+        ax.legend(fontsize=8, frameon=False)
+        ax.grid(alpha=0.3)
+        ax.set_title(f"{title} (\u2605 ε = {marked})")
+        return _render(fig, title)
 
 
 def _svg_body(svg: str) -> str:
@@ -167,6 +202,7 @@ def report_html(
     title: str,
     pack: str = "",
     in_sample: str = "",
+    min_evidence: float = DEFAULT_MIN_EVIDENCE,
 ) -> str:
     """The page: the pack (its :attr:`~ssbg.units.UnitPack.provenance`), how many of the problems the reading model
     was trained on (``in_sample``, :attr:`ssbg.stats.insample.InSample.sentence`), scores (when labelled), verdict
@@ -185,6 +221,7 @@ def report_html(
         title=html_text(title),
         pack=html_text(pack) if pack else "(not given)",
         in_sample=f'<p class="insample">{html_text(in_sample[0].upper() + in_sample[1:])}.</p>' if in_sample else "",
+        min_evidence=html_text(repr(min_evidence)),
         scores="" if scores is None else "<h2>Scores</h2>" + _table(scores),
         counts=_table(counts),
         plot=_svg_body(plot_verdicts(frame).svg),

@@ -25,13 +25,23 @@ rate applied to a count of another thing or a question answered by a count of an
 findings flag 33 wrong and 19 correct solutions (precision 63.5%, the base rate), so it is not
 error evidence (ADR 0017 has the figures, with the reference too).
 
+**Robust refusal** (ADR 0027).  A finding that depends on a reading (:data:`ROBUST_FINDINGS`: a
+unit mismatch, an ungrounded number, an answer-unit mismatch) is error evidence only when the
+readings the reader finds plausible and that would undo it hold less than ``min_evidence`` (ε,
+:data:`DEFAULT_MIN_EVIDENCE`) of the probability: the n-best unit readings of the mentions and
+sources of the operands (:func:`~ssbg.trace.reading_mass`), the stated and the asked unit
+(weighed with :data:`STATED_UNIT_RELIABILITY`, :data:`ASKED_UNIT_RELIABILITY`), the quantities a
+question states without writing them (:mod:`ssbg.checking.implicit`).  Otherwise it is
+``ambiguous_grounding`` (could not tell, coverage), its detail naming the most probable such
+reading and its probability; ``Finding.support`` keeps the probability, so
+:meth:`Verdict.status_at` gives the verdict at any other ε.
+
 With a ``reference`` solution (the gold one, say), a finding the reference shares (the same
 reason at the same question span, or without one the same detail; the same computation at
 the step; an ungrounded number the reference uses or writes) is marked ``in_reference`` and
-counts as ssbg's reading limit: coverage, not evidence.  An error finding ssbg cannot tell
-from its own reading (``Finding.could_not_tell``: a unit mismatch only in the count of
-things, an answer-unit mismatch without a reference) is coverage too (:func:`check_solution`
-says when; ADR 0019 has the figures).
+counts as ssbg's reading limit: coverage, not evidence.  A unit mismatch only in the count of
+things (``Finding.could_not_tell``: a per-thing reading the reader gives no probability) is
+coverage too (:func:`check_solution` says when; ADR 0019 has why it remains).
 
 Examples
 --------
@@ -55,21 +65,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ssbg.checking.implicit import implicit_readings
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ProblemGraphError
 from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
 from ssbg.numbers import parse_number
+from ssbg.reading.learned.model import keeping_readings
 from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution
 from ssbg.reading.textview import text_spans
-from ssbg.trace import Operand, Trace, bind_trace, step_units
+from ssbg.trace import Operand, ReadingMass, Trace, answer_mass, bind_trace, reading_mass, step_units
 from ssbg.units import UnitPack, UnitVector, corpus_pack, load_pack
 
 __all__ = [
+    "ASKED_UNIT_RELIABILITY",
     "COVERAGE_FINDINGS",
+    "DEFAULT_MIN_EVIDENCE",
     "ERROR_FINDINGS",
     "FINDING_FAMILIES",
     "FINDING_REASONS",
     "NOTE_FINDINGS",
+    "ROBUST_FINDINGS",
+    "STATED_UNIT_RELIABILITY",
     "STEP_STATUSES",
     "VERDICT_STATUSES",
     "CheckedStep",
@@ -117,6 +133,28 @@ COVERAGE_FINDINGS: frozenset[str] = frozenset(
 
 FINDING_REASONS: frozenset[str] = ERROR_FINDINGS | COVERAGE_FINDINGS
 
+ROBUST_FINDINGS: frozenset[str] = frozenset({"unit_mismatch", "ungrounded_number", "expected_unit_mismatch"})
+"""The error findings that depend on a reading: evidence only when the readings that would not make them hold less
+than ``min_evidence`` of the probability (:func:`check_solution`, ADR 0027); ``arithmetic_error`` reads no unit."""
+
+STATED_UNIT_RELIABILITY = 0.936
+"""The probability that the unit a solution states for a step (``>>24 clips``: a rule's reading of its words) is
+the step's result's: on GSM8K train gold solutions read as the checker reads them, 14,200 of the 15,166 steps that
+state a unit and whose operands' units combine state the unit they give (``benchmarks/stated_units.py``).  The
+other reading, weighed ``1 -`` this, checks the step without its stated unit (ADR 0027)."""
+
+ASKED_UNIT_RELIABILITY = 0.887
+"""The probability that the unit ssbg reads a question as asking for is the answer's, without a reference: on GSM8K
+train gold solutions whose last step is admitted and whose asked unit is in the pack, 2,635 of 2,971 answers have
+the asked unit (``benchmarks/stated_units.py``).  With a reference that does not share the mismatch, the asked
+unit is taken as confirmed (1)."""
+
+DEFAULT_MIN_EVIDENCE = 0.05
+"""ε, the default ``min_evidence``: a reading-dependent finding is error evidence only when the plausible readings
+under which the step is admitted (the number grounded, the answer's unit the one asked) hold less than this share
+of the reader's probability; otherwise ssbg could not tell (``ambiguous_grounding``).  Chosen on half A of the dev
+file's problems (``benchmarks/checker_halves.py --sweep``), scored on half B (ADR 0027)."""
+
 NOTE_FINDINGS: frozenset[str] = frozenset({"count_kind_mismatch", "mixed_kinds"})
 """The kind check's findings (:data:`ssbg.kinds.KIND_FINDINGS`), kept as notes (:attr:`Verdict.notes`): they never
 change a verdict (ADR 0017: their precision on labelled solutions is the base rate without a reference)."""
@@ -156,6 +194,11 @@ def _fail(message: str, path: str) -> ProblemGraphError:
     return ProblemGraphError(message, reason="invalid_value", path=path)
 
 
+def _check_min_evidence(value: object) -> None:
+    if not (type(value) is float or type(value) is int) or not 0.0 < value <= 1.0:
+        raise _fail(f"'min_evidence' must be a probability in (0, 1] (got {value!r})", "min_evidence")
+
+
 def _span(value: object, path: str) -> None:
     if not (
         isinstance(value, tuple)
@@ -188,6 +231,8 @@ class Finding:
     detail: str = ""
     in_reference: bool = False
     could_not_tell: str = ""
+    support: float | None = None
+    would_be: str = ""
 
     def __post_init__(self) -> None:
         if self.reason not in FINDING_REASONS and self.reason not in NOTE_FINDINGS:
@@ -205,6 +250,11 @@ class Finding:
             _span(s, f"question_spans[{k}]")
         if type(self.detail) is not str or type(self.in_reference) is not bool or type(self.could_not_tell) is not str:
             raise _fail("'detail' and 'could_not_tell' must be str and 'in_reference' a bool", "detail")
+        if self.support is not None and not (type(self.support) is float and 0.0 <= self.support <= 1.0):
+            raise _fail(f"'support' must be a probability in [0, 1] or None (got {self.support!r})", "support")
+        if self.would_be and (self.would_be not in ROBUST_FINDINGS or self.reason != "ambiguous_grounding"):
+            raise _fail(f"'would_be' must be one of {sorted(ROBUST_FINDINGS)} on an ambiguous_grounding finding "
+                        f"(got {self.would_be!r} on {self.reason!r})", "would_be")
 
     @property
     def family(self) -> str:
@@ -215,10 +265,22 @@ class Finding:
         evidence = self.reason in ERROR_FINDINGS and not self.in_reference and not self.could_not_tell
         return "error" if evidence else "coverage"
 
+    def evidence_below(self) -> float | None:
+        """The ``min_evidence`` above which this finding is error evidence: its ``support`` (0 for a finding no
+        reading could admit, as ``arithmetic_error``), or None when it is evidence under no ε (coverage, a note, or
+        shared with the reference).  A verdict at ε is ``error`` iff a finding has ``evidence_below() < ε``."""
+        if self.in_reference or self.could_not_tell:
+            return None
+        if self.reason in ERROR_FINDINGS or self.would_be:
+            return self.support if self.support is not None else 0.0
+        return None
+
     def key(self) -> tuple[str, frozenset[tuple[int, int]], str]:
         """What makes two findings (of a solution and of its reference) the same: the reason, the question spans, and
         without question spans the detail."""
-        return self.reason, frozenset(self.question_spans), "" if self.question_spans else self.detail
+        reason = self.would_be or self.reason  # a finding ssbg could not tell is matched as what it was found as
+        detail = self.detail.partition("; P(")[0] if self.would_be else self.detail
+        return reason, frozenset(self.question_spans), "" if self.question_spans else detail
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -231,6 +293,8 @@ class Finding:
             "detail": self.detail,
             "in_reference": self.in_reference,
             "could_not_tell": self.could_not_tell or None,
+            "support": self.support,
+            "would_be": self.would_be or None,
         }
 
 
@@ -279,6 +343,8 @@ class Verdict:
     list of steps joined by newlines); spans index it.  ``pack`` names the pack it was checked with
     (:attr:`~ssbg.units.UnitPack.citation`: each part's name, version and checksum prefix).
     ``trace`` and ``graph`` are what was checked (None when no step was read), for views.
+    ``min_evidence`` is the ε it was judged at (:func:`check_solution`); :meth:`status_at` gives
+    the status at another ε from the same findings.
     """
 
     status: str
@@ -292,8 +358,15 @@ class Verdict:
     trace: Trace | None = field(default=None, repr=False, compare=False)
     graph: SemanticSymbolicBindingGraph | None = field(default=None, repr=False, compare=False)
     notes: tuple[Finding, ...] = ()  # the kind check's notes (NOTE_FINDINGS): never change the status
+    min_evidence: float = DEFAULT_MIN_EVIDENCE
 
     def __post_init__(self) -> None:
+        _check_min_evidence(self.min_evidence)
+        for f in self.findings:
+            below = f.evidence_below()
+            if f.family == "error" and below is not None and below >= self.min_evidence:
+                raise _fail(f"a {f.reason!r} finding with support {below} is not evidence at min_evidence "
+                            f"{self.min_evidence}", "findings")
         if any(f.family == "note" for f in self.findings) or any(f.family != "note" for f in self.notes):
             raise _fail("the kind check's notes go in 'notes', and only they", "notes")
         if self.status not in VERDICT_STATUSES:
@@ -302,6 +375,26 @@ class Verdict:
         expected = "error" if errors else "unverifiable" if self.findings else "sound"
         if self.status != expected:
             raise _fail(f"'status' must be {expected!r} for these findings (got {self.status!r})", "status")
+
+    @property
+    def evidence_below(self) -> float | None:
+        """The ε above which this verdict is ``error``: the least :meth:`Finding.evidence_below` of its findings
+        (None: ``error`` at no ε)."""
+        found = [b for b in (f.evidence_below() for f in self.findings) if b is not None]
+        return min(found) if found else None
+
+    def status_at(self, min_evidence: float) -> str:
+        """The status this verdict's findings give at another ε (what a sweep of ε reads, without checking again).
+
+        >>> v = check_solution("Ann has 3 bags of 4 kg. How many kg?", "3 + 4 = <<3+4=7>>7 kg")
+        >>> v.status, v.status_at(0.001), [(f.reason, f.would_be, f.support) for f in v.findings]
+        ('error', 'unverifiable', [('unit_mismatch', '', 0.001757)])
+        """
+        _check_min_evidence(min_evidence)
+        below = self.evidence_below
+        if below is not None and below < min_evidence:
+            return "error"
+        return "unverifiable" if self.findings else "sound"
 
     @property
     def errors(self) -> tuple[Finding, ...]:
@@ -345,6 +438,9 @@ class Verdict:
                 where += f": {self.solution[f.span[0] : f.span[1]].strip()!r}"
             where += ")"
         said = f"{where}: {_EXPLAIN[f.reason]} [{f.reason}]"
+        if f.would_be:  # a reading-dependent finding some plausible reading undoes (ADR 0027)
+            said = (f"{where}: ssbg could not tell whether {_EXPLAIN[f.would_be]}: a reading it finds plausible would "
+                    f"not make it so [ambiguous_grounding, found as {f.would_be}]")
         if f.detail:
             said += f": {f.detail}"
         if f.question_spans:
@@ -447,7 +543,10 @@ _SYMBOL = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 class _GraphFindings:
     """The findings of a bound solution (scratch state of one check)."""
 
-    def __init__(self, reading: SolutionReading, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> None:
+    def __init__(
+        self, reading: SolutionReading, graph: SemanticSymbolicBindingGraph, pack: UnitPack, asked: float = 1.0
+    ) -> None:
+        self.asked = asked
         self.reading = reading
         self.graph = graph
         self.pack = pack
@@ -460,6 +559,14 @@ class _GraphFindings:
         self.placeholder_symbols = frozenset(
             sid for sid, s in self.symbols.items() if s.source_span.source_id == f"{self.problem_id}:solution"
         )
+        self._masses: dict[int, ReadingMass] | None = None  # each refused step's P(admissible), on first need
+
+    def mass(self, index: int) -> ReadingMass | None:
+        """The reading mass of trace step ``index`` refused as a root-cause unit mismatch (:func:`reading_mass`)."""
+        if self._masses is None:
+            trace = self.reading.trace
+            self._masses = {} if trace is None else reading_mass(trace, pack=self.pack, stated=STATED_UNIT_RELIABILITY)
+        return self._masses.get(index)
 
     def step_of(self, lhs: str) -> int | None:
         m = _STEP_ID.match(lhs)
@@ -519,8 +626,12 @@ class _GraphFindings:
         trace = self.reading.trace
         if m is None or trace is None:
             return _Facts()
-        signature = _signature(trace, int(m.group(1)))
-        return _Facts(signature, reason == "unit_mismatch" and self.count_only(eq))
+        index = int(m.group(1))
+        signature = _signature(trace, index)
+        mass = self.mass(index) if reason == "unit_mismatch" else None
+        if mass is None:
+            return _Facts(signature, reason == "unit_mismatch" and self.count_only(eq))
+        return _Facts(signature, self.count_only(eq), None, mass.mass, _said(mass))
 
     def dimension(self, sid: str) -> tuple[int, ...] | None:
         """A symbol's dimension as exponents (None when it has no unit the pack knows)."""
@@ -612,7 +723,7 @@ class _GraphFindings:
             out.append(self.finding(f.finding, step, spans, f.detail))
         return out, kinds.graph(self.graph)
 
-    def target_findings(self) -> list[Finding]:
+    def target_findings(self) -> list[tuple[Finding, _Facts]]:
         if not self.graph.unknowns or not self.graph.equations:
             return []
         target = self.graph.unknowns[0]
@@ -627,7 +738,12 @@ class _GraphFindings:
         detail = target.target_refusal_detail or ""
         if reason == "expected_unit_mismatch" and not self._answers(step):
             reason, detail = "unbound_target", f"the last step does not give the stated answer ({detail})"
-        return [self.finding(reason, step, spans, detail)]
+        facts = _Facts()
+        if reason == "expected_unit_mismatch" and self.reading.trace is not None:
+            mass = answer_mass(self.reading.trace, pack=self.pack, asked=self.asked)
+            if mass is not None:
+                facts = _Facts(support=mass.mass, reading=_said(mass))
+        return [(self.finding(reason, step, spans, detail), facts)]
 
     def _answers(self, step: int | None) -> bool:
         """Whether the last step gives the solution's stated answer (True when it states none)."""
@@ -643,12 +759,28 @@ def _plain(value: float) -> str:
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 
-def _note_findings(reading: SolutionReading) -> list[tuple[Finding, _Facts]]:
+def _said(mass: ReadingMass) -> str:
+    """The most probable admitting reading of a reading mass in words, with its probability."""
+    return "" if mass.best is None else f"{mass.best} (p = {mass.best_probability:.3g})"
+
+
+def _note_findings(reading: SolutionReading, question: str, pack: UnitPack) -> list[tuple[Finding, _Facts]]:
     out = []
     for n in reading.notes:
         f = Finding(n.reason, n.step, n.line, None if n.start is None or n.end is None else (n.start, n.end), (),
                     n.detail)
-        out.append((f, _Facts(number=_number(n.detail) if n.reason == "ungrounded_number" else None)))
+        if n.reason != "ungrounded_number":
+            out.append((f, _Facts()))
+            continue
+        number = _number(n.detail)
+        found = [] if number is None else implicit_readings(question, number, pack)
+        if not found:
+            out.append((f, _Facts(number=number, support=0.0)))
+            continue
+        best = found[0]  # the most probable reading; the rules overlap, so their probabilities are not added
+        rule = best.rule.replace("_", " ")
+        said = f"{best.words!r} read as {_plain(best.value)} ({rule}, p = {best.probability:.3g})"
+        out.append((f, _Facts(number=number, support=best.probability, reading=said)))
     return out
 
 
@@ -669,6 +801,8 @@ class _Facts(NamedTuple):
     signature: Signature | None = None
     count_only: bool = False
     number: float | None = None
+    support: float | None = None  # P(a plausible reading admits the step / grounds the number / gives the asked unit)
+    reading: str = ""  # the most probable such reading, with its probability, in words
 
 
 def _value(x: float) -> float:
@@ -747,25 +881,39 @@ def read_reference(
 
 
 _COUNT_ONLY = "its units differ only in the count of things, a per-thing reading ssbg cannot tell"
-_NO_REFERENCE = "the unit the question asks for is ssbg's reading of its words, and no reference solution confirms it"
 
 
-def _judge(pairs: Iterable[tuple[Finding, _Facts]], reference: Reference | None) -> list[Finding]:
-    """The findings as the policy weighs them (:func:`check_solution`, ADR 0019): shared with the reference, a
-    reading limit (``in_reference``); a unit mismatch only in the count of things with no reference, or with a
-    reference whose refused steps read one of its question numbers, and an answer-unit mismatch with no
-    reference, coverage (``could_not_tell``); the rest as found."""
+_WHAT = {
+    "unit_mismatch": "P(admissible)",
+    "ungrounded_number": "P(grounded)",
+    "expected_unit_mismatch": "P(the asked unit)",
+}
+
+
+def _judge(pairs: Iterable[tuple[Finding, _Facts]], reference: Reference | None, min_evidence: float) -> list[Finding]:
+    """The findings as the policy weighs them (:func:`check_solution`, ADR 0027): shared with the reference, a
+    reading limit (``in_reference``); a reading-dependent error finding (:data:`ROBUST_FINDINGS`) whose plausible
+    readings admit it with probability ``support >= min_evidence``, ``ambiguous_grounding`` (could not tell), naming
+    the most probable admitting reading; the rest as found, with their support."""
     keys = [f.key() for f in reference.findings] if reference is not None else []
     out: list[Finding] = []
     for f, facts in pairs:
+        support = None if f.reason not in ROBUST_FINDINGS else facts.support if facts.support is not None else 0.0
+        if support is not None:
+            f = dataclasses.replace(f, support=round(support, 6))  # noqa: PLW2901
         if reference is not None and _shared(f, facts, keys, reference):
             out.append(dataclasses.replace(f, in_reference=True))
         elif f.reason == "unit_mismatch" and facts.count_only and (
             reference is None or not reference.refused_spans.isdisjoint(f.question_spans)
         ):
             out.append(dataclasses.replace(f, could_not_tell=_COUNT_ONLY))
-        elif f.reason == "expected_unit_mismatch" and reference is None:
-            out.append(dataclasses.replace(f, could_not_tell=_NO_REFERENCE))
+        elif support is not None and support >= min_evidence:
+            said = f"{_WHAT[f.reason]} = {support:.3g}"
+            if facts.reading:
+                does = "grounds it" if f.reason == "ungrounded_number" else "admits it"
+                said += f", the most probable reading that {does}: {facts.reading}"
+            out.append(dataclasses.replace(f, reason="ambiguous_grounding", would_be=f.reason,
+                                           detail=f"{f.detail}; {said}"))
         else:
             out.append(f)
     return out
@@ -813,17 +961,17 @@ def _step_statuses(reading: SolutionReading, graph: SemanticSymbolicBindingGraph
 
 
 def _findings(
-    reading: SolutionReading, pack: UnitPack
+    reading: SolutionReading, question: str, pack: UnitPack, asked: float = ASKED_UNIT_RELIABILITY
 ) -> tuple[list[tuple[Finding, _Facts]], SemanticSymbolicBindingGraph | None, list[Finding]]:
     """The findings (each with what the policy weighs), the bound graph (its proofs with the counted nouns) and
     the kind check's notes."""
-    findings = _note_findings(reading)
+    findings = _note_findings(reading, question, pack)
     if reading.trace is None:
         return findings, None, []
     graph = bind_trace(reading.trace, pack=pack)
-    found = _GraphFindings(reading, graph, pack)
+    found = _GraphFindings(reading, graph, pack, asked)
     findings += found.equation_findings()
-    findings += [(f, _Facts()) for f in found.target_findings()]
+    findings += found.target_findings()
     notes, graph = found.kind_notes(pack)
     return sorted(findings, key=lambda pair: _order(pair[0])), graph, sorted(notes, key=_order)
 
@@ -861,6 +1009,7 @@ def check_solution(
     *,
     pack: UnitPack | str | Path | None = None,
     reference: str | Sequence[str] | Reference | Sequence[Finding] | None = None,
+    min_evidence: float = DEFAULT_MIN_EVIDENCE,
 ) -> Verdict:
     """Check a solution to a question: ``sound``, ``error`` (with the step of each finding) or ``unverifiable``.
 
@@ -879,8 +1028,20 @@ def check_solution(
         A reference solution (e.g. the gold one), read once by :func:`read_reference` for many
         solutions (or the findings of :func:`reference_findings`).
 
-    What is evidence (ADR 0019).  A finding of :data:`ERROR_FINDINGS` makes the verdict ``error``
-    unless ssbg cannot tell it from its own reading:
+    min_evidence
+        ε in (0, 1] (default :data:`DEFAULT_MIN_EVIDENCE`, chosen on half A of the dev file): a
+        reading-dependent finding is error evidence only when the plausible readings that undo it
+        hold less than this share of the probability (ADR 0027).
+
+    What is evidence (ADR 0019, ADR 0027).  A finding of :data:`ERROR_FINDINGS` makes the verdict
+    ``error`` unless ssbg cannot tell it from its own reading:
+
+    - a ``unit_mismatch`` the step's plausible readings admit with probability at least
+      ``min_evidence`` (the operands' n-best sources and unit readings, the stated unit weighed with
+      :data:`STATED_UNIT_RELIABILITY`), an ``ungrounded_number`` a question's unwritten quantity
+      grounds that probably, an ``expected_unit_mismatch`` as probably answered otherwise (the asked
+      unit weighed with :data:`ASKED_UNIT_RELIABILITY` without a reference): ``ambiguous_grounding``,
+      naming the most probable such reading (``would_be`` keeps what it was found as);
 
     - the reference shares it (``in_reference``): the same reason at an overlapping question span
       (without question spans, the same detail), the same computation at the step (operation,
@@ -888,9 +1049,7 @@ def check_solution(
       writes;
     - a ``unit_mismatch`` only in the count of things (its units agree once counted nouns are set
       aside: a per-thing reading ssbg cannot tell) without a reference, or with one whose refused
-      steps read one of the question numbers it concerns (``could_not_tell``);
-    - an ``expected_unit_mismatch`` without a reference: the unit the question asks for is ssbg's
-      reading of its words (``could_not_tell``).
+      steps read one of the question numbers it concerns (``could_not_tell``).
 
     Such findings are coverage: alone they make the verdict ``unverifiable``.
 
@@ -904,9 +1063,10 @@ def check_solution(
     ProblemGraphError
         ``wrong_type`` when ``question`` or ``solution`` is not text.
     """
+    _check_min_evidence(min_evidence)
     p = _pack(pack)
-    reading = read_solution(question, solution, pack=p)
-    pairs, graph, notes = _findings(reading, p)
+    with keeping_readings():
+        reading = read_solution(question, solution, pack=p)
     checked = reference is not None
     ref: Reference | None = None
     if isinstance(reference, Reference):
@@ -915,7 +1075,8 @@ def check_solution(
         ref = Reference(tuple(reference))  # type: ignore[arg-type]
     elif reference is not None:
         ref = read_reference(question, reference, pack=p)  # type: ignore[arg-type]
-    judged = _judge(pairs, ref)
+    pairs, graph, notes = _findings(reading, question, p, ASKED_UNIT_RELIABILITY if ref is None else 1.0)
+    judged = _judge(pairs, ref, min_evidence)
     if ref is not None:
         notes = _mark_recurring(notes, ref.findings)
     findings = judged
@@ -933,4 +1094,5 @@ def check_solution(
         reading.trace,
         graph,
         tuple(notes),
+        min_evidence,
     )

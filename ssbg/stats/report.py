@@ -654,6 +654,16 @@ class _FiguresAside:
             self._process = None
 
 
+_EVIDENCE_LINE = (
+    '<p class="note evidence">min_evidence (ε): none here. A refusal is the unit check\'s under the reader\'s chosen '
+    "readings; \u201ca dimension error found\u201d (ADR-0134\u2019s reasons) is kept apart from "
+    "\u201ccould not tell\u201d "
+    "(a reading\u2019s outcome, <code>ambiguous_grounding</code>). The n-best readings are weighed, at ε, only by "
+    "<code>ssbg check-solutions --min-evidence</code> (ADR 0027).</p>"
+)
+"""The report header's line on ε (ADR 0027): corpus refusals weigh no alternative readings."""
+
+
 def render_report_html(
     batch: BatchResult,
     summary: CorpusSummary | None = None,
@@ -767,6 +777,7 @@ def _page(
         '<p class="note">Every table of this report was computed with this pack: <code>pack.csv</code>, beside '
         "the tables, lists each of its parts with its full sha256.</p></details>"
         f"{_in_sample_line(batch)}"
+        f"{_EVIDENCE_LINE}"
         '<nav class="toc"><a href="#corpora">Corpora</a><a href="#reasons">Refusal reasons</a>'
         '<a href="#kinds-counted">What is counted</a>'
         '<a href="#units">Unknown units</a><a href="#kinds">Operation kinds</a><a href="#targets">Question targets'

@@ -4,11 +4,17 @@ solution's plan weighed, as the literal is added (:func:`_as_added`)."""
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any
+
 from ssbg.reading.formula import Literal
 from ssbg.reading.grounding.candidates import Candidate
 from ssbg.reading.grounding.scoring import _scored
 from ssbg.reading.grounding.state import GroundingState
-from ssbg.trace import Operand
+from ssbg.reading.learned.model import N_BEST, current_model, readings_kept
+from ssbg.trace import Operand, SourceReading
 
 TIE_MARGIN = 0.3
 """Two readings whose scores differ by less than this are a tie: the operand records both (ADR 0018)."""
@@ -60,4 +66,30 @@ def _choose(
         note += f"; tie with {runner[1].label}"
     if best.key[0] == "mention":
         g.used.add(best.key[1])
-    return best.reading.operand(at, note, alternative)
+    chosen_operand = best.reading.operand(at, note, alternative)
+    if not readings_kept():
+        return chosen_operand
+    return dataclasses.replace(chosen_operand, readings=_source_readings(scored, target, at))
+
+
+def _source_readings(
+    scored: Sequence[tuple[float, Candidate, str]], chosen: tuple[Any, ...], at: int | None
+) -> tuple[SourceReading, ...]:
+    """The :data:`N_BEST` most probable sources of a literal (the chosen one among them) with their probabilities:
+    the softmax of the scores over the distinct things they point at, divided by the scorer's temperature (ADR
+    0021's calibration; 1 for the rules' scores).  What the checker weighs (ADR 0027), never what is chosen."""
+    model = current_model()
+    t = model.temperature.get("operand", 1.0) if model is not None and model.weights.get("operand") else 1.0
+    best: dict[tuple[Any, ...], tuple[float, Candidate]] = {}
+    for score, c, _ in scored:  # one thing proposed twice (a mention and its scaled reading) keeps its best score
+        if c.key[:2] not in best or score > best[c.key[:2]][0]:
+            best[c.key[:2]] = (score, c)
+    top = max(score for score, _ in best.values())
+    weight = {key: math.exp((score - top) / t) for key, (score, _) in best.items()}
+    total = sum(weight.values())
+    ranked = sorted(best, key=lambda key: -weight[key])
+    kept = ranked[:N_BEST] if chosen in ranked[:N_BEST] else [chosen, *ranked[: N_BEST - 1]]
+    return tuple(
+        SourceReading(best[key][1].reading.operand(at), round(weight[key] / total, 6))
+        for key in sorted(kept, key=lambda key: (key != chosen, -weight[key]))
+    )

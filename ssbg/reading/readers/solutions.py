@@ -56,6 +56,7 @@ from ssbg.limits import size_refusal
 from ssbg.numbers import parse_number
 from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
+from ssbg.reading.learned.model import keeping_readings, readings_kept
 from ssbg.reading.mentions import find_question_span
 from ssbg.reading.problem_text import ProblemText, read_problem_text
 
@@ -367,11 +368,13 @@ def _formula_value(expr: str) -> float | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _question(question: str, pack: UnitPack) -> tuple[tuple[int, int] | None, ProblemText]:
+def _question(question: str, pack: UnitPack, keep: bool) -> tuple[tuple[int, int] | None, ProblemText]:
     """A question's span, mentions and answer unit (memoized: every solution of one question reads them;
-    all immutable values)."""
+    all immutable values); ``keep``: with the n-best unit readings
+    (:func:`~ssbg.reading.learned.model.keeping_readings`)."""
     span = find_question_span(question)
-    return span, read_problem_text(question, span, pack=pack)
+    with keeping_readings(keep):
+        return span, read_problem_text(question, span, pack=pack)
 
 
 def clear_question_cache() -> None:
@@ -756,7 +759,7 @@ def read_solution(
         return SolutionReading(normalized, None, (), (note,))
     question = _joined_thousands(question)  # "$400 000" as "$400,000" (same length: the offsets hold)
     try:
-        span, read = _question(question, p)
+        span, read = _question(question, p, readings_kept())
     except NumberError as exc:  # a number past ssbg.numbers' bounds: the question cannot be read
         note = ReadingNote("number_out_of_range", None, None, None, None, f"question: {exc.detail or exc.message}")
         return SolutionReading(normalized, None, (), (note,))

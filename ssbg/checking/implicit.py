@@ -1,0 +1,105 @@
+"""Plausible readings of a number nothing grounds: the quantities a question states without writing them (ADR 0027).
+
+A checked solution's number that neither the question, an earlier step nor a cued constant states is an
+``ungrounded_number`` finding.  It is error evidence only when no plausible reading grounds it: the question
+may state it without a digit — two named people, "both", "an ounce", a list of three things.  Each rule of
+:data:`IMPLICIT_RULES` proposes such readings of a question (a value and the words that state it); its
+probability, :data:`IMPLICIT_RATES`, is how often a reading of that rule with a value the question does not
+write is a number the gold solution uses, measured on GSM8K train (development data; never a test question):
+``python benchmarks/implicit_rates.py``.
+
+>>> [(r.rule, r.words) for r in implicit_readings("Ann and Bob share a pizza. How many slices each?", 2)]
+[('named_people', 'Ann, Bob'), ('counted', 'Ann and Bob')]
+>>> [(r.rule, r.words, r.probability) for r in implicit_readings("Both boys eat. How many?", 2)]
+[('both', 'Both', 0.37)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import NamedTuple
+
+from ssbg.reading.counting import counted_mentions, listed_items, named_items
+from ssbg.units import UnitPack
+
+__all__ = ["IMPLICIT_RATES", "IMPLICIT_RULES", "ImplicitReading", "implicit_readings", "proposals"]
+
+
+class ImplicitReading(NamedTuple):
+    """A reading that grounds a number the question states without writing it: the rule, the words, the value and
+    how probable such a reading is (:data:`IMPLICIT_RATES`)."""
+
+    rule: str
+    words: str
+    value: float
+    probability: float
+
+
+_BOTH = re.compile(r"(?i)(?<![a-z])(?:both|pair|couple|twins|either)(?![a-z])")
+_NONE = re.compile(r"(?i)(?<![a-z])(?:none|nothing|no one|nobody|zero)(?![a-z])")
+
+
+def _named_people(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
+    """The persons a question names, counted: "Ann and Bob share a pizza" is 2 people."""
+    persons = named_items(question)[0]
+    return [(", ".join(m.text for m in persons), float(len(persons)))] if len(persons) >= 2 else []
+
+
+def _both(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
+    """A pair named as such: "both", "a pair", "a couple", "twins" are 2."""
+    return [(m.group(), 2.0) for m in _BOTH.finditer(question)][:1]
+
+
+def _none(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
+    """Nothing named in words: "none", "nobody" are 0."""
+    return [(m.group(), 0.0) for m in _NONE.finditer(question)][:1]
+
+
+def _listed(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
+    """A list of things, counted: "knives, forks, and spoons" are 3 (:func:`~ssbg.reading.counting.listed_items`)."""
+    return [(m.text, float(m.value)) for m in listed_items(question)]
+
+
+def _counted(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
+    """A quantity an article, a calendar word or a family states: "an ounce" is 1, "a week" 7 days
+    (:func:`~ssbg.reading.counting.counted_mentions`)."""
+    return [(m.text, float(m.value)) for m in counted_mentions(question, pack=pack)]
+
+
+IMPLICIT_RULES: tuple[tuple[str, Callable[[str, UnitPack | None], list[tuple[str, float]]]], ...] = (
+    ("named_people", _named_people),
+    ("both", _both),
+    ("none", _none),
+    ("listed", _listed),
+    ("counted", _counted),
+)
+"""The proposers of a question's unwritten quantities, in order, each a pure function of the question."""
+
+IMPLICIT_RATES: Mapping[str, float] = MappingProxyType(
+    {
+        "named_people": 0.28,  # 374 of 1,354
+        "both": 0.37,  # 71 of 190
+        "none": 0.07,  # 1 of 14
+        "listed": 0.38,  # 34 of 90
+        "counted": 0.11,  # 404 of 3,754
+    }
+)
+"""Per rule, the share of its readings (of a value the question does not write in digits) that the gold solution
+uses, on GSM8K train (``python benchmarks/implicit_rates.py``): the probability the checker gives such a reading."""
+
+
+def proposals(question: str, pack: UnitPack | None = None) -> list[tuple[str, str, float]]:
+    """Every reading the rules propose for a question: (rule, words, value), in the rules' order."""
+    return [(name, words, value) for name, rule in IMPLICIT_RULES for words, value in rule(question, pack)]
+
+
+def implicit_readings(question: str, value: float, pack: UnitPack | None = None) -> list[ImplicitReading]:
+    """The readings that ground ``value`` in ``question`` without its writing it, the most probable first (one per
+    rule)."""
+    out: dict[str, ImplicitReading] = {}
+    for name, words, v in proposals(question, pack):
+        if abs(v - value) < 1e-9 and name not in out:
+            out[name] = ImplicitReading(name, words, v, IMPLICIT_RATES[name])
+    return sorted(out.values(), key=lambda r: -r.probability)
