@@ -11,6 +11,8 @@ rules missed it:
    the rules' known blind spots are brand and sport nouns whose singular general text uses as a name or a
    mass noun (``basketball``, ``television``), plurals Brill tags as verbs (``treats``, ``bears``,
    ``dice``), invariant plurals (``goldfish``, ``trout``), capitals (``CDs``) and recent words (``apps``);
+   Left out: a noun whose singular after a number is mostly a modifier in GSM8K train (``4 gym class``:
+   ``gym`` would be read as the unit, since a listed word wins over the noun after it);
 2. ``REMOVED``: nouns that leave the counts for a measure (``night`` is a time: ``en_measures_v1``, ADR 0026).
 
 Every row is a count with ratio 1, as in v1.  Run ``python packs/build_en_counts_v2.py`` with the
@@ -61,7 +63,6 @@ ADDED: Mapping[str, tuple[str, tuple[str, ...]]] = {
     "fox": ("foxes", ()),
     "goldfish": ("goldfish", ()),
     "gumball": ("gumballs", ()),
-    "gym": ("gyms", ()),
     "husky": ("huskies", ()),
     "ipad": ("iPads", ("iPad",)),
     "iphone": ("iPhones", ("iPhone",)),
