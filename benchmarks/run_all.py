@@ -82,12 +82,10 @@ def main() -> int:
     unknown = sorted(set(names) - set(ORDER))
     if unknown:
         raise SystemExit(f"run_all: no benchmark {', '.join(unknown)} (there are {', '.join(ORDER)})")
-    results = load_results() if args.only else {"scripts": {}}
     started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    results.update(date=started, commit=commit(), base=abtest.short(abtest.base_revision()),
-                   python=platform.python_version(), cores=os.cpu_count())  # fmt: skip
-    if not args.only:
-        results["full"] = True
+    run_info = {"date": started, "commit": commit(), "base": abtest.short(abtest.base_revision()),
+                "python": platform.python_version(), "cores": os.cpu_count()}  # fmt: skip
+    entries: dict[str, Any] = {}
     failures = 0
     for name in names:
         script = HERE / name
@@ -96,9 +94,12 @@ def main() -> int:
         code, seconds, output = run(script)
         print(f"   ({seconds:.1f} s, exit {code})\n", flush=True)
         failures += code != 0
-        results["scripts"][name] = {"date": started, "commit": results["commit"], "exit": code,
-                                    "seconds": round(seconds, 1), "load": round(load, 1),
-                                    "figures": figures.parse(output)}  # fmt: skip
+        entries[name] = {"date": started, "commit": run_info["commit"], "exit": code, "seconds": round(seconds, 1),
+                         "load": round(load, 1), "figures": figures.parse(output)}  # fmt: skip
+    # read again now: another run of some benchmarks may have recorded its own since this one started
+    results = load_results() if args.only else {"scripts": {}}
+    results.update(run_info)
+    results["scripts"].update(entries)
     write_results(results)
     print(f"figures written to {RESULTS.relative_to(HERE.parent)}")
     if not args.no_readme:
