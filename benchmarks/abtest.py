@@ -6,7 +6,7 @@ temporary folder; the new side is this working tree.  Each side runs in its own 
 then new, old; ...), so that both see the same load.  A ratio is the median over the rounds of
 old seconds / new seconds of adjacent passes; a rate is the best pass of a side.
 
-The default base is :data:`BASELINE`, main without issue 21's speed work, so that ``make
+The default base is :data:`BASELINE`, main without issue 28's speed work, so that ``make
 bench`` keeps printing what that work bought; ``SSBG_BENCH_BASE=<rev>`` (or ``make bench
 BENCH_BASE=<rev>``) compares against any other revision, such as ``main``.
 """
@@ -28,9 +28,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-BASELINE = "d28d171"
-"""main as issue 21 (core speed) was merged with it: the 'old' of ADR 0015's issue-21 figures (the branch
-started from ad52217; its per-change instruction counts in ADR 0015 are against that commit)."""
+BASELINE = "b3605a6"
+"""main as issue 28 (speed of reading, checking and binding; ADR 0013's amendment) started from it, so that
+``make bench`` prints what that work bought.  Issue 21's figures in ADR 0015 are against d28d171."""
 
 
 def base_revision() -> str:

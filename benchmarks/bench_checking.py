@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from bench_import import reference_seconds  # one machine-speed yardstick for every benchmark
+from figures import figure, verdict
 
 REPO = Path(__file__).resolve().parents[1]
 DEV = (REPO / ".." / "shared" / "corpora" / "gsm8k_model_solutions" / "dev.jsonl").resolve()
@@ -78,7 +79,8 @@ def main() -> None:
         return
     pairs = solutions(args.dev)
     print(f"checking throughput over {args.dev.name}: {len(pairs):,} solutions (one core, process time)")
-    print(f"machine reference: a 5,000,000-step Python loop takes {reference_seconds():.2f} s")
+    reference = reference_seconds()
+    print(f"machine reference: a 5,000,000-step Python loop takes {reference:.2f} s")
     start = time.process_time()
     from ssbg.reading.mentions import lemmatize
 
@@ -95,12 +97,19 @@ def main() -> None:
         if n > 1:
             best = rate if best is None else max(best, rate)
     print(f"steady state: {best:,.0f} solutions/s (target >= {RATE_TARGET:,.0f})")
+    figure("checking", f"{best:,.0f} solutions/s over the {len(pairs):,} of the dev file (reference loop"
+                       f" {reference:.2f} s)")
     if args.skip_command:
+        verdict("checking", best is not None and best >= RATE_TARGET)
         return
+    walls = {}
     for jobs in (1, 2):
-        seconds = command_seconds(args.dev, jobs)
+        seconds = walls[jobs] = command_seconds(args.dev, jobs)
         target = f" (target <= {COMMAND_TARGET_S:.0f} s)" if jobs == 2 else ""
         print(f"ssbg check-solutions, the whole file with the reference, --jobs {jobs}: {seconds:.2f} s wall{target}")
+    figure("check_solutions", f"the whole file with the reference through `ssbg check-solutions` in {walls[2]:.1f} s"
+                              f" wall with --jobs 2, {walls[1]:.1f} s with --jobs 1")
+    verdict("checking", best is not None and best >= RATE_TARGET and walls[2] <= COMMAND_TARGET_S)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import figures
+
 REPO = Path(__file__).resolve().parents[1]
 TIME_TARGET_S = 2.0
 MEMORY_TARGET_MB = 300.0
@@ -179,6 +181,10 @@ def main() -> int:
     print(f"\nworst: {worst_s:.3f} s (target <= {TIME_TARGET_S} s), {worst_mb:.0f} MiB peak "
           f"(target <= {MEMORY_TARGET_MB:.0f}), largest rise of us/char {worst_spread:.2f}x "
           f"(target <= {SPREAD_TARGET}x)")
+    figures.figure("hostile", f"at most {worst_s:.2f} s and {worst_mb:.0f} MiB at the caps, per-character cost"
+                              f" rising at most {worst_spread:.2f}x from a size to a larger one")
+    figures.verdict("hostile", worst_s <= TIME_TARGET_S and worst_mb <= MEMORY_TARGET_MB
+                    and worst_spread <= SPREAD_TARGET)
     return 0
 
 

@@ -18,6 +18,8 @@ import argparse
 import time
 from pathlib import Path
 
+from figures import figure, verdict
+
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / "gsm8k" / "train.jsonl"
 
 
@@ -65,7 +67,8 @@ def main() -> None:
     lemmatize("apples")  # imports inflect and builds its engine
     setup = time.process_time() - start
     print(f"corpus import throughput over {args.corpus.name} (one core, process time)")
-    print(f"machine reference: a 5,000,000-step Python loop takes {reference_seconds():.2f} s")
+    reference = reference_seconds()
+    print(f"machine reference: a 5,000,000-step Python loop takes {reference:.2f} s")
     print(f"one-off: importing the readers and the inflect engine took {setup:.2f} s")
     print(
         f"{'pass':>10} {'problems':>9} {'imported':>9} {'equations':>10} {'read s':>8} {'bind s':>8} {'problems/s':>11}"
@@ -80,6 +83,8 @@ def main() -> None:
             best = rate if best is None else max(best, rate)
     if best is not None:
         print(f"steady state: {best:,.0f} problems/s (target >= 2,000)")
+        figure("import", f"{best:,.0f} problems/s (reference loop {reference:.2f} s)")
+        verdict("import", best >= 2000)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import abtest
+from figures import figure, verdict
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / "gsm8k" / "train.jsonl"
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,6 +183,9 @@ def main() -> None:
         for task, _size, item in CORE:
             old, new = core[("old", task)], core[("new", task)]
             print(f"{task + ' (per ' + item + ')':44} {old / 1e3:9.1f}k {new / 1e3:9.1f}k {old / new:7.2f}x")
+        figure("instructions_core", "; ".join(
+            f"{task} {core[('new', task)] / 1e3:.1f}k per {item} ({core[('old', task)] / 1e3:.1f}k,"
+            f" {core[('old', task)] / core[('new', task)]:.2f}x)" for task, _size, item in CORE))
         if not args.corpus.is_file():
             print(f"bench_instructions: no corpus at {args.corpus}; GSM8K counts skipped")
             return
@@ -206,6 +210,12 @@ def main() -> None:
     print(f"{'bind (graph, admissibility, target)':>45} {(total - reading) / 1e6:8.2f} M"
           f" {(old_total - old_reading) / 1e6:8.2f} M")  # fmt: skip
     print(f"{'total':>45} {total / 1e6:8.2f} M {old_total / 1e6:8.2f} M")
+    old_bind, bind = old_total - old_reading, total - reading
+    figure("instructions_gsm8k", f"{total / 1e6:.2f} M per unseen problem (read {reading / 1e6:.2f} M, bind"
+                                 f" {bind / 1e6:.2f} M); {abtest.short(rev)} in the same run {old_total / 1e6:.2f} M"
+                                 f" (read {old_reading / 1e6:.2f} M, bind {old_bind / 1e6:.2f} M: binding"
+                                 f" {old_bind / bind:.2f}x)")
+    verdict("instructions_gsm8k", total <= 3.0e6)
     print(
         f"what any reader pays under ADR 0013: decoding {decode / 1e6:.2f} M + validated trace values"
         f" {build / 1e6:.2f} M + binding {(total - reading) / 1e6:.2f} M = {floor / 1e6:.2f} M;"

@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from figures import figure, verdict
+
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = (REPO / ".." / "shared" / "corpora").resolve()
 GSM8K_TARGET_S = 10.0
@@ -171,6 +173,9 @@ def main() -> int:
               f"{r['seconds']:>9.2f}{r['bind_seconds']:>15.2f}{'<= 10':>9}{r['driver_mib']:>12.0f}"
               f"  {'yes' if ok else 'NO'}")
         print()
+        figure("report", f"{r['seconds']:.1f} s for {r['problems']:,} problems with {args.jobs} jobs"
+                         f" (of which binding {r['bind_seconds']:.1f} s), driver {r['driver_mib']:.0f} MiB")
+        verdict("report", ok)
 
     if args.sizes:
         print(f"{'streaming generated JSONL':<28}{'problems':>10}{'equations':>11}{'seconds':>9}{'us/problem':>11}"
@@ -192,6 +197,10 @@ def main() -> int:
         if len(per) > 1:
             spread = max(per) / min(per)
             print(f"time per problem varies by x{spread:.2f} across sizes (linear when close to 1)")
+            figure("streaming", " / ".join(f"{n:,}" for n in args.sizes) + " problems: "
+                   + " / ".join(f"{us * n / 1e6:.0f} s" for us, n in zip(per, args.sizes, strict=True))
+                   + f", time per problem within x{spread:.2f}; driver and workers under"
+                   f" {MEMORY_TARGET_MIB:,} MiB: {'yes' if not failures else 'no'}")
     return 1 if failures else 0
 
 

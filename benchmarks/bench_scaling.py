@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import abtest
 from ab_worker import workload
+from figures import figure, verdict
 
 OLD_MAX = 8192
 
@@ -76,6 +77,7 @@ def main() -> None:
     print(f"{'steps':>6} {'trace':>8} {'of it GC':>9} {'refused':>8} {'graph':>8} {'trace less GC vs 1k':>20}"
           f" {'old refused':>12}")  # fmt: skip
     at_1k = None
+    seen: dict[int, tuple[float, float, str]] = {}
     with abtest.workers(rev) as (old, _new):
         for n in sizes:
             trace, collecting = per_step(workload("trace", n), n)
@@ -89,6 +91,15 @@ def main() -> None:
                 before = f"{seconds / steps * 1e6:12.1f}"
             print(f"{label(n):>6} {trace:8.2f} {collecting:9.2f} {refused:8.2f} {graph:8.2f} {versus} {before}",
                   flush=True)  # fmt: skip
+            seen[n] = (trace, collecting, before.strip())
+    if 1024 in seen and sizes[-1] > 1024:
+        last = sizes[-1]
+        (trace_1k, gc_1k, old_1k), (trace_last, gc_last, _) = seen[1024], seen[last]
+        figure("scaling", f"{trace_1k:.1f} us per step at 1k steps, {trace_last:.1f} at {label(last)}, of which the"
+                          f" collector {gc_1k:.1f} and {gc_last:.1f}; the binder's own time"
+                          f" {(trace_last - gc_last) / (trace_1k - gc_1k):.2f}x from 1k to {label(last)}"
+                          f" ({abtest.short(rev)}, refused chain at 1k: {old_1k} us per step)")
+        verdict("scaling", (trace_last - gc_last) / (trace_1k - gc_1k) <= 2)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import abtest
+from figures import figure, verdict
 
 TARGET_MS = 60.0  # issue 21
 _SSBG_LINE = re.compile(r"import time:\s+\d+ \|\s+(\d+) \| ssbg$", re.MULTILINE)
@@ -63,6 +64,9 @@ def main() -> None:
         print(f"{side:6} {median[side]:10.1f} {min(t) / 1000:8.1f} {max(t) / 1000:8.1f} {len(found[side]):8d}")
     ratios = [o / n for o, n in zip(times["old"], times["new"], strict=True)]
     print(f"new/old: {statistics.median(ratios):.2f}x faster (median of adjacent runs); target <= {TARGET_MS:.0f} ms")
+    figure("startup", f"{median['new']:.1f} ms, {len(found['new'])} modules ({abtest.short(rev)} in the same run:"
+                      f" {median['old']:.1f} ms, {len(found['old'])} modules)")  # fmt: skip
+    verdict("startup", median["new"] <= TARGET_MS)
     print(f"modules `import ssbg` still imports ({len(found['new'])}): {' '.join(found['new'])}")
     gone = sorted(set(found["old"]) - set(found["new"]))
     print(f"no longer imported ({len(gone)}): {' '.join(gone)}")

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 
 import abtest
+import figures
 
 TARGET_RATE = 100_000  # issue 21: check_operation checks per second
 TARGET_RATIO = 2.5  # issue 21: check_operation against the base commit
@@ -172,6 +173,14 @@ def main() -> None:
     print(f"check_operation new/old: {checks.ratio:.2f}x (median of rounds; target >= {TARGET_RATIO}x);"
           f" {new_rate:,.0f} checks/s (target >= {TARGET_RATE:,}); {new_rate / pint_rate:.2f}x pint's unit path")
     print(f"with en_units_v1+en_counts_v1 the ssbg unit path is {composed / pint_rate:.1f}x pint's (target >= 10x)")
+    sympy_rate, show = rows[5][1], figures.rate
+    figures.figure("units", f"ssbg {show(base)}/s, pint {show(pint_rate)}/s ({base / pint_rate:.1f}x), sympy"
+                            f" {show(sympy_rate)}/s ({base / sympy_rate:.0f}x)")
+    figures.verdict("units", base >= 1e6 and base / pint_rate >= 10)
+    figures.figure("check_operation", f"{show(new_rate)} checks/s, {checks.ratio:.2f}x {abtest.short(rev)} in the"
+                                      f" same run ({show(checks.rate('old'))}/s), {new_rate / pint_rate:.2f}x pint's"
+                                      " unit path")
+    figures.verdict("check_operation", new_rate >= TARGET_RATE)
 
 
 if __name__ == "__main__":

@@ -903,3 +903,26 @@ _prebuilt_graph: Callable[
     ],
     SemanticSymbolicBindingGraph,
 ] = _prebuilt(SemanticSymbolicBindingGraph)
+
+_PREBUILT: dict[type, tuple[Callable[..., Any], tuple[str, ...]]] = {
+    cls: (new, tuple(f.name for f in dataclasses.fields(cls)))
+    for cls, new in (
+        (SourceSpanLink, _prebuilt_span),
+        (SymbolBinding, _prebuilt_symbol),
+        (BoundFact, _prebuilt_fact),
+        (BoundEquation, _prebuilt_equation),
+        (BoundUnknown, _prebuilt_unknown),
+    )
+}
+
+
+def _prebuilt_replace(value: _Value, **changes: Any) -> _Value:
+    """:func:`dataclasses.replace` for a binder: ``value`` with ``changes``, the changed fields made by the binder
+    from what it has validated, built without validating again (ADR 0013 amendment).  A name that is no field of
+    the value refuses (``TypeError``, as ``replace`` does)."""
+    new, names = _PREBUILT[type(value)]
+    unknown = changes.keys() - set(names)
+    if unknown:
+        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
+    made: _Value = new(*[changes[name] if name in changes else getattr(value, name) for name in names])
+    return made

@@ -44,7 +44,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import json
@@ -68,6 +67,7 @@ from ssbg.model import (
     SymbolBinding,
     _prebuilt_fact,
     _prebuilt_graph,
+    _prebuilt_replace,
     _prebuilt_span,
     _prebuilt_symbol,
     _prebuilt_unknown,
@@ -926,15 +926,15 @@ class _TraceBinder:
         if sid not in self.symbols:
             if bound.symbol_id in self.stamper.admitted or bound.symbol_id in self.stamper.root_of:
                 # A step result: an identity equation carries its admitted unit (or its refusal).
-                self.symbols[sid] = dataclasses.replace(original, symbol_id=sid, name=f"{original.name} (again)")
+                self.symbols[sid] = _prebuilt_replace(original, symbol_id=sid, name=f"{original.name} (again)")
                 self.equations.append(
                     self.stamper.stamp(sid, bound.symbol_id, (bound.symbol_id,), "add", original.source_span)
                 )
             else:
-                self.symbols[sid] = dataclasses.replace(original, symbol_id=sid)
+                self.symbols[sid] = _prebuilt_replace(original, symbol_id=sid)
                 fact = self.fact(bound.symbol_id)
                 if fact is not None:
-                    self.facts.append(dataclasses.replace(fact, symbol_id=sid))
+                    self.facts.append(_prebuilt_replace(fact, symbol_id=sid))
         return bound._replace(symbol_id=sid)
 
     def fact(self, symbol_id: str) -> BoundFact | None:
@@ -962,7 +962,7 @@ class _TraceBinder:
             ):
                 sym = self.symbols[rate.symbol_id]
                 if mark and sym.semantic_role != "rate":
-                    self.symbols[rate.symbol_id] = dataclasses.replace(sym, semantic_role="rate")
+                    self.symbols[rate.symbol_id] = _prebuilt_replace(sym, semantic_role="rate")
                 return "apply_rate"
         return op
 
@@ -1006,7 +1006,7 @@ class _TraceBinder:
         if admitted is not None:
             unit = _from_vector(admitted)
             if unit.is_rate and unit.numerator != DIMENSIONLESS:
-                symbols[sid] = dataclasses.replace(symbols[sid], semantic_role="rate")
+                symbols[sid] = _prebuilt_replace(symbols[sid], semantic_role="rate")
         value = step.result
         steps.append(_new_bound(_Bound, (sid, unit, False, None if value is None else float(value))))
 
@@ -1032,12 +1032,12 @@ class _TraceBinder:
                 rate = f"{stated} per {per}"
                 if isinstance(self.pack.lookup(rate), str):
                     continue
-                symbols[sid] = dataclasses.replace(original, unit=rate)
+                symbols[sid] = _prebuilt_replace(original, unit=rate)
                 stamper.retract(sid)
                 again = stamper.stamp(sid, rhs, ids, kind, span)
                 if again.admissibility_status == "admitted":
                     note = f"{again.unit_proof}; stated {shown(stated)} read as {shown(rate)} ({why})"
-                    return dataclasses.replace(again, unit_proof=note)
+                    return _prebuilt_replace(again, unit_proof=note)
             symbols[sid] = original
             stamper.retract(sid)
             refused = stamper.stamp(sid, rhs, ids, kind, span)
@@ -1055,7 +1055,7 @@ class _TraceBinder:
             kind = self.kind_for(step.op, tried) if step.op == "multiply" else kind  # a rate applied, now
             again = stamper.stamp(sid, _OP_JOIN[step.op].join(tried_ids), tried_ids, kind, span)
             note = f"{again.unit_proof}; {operands[k].symbol_id} read as {shown(rate)} (the text says per thing)"
-            return dataclasses.replace(again, unit_proof=note)
+            return _prebuilt_replace(again, unit_proof=note)
         tie = self.other_reading(step, sid, rhs, ids, kind, operands)
         if tie is None:
             return refused
@@ -1126,14 +1126,14 @@ class _TraceBinder:
         sid = f"{bound.symbol_id}_per_{slugify(thing)}"
         if sid not in self.symbols:
             original = self.symbols[bound.symbol_id]
-            self.symbols[sid] = dataclasses.replace(
+            self.symbols[sid] = _prebuilt_replace(
                 original, symbol_id=sid, name=f"{original.name} (per {thing})", unit=rate, semantic_role="rate"
             )
         if keep and sid not in self.kept:
             self.kept.add(sid)
             fact = self.fact(bound.symbol_id)
             if fact is not None:
-                self.facts.append(dataclasses.replace(fact, symbol_id=sid))
+                self.facts.append(_prebuilt_replace(fact, symbol_id=sid))
         return bound._replace(symbol_id=sid, unit=hit)
 
     def same_kind(self, step: Step, operands: list[_Bound]) -> bool:
@@ -1190,7 +1190,7 @@ class _TraceBinder:
             if second is not None and hit is not None and not isinstance(hit, str):
                 bound = operands[k]
                 temp = f"{bound.symbol_id}__read_as"
-                self.symbols[temp] = dataclasses.replace(
+                self.symbols[temp] = _prebuilt_replace(
                     self.symbols[bound.symbol_id], symbol_id=temp, unit=second, semantic_role=_role_for(hit, pure=False)
                 )
                 try:

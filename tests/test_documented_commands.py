@@ -58,7 +58,8 @@ HOW: dict[str, str] = {
     "--solver-key 6b_verification --solver-key 175b_finetuning --solver-key 175b_verification "
     "--reference-field ground_truth --error-steps data/checking/first_error_steps_dev.csv "
     "-o out/verdicts.csv --html out/verdicts.html --jobs 2": CORPORA_RUN,
-    "ssbg check-solutions --jobs 2": "not run: the speed table names the command above, whose run it times",
+    "python benchmarks/run_all.py --only bench_binding.py": "not run: a benchmark of a minute or more on a shared "
+    "machine; tests/test_speed_table.py checks what the runs recorded",
     "ssbg render data/problem.json --view equations --proofs -o graph.svg": RUN,
     "ssbg render data/problem.json --view symbols -o graph.png": RUN,
     "ssbg render data/problem.json -o graph.dot": RUN,

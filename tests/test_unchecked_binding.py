@@ -202,3 +202,14 @@ def test_the_round_trip_catches_a_value_no_validating_constructor_accepts() -> N
                                    graph.constraints, graph.provenance)  # fmt: skip
     with pytest.raises(BindingGraphError):
         validated(broken)
+
+
+@pytest.mark.parametrize("cls", MODEL_CLASSES[:-2])
+def test_a_prebuilt_replace_is_dataclasses_replace_without_the_checks(cls: type) -> None:
+    value = cls(*SAMPLE_FIELDS[cls.__name__])
+    name = dataclasses.fields(cls)[0].name
+    changed = model._prebuilt_replace(value, **{name: "y" if name != "start" else 0})
+    assert type(changed) is cls
+    assert changed == dataclasses.replace(value, **{name: "y" if name != "start" else 0})
+    with pytest.raises(TypeError):
+        model._prebuilt_replace(value, no_such_field=1)
