@@ -603,3 +603,11 @@ def test_an_implicit_rule_proposes_the_quantity_its_words_state(question: str, v
     from ssbg.checking.implicit import implicit_readings
 
     assert rule in [r.rule for r in implicit_readings(question, value)]
+
+
+def test_a_step_left_unsaid_grounds_a_number_only_as_probably_as_such_readings_are_the_golds() -> None:
+    from ssbg.checking.implicit import IMPLICIT_RATES, implicit_readings
+
+    found = implicit_readings("There are five phones on a plan, one of them the main phone. How many others?", 4)
+    assert [(r.rule, r.words) for r in found] == [("one_step", "5 - 1 (a step left unsaid)")]
+    assert found[0].probability == IMPLICIT_RATES["one_step"]

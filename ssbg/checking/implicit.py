@@ -2,7 +2,8 @@
 
 A checked solution's number that neither the question, an earlier step nor a cued constant states is an
 ``ungrounded_number`` finding.  It is error evidence only when no plausible reading grounds it: the question
-may state it without a digit — two named people, "both", "an ounce", a list of three things.  Each rule of
+may state it without a digit — two named people, "both", "an ounce", a list of three things — or leave a step
+unsaid (five phones, one of them the main one: four others).  Each rule of
 :data:`IMPLICIT_RULES` proposes such readings of a question (a value and the words that state it); its
 probability, :data:`IMPLICIT_RATES`, is how often a reading of that rule with a value the question does not
 write is a number the gold solution uses, measured on GSM8K train (development data; never a test question):
@@ -68,12 +69,45 @@ def _counted(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     return [(m.text, float(m.value)) for m in counted_mentions(question, pack=pack)]
 
 
+_DIGITS = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![\w.])")
+_NUMBER_WORDS = {w: float(i) for i, w in enumerate(
+    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"))}
+_NUMBER_WORD = re.compile(r"(?i)(?<![a-z-])(" + "|".join(_NUMBER_WORDS) + r")(?![a-z-])")
+_WEEK = re.compile(r"(?i)(?<![a-z])(?:week|weekly)(?![a-z])")
+_MAX_WRITTEN = 12  # numbers the one-step rule combines (a longer question has too many pairs to mean much)
+
+
+def _written(question: str) -> list[float]:
+    """The numbers a question writes (digits, number words up to twelve), in order, once each."""
+    found = [float(m.group().replace(",", "")) for m in _DIGITS.finditer(question)]
+    found += [_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(question)]
+    return list(dict.fromkeys(found))
+
+
+def _one_step(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
+    """A step left unsaid: the sum, difference, product or quotient of two numbers the question writes (a week's 7
+    among them when it speaks of weeks): "five phones ... the main phone" leaves 5 - 1 = 4 additional ones."""
+    values = _written(question)[:_MAX_WRITTEN]
+    if _WEEK.search(question):
+        values.append(7.0)
+    out: dict[float, str] = {}
+    for i, a in enumerate(values):
+        for b in values[i + 1 :]:
+            for v, said in ((a + b, f"{a:g} + {b:g}"), (abs(a - b), f"{max(a, b):g} - {min(a, b):g}"),
+                            (a * b, f"{a:g} * {b:g}"), (max(a, b) / min(a, b) if min(a, b) else 0.0,
+                                                       f"{max(a, b):g} / {min(a, b):g}")):
+                if v > 0 and v not in out:
+                    out[v] = said
+    return [(f"{said} (a step left unsaid)", v) for v, said in out.items()]
+
+
 IMPLICIT_RULES: tuple[tuple[str, Callable[[str, UnitPack | None], list[tuple[str, float]]]], ...] = (
     ("named_people", _named_people),
     ("both", _both),
     ("none", _none),
     ("listed", _listed),
     ("counted", _counted),
+    ("one_step", _one_step),
 )
 """The proposers of a question's unwritten quantities, in order, each a pure function of the question."""
 
@@ -84,6 +118,7 @@ IMPLICIT_RATES: Mapping[str, float] = MappingProxyType(
         "none": 0.07,  # 1 of 14
         "listed": 0.38,  # 34 of 90
         "counted": 0.11,  # 404 of 3,754
+        "one_step": 0.068,  # 7,599 of 111,550
     }
 )
 """Per rule, the share of its readings (of a value the question does not write in digits) that the gold solution

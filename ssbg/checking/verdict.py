@@ -221,6 +221,9 @@ class Finding:
     ``in_reference`` that the reference solution has the same finding (a reading limit);
     ``could_not_tell`` why ssbg cannot tell an error finding from its own reading (empty when
     it can): such a finding is coverage, not evidence (:func:`check_solution` says when).
+    ``support`` is the probability that a plausible reading undoes a reading-dependent finding
+    (:data:`ROBUST_FINDINGS`; None for the others), and ``would_be`` what an ``ambiguous_grounding``
+    finding was found as when that probability reached ``min_evidence`` (ADR 0027).
     """
 
     reason: str
