@@ -50,7 +50,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from ssbg.admissibility import _BindingStamper
@@ -1233,7 +1233,7 @@ class _TraceBinder:
             return None
         sid = f"{bound.symbol_id}__as_{slugify(unit)}"
         if sid not in self.symbols:
-            self.symbols[sid] = dataclasses.replace(
+            self.symbols[sid] = _scratch_symbol(
                 self.symbols[bound.symbol_id], symbol_id=sid, unit=unit, semantic_role=_role_for(hit, pure=False)
             )
         return bound._replace(symbol_id=sid, unit=hit)
@@ -1283,7 +1283,7 @@ class _TraceBinder:
         lhs: list[tuple[str, float, str]] = [(sid, 1.0, "")]
         if expected is None and step.unit and stated < 1.0:
             free = f"{sid}__unstated"
-            self.symbols[free] = dataclasses.replace(self.symbols[sid], symbol_id=free, unit=None)
+            self.symbols[free] = _scratch_symbol(self.symbols[sid], symbol_id=free, unit=None)
             lhs = [(sid, stated, ""), (free, 1.0 - stated, f"the stated {shown(step.unit)} not the result's unit")]
 
         def admitted_by(ids: list[str], kind: str) -> tuple[float, str]:
@@ -1293,7 +1293,7 @@ class _TraceBinder:
                 hits = [(q, w) for name, q, w in lhs if self.stamper.admits(name, rhs, ids, kind)]
                 return (sum(q for q, _ in hits), max(hits)[1]) if hits else (0.0, "")
             trial = f"{sid}__trial"
-            self.symbols[trial] = dataclasses.replace(self.symbols[sid], symbol_id=trial)
+            self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
             eq = self.stamper.stamp(trial, rhs, ids, kind, self.symbols[sid].source_span)
             unit = self.stamper.admitted.get(trial)
             self.stamper.retract(trial)
@@ -1413,6 +1413,13 @@ def _says_per(
             if isinstance(hit, ResolvedUnit) and hit.lemma == lemma:
                 return True
     return False
+
+
+def _scratch_symbol(symbol: SymbolBinding, **changes: Any) -> SymbolBinding:
+    """A copy of a symbol with some fields changed, validated as any other: the trial readings of
+    :func:`reading_mass` (a mention read with another unit, a step checked without its stated unit)."""
+    changed: SymbolBinding = replace(symbol, **changes)
+    return changed
 
 
 MAX_READINGS = 243
