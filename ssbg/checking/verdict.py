@@ -115,7 +115,7 @@ ERROR_FINDINGS: frozenset[str] = frozenset(
 
 COVERAGE_FINDINGS: frozenset[str] = frozenset(
     {
-        "unknown_unit",  # a unit outside the pack (a noun en_counts_v1 does not list, with the default pack)
+        "unknown_unit",  # a unit outside the pack (a noun the corpus pack does not list, with the default pack)
         "unit_unbound",  # a number ssbg read without a unit
         "ambiguous_grounding",  # a number the words do not bind to one mention (the grounding issue's refusal)
         "unsupported_operation",  # algebra beyond one unknown, remainders, powers; a step no rule fits
@@ -1026,7 +1026,8 @@ def check_solution(
         ``The answer is N`` / ``\\boxed{N}``), or a list of step strings.
     pack
         The unit pack (a :class:`~ssbg.units.UnitPack`, a name or a folder; default the corpus pack,
-        ``en_units_v1+en_counts_v1``: ADR 0017 says why the checker reads counted nouns by default).
+        :data:`~ssbg.units.CORPUS_PACK_NAME`, ``en_units_v1+en_counts_v2+en_measures_v1``: ADR 0017 says why
+        the checker reads counted nouns by default).
     reference
         A reference solution (e.g. the gold one), read once by :func:`read_reference` for many
         solutions (or the findings of :func:`reference_findings`).
