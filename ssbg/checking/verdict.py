@@ -391,7 +391,7 @@ class Verdict:
 
         >>> v = check_solution("Ann has 3 bags of 4 kg. How many kg?", "3 + 4 = <<3+4=7>>7 kg")
         >>> v.status, v.status_at(0.001), [(f.reason, f.would_be, f.support) for f in v.findings]
-        ('error', 'unverifiable', [('unit_mismatch', '', 0.001757)])
+        ('error', 'unverifiable', [('unit_mismatch', '', 0.001793)])
         """
         _check_min_evidence(min_evidence)
         below = self.evidence_below

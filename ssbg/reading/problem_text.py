@@ -33,7 +33,7 @@ def read_problem_text(
     >>> text = "Sam ran 3 miles. How far did he run?"
     >>> read_problem_text(text, (17, len(text)))
     ProblemText(mentions=(Mention(start=8, end=15, text='3 miles', value=3, unit='miles', lemma='mile', \
-kind='quantity', source='text', alt_unit=None),), answer_unit='miles')
+kind='quantity', source='text', alt_unit=None, readings=()),), answer_unit='miles')
     """
     toks = tokenize(text)
     p = default_pack() if pack is None else pack

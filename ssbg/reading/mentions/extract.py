@@ -122,7 +122,7 @@ def mention_at(text: str, start: int, *, pack: UnitPack | None = None, source: s
 
     >>> mention_at("so everyone has 2 legs.", 16)
     Mention(start=16, end=22, text='2 legs', value=2, unit='legs', lemma='leg', kind='quantity', source='text', \
-alt_unit=None)
+alt_unit=None, readings=())
     """
     look = _pack_texts(default_pack() if pack is None else pack)
     toks = tokenize(text, start, min(len(text), start + 120), limit=14)
