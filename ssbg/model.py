@@ -146,7 +146,7 @@ def _prebuilt(cls: type[_Value]) -> Callable[..., _Value]:
     interpreter's fast slot store, where a frozen class's constructor pays a C call per field), and then
     given its class: ``__class__`` assignment, which CPython allows only between classes of the same
     layout and slots (it refuses otherwise), so the result is a value of ``cls`` field for field.  About a
-    quarter of the validated constructor's cost.  ``tests/test_unchecked_binding.py`` rebuilds every value
+    third of the validated constructor's cost.  ``tests/test_unchecked_binding.py`` rebuilds every value
     the binders make of the lanes, the hand-written graphs and a corpus sample through the validating
     constructors and finds them equal; that test is the condition of this path.
     """
