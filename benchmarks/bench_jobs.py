@@ -82,12 +82,15 @@ def report_command(corpus: Path, out: Path, jobs: int) -> list[str]:
             "--jobs", str(jobs), "--no-progress", "--no-diagrams"]  # fmt: skip
 
 
+TREE = [ROOT]  # the source tree whose ssbg the commands run (--tree)
+
+
 def timed(command: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the process and its children) of one run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT,
-                            env={**os.environ, "PYTHONHASHSEED": "0"})  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=TREE[0],
+                            env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(TREE[0])})  # fmt: skip
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode not in (0, 1):
@@ -140,15 +143,17 @@ def _size(batch: list[object], full_keys: frozenset[tuple[str, str, str]] = froz
 
 def pipe_costs(dev: Path) -> str:
     """What crosses the pipe for one batch of the dev file, and what starting a warm pool costs."""
+    import ssbg.stats.batch as pool_module
     from ssbg.checking.batch import Fields, _CheckWork
     from ssbg.reading.readers.tabular import scan_source
-    from ssbg.stats.batch import _pool_chunks, _warm
 
     fields = Fields("question", "solution", "test_index", "is_correct", "ground_truth", None, SOLVERS)
     records = list(scan_source(dev))[:32]
     work = _CheckWork(fields, None)
     start = time.process_time()
-    _warm(work)
+    warm_up = getattr(pool_module, "_warm", None)  # absent from a base tree before issue 28
+    if warm_up is not None:
+        warm_up(work)
     warm = time.process_time() - start
     start = time.perf_counter()
     sent = pickle.dumps((work, records))
@@ -157,12 +162,12 @@ def pipe_costs(dev: Path) -> str:
     pickle.loads(back)  # noqa: S301 - the bytes pickled just above
     pickling = time.perf_counter() - start
     start = time.perf_counter()
-    for _ in _pool_chunks(iter([records[:1]]), _size, 2, frozenset):
+    for _ in pool_module._pool_chunks(iter([records[:1], records[1:2]]), _size, 2, frozenset):
         pass
     pool = time.perf_counter() - start
     return (f"a batch of 32 dev records: {len(sent) / 1024:.0f} KiB sent, {len(back) / 1024:.0f} KiB of rows back"
             f" (pickled, checked and unpickled in {pickling:.2f} s wall); warming a worker's caches in the parent"
-            f" before the fork {warm:.2f} s CPU; a pool of 2 started, one tiny batch, shut down: {pool:.2f} s")
+            f" before the fork {warm:.2f} s CPU; a pool of 2 started, two tiny batches, shut down: {pool:.2f} s")
 
 
 def main() -> None:
@@ -170,7 +175,9 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=CORPORA)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--only", default="dev,flat,report")
+    parser.add_argument("--tree", type=Path, default=ROOT, help="run another tree's ssbg (a checkout of a base)")
     args = parser.parse_args()
+    TREE[0] = args.tree.resolve()
     dev = args.corpora / "gsm8k_model_solutions" / "dev.jsonl"
     mawps = args.corpora / "mawps" / "mwptoolkit" / "mawps_source.json"
     if not dev.is_file():
