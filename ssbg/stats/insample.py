@@ -63,12 +63,11 @@ def trained_on(question: str | None) -> bool:
 
 def count_in_sample(questions: Iterable[str | None]) -> InSample:
     """How many of these problems (one question each; None for one with no text) the model in use was trained on."""
-    model = current_model()
     problems = trained = 0
     for question in questions:
         problems += 1
-        trained += model is not None and question is not None and model.trained_on(question)
-    return InSample(trained, problems, model is not None)
+        trained += trained_on(question)
+    return in_sample(trained, problems)
 
 
 def in_sample(trained: int, problems: int) -> InSample:
