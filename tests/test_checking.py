@@ -611,3 +611,41 @@ def test_a_step_left_unsaid_grounds_a_number_only_as_probably_as_such_readings_a
     found = implicit_readings("There are five phones on a plan, one of them the main phone. How many others?", 4)
     assert [(r.rule, r.words) for r in found] == [("one_step", "5 - 1 (a step left unsaid)")]
     assert found[0].probability == IMPLICIT_RATES["one_step"]
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [  # each from a GSM8K train gold solution the checker once called an arithmetic error (issue 25)
+        ("Anna spent 1/4 of her money and has $24 left. How much did she have?",
+         "Combining like terms, we get X*2 - $40 = $250."),
+        ("Alyssa ate some nuggets. How many?", "100/5 = 5A/5 or 20 = A."),
+        ("There were 240 students. How many don't read novels?",
+         "240 students \u2013 (40 students + 84 students + 100 students) = 240 students \u2013 224 students = 16."),
+        ("How many trees?", "3*30 = 30 + M trees."),
+        ("Bea sells lemonade. How much?", "She spends 50 cents because $1 / 2 = 50 cents"),
+        ("What percentage are bobby pins?", "9 teaspoons / 21 teaspoons * 100% = 42.857 which rounds to 43%"),
+        ("When does he leave?", "0900-0130 = 0730 hours"),
+        ("How many cups?", "Each drink uses 1.5 cups because 1 and 1/4 cup + 1/4 cup = 1.5 cups"),
+        ("How old is Juwan?", "Juwan is 1/3 of Solomon = 66/3 = 22"),
+    ],
+)
+def test_prose_that_is_no_computation_is_not_called_a_slip(question: str, line: str) -> None:
+    v = check_solution(question, line + "\nA: 1")
+    assert "arithmetic_error" not in [f.reason for f in v.findings]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Jerry took 2*8 = 24 hours fixing the counter.", "He caught 200*.55=100 pounds more salmon.",
+     "13 marbles + 4 marbles + 16 marbles = 45 marbles"],
+)
+def test_a_prose_slip_is_still_one(line: str) -> None:
+    v = check_solution("Jerry has 2 jobs of 8 hours, 200 pounds of fish at .55, 13, 4 and 16 marbles. How many?",
+                       line + "\nA: 1")
+    assert "arithmetic_error" in [f.reason for f in v.errors]
+
+
+def test_a_result_a_declined_prose_equation_states_is_no_invented_number_later() -> None:
+    q = "The shop loses 5 thousand dollars a day. How much does it lose in three days and then 2 more?"
+    v = check_solution(q, "The losses are 5 * 3 = $15,000.\nThen 15000 + 2 = <<15000+2=15002>>15002\nA: 15002")
+    assert [f.reason for f in v.errors] == []

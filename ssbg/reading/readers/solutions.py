@@ -583,6 +583,10 @@ class _Reader:
         formula = _prose_formula(m, self.working)
         slip: str | None = None
         if formula is None:
+            unread = _unread_prose(m)
+            if unread is not None:
+                self.unread_prose(m, unread)
+                return
             read = _prose_slip(m)
             if read is None:
                 return
@@ -599,6 +603,18 @@ class _Reader:
         self.commit(step)
         if slip is not None:
             self.note("arithmetic_error", step.index, step.start, step.end, slip)
+
+    def unread_prose(self, m: re.Match[str], result: float) -> None:
+        """A prose equation that is no computation to read (:func:`_unread_prose`): its line noted (coverage) and
+        its result remembered, so that a later step using it is not taken for an invented number."""
+        lo = self.solution.text.rfind("\n", 0, m.start()) + 1
+        hi = self.solution.text.find("\n", m.start())
+        hi = len(self.solution.text) if hi < 0 else hi
+        if any(a <= m.start() < b for a, b in self.spans):
+            return
+        note = self.note("unread_line", None, lo, hi, self.solution.text[lo:hi].strip())
+        self.spans.append((lo, hi))
+        self.unread.append((result, note))
 
     def unread_lines(self) -> None:
         """A line with arithmetic (``= 12`` after a number) that no step read: coverage."""
@@ -687,6 +703,22 @@ def _find_all(text: str, needle: str, lo: int, hi: int) -> list[int]:
 
 _SPLIT_THOUSANDS_BEFORE = re.compile(r"\d[ \u00a0]$")
 _NOT_A_RESULT = re.compile(r"[ \t]*(?:[-+*/x\u00d7\u00f7][ \t]*\$?[\d(.]|[ \u00a0]\d{3}(?!\d)|\.\.\.|\u2026|[.,]\d)")
+# A prose equation that is no computation to call a slip (issue 25: each was a false alarm on GSM8K train gold).
+# Before it on its line: an operator ("X*2 - $40 = $250", "M + 4 + 2 = 8": a larger expression, often over an
+# unknown), a whole number and "and" ("1 and 1/4 cup"), a clock's colon ("6:00+18 hours").
+_CONTINUED_BEFORE = re.compile(r"(?:[-+*/\u00d7\u00f7\u2013]|\d[ \t]+and|\d:)[ \t]*$")
+# After its result: a letter joined to it ("= 5A/5", "= 3S + 1"), a clock ("= 00:00"), or more arithmetic past
+# the result's unit words ("= 240 students \u2013 224 students", "= 30 + M trees", "= 24/Y", "= $15/shirt * 10").
+_CONTINUED_AFTER = re.compile(
+    r"[A-Za-z](?![A-Za-z])|:\d|(?:/[A-Za-z]+)?(?:[ \t]+[A-Za-z]+){0,4}[ \t]*[-+*/x\u00d7\u00f7\u2013][ \t]*"
+    r"(?:\$?[\d(.]|[B-HJ-Zb-z](?![A-Za-z]))"
+)
+_LEADING_ZERO = re.compile(r"(?<![\d.])0\d")  # "0900 - 0130 = 0730": times of day, not numbers
+_OF = re.compile(r"(?<![A-Za-z])of(?![A-Za-z])")  # "1/3 of Solomon = 66/3": a fraction of an unstated value
+# A result in another unit than its operands ("$1 / 2 = 50 cents", "5 * 3 = $15,000" for 5 thousand dollars):
+# the ratios of the conversions such prose makes.
+_CONVERSIONS = (100, 1000, 60, 3600, 24, 16, 12)
+_WORD_AFTER = re.compile(r"[ \t]+[A-Za-z]")
 
 
 def _prose_slip(m: re.Match[str]) -> tuple[str, str] | None:
@@ -714,6 +746,51 @@ def _prose_slip(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # it agrees: _prose_formula declined it for another reason
     formula = f"{expr}={written}{'%' if percent else ''}"
     return formula, f"{m.group('expr').strip()} gives {_shown(value)}, not {m.group('result')}"
+
+
+def _unread_prose(m: re.Match[str]) -> float | None:
+    """The result of a prose equation the GSM8K reader declined that is no computation to read or to call a slip
+    (None when it may be one): part of a larger expression (:data:`_CONTINUED_BEFORE`, :data:`_CONTINUED_AFTER`),
+    over lines, a fraction "of" something unstated, times of day, or one whose stated result its expression gives
+    under another reading the prose allows (:func:`_another_reading_agrees`)."""
+    text, prose = m.string, m.group("expr")
+    try:
+        stated = _stated_result(m.group("result"))
+    except (ValueError, ZeroDivisionError, NumberError):
+        return None
+    if stated is None:
+        return None
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    if (
+        _CONTINUED_BEFORE.search(text, max(line_start, m.start() - 12), m.start())
+        or _CONTINUED_AFTER.match(text, m.end())
+        or "\n" in prose
+        or _OF.search(prose)
+        or _LEADING_ZERO.search(prose + " " + m.group("result"))
+    ):
+        return stated[1]
+    expr = _prose_expression(prose)
+    value = None if expr is None else _formula_value(expr)
+    if expr is None or value is None or not _another_reading_agrees(expr, value, stated[1], stated[0], m):
+        return None
+    return stated[1]
+
+
+def _another_reading_agrees(expr: str, value: float, result: float, written: str, m: re.Match[str]) -> bool:
+    """Whether the stated result is what the expression gives under a reading the prose allows: a percentage
+    written as its number ("3/21 * 100% = 14.28", "$7500/75% = $100"), or a result in another unit than the
+    operands, stated with a unit or a currency ("$1 / 2 = 50 cents")."""
+    if "%" in expr and not m.group("pct"):
+        whole = _formula_value(expr.replace("%", ""))
+        as_written = whole is not None and _agrees(whole, result, written, False)
+        if as_written or _agrees(value * 100, result, written, False):
+            return True
+    text = m.string
+    with_unit = "$" in text[m.start("result") - 2 : m.start("result")] or _WORD_AFTER.match(text, m.end())
+    if with_unit and value and result:
+        ratio = max(abs(result / value), abs(value / result))
+        return any(abs(ratio - k) <= 1e-9 * k for k in _CONVERSIONS)
+    return False
 
 
 def _joined_thousands(text: str) -> str:
