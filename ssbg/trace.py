@@ -49,7 +49,7 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
@@ -831,6 +831,8 @@ class _TraceBinder:
         self.fact_of: dict[str, BoundFact] = {}  # symbol id -> its first fact, for facts[:indexed]
         self.indexed = 0
         self.kept: set[str] = set()  # per-thing readings kept in the graph (reconsider)
+        self.readings_of: dict[int, list[tuple[_Bound, float, str]]] | None = None  # step_readings, when asked
+        self.stated_reliability = 1.0  # reading_mass's ``stated``, for step_readings
 
     def virtual_span(self, where: str, text: str) -> SourceSpanLink:
         return _prebuilt_span(f"{self.source}:{where}", 0, len(text), text)
@@ -1255,6 +1257,10 @@ class _TraceBinder:
                     else f"the result of step {src.step}" if src.step is not None
                     else IMPLICIT_CONSTANTS[src.constant or ""].description
                 )
+            if src.step is not None:  # an earlier result: the units its own readings give it (joint weighing)
+                for alt, q, words in self.step_readings(src.step):
+                    out.append((alt, p * q, "; ".join(w for w in (said, words) if w)))
+                continue
             if src.mention is None:
                 out.append((bound, p, said))
                 continue
@@ -1303,6 +1309,26 @@ class _TraceBinder:
                 return 1.0, ""
             return 1.0 - asked, "the asked unit not the answer's" if asked < 1.0 else ""
 
+        weighed = admitted = best_p = 0.0
+        best: str | None = None
+        count = 0
+        for p, ids, kind, departures in self.combinations(step):
+            count += 1
+            weighed += p
+            share, said = admitted_by(ids, kind)
+            if share:
+                admitted += p * share
+                if p * share > best_p:
+                    words = [*departures, *([said] if said else [])]
+                    best_p, best = p * share, "; ".join(dict.fromkeys(words)) or "the chosen reading"
+        if not weighed:
+            return ReadingMass(i, 0.0, None, 0.0, 0)
+        return ReadingMass(i, admitted / weighed, best, best_p / weighed, count)
+
+    def combinations(self, step: Step) -> Iterator[tuple[float, list[str], str, list[str]]]:
+        """The combinations of a step's operand readings (:meth:`options`, the likeliest :data:`MAX_READINGS`):
+        each as its probability, its operand symbols, its operation kind and its departures from the chosen
+        reading in words (none: the chosen reading)."""
         additive = step.op in _ADDITIVE and not self.beside_a_rate(step)
         choices = [self.options(o, additive) for o in step.operands]
         for c in choices:
@@ -1310,30 +1336,72 @@ class _TraceBinder:
         while math.prod(len(c) for c in choices) > MAX_READINGS:  # keep the likeliest: drop the least probable
             longest = max(range(len(choices)), key=lambda k: (len(choices[k]), -k))
             choices[longest].pop()
-        weighed = admitted = best_p = 0.0
-        best: str | None = None
-        count = 0
         for combo in itertools.product(*choices):
-            p = math.prod(x[1] for x in combo)
             seen: dict[str, int] = {}
             tried: list[_Bound] = []
             for bound, _, _ in combo:
                 repeats = seen.get(bound.symbol_id, 0)
                 seen[bound.symbol_id] = repeats + 1
                 tried.append(self.alias(bound, repeats) if repeats else bound)
-            ids = [t.symbol_id for t in tried]
             kind = self.kind_for(step.op, tried, mark=False) if step.op == "multiply" else step.op
-            count += 1
-            weighed += p
-            share, said = admitted_by(ids, kind)
-            if share:
-                admitted += p * share
-                if p * share > best_p:
-                    words = [*(w for _, _, w in combo if w), *([said] if said else [])]
-                    best_p, best = p * share, "; ".join(dict.fromkeys(words)) or "the chosen reading"
-        if not weighed:
-            return ReadingMass(i, 0.0, None, 0.0, 0)
-        return ReadingMass(i, admitted / weighed, best, best_p / weighed, count)
+            yield math.prod(x[1] for x in combo), [t.symbol_id for t in tried], kind, [w for _, _, w in combo if w]
+
+    def step_readings(self, j: int) -> list[tuple[_Bound, float, str]]:
+        """The units an earlier step's result may have under its own operands' readings, each with its
+        probability and, where it departs from the chosen reading, the departure in words (ADR 0027, joint
+        weighing): the chosen reading keeps the unit binding admitted; another combination the unit check
+        admits gives the unit it derives, weighed ``1 - stated`` when that is not the unit the step states.
+        Normalised over the combinations the check admits (the step is taken as right, as the check of a
+        later step takes it); empty for a refused step, whose unit no check can give.  Each step's readings
+        are weighed once and independently of the others' (a mention two steps share is not tied)."""
+        cache = self.readings_of
+        if cache is None:
+            cache = self.readings_of = {}
+        found = cache.get(j)
+        if found is not None:
+            return found
+        chosen = self.steps[j]
+        if chosen.symbol_id in self.stamper.root_of:
+            cache[j] = []
+            return cache[j]
+        cache[j] = [(chosen, 1.0, "")]  # what a use of the step inside its own readings sees (none does)
+        step, sid = self.trace.steps[j], chosen.symbol_id
+        stated = self.stated_reliability
+        declared = self.pack.lookup(step.unit) if step.unit else None
+        declared_dim = declared.dimension if isinstance(declared, ResolvedUnit) else None
+        trial = f"{sid}__free"
+        self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial, unit=None)
+        weights: dict[UnitVector, list[Any]] = {}
+        chosen_unit = self.stamper.admitted.get(sid)
+        for p, ids, kind, departures in self.combinations(step):
+            if not departures and chosen_unit is not None:
+                unit, q = chosen_unit, p
+            else:
+                eq = self.stamper.stamp(trial, _OP_JOIN[step.op].join(ids), ids, kind, self.symbols[sid].source_span)
+                derived = self.stamper.admitted.get(trial)
+                self.stamper.retract(trial)
+                if eq.admissibility_status != "admitted" or derived is None:
+                    continue
+                unit, q = derived, p if declared_dim is None or derived == declared_dim else p * (1.0 - stated)
+            if not q:
+                continue
+            entry = weights.setdefault(unit, [0.0, -1.0, ""])
+            entry[0] += q
+            if q > entry[1]:
+                entry[1], entry[2] = q, "; ".join(dict.fromkeys(departures))
+        total = sum(e[0] for e in weights.values())
+        out: list[tuple[_Bound, float, str]] = []
+        for k, (unit, (weight, _, words)) in enumerate(sorted(weights.items(), key=lambda kv: -kv[1][0])):
+            if unit == chosen_unit:
+                out.append((chosen, weight / total, ""))
+                continue
+            alt = f"{sid}__reading_{k:02d}"
+            self.symbols[alt] = _scratch_symbol(self.symbols[sid], symbol_id=alt, unit=None)
+            self.stamper.admitted[alt] = unit
+            out.append((chosen._replace(symbol_id=alt, unit=_from_vector(unit)), weight / total,
+                        f"the result of step {j} as {unit.to_canonical_string()} ({words})"))
+        cache[j] = out
+        return out
 
     def unknown(self) -> BoundUnknown:
         t = self.trace
@@ -1466,6 +1534,7 @@ def reading_mass(trace: Trace, *, pack: UnitPack | None = None, stated: float = 
     """
     p = default_pack() if pack is None else pack
     binder = _bind(trace, p)
+    binder.stated_reliability = stated
     out: dict[int, ReadingMass] = {}
     by_lhs = {e.lhs_symbol_id: e for e in binder.equations}
     for i, step in enumerate(trace.steps):
@@ -1475,15 +1544,18 @@ def reading_mass(trace: Trace, *, pack: UnitPack | None = None, stated: float = 
     return out
 
 
-def answer_mass(trace: Trace, *, pack: UnitPack | None = None, asked: float = 1.0) -> ReadingMass | None:
+def answer_mass(
+    trace: Trace, *, pack: UnitPack | None = None, asked: float = 1.0, stated: float = 1.0
+) -> ReadingMass | None:
     """P(the answer has the unit asked) when the last step's chosen reading gives another (its target refused as
     ``expected_unit_mismatch``): the probability of the combinations of the last step's operand readings under which
     the unit check admits it with the asked unit (as :func:`reading_mass`); None when the target is not so refused.
     The asked unit is the question's reading (``answer_unit``, or the corpus's ``gold_answer_unit``): ``asked`` is
     the probability that it is the answer's; the other reading, weighed ``1 - asked``, lets any admitted unit
-    answer (1: the asked unit as read)."""
+    answer (1: the asked unit as read); ``stated`` weighs the units earlier steps state, as in :func:`reading_mass`."""
     p = default_pack() if pack is None else pack
     binder = _bind(trace, p)
+    binder.stated_reliability = stated
     target = binder.unknown()
     expected = trace.gold_answer_unit if trace.gold_answer_unit is not None else trace.answer_unit
     hit = None if expected is None else p.lookup(expected)

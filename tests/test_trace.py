@@ -773,3 +773,41 @@ def test_reading_mass_weighs_a_pure_number_as_it_is() -> None:
         "steps": [{"op": "multiply", "operands": [{"mention": 0}, {"mention": 1}], "unit": "apples"}]})
     m = reading_mass(t, pack=load_pack("en_units_v1+en_counts_v1"), stated=0.9)[0]
     assert (round(m.mass, 6), m.readings) == (0.1, 1)
+
+
+_CHAIN = {  # "12 months a year, 2 years": 2 years read as 'years per month' (0.6) or 'years' (0.4); then $25 a month
+    "problem_id": "chain",
+    "corpus": "example",
+    "text": "John saves $25 every month for 2 years. He spends $400. How many dollars are left?",
+    "mentions": [
+        {"start": 11, "end": 26, "text": "$25 every month", "value": 25, "unit": "$ per month"},
+        {"start": 31, "end": 38, "text": "2 years", "value": 2, "unit": "years per month",
+         "readings": [["years per month", 0.6], ["years", 0.4]]},
+        {"start": 50, "end": 54, "text": "$400", "value": 400, "unit": "$"},
+    ],
+    "steps": [
+        {"op": "multiply", "operands": [{"constant": "months_per_year"}, {"mention": 1}]},
+        {"op": "multiply", "operands": [{"mention": 0}, {"step": 0}]},
+        {"op": "subtract", "operands": [{"step": 1}, {"mention": 2}]},
+    ],
+}
+
+
+def test_reading_mass_weighs_the_readings_of_the_steps_a_refused_step_uses() -> None:
+    """Step 2 is refused ($ per month - $) under the chosen readings; '2 years' read as 'years' makes step 0 a time,
+    step 1 money and step 2 admitted: its mass is that reading's share of step 0's admitted readings (joint
+    weighing, ADR 0027), named with the step it goes through."""
+    t = Trace.from_dict(_CHAIN)
+    pack = load_pack("en_units_v1+en_counts_v1")
+    assert [u is None for u in step_units(t, pack=pack)] == [False, False, True]
+    m = reading_mass(t, pack=pack)[2]
+    assert round(m.mass, 6) == 0.4
+    assert m.best is not None
+    assert "the result of step 0" in m.best
+    assert "'2 years' read as 'years'" in m.best
+
+
+def test_joint_weighing_leaves_a_step_whose_operands_have_no_other_reading_at_zero() -> None:
+    data = copy.deepcopy(_CHAIN)
+    del data["mentions"][1]["readings"]
+    assert reading_mass(Trace.from_dict(data), pack=load_pack("en_units_v1+en_counts_v1"))[2].mass == 0.0

@@ -743,7 +743,7 @@ class _GraphFindings:
             reason, detail = "unbound_target", f"the last step does not give the stated answer ({detail})"
         facts = _Facts()
         if reason == "expected_unit_mismatch" and self.reading.trace is not None:
-            mass = answer_mass(self.reading.trace, pack=self.pack, asked=self.asked)
+            mass = answer_mass(self.reading.trace, pack=self.pack, asked=self.asked, stated=STATED_UNIT_RELIABILITY)
             if mass is not None:
                 facts = _Facts(support=mass.mass, reading=_said(mass))
         return [(self.finding(reason, step, spans, detail), facts)]
