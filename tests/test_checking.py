@@ -649,3 +649,12 @@ def test_a_result_a_declined_prose_equation_states_is_no_invented_number_later()
     q = "The shop loses 5 thousand dollars a day. How much does it lose in three days and then 2 more?"
     v = check_solution(q, "The losses are 5 * 3 = $15,000.\nThen 15000 + 2 = <<15000+2=15002>>15002\nA: 15002")
     assert [f.reason for f in v.errors] == []
+
+
+def test_a_number_an_earlier_line_states_in_prose_is_no_invented_number() -> None:
+    q = "A box has 48 donuts. The secretary takes 4. How many are left if half are then eaten?"
+    v = check_solution(q, "The secretary takes 4 more, leaving 44 donuts.\nHalf are eaten: 44/2 = <<44/2=22>>22\nA: 22")
+    assert [f.reason for f in v.errors] == []
+    assert "unread_line" in [f.reason for f in v.findings]
+    invented = check_solution(q, "The secretary takes 4 more.\nHalf are eaten: 44/2 = <<44/2=22>>22\nA: 22")
+    assert "ungrounded_number" in [f.reason for f in invented.findings]

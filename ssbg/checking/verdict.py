@@ -324,7 +324,7 @@ _EXPLAIN = {
     "ambiguous_grounding": "ssbg cannot tell which number of the question it uses",
     "unsupported_operation": "it is an operation ssbg does not check",
     "unparseable_formula": "ssbg cannot parse its formula",
-    "unread_line": "the line has arithmetic that ssbg did not read as a step",
+    "unread_line": "the line has arithmetic, or states a number a later step uses, that ssbg did not read as a step",
     "no_equation": "ssbg read no arithmetic step in the solution",
     "empty_text": "the question or the solution is empty",
     "record_too_large": "the question or the solution is larger than ssbg reads (ssbg.limits), or has more "

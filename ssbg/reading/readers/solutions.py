@@ -97,7 +97,7 @@ READING_NOTES: frozenset[str] = frozenset(
         "arithmetic_error",  # a stated result its own operation does not give
         "unsupported_operation",  # algebra beyond one unknown, remainders, powers, ...
         "unparseable_formula",  # a formula that does not parse (or whose value is not a finite number)
-        "unread_line",  # a line with arithmetic ("= 12") that no step read
+        "unread_line",  # a line with arithmetic ("= 12"), or stating a number a later step uses, that no step read
         "no_equation",  # no arithmetic step at all
         "empty_text",  # an empty question or solution
         "record_too_large",  # beyond a cap of ssbg.limits (nothing read), or more formulas than grounding.MAX_FORMULAS
@@ -411,6 +411,7 @@ class _Reader:
         self.spans: list[tuple[int, int]] = []  # where read formulas are (an unread line lies outside them)
         self.step_span: tuple[int, int] = (0, 0)  # the formula being added
         self.contexts: dict[int, tuple[str, ...]] = {}  # a line's start -> the units its results may be rates of
+        self.claims: dict[int, int] = {}  # a line's start -> its note, where its prose states a number used later
 
     # -------------------------------------------------------------- notes and steps
 
@@ -441,11 +442,35 @@ class _Reader:
         if index is None:
             return None
         cause = next((n for value, n in self.unread if _same_number(value, lit.value, lit.text)), None)
+        if cause is None:
+            cause = self.stated_before(lit)
         reason = "propagated" if cause is not None else (
             "unsupported_operation" if self.algebra.present else "ungrounded_number"
         )
         self.pending.append((mention, reason, cause, lit.text))
         return Operand(mention=index, text=lit.text)
+
+    def stated_before(self, lit: Literal) -> int | None:
+        """The note of an earlier line whose prose states the number, outside every formula read ("The secretary
+        takes 4 more, leaving 44 donuts." then "44/2 = 22"): a result of arithmetic the line does not write, noted
+        as an unread line (coverage); None when no earlier line states it.  The number is then not invented at
+        the step that uses it: whether the line's claim is right, no step read tells."""
+        if not lit.text or not lit.text[0].isdigit():
+            return None
+        lo = self.working.rfind("\n", 0, self.step_span[0]) + 1
+        answer = self.solution.answer_span
+        for m in re.finditer(rf"(?<![\d.,]){re.escape(lit.text)}(?!\d|[.,]\d)", self.working[:lo]):
+            at = m.start()
+            if any(a <= at < b for a, b in self.spans) or (answer is not None and answer[0] <= at < answer[1]):
+                continue
+            start = self.working.rfind("\n", 0, at) + 1
+            if start not in self.claims:
+                end = self.working.find("\n", at)
+                end = len(self.working) if end < 0 else end
+                self.claims[start] = self.note("unread_line", None, start, end, self.solution.text[start:end].strip())
+                self.spans.append((start, end))
+            return self.claims[start]
+        return None
 
     def literal_span(self, lit: Literal) -> tuple[int, int]:
         """Where a literal of the formula being added is written (the formula itself when it is not found)."""
