@@ -443,21 +443,26 @@ class _Reader:
             return None
         cause = next((n for value, n in self.unread if _same_number(value, lit.value, lit.text)), None)
         if cause is None:
-            cause = self.stated_before(lit)
+            cause = self.stated_before(g, lit)
         reason = "propagated" if cause is not None else (
             "unsupported_operation" if self.algebra.present else "ungrounded_number"
         )
         self.pending.append((mention, reason, cause, lit.text))
         return Operand(mention=index, text=lit.text)
 
-    def stated_before(self, lit: Literal) -> int | None:
-        """The note of an earlier line whose prose states the number, outside every formula read ("The secretary
-        takes 4 more, leaving 44 donuts." then "44/2 = 22"): a result of arithmetic the line does not write, noted
-        as an unread line (coverage); None when no earlier line states it.  The number is then not invented at
-        the step that uses it: whether the line's claim is right, no step read tells."""
+    def stated_before(self, g: GroundingState, lit: Literal) -> int | None:
+        """The note of an earlier line whose prose states the number as the result of a step it leaves unwritten
+        ("The secretary takes 4 more, leaving 44 donuts." then "44/2 = 22": 48 - 4), outside every formula read:
+        noted as an unread line (coverage); None when no earlier line states it, or when no one step of the
+        numbers known before it gives it ("He sells 7 cows." of 5 cows invents the 7).  The number is then not
+        invented at the step that uses it: whether the line's claim is right, no step read tells."""
         if not lit.text or not lit.text[0].isdigit():
             return None
         lo = self.working.rfind("\n", 0, self.step_span[0]) + 1
+        known = [float(m.value) for m in g.mentions[:_MAX_KNOWN]] + list(g.step_values[-_MAX_KNOWN:])
+        known += [float(n.group().replace(",", "")) for n in _PROSE_NUMBER.finditer(self.working, 0, lo)][-_MAX_KNOWN:]
+        if not _one_step_gives(lit.value, [v for v in known if not _same_number(v, lit.value, lit.text)]):
+            return None
         answer = self.solution.answer_span
         for m in re.finditer(rf"(?<![\d.,]){re.escape(lit.text)}(?!\d|[.,]\d)", self.working[:lo]):
             at = m.start()
@@ -710,6 +715,22 @@ def _number(text: str) -> float | None:
 
 def _shown(value: float) -> str:
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:.6g}"
+
+
+_PROSE_NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?")
+_MAX_KNOWN = 16  # numbers of each source a prose claim may be one step of (bounded work per literal)
+
+
+def _one_step_gives(value: float, known: list[float]) -> bool:
+    """Whether one sum, difference, product or quotient of two known numbers gives ``value``."""
+    tolerance = 1e-9 * max(1.0, abs(value))
+    for i, a in enumerate(known):
+        for b in known[i + 1 :]:
+            small, large = min(a, b), max(a, b)
+            results = (a + b, large - small, a * b, large / small if small else math.nan)
+            if any(abs(r - value) <= tolerance for r in results):
+                return True
+    return False
 
 
 def _same_number(value: float, literal: float, text: str) -> bool:
