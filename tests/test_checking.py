@@ -598,11 +598,27 @@ def test_every_implicit_rule_has_a_measured_rate() -> None:
     ("Both boys ate 3 apples. How many?", 2, "both"),
     ("He has knives, forks, and spoons. How many kinds?", 3, "listed"),
     ("None of the cats came. How many came?", 0, "none"),
+    ("They eat rice every lunch and dinner. How many meals?", 2, "two_kinds"),
+    ("Each school sent a girls\u2019 team and a boys\u2019 team. How many teams?", 2, "two_kinds"),
+    ("Jack rides the elevator with 8 other adults. How many adults?", 9, "with_others"),
+    ("She washes 15 loose socks. How many socks?", 1, "one"),
 ])  # fmt: skip
 def test_an_implicit_rule_proposes_the_quantity_its_words_state(question: str, value: float, rule: str) -> None:
     from ssbg.checking.implicit import implicit_readings
 
     assert rule in [r.rule for r in implicit_readings(question, value)]
+
+
+@pytest.mark.parametrize(("question", "value", "rule"), [
+    ("He has 5 apples and 3 pears. How many?", 2, "two_kinds"),
+    ("Ann and ann came. How many?", 2, "two_kinds"),
+    ("Jack rides with other adults. How many?", 1, "with_others"),
+])  # fmt: skip
+def test_an_implicit_rule_proposes_nothing_its_words_do_not_state(question: str, value: float, rule: str) -> None:
+    from ssbg.checking.implicit import implicit_readings
+
+    assert rule not in [r.rule for r in implicit_readings(question, value)]
+
 
 
 def test_a_step_left_unsaid_grounds_a_number_only_as_probably_as_such_readings_are_the_golds() -> None:

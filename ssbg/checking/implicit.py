@@ -2,7 +2,8 @@
 
 A checked solution's number that neither the question, an earlier step nor a cued constant states is an
 ``ungrounded_number`` finding.  It is error evidence only when no plausible reading grounds it: the question
-may state it without a digit — two named people, "both", "an ounce", a list of three things — or leave a step
+may state it without a digit — two named people, "both", "an ounce", a list of three things, "lunch and dinner",
+"8 other adults" and the one doing it, a "loose" sock — or leave a step
 unsaid (five phones, one of them the main one: four others).  Each rule of
 :data:`IMPLICIT_RULES` proposes such readings of a question (a value and the words that state it); its
 probability, :data:`IMPLICIT_RATES`, is how often a reading of that rule with a value the question does not
@@ -10,7 +11,7 @@ write is a number the gold solution uses, measured on GSM8K train (development d
 ``python benchmarks/implicit_rates.py``.
 
 >>> [(r.rule, r.words) for r in implicit_readings("Ann and Bob share a pizza. How many slices each?", 2)]
-[('named_people', 'Ann, Bob'), ('counted', 'Ann and Bob')]
+[('two_kinds', 'Ann and Bob'), ('named_people', 'Ann, Bob'), ('counted', 'Ann and Bob')]
 >>> [(r.rule, r.words, r.probability) for r in implicit_readings("Both boys eat. How many?", 2)]
 [('both', 'Both', 0.37)]
 """
@@ -63,6 +64,61 @@ def _listed(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     return [(m.text, float(m.value)) for m in listed_items(question)]
 
 
+_AND = re.compile(r"(?i)(?<=[a-z'\u2019])\s+and\s+(?=[a-z])")
+_WORD = re.compile(r"[A-Za-z]+(?:['\u2019]s?)?")
+_ARTICLES = frozenset({"a", "an", "the", "every", "each", "his", "her", "their", "my", "some"})
+
+
+def _side(words: list[str]) -> list[str]:
+    """A conjunct's words without its leading articles and determiners ("every lunch" is "lunch")."""
+    while words and words[0].lower() in _ARTICLES:
+        words = words[1:]
+    return words
+
+
+def _two_kinds(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
+    """Two things joined by "and": "lunch and dinner" are 2 meals, "a girls' team and a boys' team" 2 teams; the
+    words around a conjunction are no parse, so the rule proposes 2 for the first pair of plain words (up to three
+    words each, articles dropped) that are neither the same nor function words."""
+    for m in _AND.finditer(question):
+        head = question[max(0, m.start() - 40) : m.start()].rsplit(",", maxsplit=1)[-1]
+        before = _WORD.findall(head)[-3:]
+        after = _WORD.findall(question[m.end() : m.end() + 40].split(",", maxsplit=1)[0])[:3]
+        a = _side(before[-2:] if len(before) > 1 and before[-2].lower() not in _STOP else before[-1:])
+        b = _side(after)[:1]
+        if a and b and a[-1].lower() != b[-1].lower() and not {a[-1].lower(), b[-1].lower()} & _STOP:
+            return [(f"{' '.join(a)} and {' '.join(after[: after.index(b[0]) + 1])}", 2.0)]
+    return []
+
+
+_STOP = frozenset(
+    {"and", "or", "the", "then", "he", "she", "it", "they", "we", "i", "you", "is", "are", "was", "were", "has",
+     "have", "had", "to", "of", "in", "on", "at", "for", "with", "so", "if", "that", "this", "his", "her", "their",
+     "its", "my", "some", "each", "every", "all", "also", "but", "how", "many", "much", "what", "more", "less"}
+)  # fmt: skip
+_OTHERS = re.compile(
+    r"(?i)(?<![\w.])(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+other(?![a-z])"
+)
+
+
+def _with_others(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
+    """Someone with others: "Jack rides with 8 other adults" are 9 adults, the 8 and Jack himself."""
+    out = []
+    for m in _OTHERS.finditer(question):
+        n = m.group("n").lower()
+        out.append((m.group(), (float(n) if n.isdigit() else _NUMBER_WORDS[n]) + 1.0))
+    return out[:2]
+
+
+_ONE = re.compile(r"(?i)(?<![a-z])(?:each|every|per|an?|himself|herself|itself|themselves|loose|single)(?![a-z])")
+
+
+def _one(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
+    """One of a thing, or the identity a step multiplies by: "15 loose socks" are 15 * 1 socks, "each" is 1."""
+    m = _ONE.search(question)
+    return [] if m is None else [(m.group(), 1.0)]
+
+
 def _counted(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     """A quantity an article, a calendar word or a family states: "an ounce" is 1, "a week" 7 days
     (:func:`~ssbg.reading.counting.counted_mentions`)."""
@@ -107,6 +163,9 @@ IMPLICIT_RULES: tuple[tuple[str, Callable[[str, UnitPack | None], list[tuple[str
     ("none", _none),
     ("listed", _listed),
     ("counted", _counted),
+    ("two_kinds", _two_kinds),
+    ("with_others", _with_others),
+    ("one", _one),
     ("one_step", _one_step),
 )
 """The proposers of a question's unwritten quantities, in order, each a pure function of the question."""
@@ -118,6 +177,9 @@ IMPLICIT_RATES: Mapping[str, float] = MappingProxyType(
         "none": 0.07,  # 1 of 14
         "listed": 0.38,  # 34 of 90
         "counted": 0.11,  # 404 of 3,754
+        "two_kinds": 0.36,  # 265 of 736
+        "with_others": 0.35,  # 8 of 23
+        "one": 0.05,  # 215 of 4,305
         "one_step": 0.068,  # 7,599 of 111,550
     }
 )
