@@ -7,6 +7,8 @@ import os
 import signal
 import socket
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,49 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 settings.register_profile("ci", derandomize=True)
 if IN_CI:
     settings.load_profile("ci")
+
+
+TRAIN_TEST = "test_make_train_rebuilds_the_shipped_model_byte_identically"
+_BACKGROUND: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start building ``make train``'s model in a process of its own when its test is to run (the suite's longest
+    test then runs on the second core, beside the others); the test waits for it (:func:`background_training`)."""
+    if session.config.option.collectonly or not CORPORA.is_dir():
+        return
+    if any(item.name == TRAIN_TEST for item in session.items):
+        _start_training()
+
+
+def _start_training() -> None:
+    out = Path(tempfile.mkdtemp(prefix="ssbg-train-"))
+    with (out / "log.txt").open("wb") as log:
+        script = REPO / "tests" / "train_in_background.py"
+        proc = subprocess.Popen([sys.executable, str(script), str(CORPORA), str(out)], stdout=log, stderr=log, cwd=REPO)
+    _BACKGROUND["train"] = (proc, out)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    for proc, _ in _BACKGROUND.values():
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+def background_training() -> Path:
+    """The folder the background build wrote its model and facts to, once it has finished (it is started at
+    collection; run alone, the test starts it then)."""
+    if "train" not in _BACKGROUND:
+        corpora_dir()
+        _start_training()
+    proc, out = _BACKGROUND["train"]
+    rc = proc.wait(timeout=3600)
+    log = out / "log.txt"
+    assert rc == 0, f"the background build of make train's model failed ({rc}):\n" + (
+        log.read_text(encoding="utf-8", errors="replace")[-4000:] if log.exists() else "")
+    return out
 
 
 def corpora_dir() -> Path:
