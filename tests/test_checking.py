@@ -602,6 +602,9 @@ def test_every_implicit_rule_has_a_measured_rate() -> None:
     ("Each school sent a girls\u2019 team and a boys\u2019 team. How many teams?", 2, "two_kinds"),
     ("Jack rides the elevator with 8 other adults. How many adults?", 9, "with_others"),
     ("She washes 15 loose socks. How many socks?", 1, "one"),
+    ("Her grades were 90, 80, 70, and 100. What is her average?", 4, "items"),
+    ("He works half days on Friday, Saturday, and Sunday of a 7-day week. How many full days?", 4, "one_step"),
+    ("Sweetwater has a 10% off deal with free shipping. How much?", 0, "none"),
 ])  # fmt: skip
 def test_an_implicit_rule_proposes_the_quantity_its_words_state(question: str, value: float, rule: str) -> None:
     from ssbg.checking.implicit import implicit_readings
