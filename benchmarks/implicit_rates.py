@@ -4,7 +4,9 @@ For every GSM8K train problem (development data) and every reading the rules of
 :data:`ssbg.checking.implicit.IMPLICIT_RULES` propose for its question, of a value the question does not write
 (in digits or as a number word), whether a calculator annotation of the gold solution uses that value as an
 operand.  The share per rule is :data:`ssbg.checking.implicit.IMPLICIT_RATES`, the probability the checker gives
-such a reading of a number nothing else grounds.
+such a reading of a number nothing else grounds.  Last, the rate of a step the solution leaves unsaid
+(:data:`ssbg.checking.implicit.UNSAID_STEP_RATE`): before each annotation of a gold solution, of the values one
+step of an earlier result and another known number gives (not themselves known), the share the annotation uses.
 
     .venv/bin/python benchmarks/implicit_rates.py [--corpus ../shared/corpora/gsm8k/train.jsonl]
 """
@@ -13,15 +15,17 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import re
 from pathlib import Path
 
-from ssbg.checking.implicit import IMPLICIT_RULES, proposals
+from ssbg.checking.implicit import IMPLICIT_RULES, proposals, unsaid_values
 from ssbg.units import corpus_pack
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "gsm8k" / "train.jsonl"
 _ANNOTATION = re.compile(r"<<([^=<>]*)=")
+_ANNOTATED = re.compile(r"<<([^=<>]*)=([^<>]*)>>")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _WORDS = {w: float(i) for i, w in enumerate(_NAMES)} | {"dozen": 12.0, "half": 0.5}
@@ -54,9 +58,17 @@ def main() -> None:
                 seen.add((name, value))
                 fired[name] += 1
                 used[name] += value in operands
-    for name, _rule in IMPLICIT_RULES:
+            results: list[float] = []
+            for expr, result in _ANNOTATED.findall(r["answer"]):
+                ops = {round(float(x), 9) for x in _NUMBER.findall(expr)}
+                offered = {round(v, 9) for v in unsaid_values(r["question"], results)}
+                fired["unsaid_step"] += len(offered)
+                used["unsaid_step"] += len(offered & ops)
+                with contextlib.suppress(ValueError):
+                    results.append(float(result.replace(",", "")))
+    for name in [n for n, _rule in IMPLICIT_RULES] + ["unsaid_step"]:
         n = fired[name]
-        print(f"{name:24} {used[name]:5} of {n:5} used by the gold solution: {used[name] / n if n else 0:.2f}")
+        print(f"{name:24} {used[name]:5} of {n:5} used by the gold solution: {used[name] / n if n else 0:.4f}")
 
 
 if __name__ == "__main__":

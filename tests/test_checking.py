@@ -646,6 +646,7 @@ def test_a_step_left_unsaid_grounds_a_number_only_as_probably_as_such_readings_a
         ("When does he leave?", "0900-0130 = 0730 hours"),
         ("How many cups?", "Each drink uses 1.5 cups because 1 and 1/4 cup + 1/4 cup = 1.5 cups"),
         ("How old is Juwan?", "Juwan is 1/3 of Solomon = 66/3 = 22"),
+        ("Nikita scored 11 more than half of 278. How many?", "Nikita = (1/2) 278 + 11 = 150 points"),
     ],
 )
 def test_prose_that_is_no_computation_is_not_called_a_slip(question: str, line: str) -> None:
@@ -677,3 +678,16 @@ def test_a_number_an_earlier_line_states_in_prose_is_no_invented_number() -> Non
     assert "unread_line" in [f.reason for f in v.findings]
     invented = check_solution(q, "The secretary takes 4 more.\nHalf are eaten: 44/2 = <<44/2=22>>22\nA: 22")
     assert "ungrounded_number" in [f.reason for f in invented.findings]
+
+
+def test_a_number_one_unwritten_step_of_earlier_results_gives_is_could_not_tell_at_its_measured_rate() -> None:
+    from ssbg.checking.implicit import UNSAID_STEP_RATE
+
+    q = "Clementine baked 72 cookies. Jake baked twice as many. Tory baked half as many as both combined. How many?"
+    unsaid = "Jake baked 72 x 2 = <<72*2=144>>144 cookies.\nTory baked 216 / 2 = <<216/2=108>>108 cookies.\nA: 108"
+    v = check_solution(q, unsaid)
+    assert v.errors == ()
+    assert [(f.reason, f.support) for f in v.findings] == [("ambiguous_grounding", UNSAID_STEP_RATE)]
+    assert "144 + 72 (a step the solution leaves unsaid)" in v.findings[0].detail
+    invented = check_solution(q, unsaid.replace("216 / 2 = <<216/2=108>>108", "217 / 2 = <<217/2=108.5>>108.5"))
+    assert [f.reason for f in invented.errors] == ["ungrounded_number"]

@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ssbg.checking.implicit import implicit_readings
+from ssbg.checking.implicit import implicit_readings, unsaid_step
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ProblemGraphError
 from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
@@ -777,6 +777,9 @@ def _note_findings(reading: SolutionReading, question: str, pack: UnitPack) -> l
             continue
         number = _number(n.detail)
         found = [] if number is None else implicit_readings(question, number, pack)
+        if not found and number is not None:
+            unsaid = unsaid_step(question, _results_before(reading, n.step), number)
+            found = [] if unsaid is None else [unsaid]
         if not found:
             out.append((f, _Facts(number=number, support=0.0)))
             continue
@@ -810,6 +813,18 @@ class _Facts(NamedTuple):
 
 def _value(x: float) -> float:
     return round(float(x), 6)
+
+
+def _results_before(reading: SolutionReading, step: int | None) -> list[float]:
+    """The results the solution's formulas before ``step`` state (``16-3=13``: 13), in order."""
+    out = []
+    for s in reading.steps:
+        if step is not None and s.index >= step:
+            break
+        value = _number(s.formula.rpartition("=")[2]) if "=" in s.formula else None
+        if value is not None:
+            out.append(value)
+    return out
 
 
 def _number(text: str) -> float | None:

@@ -751,8 +751,9 @@ _SPLIT_THOUSANDS_BEFORE = re.compile(r"\d[ \u00a0]$")
 _NOT_A_RESULT = re.compile(r"[ \t]*(?:[-+*/x\u00d7\u00f7][ \t]*\$?[\d(.]|[ \u00a0]\d{3}(?!\d)|\.\.\.|\u2026|[.,]\d)")
 # A prose equation that is no computation to call a slip (issue 25: each was a false alarm on GSM8K train gold).
 # Before it on its line: an operator ("X*2 - $40 = $250", "M + 4 + 2 = 8": a larger expression, often over an
-# unknown), a whole number and "and" ("1 and 1/4 cup"), a clock's colon ("6:00+18 hours").
-_CONTINUED_BEFORE = re.compile(r"(?:[-+*/\u00d7\u00f7\u2013]|\d[ \t]+and|\d:)[ \t]*$")
+# unknown), a whole number and "and" ("1 and 1/4 cup"), a clock's colon ("6:00+18 hours"), a factor in
+# parentheses it multiplies ("(1/2) 278 + 11 = 150").
+_CONTINUED_BEFORE = re.compile(r"(?:[-+*/\u00d7\u00f7\u2013]|\d[ \t]+and|\d:|\d\))[ \t]*$")
 # After its result: a letter joined to it ("= 5A/5", "= 3S + 1"), a clock ("= 00:00"), or more arithmetic past
 # the result's unit words ("= 240 students \u2013 224 students", "= 30 + M trees", "= 24/Y", "= $15/shirt * 10").
 _CONTINUED_AFTER = re.compile(
