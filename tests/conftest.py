@@ -7,9 +7,10 @@ import os
 import signal
 import socket
 import subprocess
-import sys
-import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -34,47 +35,67 @@ if IN_CI:
     settings.load_profile("ci")
 
 
-TRAIN_TEST = "test_make_train_rebuilds_the_shipped_model_byte_identically"
-_BACKGROUND: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}
+class Background:
+    """Slow tests' work run one job after another on a thread of its own from collection on, so that it uses the
+    second core while the other tests run on the first (CI has two; the suite must stay under its 15 minutes).
+
+    A test module offers jobs with a function ``background_jobs(item) -> [(key, job)]`` (each job a callable of no
+    arguments whose result the test checks); the test asks :meth:`result` for it, which waits for the job, or runs
+    it there when it was not started (a test run alone).  A job is a subprocess or waits on one, so the thread holds
+    the GIL only between them.
+    """
+
+    def __init__(self) -> None:
+        self.jobs: dict[object, Callable[[], Any]] = {}
+        self.done: dict[object, threading.Event] = {}
+        self.results: dict[object, tuple[bool, Any]] = {}
+        self.thread: threading.Thread | None = None
+
+    def start(self, jobs: list[tuple[object, Callable[[], Any]]]) -> None:
+        for key, job in jobs:
+            self.jobs[key], self.done[key] = job, threading.Event()
+        if jobs:
+            self.thread = threading.Thread(target=self._run, args=([k for k, _ in jobs],), daemon=True)
+            self.thread.start()
+
+    def _run(self, keys: list[object]) -> None:
+        for key in keys:
+            try:
+                self.results[key] = (True, self.jobs[key]())
+            except BaseException as error:  # noqa: BLE001 - handed to the test that asks for it
+                self.results[key] = (False, error)
+            self.done[key].set()
+
+    def result(self, key: object, job: Callable[[], Any]) -> Any:
+        """The job's result, once it has run (raised again if it raised)."""
+        if key not in self.done:
+            return job()
+        self.done[key].wait()
+        ok, value = self.results[key]
+        if not ok:
+            raise value
+        return value
+
+
+BACKGROUND = Background()
+
+
+def _offered(item: pytest.Item) -> list[tuple[object, Callable[[], Any]]]:
+    offer = getattr(getattr(item, "module", None), "background_jobs", None)
+    return [] if offer is None else list(offer(item))
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests that wait for a background job run last, so that the others run while it does."""
+    waiting = [bool(_offered(item)) for item in items]
+    items[:] = [i for i, w in zip(items, waiting, strict=True) if not w] + [
+        i for i, w in zip(items, waiting, strict=True) if w]
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start building ``make train``'s model in a process of its own when its test is to run (the suite's longest
-    test then runs on the second core, beside the others); the test waits for it (:func:`background_training`)."""
-    if session.config.option.collectonly or not CORPORA.is_dir():
-        return
-    if any(item.name == TRAIN_TEST for item in session.items):
-        _start_training()
-
-
-def _start_training() -> None:
-    out = Path(tempfile.mkdtemp(prefix="ssbg-train-"))
-    with (out / "log.txt").open("wb") as log:
-        script = REPO / "tests" / "train_in_background.py"
-        proc = subprocess.Popen([sys.executable, str(script), str(CORPORA), str(out)], stdout=log, stderr=log, cwd=REPO)
-    _BACKGROUND["train"] = (proc, out)
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    for proc, _ in _BACKGROUND.values():
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-
-
-@pytest.fixture
-def background_training() -> Path:
-    """The folder the background build wrote its model and facts to, once it has finished (it is started at
-    collection; run alone, the test starts it then)."""
-    if "train" not in _BACKGROUND:
-        corpora_dir()
-        _start_training()
-    proc, out = _BACKGROUND["train"]
-    rc = proc.wait(timeout=3600)
-    log = out / "log.txt"
-    assert rc == 0, f"the background build of make train's model failed ({rc}):\n" + (
-        log.read_text(encoding="utf-8", errors="replace")[-4000:] if log.exists() else "")
-    return out
+    """Start the background jobs of the tests that are to run (:class:`Background`)."""
+    if not session.config.option.collectonly:
+        BACKGROUND.start([job for item in session.items for job in _offered(item)])
 
 
 def corpora_dir() -> Path:

@@ -18,11 +18,13 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPORA, corpora_dir
+from tests.conftest import BACKGROUND, CORPORA, corpora_dir
 
 REPO = Path(__file__).resolve().parents[1]
 DOCUMENTS = (REPO / "README.md", *sorted((REPO / "notebooks").glob("*.ipynb")))
@@ -42,7 +44,8 @@ HOW: dict[str, str] = {
     "make reader-figures": "not run: minutes of cross-validation and re-training on a shared machine, whose figures "
     "the README reports; tests/test_learned_reader.py runs its parts (training, calibration on the held-out half)",
     "python benchmarks/reader_corpus.py": ELSEWHERE + "test_learned_reader.py::test_reader_corpus_runs_on_a_sample",
-    "python benchmarks/checker_halves.py": CORPORA_RUN,
+    "python benchmarks/checker_halves.py --alone": CORPORA_RUN,
+    "python benchmarks/train_gold_verdicts.py": CORPORA_RUN,
     "make fuzz": "not run: the hostile-input property tests with thousands of examples each, minutes; the suite "
     "runs the same tests with fewer",
     "make mutation": "not run: mutation testing re-runs the core's tests per mutant, tens of minutes",
@@ -161,4 +164,13 @@ def test_a_documented_command_runs_as_written(command: str, tmp_path: Path) -> N
 @pytest.mark.parametrize("command", [c for c, how in HOW.items() if how == CORPORA_RUN])
 def test_a_documented_corpus_command_runs_as_written(command: str, tmp_path: Path) -> None:
     corpora_dir()  # skips outside CI when the corpora are absent
-    _check(command, _run(command, tmp_path))
+    _check(command, BACKGROUND.result(("corpus", command), lambda: _run(command, tmp_path)))
+
+
+def background_jobs(item: pytest.Item) -> list[tuple[object, Callable[[], subprocess.CompletedProcess[str]]]]:
+    """The corpus commands, each a minute or less, run from collection on beside the other tests (tests/conftest.py,
+    Background), each in a layout of its own."""
+    if item.originalname != "test_a_documented_corpus_command_runs_as_written" or not CORPORA.is_dir():
+        return []
+    command = item.callspec.params["command"]  # type: ignore[attr-defined]
+    return [(("corpus", command), lambda: _run(command, Path(tempfile.mkdtemp(prefix="ssbg-command-"))))]
