@@ -1297,7 +1297,16 @@ class _TraceBinder:
             """The share of the lhs readings that admit the combination, and the likeliest one's words."""
             rhs = _OP_JOIN[step.op].join(ids)
             if expected is None:
-                hits = [(q, w) for name, q, w in lhs if self.stamper.admits(name, rhs, ids, kind)]
+                admits = self.stamper.admits
+                hits: list[tuple[float, str]]
+                if len(lhs) == 2:  # its stated unit only adds a check: what the lhs without it refuses, it refuses
+                    (stated_lhs, q_stated, w_stated), (free_lhs, q_free, w_free) = lhs
+                    if not admits(free_lhs, rhs, ids, kind):
+                        return 0.0, ""
+                    hits = [(q_stated, w_stated)] if admits(stated_lhs, rhs, ids, kind) else []
+                    hits.append((q_free, w_free))
+                else:
+                    hits = [(q, w) for name, q, w in lhs if admits(name, rhs, ids, kind)]
                 return (sum(q for q, _ in hits), max(hits)[1]) if hits else (0.0, "")
             trial = f"{sid}__trial"
             self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
