@@ -601,13 +601,18 @@ def _prove(
     upstream: Mapping[str, UnitVector],
     memo: ProofMemo,
     refusals: RefusalMemo,
+    *,
+    explain: bool = True,
 ) -> tuple[UnitProof, str] | _Refusal:
     """The checks of :func:`check_admissibility` on validated parts: the proof and its canonical string.
 
     The refusals it finds itself come back as a :class:`_Refusal` record; a kind's rule raises its own.
     An equation whose operands' (role, unit) and lhs unit have been proved before (``memo``, the pack's)
     gets that proof at once: the checks below gave it for the same kind, roles, unit texts and pack, and
-    would give it again.
+    would give it again.  Without ``explain`` (a trial that asks only whether it admits), an equation its
+    operands' (role, unit) in role order refuse is :data:`_REFUSED_BY_UNITS` at once: the rule reads the
+    symbol ids only to tell a dividend from a divisor (role order already does) and to name them in its
+    message, so with the ids it would refuse as well.
     """
     ordered_deps = sorted(dependencies)
     known = _known_proof(lhs_id, ordered_deps, kind, rhs, table, upstream, memo) if kind in _MEMO_KINDS else None
@@ -649,6 +654,8 @@ def _prove(
         proved = _memoized_proof(kind, ordered, lhs_unit, p, memo)
         if proved is not None:
             return proved
+        if not explain:
+            return _REFUSED_BY_UNITS
     # A refusal (its message names the symbols): the rule reads the operands themselves.
     named = (kind, tuple((sid, *entry) for sid, entry in zip(ordered_deps, signature, strict=True)), rhs, lhs_id,
              lhs_unit)  # fmt: skip
@@ -669,6 +676,10 @@ def _prove(
         refusals[named] = proof
         return proof
     return proof, proof.to_canonical_string()
+
+
+_REFUSED_BY_UNITS = _Refusal("unit_mismatch", "the operands' units in role order refuse it (no symbol named)")
+"""What :func:`_prove` gives a trial (``explain=False``) its operands' units refuse; never stamped on an equation."""
 
 
 def _known_proof(
@@ -887,7 +898,8 @@ class EquationStamper:
         if root_of and any(dep in root_of for dep in deps):  # walk the few dependencies, never the refusals
             return False
         try:
-            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted, self.memo, self.refusals)
+            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted, self.memo, self.refusals,
+                            explain=False)
         except AdmissibilityError:
             return False
         return not isinstance(proved, _Refusal)

@@ -82,6 +82,7 @@ __all__ = [
     "MENTION_SOURCES",
     "OPERAND_SOURCES",
     "STEP_OPS",
+    "BoundTrace",
     "Mention",
     "Operand",
     "ReadingMass",
@@ -1296,7 +1297,16 @@ class _TraceBinder:
             """The share of the lhs readings that admit the combination, and the likeliest one's words."""
             rhs = _OP_JOIN[step.op].join(ids)
             if expected is None:
-                hits = [(q, w) for name, q, w in lhs if self.stamper.admits(name, rhs, ids, kind)]
+                admits = self.stamper.admits
+                hits: list[tuple[float, str]]
+                if len(lhs) == 2:  # its stated unit only adds a check: what the lhs without it refuses, it refuses
+                    (stated_lhs, q_stated, w_stated), (free_lhs, q_free, w_free) = lhs
+                    if not admits(free_lhs, rhs, ids, kind):
+                        return 0.0, ""
+                    hits = [(q_stated, w_stated)] if admits(stated_lhs, rhs, ids, kind) else []
+                    hits.append((q_free, w_free))
+                else:
+                    hits = [(q, w) for name, q, w in lhs if admits(name, rhs, ids, kind)]
                 return (sum(q for q, _ in hits), max(hits)[1]) if hits else (0.0, "")
             trial = f"{sid}__trial"
             self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
@@ -1532,16 +1542,7 @@ def reading_mass(trace: Trace, *, pack: UnitPack | None = None, stated: float = 
     >>> round(m.mass, 2), m.best
     (0.3, "'4 apples' read as 'kg'")
     """
-    p = default_pack() if pack is None else pack
-    binder = _bind(trace, p)
-    binder.stated_reliability = stated
-    out: dict[int, ReadingMass] = {}
-    by_lhs = {e.lhs_symbol_id: e for e in binder.equations}
-    for i, step in enumerate(trace.steps):
-        eq = by_lhs.get(_step_labels(i)[0])
-        if eq is not None and eq.refusal_reason == "unit_mismatch" and eq.is_root_cause:
-            out[i] = binder.mass(i, step, stated)
-    return out
+    return BoundTrace(trace, pack=pack, stated=stated).reading_mass()
 
 
 def answer_mass(
@@ -1553,16 +1554,7 @@ def answer_mass(
     The asked unit is the question's reading (``answer_unit``, or the corpus's ``gold_answer_unit``): ``asked`` is
     the probability that it is the answer's; the other reading, weighed ``1 - asked``, lets any admitted unit
     answer (1: the asked unit as read); ``stated`` weighs the units earlier steps state, as in :func:`reading_mass`."""
-    p = default_pack() if pack is None else pack
-    binder = _bind(trace, p)
-    binder.stated_reliability = stated
-    target = binder.unknown()
-    expected = trace.gold_answer_unit if trace.gold_answer_unit is not None else trace.answer_unit
-    hit = None if expected is None else p.lookup(expected)
-    if target.target_refusal_reason != "expected_unit_mismatch" or not isinstance(hit, ResolvedUnit):
-        return None
-    last = len(trace.steps) - 1
-    return binder.mass(last, trace.steps[last], expected=hit.dimension, asked=asked)
+    return BoundTrace(trace, pack=pack, stated=stated).answer_mass(asked)
 
 
 def step_units(trace: Trace, *, pack: UnitPack | None = None) -> tuple[UnitVector | None, ...]:
@@ -1575,8 +1567,61 @@ def step_units(trace: Trace, *, pack: UnitPack | None = None) -> tuple[UnitVecto
     >>> [u.to_canonical_string() for u in step_units(t) if u is not None]
     ['time']
     """
-    binder = _bind(trace, default_pack() if pack is None else pack)
-    return tuple(binder.stamper.admitted.get(f"step_{i:03d}") for i in range(len(trace.steps)))
+    return BoundTrace(trace, pack=pack).step_units
+
+
+class BoundTrace:
+    """A trace bound once, and what the checker asks of that binding: the graph (:func:`bind_trace`'s), each
+    step's admitted unit (:func:`step_units`), the reading masses (:func:`reading_mass`, :func:`answer_mass`).
+
+    One binding answers all of them (ADR 0028): the masses' trials work on the binding's own scratch state
+    after the graph was taken from it, and an earlier step's readings (the joint weighing) are weighed once
+    for both masses.  ``stated`` is the stated-unit reliability both masses use.
+
+    >>> t = Trace.from_dict({"problem_id": "p", "corpus": "example", "text": "3 hours and 20 minutes",
+    ...     "mentions": [{"start": 0, "end": 7, "text": "3 hours", "value": 3, "unit": "hours"},
+    ...                  {"start": 12, "end": 22, "text": "20 minutes", "value": 20, "unit": "minutes"}],
+    ...     "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}]}]})
+    >>> b = BoundTrace(t)
+    >>> b.graph == bind_trace(t), b.reading_mass(), b.answer_mass()
+    (True, {}, None)
+    """
+
+    def __init__(self, trace: Trace, *, pack: UnitPack | None = None, stated: float = 1.0) -> None:
+        self.pack = default_pack() if pack is None else pack
+        self.trace = trace
+        binder = _bind(trace, self.pack)
+        binder.stated_reliability = stated
+        admitted = binder.stamper.admitted
+        self.step_units: tuple[UnitVector | None, ...] = tuple(
+            admitted.get(_step_labels(i)[0]) for i in range(len(trace.steps))
+        )
+        self.graph: SemanticSymbolicBindingGraph = _graph(binder, self.pack)
+        self._binder = binder
+        self._masses: dict[int, ReadingMass] | None = None
+
+    def reading_mass(self) -> dict[int, ReadingMass]:
+        """:func:`reading_mass` of the trace (weighed on first need, then kept)."""
+        if self._masses is None:
+            binder, out = self._binder, {}
+            by_lhs = {e.lhs_symbol_id: e for e in self.graph.equations}
+            for i, step in enumerate(self.trace.steps):
+                eq = by_lhs.get(_step_labels(i)[0])
+                if eq is not None and eq.refusal_reason == "unit_mismatch" and eq.is_root_cause:
+                    out[i] = binder.mass(i, step, binder.stated_reliability)
+            self._masses = out
+        return self._masses
+
+    def answer_mass(self, asked: float = 1.0) -> ReadingMass | None:
+        """:func:`answer_mass` of the trace, ``asked`` the probability that the asked unit is the answer's."""
+        trace = self.trace
+        target = self.graph.unknowns[0]
+        expected = trace.gold_answer_unit if trace.gold_answer_unit is not None else trace.answer_unit
+        hit = None if expected is None else self.pack.lookup(expected)
+        if target.target_refusal_reason != "expected_unit_mismatch" or not isinstance(hit, ResolvedUnit):
+            return None
+        last = len(trace.steps) - 1
+        return self._binder.mass(last, trace.steps[last], expected=hit.dimension, asked=asked)
 
 
 def _bind(trace: Trace, pack: UnitPack) -> _TraceBinder:
@@ -1611,13 +1656,18 @@ def bind_trace(trace: Trace, *, pack: UnitPack | None = None) -> SemanticSymboli
         raise PackError(f"'pack' must be a UnitPack or None (got {type(pack).__name__}; load a pack by name with "
                         "ssbg.load_pack)", reason="pack_missing", path="pack", detail=shown(pack))
     p = default_pack() if pack is None else pack
-    binder = _bind(trace, p)
+    return _graph(_bind(trace, p), p)
+
+
+def _graph(binder: _TraceBinder, pack: UnitPack) -> SemanticSymbolicBindingGraph:
+    """The graph of a bound trace: its symbols, facts, equations and question target, as bound so far."""
     unknown = binder.unknown()
+    trace = binder.trace
     return _prebuilt_graph(
         tuple(binder.symbols.values()),
         tuple(binder.facts),
         tuple(binder.equations),
         (unknown,),
         (),
-        f"{INTRODUCED_BY} pack={p.citation} corpus={trace.corpus} problem={trace.problem_id}",
+        f"{INTRODUCED_BY} pack={pack.citation} corpus={trace.corpus} problem={trace.problem_id}",
     )

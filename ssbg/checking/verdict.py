@@ -73,7 +73,7 @@ from ssbg.numbers import parse_number
 from ssbg.reading.learned.model import keeping_readings
 from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution
 from ssbg.reading.textview import text_spans
-from ssbg.trace import Operand, ReadingMass, Trace, answer_mass, bind_trace, reading_mass, step_units
+from ssbg.trace import BoundTrace, Operand, ReadingMass, Trace
 from ssbg.units import UnitPack, UnitVector, corpus_pack, load_pack
 
 __all__ = [
@@ -546,14 +546,12 @@ _SYMBOL = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 class _GraphFindings:
     """The findings of a bound solution (scratch state of one check)."""
 
-    def __init__(
-        self, reading: SolutionReading, graph: SemanticSymbolicBindingGraph, pack: UnitPack, asked: float = 1.0
-    ) -> None:
+    def __init__(self, reading: SolutionReading, bound: BoundTrace, pack: UnitPack, asked: float = 1.0) -> None:
         self.asked = asked
         self.reading = reading
-        self.graph = graph
+        self.bound = bound  # the one binding every question below is asked of (ADR 0028)
+        graph = self.graph = bound.graph
         self.pack = pack
-        self._units: tuple[UnitVector | None, ...] | None = None  # each step's admitted unit, on first need
         self.owner = reading.owner()
         self.steps = {s.index: s for s in reading.steps}
         self.symbols: dict[str, SymbolBinding] = {s.symbol_id: s for s in graph.symbols}
@@ -562,14 +560,10 @@ class _GraphFindings:
         self.placeholder_symbols = frozenset(
             sid for sid, s in self.symbols.items() if s.source_span.source_id == f"{self.problem_id}:solution"
         )
-        self._masses: dict[int, ReadingMass] | None = None  # each refused step's P(admissible), on first need
 
     def mass(self, index: int) -> ReadingMass | None:
         """The reading mass of trace step ``index`` refused as a root-cause unit mismatch (:func:`reading_mass`)."""
-        if self._masses is None:
-            trace = self.reading.trace
-            self._masses = {} if trace is None else reading_mass(trace, pack=self.pack, stated=STATED_UNIT_RELIABILITY)
-        return self._masses.get(index)
+        return self.bound.reading_mass().get(index)
 
     def step_of(self, lhs: str) -> int | None:
         m = _STEP_ID.match(lhs)
@@ -640,10 +634,9 @@ class _GraphFindings:
         """A symbol's dimension as exponents (None when it has no unit the pack knows)."""
         m = _STEP_ID.match(_AGAIN.sub("", sid))
         if m is not None:
-            if self._units is None:
-                self._units = step_units(self.reading.trace, pack=self.pack) if self.reading.trace else ()
+            units = self.bound.step_units
             index = int(m.group(1))
-            unit = self._units[index] if index < len(self._units) else None
+            unit = units[index] if index < len(units) else None
             return None if unit is None else _exponents(unit)
         sym = self.symbols.get(sid)
         hit = None if sym is None or sym.unit is None else self.pack.lookup(sym.unit)
@@ -743,7 +736,7 @@ class _GraphFindings:
             reason, detail = "unbound_target", f"the last step does not give the stated answer ({detail})"
         facts = _Facts()
         if reason == "expected_unit_mismatch" and self.reading.trace is not None:
-            mass = answer_mass(self.reading.trace, pack=self.pack, asked=self.asked, stated=STATED_UNIT_RELIABILITY)
+            mass = self.bound.answer_mass(self.asked)
             if mass is not None:
                 facts = _Facts(support=mass.mass, reading=_said(mass))
         return [(self.finding(reason, step, spans, detail), facts)]
@@ -986,8 +979,7 @@ def _findings(
     findings = _note_findings(reading, question, pack)
     if reading.trace is None:
         return findings, None, []
-    graph = bind_trace(reading.trace, pack=pack)
-    found = _GraphFindings(reading, graph, pack, asked)
+    found = _GraphFindings(reading, BoundTrace(reading.trace, pack=pack, stated=STATED_UNIT_RELIABILITY), pack, asked)
     findings += found.equation_findings()
     findings += found.target_findings()
     notes, graph = found.kind_notes(pack)

@@ -12,7 +12,7 @@ from ssbg.reading.cues import find_cue_occurrences, find_cues
 from ssbg.reading.formula import Literal, close
 from ssbg.reading.grounding.literals import _value_key
 from ssbg.reading.grounding.state import GroundingState, _is_fraction_part
-from ssbg.trace import Operand
+from ssbg.trace import Operand, SourceReading
 
 
 def _decimals(text: str) -> int:
@@ -37,6 +37,9 @@ _PART_OF_A_WHOLE = re.compile(r"(?<![\d.])0?\.\d|/\s*100(?!\d)|%|\d\s*/\s*\(?\d"
 # candidate: they derive numbers the text states without writing them.
 
 
+Readings = tuple[SourceReading, ...]
+
+
 class Reading(NamedTuple):
     """The fields of the operand a candidate would be (:class:`~ssbg.trace.Operand`'s first five, in its
     order): the operand is built only for the candidate chosen, with where and why (a validated value
@@ -48,9 +51,11 @@ class Reading(NamedTuple):
     cue: tuple[int, int] | None = None
     text: str | None = None
 
-    def operand(self, at: int | None, why: str | None = None, alternative: Operand | None = None) -> Operand:
-        """The operand this reading is, written at ``at``, chosen for ``why``."""
-        return Operand(self.mention, self.step, self.constant, self.cue, self.text, at, why, alternative)
+    def operand(
+        self, at: int | None, why: str | None = None, alternative: Operand | None = None, readings: Readings = ()
+    ) -> Operand:
+        """The operand this reading is, written at ``at``, chosen for ``why`` (with its n-best ``readings``)."""
+        return Operand(self.mention, self.step, self.constant, self.cue, self.text, at, why, alternative, readings)
 
 
 class Candidate(NamedTuple):

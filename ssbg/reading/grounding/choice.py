@@ -4,7 +4,6 @@ solution's plan weighed, as the literal is added (:func:`_as_added`)."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -66,10 +65,8 @@ def _choose(
         note += f"; tie with {runner[1].label}"
     if best.key[0] == "mention":
         g.used.add(best.key[1])
-    chosen_operand = best.reading.operand(at, note, alternative)
-    if not readings_kept():
-        return chosen_operand
-    return dataclasses.replace(chosen_operand, readings=_source_readings(scored, target, at))
+    readings = _source_readings(scored, target, at) if readings_kept() else ()
+    return best.reading.operand(at, note, alternative, readings)  # built once, its readings with it
 
 
 def _source_readings(

@@ -214,7 +214,16 @@ def stated_unit(
 
     >>> stated_unit(">>24 clips in May.", 2), stated_unit(">>0.2 per minute", 2, "= $")
     ('clips', '$ per minute')
+
+    Memoized (a pure function of its arguments and the pack): the solution reader asks it of each annotation
+    once to plan the solution and once to read the step.
     """
+    return _stated_unit(line, end, before, default_pack() if pack is None else pack, about)
+
+
+@functools.lru_cache(maxsize=1024)
+def _stated_unit(line: str, end: int, before: str, pack: UnitPack, about: str) -> str | None:
+    """:func:`stated_unit` of a resolved pack."""
     m = _RESULT.match(line, end)
     if m is None:
         return None
