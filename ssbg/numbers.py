@@ -50,6 +50,7 @@ __all__ = [
     "check_json_number",
     "check_magnitude",
     "number_or_none",
+    "one_step_results",
     "parse_number",
     "parse_ratio",
 ]
@@ -202,3 +203,14 @@ def parse_ratio(text: str, *, field: str | None = None) -> Fraction:
         return Fraction(num) / Fraction(den) if slash else Fraction(num)
     except ZeroDivisionError:
         raise _not_a_number(repr(text[:80]), field) from None
+
+
+def one_step_results(a: float, b: float) -> list[tuple[float, str]]:
+    """The results of one sum, difference (the larger less the smaller), product or quotient (the larger by the
+    smaller, when that is not 0) of two numbers, each as it is said (``12 + 5``, ``12 - 5``, ``12 * 5``,
+    ``12 / 5``): the steps a solution may leave unwritten."""
+    large, small = max(a, b), min(a, b)
+    out = [(a + b, f"{a:g} + {b:g}"), (large - small, f"{large:g} - {small:g}"), (a * b, f"{a:g} * {b:g}")]
+    if small:
+        out.append((large / small, f"{large:g} / {small:g}"))
+    return out

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
+from ssbg.numbers import one_step_results
 from ssbg.reading.counting import counted_mentions, listed_items, named_items
 from ssbg.units import UnitPack
 
@@ -70,6 +71,13 @@ _WORD = re.compile(r"[A-Za-z]+(?:['\u2019]s?)?")
 _ARTICLES = frozenset({"a", "an", "the", "every", "each", "his", "her", "their", "my", "some"})
 
 
+_STOP = frozenset(
+    {"and", "or", "the", "then", "he", "she", "it", "they", "we", "i", "you", "is", "are", "was", "were", "has",
+     "have", "had", "to", "of", "in", "on", "at", "for", "with", "so", "if", "that", "this", "his", "her", "their",
+     "its", "my", "some", "each", "every", "all", "also", "but", "how", "many", "much", "what", "more", "less"}
+)  # fmt: skip
+
+
 def _side(words: list[str]) -> list[str]:
     """A conjunct's words without its leading articles and determiners ("every lunch" is "lunch")."""
     while words and words[0].lower() in _ARTICLES:
@@ -92,11 +100,6 @@ def _two_kinds(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     return []
 
 
-_STOP = frozenset(
-    {"and", "or", "the", "then", "he", "she", "it", "they", "we", "i", "you", "is", "are", "was", "were", "has",
-     "have", "had", "to", "of", "in", "on", "at", "for", "with", "so", "if", "that", "this", "his", "her", "their",
-     "its", "my", "some", "each", "every", "all", "also", "but", "how", "many", "much", "what", "more", "less"}
-)  # fmt: skip
 _OTHERS = re.compile(
     r"(?i)(?<![\w.])(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+other(?![a-z])"
 )
@@ -158,15 +161,6 @@ def _written(question: str) -> list[float]:
     return list(dict.fromkeys(found))
 
 
-def _combinations(a: float, b: float) -> list[tuple[float, str]]:
-    """The positive results of one sum, difference, product or quotient of two numbers, each with how it is said."""
-    large, small = max(a, b), min(a, b)
-    out = [(a + b, f"{a:g} + {b:g}"), (large - small, f"{large:g} - {small:g}"), (a * b, f"{a:g} * {b:g}")]
-    if small:
-        out.append((large / small, f"{large:g} / {small:g}"))
-    return [(v, said) for v, said in out if v > 0]
-
-
 def _one_step(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     """A step left unsaid: the sum, difference, product or quotient of two numbers the question writes (the counts of
     its lists among them, and a week's 7 when it speaks of weeks): "five phones ... the main phone" leaves 5 - 1 = 4
@@ -178,8 +172,8 @@ def _one_step(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     out: dict[float, str] = {}
     for i, a in enumerate(values):
         for b in values[i + 1 :]:
-            for v, said in _combinations(a, b):
-                if v not in out:
+            for v, said in one_step_results(a, b):
+                if v > 0 and v not in out:
                     out[v] = said
     return [(f"{said} (a step left unsaid)", v) for v, said in out.items()]
 
@@ -245,8 +239,8 @@ def unsaid_values(question: str, results: Sequence[float]) -> dict[float, str]:
     out: dict[float, str] = {}
     for i, a in enumerate(earlier):
         for b in known[i + 1 :]:
-            for v, said in _combinations(a, b):
-                if v not in out and v not in known:
+            for v, said in one_step_results(a, b):
+                if v > 0 and v not in out and v not in known:
                     out[v] = said
     return out
 

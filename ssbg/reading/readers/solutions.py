@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
 from ssbg.limits import size_refusal
-from ssbg.numbers import parse_number
+from ssbg.numbers import one_step_results, parse_number
 from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
 from ssbg.reading.learned.model import keeping_readings, readings_kept
@@ -724,13 +724,8 @@ _MAX_KNOWN = 16  # numbers of each source a prose claim may be one step of (boun
 def _one_step_gives(value: float, known: list[float]) -> bool:
     """Whether one sum, difference, product or quotient of two known numbers gives ``value``."""
     tolerance = 1e-9 * max(1.0, abs(value))
-    for i, a in enumerate(known):
-        for b in known[i + 1 :]:
-            small, large = min(a, b), max(a, b)
-            results = (a + b, large - small, a * b, large / small if small else math.nan)
-            if any(abs(r - value) <= tolerance for r in results):
-                return True
-    return False
+    return any(abs(r - value) <= tolerance for i, a in enumerate(known) for b in known[i + 1 :]
+               for r, _ in one_step_results(a, b))
 
 
 def _same_number(value: float, literal: float, text: str) -> bool:
