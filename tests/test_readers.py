@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,7 @@ from ssbg.reading.readers.common import MAX_RECORD_BYTES, iter_json_array
 from ssbg.reading.readers.gsm8k import gsm8k_trace
 from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace, bind_trace
+from tests.conftest import BACKGROUND, CORPORA, REPO
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
 HUGE = "x" * (MAX_RECORD_BYTES + 10)  # more than the largest record a reader accepts (a "10 MB line")
@@ -699,11 +703,10 @@ def test_a_socratic_solution_reads_as_its_plain_form() -> None:
     assert gsm8k_trace(question, _socratic(_ALGEBRA_SOLUTION), problem_id="p") == plain
 
 
-@pytest.mark.corpora
-@pytest.mark.slow
-def test_every_gsm8k_train_problem_reads_the_same_in_its_socratic_form(corpora: Path) -> None:
+def socratic_differences(train: Path) -> list[tuple[int, str, str]]:
+    """The GSM8K train problems whose Socratic form reads otherwise than their plain one (line, both readings)."""
     differ: list[tuple[int, str, str]] = []
-    for n, line in enumerate((corpora / "gsm8k" / "train.jsonl").read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(train.read_text(encoding="utf-8").splitlines(), start=1):
         data = json.loads(line)
         results = []
         for answer in (data["answer"], _socratic(data["answer"])):
@@ -713,4 +716,32 @@ def test_every_gsm8k_train_problem_reads_the_same_in_its_socratic_form(corpora: 
                 results.append(exc.reason)
         if results[0] != results[1]:
             differ.append((n, results[0][:40], results[1][:40]))
-    assert differ == []
+    return differ
+
+
+_SOCRATIC_JOB = (
+    "import json, sys; from pathlib import Path; from tests.test_readers import socratic_differences; "
+    "print(json.dumps(socratic_differences(Path(sys.argv[1]))))"
+)
+
+
+def _socratic_job() -> list[list[object]]:
+    """:func:`socratic_differences` over GSM8K train in a process of its own (15,000 readings, the suite's longest
+    in-process test), so that it runs on the second core beside the other tests (tests/conftest.py, Background)."""
+    done = subprocess.run([sys.executable, "-c", _SOCRATIC_JOB, str(CORPORA / "gsm8k" / "train.jsonl")],
+                          cwd=REPO, capture_output=True, text=True, timeout=3600, check=False)
+    assert done.returncode == 0, f"reading GSM8K train in its Socratic form failed:\n{done.stderr[-4000:]}"
+    differences: list[list[object]] = json.loads(done.stdout)
+    return differences
+
+
+def background_jobs(item: pytest.Item) -> list[tuple[object, Callable[[], list[list[object]]]]]:
+    if item.name == "test_every_gsm8k_train_problem_reads_the_same_in_its_socratic_form" and CORPORA.is_dir():
+        return [("socratic", _socratic_job)]
+    return []
+
+
+@pytest.mark.corpora
+@pytest.mark.slow
+def test_every_gsm8k_train_problem_reads_the_same_in_its_socratic_form(corpora: Path) -> None:
+    assert BACKGROUND.result("socratic", _socratic_job) == []
