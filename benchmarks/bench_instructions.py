@@ -54,13 +54,35 @@ from ssbg.reading.readers.gsm8k import read_gsm8k
 from ssbg.trace import bind_trace
 lemmatize("apples")
 """
-# What one counted process runs: argv is (corpus, problems, bind 0/1).
+# What one counted process runs: argv is (corpus, problems, bind 0/1[, "rules"]): with "rules", the reading is
+# the rules' alone (no learned model: ``ssbg.reading.learned.using(None)``), what the learned reader's cost is
+# measured against.
 CHILD = PREAMBLE + """
+import contextlib
 path, count, bind = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
-for record in itertools.islice(read_gsm8k(path), count):
-    if bind and record.payload is not None:
-        bind_trace(record.payload)
+rules = sys.argv[4:] == ["rules"]
+if rules:
+    from ssbg.reading.learned.model import using
+with using(None) if rules else contextlib.nullcontext():
+    for record in itertools.islice(read_gsm8k(path), count):
+        if bind and record.payload is not None:
+            bind_trace(record.payload)
 """
+# Checking: argv is (dev file, records): ``check_solution`` on each record's five solutions (four solvers' and the
+# gold), its question read once and shared by them as ``check_solutions`` does; the pair (n, 2n) gives the cost per
+# solution of records n..2n.
+CHECK = PREAMBLE + """
+import json
+from ssbg.checking import check_solution
+SOLVERS = ("6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification")
+lines = Path(sys.argv[1]).read_text(encoding="utf-8").splitlines()[: int(sys.argv[2])]
+for line in lines:
+    record = json.loads(line)
+    for solution in [record[s]["solution"] for s in SOLVERS] + [record["ground_truth"]]:
+        check_solution(record["question"], solution)
+"""
+DEV = ROOT / ".." / "shared" / "corpora" / "gsm8k_model_solutions" / "dev.jsonl"
+CHECK_RECORDS = 60  # records 60..120 of the dev file: 300 solutions
 # The same work timed natively: argv is (corpus, n); prints the process time of problems n..2n.
 TIMED = PREAMBLE + """
 import time
@@ -191,7 +213,11 @@ def main() -> None:
             return
         runs = [(CHILD, corpus, str(n), "1"), (CHILD, corpus, str(2 * n), "1"), (CHILD, corpus, str(n), "0"),
                 (CHILD, corpus, str(2 * n), "0"), (FLOOR, corpus, str(n), "none"), (FLOOR, corpus, str(n), "decode"),
-                (FLOOR, corpus, str(n), "build")]  # fmt: skip
+                (FLOOR, corpus, str(n), "build"), (CHILD, corpus, str(n), "0", "rules"),
+                (CHILD, corpus, str(2 * n), "0", "rules")]  # fmt: skip
+        if DEV.is_file():
+            dev = str(DEV.resolve())
+            runs += [(CHECK, dev, str(CHECK_RECORDS)), (CHECK, dev, str(2 * CHECK_RECORDS))]
         old_runs = runs[:4]
         with ThreadPoolExecutor(max_workers=2) as pool:  # each run is its own process: two at a time on two cores
             counts = list(pool.map(lambda run: count_instructions(valgrind, *run), runs))
@@ -201,6 +227,7 @@ def main() -> None:
     reading = (counts[3] - counts[2]) / n
     decode, build = (counts[5] - counts[4]) / n, (counts[6] - counts[4]) / n
     floor = decode + build + total - reading
+    rules = (counts[8] - counts[7]) / n
     seconds = native_seconds(args.corpus, n)  # the same problems, not under valgrind
     rate = total * n / seconds  # instructions per second this machine runs this work at, now
     print(f"instructions per unseen problem over {args.corpus.name}, problems {n}..{2 * n} after 0..{n}")
@@ -221,6 +248,20 @@ def main() -> None:
         f" {build / 1e6:.2f} M + binding {(total - reading) / 1e6:.2f} M = {floor / 1e6:.2f} M;"
         f" the reading rules take the other {(total - floor) / 1e6:.2f} M"
     )
+    print(
+        f"the learned unit reader: reading with the rules alone {rules / 1e6:.2f} M per problem, with the shipped model"
+        f" {reading / 1e6:.2f} M: the model's candidates, features and scores cost {(reading - rules) / 1e6:.2f} M"
+    )
+    figure("instructions_learned", f"reading {reading / 1e6:.2f} M per problem, {rules / 1e6:.2f} M with the rules"
+                                   f" alone (the learned reader {(reading - rules) / 1e6:.2f} M)")
+    if len(counts) > 9:
+        solutions = 5 * CHECK_RECORDS
+        check = (counts[10] - counts[9]) / solutions
+        print(f"check_solution: {check / 1e6:.2f} M instructions per solution of records {CHECK_RECORDS}.."
+              f"{2 * CHECK_RECORDS} of {DEV.name} ({solutions} solutions, each question read once for its five)")
+        figure("instructions_checking", f"{check / 1e6:.2f} M per solution ({solutions} of the dev file, each"
+                                        " question read once for its five solutions)")
+        verdict("instructions_checking", check <= 1.5e6)
     print(
         f"this machine now: the same {n} problems take {seconds:.2f} s natively, best of 3"
         f" ({n / seconds:,.0f} problems/s, {rate / 1e9:.2f} G instructions/s);"
