@@ -23,9 +23,12 @@
 from __future__ import annotations
 
 import html
+import os
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "MAX_CELL_CHARS", "csv_cell", "csv_text", "html_text", "show_controls"]
+__all__ = [
+    "BIDI_CONTROLS", "CSV_ROWS", "MAX_CELL_CHARS", "csv_cell", "csv_text", "html_text", "show_controls", "write_csv",
+]
 
 MAX_CELL_CHARS = 32_000
 """The most characters of a CSV cell (Python's csv reads 131,072 by default, a spreadsheet cell holds 32,767)."""
@@ -63,6 +66,29 @@ def csv_text(frame: Any) -> str:
     """A pandas DataFrame as CSV text every reader takes as written: each text cell through :func:`csv_cell`;
     numbers, booleans and missing values as pandas writes them (a frame with no text cell to change is
     written as it is)."""
+    text: str = _safe_cells(frame).to_csv(index=False, lineterminator="\n")
+    return text
+
+
+CSV_ROWS = 50_000
+"""Rows of a table :func:`write_csv` turns into text at a time."""
+
+
+def write_csv(frame: Any, path: str | os.PathLike[str], rows: int = CSV_ROWS) -> None:
+    """Write :func:`csv_text` of ``frame`` to ``path`` (UTF-8, as ``Path.write_text`` writes) ``rows`` rows at a
+    time, so that a table of millions of rows is never held as one text (nor copied whole to make its cells
+    safe); the bytes are those of ``csv_text(frame)``."""
+    with open(path, "w", encoding="utf-8") as f:
+        if len(frame) <= rows:
+            f.write(csv_text(frame))
+            return
+        for start in range(0, len(frame), rows):
+            part = _safe_cells(frame.iloc[start : start + rows])
+            f.write(part.to_csv(index=False, header=start == 0, lineterminator="\n"))
+
+
+def _safe_cells(frame: Any) -> Any:
+    """``frame`` with each text cell through :func:`csv_cell` (``frame`` itself when no cell changes)."""
     safe = frame
     for name in frame.columns:
         column = frame[name]
@@ -72,5 +98,4 @@ def csv_text(frame: Any) -> str:
                 if safe is frame:
                     safe = frame.copy()
                 safe[name] = changed
-    text: str = safe.to_csv(index=False, lineterminator="\n")
-    return text
+    return safe

@@ -702,3 +702,23 @@ def test_csv_text_leaves_a_frame_without_such_cells_as_pandas_writes_it() -> Non
     assert rows[1] == ["'=1+1", "1"]
     assert rows[2][0].endswith("[cut: 200,000 characters]")
     assert hostile["a"][0] == "=1+1"  # the frame itself is left as it was
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3, 7, 1000])
+def test_write_csv_writes_the_bytes_of_csv_text_a_chunk_of_rows_at_a_time(tmp_path: Path, rows: int) -> None:
+    import numpy as np
+    import pandas as pd
+
+    from ssbg.outputs import csv_text, write_csv
+
+    frame = pd.DataFrame({
+        "text": ["=1+1", "plain", None, "-5 apples", "a,b \"q\"", "y" * 40_000, "ok"],
+        "kind": pd.Categorical(["add", "add", "divide", None, "add", "divide", "add"]),
+        "n": pd.array([1, None, 3, -4, 5, 6, 7], dtype="Int64"),
+        "x": [0.1, np.nan, 1e-7, 2.5, 1 / 3, 1e20, -0.0],
+        "ok": [True, False, True, True, False, True, False],
+    })  # fmt: skip
+    for table in (frame, frame.iloc[:0], frame.iloc[1:2]):
+        path = tmp_path / "t.csv"
+        write_csv(table, path, rows=rows)
+        assert path.read_bytes() == csv_text(table).encode("utf-8")

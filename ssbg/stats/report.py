@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 from ssbg.errors import GROUNDING_REASONS, OutputError, SsbgError, output_error
 from ssbg.files import OutputSet, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
-from ssbg.outputs import csv_text, html_text
+from ssbg.outputs import html_text, write_csv
 from ssbg.reading.textview import tidy_numbers
 from ssbg.stats.batch import ENGINES, BatchResult, run_batch
 from ssbg.stats.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
@@ -898,8 +898,9 @@ def write_tables(
 
 
 def _write_csv(frame: pd.DataFrame, path: Path) -> None:
-    """A table as CSV, its text cells capped and spreadsheet-safe (:func:`ssbg.outputs.csv_text`)."""
-    path.write_text(csv_text(frame), encoding="utf-8")
+    """A table as CSV, its text cells capped and spreadsheet-safe (:func:`ssbg.outputs.csv_text`), written a
+    chunk of rows at a time (a million problems' tables are never held as one text)."""
+    write_csv(frame, path)
 
 
 def _write_file(target: Path, write: Callable[[Path], object], stage: OutputSet) -> None:
