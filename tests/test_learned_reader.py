@@ -209,6 +209,28 @@ def test_calibration_on_the_held_out_half() -> None:
 
 
 @pytest.mark.corpora
+def test_the_dev_rules_figure_reads_the_training_gold_without_a_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``reader_figures.py``'s "dev, rules alone" (ADR 0029): every training problem and no held-out one, each read
+    with no model; here on a sample of 60 (the script reads the 1,650)."""
+    monkeypatch.syspath_prepend(str(REPO / "benchmarks"))
+    import reader_figures
+
+    from ssbg.stats import train_reader
+
+    gold = train_reader.training_gold()
+    assert not any(g.split == "heldout" for g in gold)
+    seen: list[object] = []
+    read = train_reader._read
+    monkeypatch.setattr(train_reader, "training_gold", lambda: gold[:60])
+    monkeypatch.setattr(train_reader, "_read", lambda q, a, pid, model: seen.append(model) or read(q, a, pid, model))
+    figures = reader_figures.dev_rules_figures(CORPORA)
+    assert figures["problems"] == 60
+    assert seen == [None] * 60
+    assert 0.5 < figures["units"] < 1.0
+    assert 0.5 < figures["operands"] < 1.0
+
+
+@pytest.mark.corpora
 def test_reader_corpus_runs_on_a_sample() -> None:
     """``benchmarks/reader_corpus.py`` as the README shows it, on the first 40 problems of SVAMP and GSM8K."""
     done = subprocess.run(
