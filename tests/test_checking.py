@@ -593,6 +593,19 @@ def test_every_implicit_rule_has_a_measured_rate() -> None:
     assert all(0.0 < rate < 1.0 for rate in IMPLICIT_RATES.values())
 
 
+def test_a_question_s_implicit_proposals_are_found_once_and_handed_out_as_new_lists() -> None:
+    """Its solutions share one reading of the rules (memoized per question and pack); a caller's list is its own."""
+    from ssbg.checking.implicit import _proposals, proposals
+
+    question = "Ann and Bob share 10 apples. Both eat 3. How many each?"
+    first = proposals(question)
+    first.append(("mine", "mine", 1.0))
+    hits = _proposals.cache_info().hits
+    assert ("mine", "mine", 1.0) not in proposals(question)
+    assert _proposals.cache_info().hits == hits + 1
+    assert {rule for rule, _, _ in proposals(question)} >= {"named_people", "both"}
+
+
 @pytest.mark.parametrize(("question", "value", "rule", "proposed"), [
     ("Ann and Bob share 10 apples. How many each?", 2, "named_people", True),
     ("Both boys ate 3 apples. How many?", 2, "both", True),

@@ -18,6 +18,7 @@ write is a number the gold solution uses, measured on GSM8K train (development d
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -212,7 +213,13 @@ uses, on GSM8K train (``python benchmarks/implicit_rates.py``): the probability 
 
 def proposals(question: str, pack: UnitPack | None = None) -> list[tuple[str, str, float]]:
     """Every reading the rules propose for a question: (rule, words, value), in the rules' order."""
-    return [(name, words, value) for name, rule in IMPLICIT_RULES for words, value in rule(question, pack)]
+    return list(_proposals(question, pack))
+
+
+@functools.lru_cache(maxsize=256)
+def _proposals(question: str, pack: UnitPack | None) -> tuple[tuple[str, str, float], ...]:
+    # a question's five solutions ask for its proposals again for each number they do not ground
+    return tuple((name, words, value) for name, rule in IMPLICIT_RULES for words, value in rule(question, pack))
 
 
 def implicit_readings(question: str, value: float, pack: UnitPack | None = None) -> list[ImplicitReading]:
