@@ -68,18 +68,15 @@ with using(None) if rules else contextlib.nullcontext():
         if bind and record.payload is not None:
             bind_trace(record.payload)
 """
-# Checking: argv is (dev file, records): ``check_solution`` on each record's five solutions (four solvers' and the
-# gold), its question read once and shared by them as ``check_solutions`` does; the pair (n, 2n) gives the cost per
-# solution of records n..2n.
+# Checking: argv is (benchmarks folder, dev file, records): ``check_solution`` on each record's five solutions
+# (bench_checking.solutions: four solvers' and the gold), its question read once and shared by them as
+# ``check_solutions`` does; the pair (n, 2n) gives the cost per solution of records n..2n.
 CHECK = PREAMBLE + """
-import json
+sys.path.insert(0, sys.argv[1])
+from bench_checking import solutions
 from ssbg.checking import check_solution
-SOLVERS = ("6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification")
-lines = Path(sys.argv[1]).read_text(encoding="utf-8").splitlines()[: int(sys.argv[2])]
-for line in lines:
-    record = json.loads(line)
-    for solution in [record[s]["solution"] for s in SOLVERS] + [record["ground_truth"]]:
-        check_solution(record["question"], solution)
+for question, solution in solutions(Path(sys.argv[2]))[: 5 * int(sys.argv[3])]:
+    check_solution(question, solution)
 """
 DEV = ROOT / ".." / "shared" / "corpora" / "gsm8k_model_solutions" / "dev.jsonl"
 CHECK_RECORDS = 60  # records 60..120 of the dev file: 300 solutions
@@ -215,9 +212,10 @@ def main() -> None:
                 (CHILD, corpus, str(2 * n), "0"), (FLOOR, corpus, str(n), "none"), (FLOOR, corpus, str(n), "decode"),
                 (FLOOR, corpus, str(n), "build"), (CHILD, corpus, str(n), "0", "rules"),
                 (CHILD, corpus, str(2 * n), "0", "rules")]  # fmt: skip
-        if DEV.is_file():
+        checking = DEV.is_file()
+        if checking:
             dev = str(DEV.resolve())
-            runs += [(CHECK, dev, str(CHECK_RECORDS)), (CHECK, dev, str(2 * CHECK_RECORDS))]
+            runs += [(CHECK, str(HERE), dev, str(records)) for records in (CHECK_RECORDS, 2 * CHECK_RECORDS)]
         old_runs = runs[:4]
         with ThreadPoolExecutor(max_workers=2) as pool:  # each run is its own process: two at a time on two cores
             counts = list(pool.map(lambda run: count_instructions(valgrind, *run), runs))
@@ -254,7 +252,7 @@ def main() -> None:
     )
     figure("instructions_learned", f"reading {reading / 1e6:.2f} M per problem, {rules / 1e6:.2f} M with the rules"
                                    f" alone (the learned reader {(reading - rules) / 1e6:.2f} M)")
-    if len(counts) > 9:
+    if checking:
         solutions = 5 * CHECK_RECORDS
         check = (counts[10] - counts[9]) / solutions
         print(f"check_solution: {check / 1e6:.2f} M instructions per solution of records {CHECK_RECORDS}.."

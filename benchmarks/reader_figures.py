@@ -25,28 +25,27 @@ from pathlib import Path
 
 from ssbg.reading.learned.model import load_model
 from ssbg.stats import train_reader as T  # noqa: N812 - the training module, read throughout
-from ssbg.stats.alignment import GOLD_FILE, load_gold, score
+from ssbg.stats.alignment import GOLD_FILE, GoldProblem, load_gold, score
 
 
-def heldout_figures(corpora: Path, model: object) -> dict[str, float]:
-    gold = [g for g in load_gold(GOLD_FILE) if g.split == "heldout"]
-    path = corpora / "gsm8k/train.jsonl"
-    texts, answers = T.texts_of(gold, path)
+def figures_of(gold: list[GoldProblem], corpora: Path, model: object) -> dict[str, float]:
+    """``gold``'s problems read with ``model`` (None: the rules alone) and scored; the calibration of a model's
+    chosen unit readings."""
+    texts, answers = T.texts_of(gold, corpora / "gsm8k/train.jsonl")
     traces = {g.problem_id: T._read(texts[g.problem_id], answers[g.problem_id], g.problem_id, model) for g in gold}  # type: ignore[arg-type]
     s = score(gold, traces)
     pairs = [] if model is None else [p for g in gold for p in T.unit_calibration(g, texts[g.problem_id], model)]  # type: ignore[arg-type]
-    return {"operands": s.accuracy, "exact": s.exact_share, "units": s.unit_accuracy, "unit_tokens": s.mentions,
-            "ece_units": T.ece(pairs) if pairs else float("nan")}  # fmt: skip
+    return {"problems": s.problems, "operands": s.accuracy, "exact": s.exact_share, "units": s.unit_accuracy,
+            "unit_tokens": s.mentions, "ece_units": T.ece(pairs) if pairs else float("nan")}  # fmt: skip
+
+
+def heldout_figures(corpora: Path, model: object) -> dict[str, float]:
+    return figures_of([g for g in load_gold(GOLD_FILE) if g.split == "heldout"], corpora, model)
 
 
 def dev_rules_figures(corpora: Path) -> dict[str, float]:
     """The training gold read by the rules alone (no model was fitted, so nothing is out of fold to keep apart)."""
-    gold = T.training_gold()
-    texts, answers = T.texts_of(gold, corpora / "gsm8k/train.jsonl")
-    traces = {g.problem_id: T._read(texts[g.problem_id], answers[g.problem_id], g.problem_id, None) for g in gold}
-    s = score(gold, traces)
-    return {"problems": s.problems, "operands": s.accuracy, "exact": s.exact_share, "units": s.unit_accuracy,
-            "unit_tokens": s.mentions}  # fmt: skip
+    return figures_of(T.training_gold(), corpora, None)
 
 
 def heldout_recall(corpora: Path) -> dict[str, float]:

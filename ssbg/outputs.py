@@ -79,10 +79,7 @@ def write_csv(frame: Any, path: str | os.PathLike[str], rows: int = CSV_ROWS) ->
     time, so that a table of millions of rows is never held as one text (nor copied whole to make its cells
     safe); the bytes are those of ``csv_text(frame)``."""
     with open(path, "w", encoding="utf-8") as f:
-        if len(frame) <= rows:
-            f.write(csv_text(frame))
-            return
-        for start in range(0, len(frame), rows):
+        for start in range(0, max(len(frame), 1), rows):  # an empty table: its header
             part = _safe_cells(frame.iloc[start : start + rows])
             f.write(part.to_csv(index=False, header=start == 0, lineterminator="\n"))
 

@@ -7,6 +7,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -78,6 +79,15 @@ class Background:
 
 
 BACKGROUND = Background()
+
+
+def run_job(argv: list[str], what: str) -> str:
+    """A background job's process (``sys.executable`` with ``argv``, in the repository): its standard output; a
+    failure names ``what`` and shows the end of its output."""
+    done = subprocess.run([sys.executable, *argv], cwd=REPO, capture_output=True, text=True, timeout=3600,
+                          check=False)  # fmt: skip
+    assert done.returncode == 0, f"{what} failed:\n{(done.stdout + done.stderr)[-4000:]}"
+    return done.stdout
 
 
 def _offered(item: pytest.Item) -> list[tuple[object, Callable[[], Any]]]:

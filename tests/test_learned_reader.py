@@ -26,7 +26,7 @@ from ssbg.reading.learned.proposals import TextIndex, per_candidates, unit_candi
 from ssbg.reading.mentions import extract_mentions, find_question_span, tokenize
 from ssbg.reading.problem_text import read_problem_text
 from ssbg.stats.alignment import GOLD_FILE, load_gold
-from tests.conftest import BACKGROUND, corpora_dir
+from tests.conftest import BACKGROUND, corpora_dir, run_job
 
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = REPO.parent / "shared" / "corpora"
@@ -164,9 +164,7 @@ def test_the_model_never_saw_a_held_out_or_test_question() -> None:
 def _train() -> Path:
     """``make train``'s model built in a process of its own (tests/train_in_background.py); the folder it wrote."""
     out = Path(tempfile.mkdtemp(prefix="ssbg-train-"))
-    done = subprocess.run([sys.executable, str(REPO / "tests" / "train_in_background.py"), str(CORPORA), str(out)],
-                          cwd=REPO, capture_output=True, text=True, timeout=3600, check=False)
-    assert done.returncode == 0, f"building make train's model failed:\n{(done.stdout + done.stderr)[-4000:]}"
+    run_job([str(REPO / "tests" / "train_in_background.py"), str(CORPORA), str(out)], "building make train's model")
     return out
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +16,7 @@ from ssbg.reading.readers.common import MAX_RECORD_BYTES, iter_json_array
 from ssbg.reading.readers.gsm8k import gsm8k_trace
 from ssbg.reading.records import CorpusRecord
 from ssbg.trace import Trace, bind_trace
-from tests.conftest import BACKGROUND, CORPORA, REPO
+from tests.conftest import BACKGROUND, CORPORA, run_job
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
 HUGE = "x" * (MAX_RECORD_BYTES + 10)  # more than the largest record a reader accepts (a "10 MB line")
@@ -728,10 +726,8 @@ _SOCRATIC_JOB = (
 def _socratic_job() -> list[list[object]]:
     """:func:`socratic_differences` over GSM8K train in a process of its own (15,000 readings, the suite's longest
     in-process test), so that it runs on the second core beside the other tests (tests/conftest.py, Background)."""
-    done = subprocess.run([sys.executable, "-c", _SOCRATIC_JOB, str(CORPORA / "gsm8k" / "train.jsonl")],
-                          cwd=REPO, capture_output=True, text=True, timeout=3600, check=False)
-    assert done.returncode == 0, f"reading GSM8K train in its Socratic form failed:\n{done.stderr[-4000:]}"
-    differences: list[list[object]] = json.loads(done.stdout)
+    out = run_job(["-c", _SOCRATIC_JOB, str(CORPORA / "gsm8k" / "train.jsonl")], "reading GSM8K train's Socratic form")
+    differences: list[list[object]] = json.loads(out)
     return differences
 
 
