@@ -73,17 +73,6 @@ def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None, P
     return targets
 
 
-def _probability(text: str) -> float:
-    """A float in (0, 1] (``--min-evidence``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number in (0, 1] (got {text!r})") from None
-    if not 0.0 < value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be a number in (0, 1] (got {text!r})")
-    return value
-
-
 def _cmd_check_solutions(args: argparse.Namespace) -> int:
     import pandas as pd
 
@@ -181,7 +170,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     from ssbg.limits import caps_help
     from ssbg.outputs import MAX_CELL_CHARS
     from ssbg.stats.batch import ENGINES
-    from ssbg.stats.cli import positive_int
+    from ssbg.stats.cli import positive_int, probability
 
     cmd = subparsers.add_parser(
         "check-solutions",
@@ -221,7 +210,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("--limit", type=positive_int, metavar="N", help="check at most N records")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.add_argument("--fail-on-error", action="store_true", help="exit 1 when any verdict is 'error'")
-    cmd.add_argument("--min-evidence", type=_probability, default=DEFAULT_MIN_EVIDENCE, metavar="EPS",
+    cmd.add_argument("--min-evidence", type=probability, default=DEFAULT_MIN_EVIDENCE, metavar="EPS",
                      help="ε in (0, 1]: a unit mismatch, an ungrounded number or an answer-unit mismatch is error "
                      "evidence only when the readings that undo it hold less than ε of the reader's probability, "
                      f"else 'could not tell' (default {DEFAULT_MIN_EVIDENCE}, chosen on half A of the dev file)")

@@ -215,8 +215,8 @@ class _Scan:
         if quantities is None or step.result is None:
             # not read: its result is in the unit the solution states for it, if it states one itself
             known = step.result is not None and stated_scale is not None and stated == step.unit and not step.implicit
-            said = _Quantity(float(step.result or 0), stated_scale, _name(stated, pack))
-            self.results.append(said if known else None)
+            as_stated = _Quantity(float(step.result or 0), stated_scale, _name(stated, pack))
+            self.results.append(as_stated if known else None)
             return
         written = _written(step.formula, float(step.result))
         slip, scale, compared = _check(i, step.op, quantities, written, _name(stated, pack), stated_scale, pack,

@@ -76,6 +76,7 @@ from ssbg.numbers import parse_number
 from ssbg.reading.learned.model import keeping_readings
 from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution
 from ssbg.reading.textview import text_spans
+from ssbg.reading.weighing import ASKED_UNIT_RELIABILITY, DEFAULT_MIN_EVIDENCE, STATED_UNIT_RELIABILITY, is_evidence
 from ssbg.trace import BoundTrace, Operand, ReadingMass, Trace
 from ssbg.units import UnitPack, UnitVector, corpus_pack, load_pack
 
@@ -142,24 +143,6 @@ ROBUST_FINDINGS: frozenset[str] = frozenset(
 )
 """The error findings that depend on a reading: evidence only when the readings that would not make them hold less
 than ``min_evidence`` of the probability (:func:`check_solution`, ADR 0027); ``arithmetic_error`` reads no unit."""
-
-STATED_UNIT_RELIABILITY = 0.936
-"""The probability that the unit a solution states for a step (``>>24 clips``: a rule's reading of its words) is
-the step's result's: on GSM8K train gold solutions read as the checker reads them, 14,200 of the 15,166 steps that
-state a unit and whose operands' units combine state the unit they give (``benchmarks/stated_units.py``).  The
-other reading, weighed ``1 -`` this, checks the step without its stated unit (ADR 0027)."""
-
-ASKED_UNIT_RELIABILITY = 0.887
-"""The probability that the unit ssbg reads a question as asking for is the answer's, without a reference: on GSM8K
-train gold solutions whose last step is admitted and whose asked unit is in the pack, 2,635 of 2,971 answers have
-the asked unit (``benchmarks/stated_units.py``).  With a reference that does not share the mismatch, the asked
-unit is taken as confirmed (1)."""
-
-DEFAULT_MIN_EVIDENCE = 0.001
-"""ε, the default ``min_evidence``: a reading-dependent finding is error evidence only when the plausible readings
-under which the step is admitted (the number grounded, the answer's unit the one asked) hold less than this share
-of the reader's probability; otherwise ssbg could not tell (``ambiguous_grounding``).  Chosen on half A of the dev
-file's problems (``benchmarks/checker_halves.py --sweep``), scored on half B (ADR 0027)."""
 
 NOTE_FINDINGS: frozenset[str] = frozenset({"count_kind_mismatch", "mixed_kinds"})
 """The kind check's findings (:data:`ssbg.kinds.KIND_FINDINGS`), kept as notes (:attr:`Verdict.notes`): they never
@@ -942,7 +925,7 @@ def _judge(pairs: Iterable[tuple[Finding, _Facts]], reference: Reference | None,
             reference is None or not reference.refused_spans.isdisjoint(f.question_spans)
         ):
             out.append(dataclasses.replace(f, could_not_tell=_COUNT_ONLY))
-        elif support is not None and support >= min_evidence:
+        elif support is not None and not is_evidence(support, min_evidence):
             said = f"{_WHAT[f.reason]} = {support:.3g}"
             if facts.reading:
                 does = "grounds it" if f.reason == "ungrounded_number" else "admits it"

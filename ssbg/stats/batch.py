@@ -28,6 +28,7 @@ Examples
 --------
 >>> from ssbg.problem import MathProblemGraph
 >>> from ssbg.reading.records import CorpusRecord
+from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE, DIMENSION_REASONS, DimensionWeights
 >>> from ssbg.stats.rows import EQUATION_COLUMNS, PROBLEM_COLUMNS
 >>> g = MathProblemGraph.from_dict({
 ...     "problem_id": "p1", "entities": ["Ann"],
@@ -58,6 +59,7 @@ from ssbg.errors import ImportRefusal, SsbgError, UnitAlgebraError
 from ssbg.model import BoundEquation, BoundUnknown, SemanticSymbolicBindingGraph, SymbolBinding
 from ssbg.problem import MathProblemGraph
 from ssbg.reading.records import CorpusRecord
+from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE, DIMENSION_REASONS, DimensionWeights
 from ssbg.stats.rows import PROBLEM_COLUMNS, BatchChunk, Drilldown
 from ssbg.stats.tables import TableAccumulator
 from ssbg.units import PackComponent, UnitPack, corpus_pack, load_pack, normalize_unit_text
@@ -297,8 +299,12 @@ def analyse_record(record: CorpusRecord, *, pack: UnitPack | None = None) -> Pro
     p = corpus_pack() if pack is None else pack
     if record.refusal is not None:
         return _import_refused(record, record.refusal)
+    weights: DimensionWeights | None = None
     try:
-        graph = bind_payload(record.payload, pack=p)
+        if isinstance(record.payload, MathProblemGraph):
+            graph = bind_payload(record.payload, pack=p)
+        else:
+            graph, weights = _bind_weighed(record.payload, p)
     except ImportRefusal as exc:
         return _import_refused(record, exc)
     except SsbgError as exc:
@@ -306,9 +312,21 @@ def analyse_record(record: CorpusRecord, *, pack: UnitPack | None = None) -> Pro
     except Exception as exc:  # noqa: BLE001 - the seam: a failure binding one record is that record's outcome
         return _bind_failed(record, f"{type(exc).__name__}.unexpected")
     try:
-        return _analyse_graph(record, graph, p)
+        return _analyse_graph(record, graph, p, weights)
     except Exception as exc:  # noqa: BLE001 - as above, for the rows of a graph that bound
         return _bind_failed(record, f"{type(exc).__name__}.unexpected")
+
+
+def _bind_weighed(payload: object, pack: UnitPack) -> tuple[SemanticSymbolicBindingGraph, DimensionWeights]:
+    """A trace bound once and its dimension refusals weighed on that binding (:mod:`ssbg.reading.weighing`, the
+    checker's weighing: ADR 0034); any other payload is refused as :func:`bind_payload` refuses it."""
+    from ssbg.reading.weighing import STATED_UNIT_RELIABILITY, weigh_dimensions
+    from ssbg.trace import BoundTrace, Trace
+
+    if not isinstance(payload, Trace):
+        return bind_payload(payload, pack=pack), DimensionWeights()
+    bound = BoundTrace(payload, pack=pack, stated=STATED_UNIT_RELIABILITY)
+    return bound.graph, weigh_dimensions(bound)
 
 
 def _bind_failed(record: CorpusRecord, error: str) -> ProblemAnalysis:
@@ -333,12 +351,15 @@ def _text(record: CorpusRecord) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> ProblemAnalysis:
+def _analyse_graph(
+    record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pack: UnitPack, weights: DimensionWeights | None = None
+) -> ProblemAnalysis:
     from ssbg.kinds import read_kinds
 
     symbols = {s.symbol_id: s for s in graph.symbols}
     reading = read_kinds(graph, pack)  # the proofs with their counted nouns, and the kind check
-    eq_rows, counts = _equation_rows(record, graph, symbols, pack, reading.proofs)
+    supports = _supports(graph, weights)
+    eq_rows, counts = _equation_rows(record, graph, symbols, pack, reading.proofs, supports)
     admitted, refused, root, propagated, first_root = counts
     unknown_target = graph.unknowns[0] if graph.unknowns else None
     gold = _gold_unit(record)
@@ -351,6 +372,7 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
         len(graph.unknowns),
         *_target_columns(unknown_target),
         predicted, gold, answer_unit_agreement(predicted, gold, pack),
+        min(supports.values(), default=None),
     )
     drills = _drilldowns(record, reading.graph(graph), first_root, unknown_target if target_refused else None)
     kinds = tuple((record.corpus, record.problem_id, f.index, f.lhs, f.where, f.finding, ";".join(f.nouns), f.detail)
@@ -360,6 +382,23 @@ def _analyse_graph(record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pa
 
 _Counts = tuple[int, int, int, int, BoundEquation | None]  # admitted, refused, root causes, propagated, first root
 
+_TARGET = "unknown_answer"  # the key of the question target's support
+
+
+def _supports(graph: SemanticSymbolicBindingGraph, weights: DimensionWeights | None) -> dict[str, float]:
+    """The support of each dimension refusal by lhs (the target's under ``unknown_answer``): the weighing's for a
+    trace, 0.0 for a hand-written problem (its readings are given, not read: nothing undoes a refusal)."""
+    if weights is not None:
+        out = dict(weights.equations)
+        if weights.target is not None:
+            out[_TARGET] = weights.target
+        return out
+    out = {eq.lhs_symbol_id: 0.0 for eq in graph.equations if eq.admissibility_status == "refused"
+           and eq.is_root_cause and eq.refusal_reason in DIMENSION_REASONS}
+    if graph.unknowns and graph.unknowns[0].target_refusal_reason in DIMENSION_REASONS:
+        out[_TARGET] = 0.0
+    return out
+
 
 def _equation_rows(
     record: CorpusRecord,
@@ -367,6 +406,7 @@ def _equation_rows(
     symbols: Mapping[str, SymbolBinding],
     pack: UnitPack,
     proofs: Sequence[str],
+    supports: Mapping[str, float],
 ) -> tuple[tuple[tuple[Any, ...], ...], _Counts]:
     """One row per equation (:data:`~ssbg.stats.rows.EQUATION_COLUMNS`; ``unit_proof`` its proof with the counted
     nouns, ``proofs``) and the problem's counts."""
@@ -395,7 +435,7 @@ def _equation_rows(
             _UNIT_SEPARATOR.join(unknown) or None,
             (_UNIT_SEPARATOR.join(sorted(needed)) or None) if is_refused else None,
             is_refused and fixable,
-            proofs[i], span.text, span.start, span.end,
+            proofs[i], span.text, span.start, span.end, supports.get(eq.lhs_symbol_id),
         ))
     return tuple(eq_rows), (admitted, refused, root, propagated, first_root)
 
@@ -501,6 +541,7 @@ def analyse_records(
     >>> analyse_records([]).problems
     ()
     """
+    from ssbg.reading.learned.model import keeping_readings
     from ssbg.stats.insample import trained_on
 
     p = _pack_for(pack)
@@ -511,7 +552,11 @@ def analyse_records(
     trained = 0
     counts = dict.fromkeys(full_keys, samples_per_reason)
     for item in records:
-        record = item if isinstance(item, CorpusRecord) else item.build(p)
+        if isinstance(item, CorpusRecord):
+            record = item
+        else:
+            with keeping_readings():  # the n-best readings the weighing weighs (ADR 0034); nothing chosen changes
+                record = item.build(p)
         a = analyse_record(record, pack=p)
         problems.append(a.problem)
         equations.extend(a.equations)
@@ -894,6 +939,7 @@ class BatchResult:
     unit_pack: UnitPack | None = field(default=None, repr=False)  # the pack itself (None: a result built by hand)
     kinds: pd.DataFrame | None = None  # the kind check's rows (KIND_COLUMNS; None: a result built by hand)
     in_sample: InSample | None = None  # how many problems the reading model was trained on (None: built by hand)
+    min_evidence: float = DEFAULT_MIN_EVIDENCE  # ε: a dimension refusal is an error found below it (ADR 0034)
 
     @property
     def pack_components(self) -> tuple[PackComponent, ...]:
@@ -926,6 +972,7 @@ def run_batch(
     batch_size: int = DEFAULT_BATCH_SIZE,
     samples_per_reason: int = DEFAULT_SAMPLES_PER_REASON,
     on_chunk: Callable[[BatchChunk], None] | None = None,
+    min_evidence: float = DEFAULT_MIN_EVIDENCE,
 ) -> BatchResult:
     """Stream corpus specs through import -> bind -> admissibility -> target into tables.
 
@@ -953,6 +1000,10 @@ def run_batch(
         Drill-down problems kept per (corpus, kind, reason).
     on_chunk
         Called with every chunk in order (for streaming consumers).
+    min_evidence
+        ε in (0, 1], kept on the result for the summaries: a problem's dimension refusal is a dimension error
+        found when its ``dimension_support`` (the checker's weighing of the plausible readings, ADR 0034) is
+        below it.
 
     Returns
     -------
@@ -965,7 +1016,7 @@ def run_batch(
         ``malformed_record`` for a spec that names no corpus, or none of whose
         records reads in its format (:func:`check_readable`).
     ValueError
-        For ``jobs < 1``, ``batch_size < 1`` or an engine outside :data:`ENGINES`.
+        For ``jobs < 1``, ``batch_size < 1``, an engine outside :data:`ENGINES` or ``min_evidence`` outside (0, 1].
 
     Examples
     --------
@@ -988,6 +1039,8 @@ def run_batch(
         raise ValueError(f"'batch_size' must be an int >= 1 (got {batch_size!r})")
     if engine not in ENGINES:
         raise ValueError(f"'engine' must be one of {list(ENGINES)} (got {engine!r})")
+    if type(min_evidence) not in (int, float) or not 0.0 < min_evidence <= 1.0:
+        raise ValueError(f"'min_evidence' must be a probability in (0, 1] (got {min_evidence!r})")
     pack_spec = pack  # a Path stays a Path: a folder given by path (str() would make "mine" a pack's name)
     loaded = _pack_for(pack_spec)  # fail early, in this process, on a bad pack
     expanded = expand_specs(specs)
@@ -1026,4 +1079,5 @@ def run_batch(
     problems, equations = acc.result()
     check_readable(problems, expanded, counts_per_spec)
     return BatchResult(problems, equations, tuple(drills), tuple(map(str, expanded)), loaded.citation, engine, jobs,
-                       unit_pack=loaded, kinds=acc.kinds, in_sample=in_sample(trained, len(problems)))
+                       unit_pack=loaded, kinds=acc.kinds, in_sample=in_sample(trained, len(problems)),
+                       min_evidence=float(min_evidence))

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE
 from ssbg.stats.batch import ENGINES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -30,6 +31,17 @@ __all__ = ["FORMAT_DESCRIPTIONS", "format_refusal_table", "positive_int", "regis
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
+
+
+def probability(text: str) -> float:
+    """An argparse type: a probability in (0, 1] (``--min-evidence``), else a usage error naming the text."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1] (got {text!r})") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1] (got {text!r})")
+    return value
 
 
 def positive_int(text: str) -> int:
@@ -99,10 +111,13 @@ def _cmd_report(args: argparse.Namespace) -> int:
         limit=args.limit,
         progress=not args.no_progress,
         diagrams=not args.no_diagrams,
+        min_evidence=args.min_evidence,
     )
     print(format_refusal_table(result.summary))
     print()
     print(f"pack: {result.batch.pack_provenance}")
+    print(f"min_evidence (ε): {result.batch.min_evidence:g} (a dimension error found only when every plausible "
+          "reading refuses it, as check-solutions counts it)")
     if result.batch.in_sample is not None:
         print(f"reading: {result.batch.in_sample.sentence}")
     print(f"report: {result.html_path} (open it in a web browser)")
@@ -139,6 +154,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     report.add_argument("--limit", type=positive_int, metavar="N", help="read at most N records per corpus spec")
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
     report.add_argument("--no-diagrams", action="store_true", help="no equation diagrams in the drill-downs")
+    report.add_argument("--min-evidence", type=probability, default=DEFAULT_MIN_EVIDENCE, metavar="EPS",
+                        help="ε in (0, 1]: a problem counts as a dimension error found only when the readings that "
+                        "would admit its refused equation (or give its answer the unit asked) hold less than ε of the "
+                        f"reader's probability, as check-solutions weighs them (default {DEFAULT_MIN_EVIDENCE})")
     report.add_argument("--fail-on-refusal", action="store_true",
                         help="exit 1 when any record, equation or question target was refused")
     report.set_defaults(func=_cmd_report)

@@ -50,6 +50,7 @@ from ssbg.files import OutputSet, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.outputs import html_text, write_csv
 from ssbg.reading.textview import tidy_numbers
+from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE
 from ssbg.stats.batch import ENGINES, BatchResult, run_batch
 from ssbg.stats.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
 from ssbg.stats.rows import Drilldown
@@ -654,14 +655,15 @@ class _FiguresAside:
             self._process = None
 
 
-_EVIDENCE_LINE = (
-    '<p class="note evidence">min_evidence (ε): none here. A refusal is the unit check\'s under the reader\'s chosen '
-    "readings; \u201ca dimension error found\u201d (ADR-0134\u2019s reasons) is kept apart from "
-    "\u201ccould not tell\u201d "
-    "(a reading\u2019s outcome, <code>ambiguous_grounding</code>). The n-best readings are weighed, at ε, only by "
-    "<code>ssbg check-solutions --min-evidence</code> (ADR 0027).</p>"
-)
-"""The report header's line on ε (ADR 0027): corpus refusals weigh no alternative readings."""
+def _evidence_line(min_evidence: float) -> str:
+    """The report header's line on ε (ADR 0027, ADR 0034): the checker's weighing of the plausible readings."""
+    return (
+        f'<p class="note evidence">min_evidence (ε) = {min_evidence:g}: a problem counts as “a dimension error '
+        "found” only when the readings the reader finds plausible and that would admit its refused equation (or "
+        "give its answer the unit asked) hold less than ε of the probability — the weighing of <code>ssbg "
+        "check-solutions</code>, so both count the same thing; the other refused problems are “could not tell” "
+        "(<code>--min-evidence</code> sets ε; ADR 0034).</p>"
+    )
 
 
 def render_report_html(
@@ -671,7 +673,8 @@ def render_report_html(
     title: str = "ssbg corpus refusal report",
     diagrams: bool = True,
 ) -> str:
-    """The report page as one HTML string (no script, no external resource).
+    """The report page as one HTML string (no script, no external resource); ε is the batch's
+    (:attr:`~ssbg.stats.batch.BatchResult.min_evidence`).
 
     Examples
     --------
@@ -681,7 +684,7 @@ def render_report_html(
     True
     """
     s = summary if summary is not None else summarize(batch.problems, batch.equations, pack=batch.unit_pack,
-                                                      kinds=batch.kinds)
+                                                      kinds=batch.kinds, min_evidence=batch.min_evidence)
     typical = typical_drilldowns(batch)
     chosen = choose_drilldowns(s, batch.drilldowns, typical)
     drawn = _Diagrams.of(chosen) if diagrams else None
@@ -742,7 +745,7 @@ IN_SAMPLE_KEY = "ssbg.reading_model"
 
 def _metadata(batch: BatchResult) -> dict[str, str]:
     """What each Parquet file of a report carries in its schema: the pack's provenance and the in-sample line."""
-    meta = {"ssbg.pack": batch.pack_provenance}
+    meta = {"ssbg.pack": batch.pack_provenance, "ssbg.min_evidence": repr(batch.min_evidence)}
     if batch.in_sample is not None:
         meta[IN_SAMPLE_KEY] = batch.in_sample.sentence
     return meta
@@ -777,7 +780,7 @@ def _page(
         '<p class="note">Every table of this report was computed with this pack: <code>pack.csv</code>, beside '
         "the tables, lists each of its parts with its full sha256.</p></details>"
         f"{_in_sample_line(batch)}"
-        f"{_EVIDENCE_LINE}"
+        f"{_evidence_line(batch.min_evidence)}"
         '<nav class="toc"><a href="#corpora">Corpora</a><a href="#reasons">Refusal reasons</a>'
         '<a href="#kinds-counted">What is counted</a>'
         '<a href="#units">Unknown units</a><a href="#kinds">Operation kinds</a><a href="#targets">Question targets'
@@ -1012,6 +1015,7 @@ def write_report(
     title: str = "ssbg corpus refusal report",
     diagrams: bool = True,
     parquet: bool = True,
+    min_evidence: float = DEFAULT_MIN_EVIDENCE,
 ) -> ReportResult:
     """Run corpora through ssbg and write the HTML report and the CSV/Parquet tables.
 
@@ -1033,6 +1037,10 @@ def write_report(
         Draw equation diagrams in the drill-downs (needs Graphviz's ``dot``).
     parquet
         Also write Parquet when pyarrow is installed.
+    min_evidence
+        ε in (0, 1]: a problem counts as a dimension error found only when the plausible readings that would admit
+        its refusal hold less than ε of the probability (the checker's weighing, ADR 0034); the others could not
+        tell.  Named in the page's header and in every Parquet file's schema (``ssbg.min_evidence``).
 
     The report and its tables are one set (:class:`~ssbg.files.OutputSet`):
     each file is written beside its target and all are renamed into place
@@ -1063,13 +1071,14 @@ def write_report(
     warm_up = _RenderingWarmUp(enabled=jobs > 1 and engine == "local")
     try:
         batch = run_batch(specs, jobs=jobs, engine=engine, pack=pack, limit=limit, progress=progress,
-                          on_chunk=warm_up.on_chunk)
+                          on_chunk=warm_up.on_chunk, min_evidence=min_evidence)
     except BaseException:
         _remove_empty(made)
         raise
     finally:
         warm_up.join()
-    summary = summarize(batch.problems, batch.equations, pack=batch.unit_pack, kinds=batch.kinds)
+    summary = summarize(batch.problems, batch.equations, pack=batch.unit_pack, kinds=batch.kinds,
+                        min_evidence=batch.min_evidence)
     typical = typical_drilldowns(batch)
     chosen = choose_drilldowns(summary, batch.drilldowns, typical)
     # the figures (a forked child) and the diagrams (dot processes) are drawn while this process

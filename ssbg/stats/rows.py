@@ -88,6 +88,9 @@ PROBLEM_COLUMNS: tuple[str, ...] = (
     "predicted_answer_unit",
     "gold_answer_unit",
     "answer_unit_agreement",
+    # the least P(a plausible reading admits it) of the problem's dimension refusals (ssbg.reading.weighing, ADR
+    # 0031): a dimension error is found at ε when it is below ε; missing when the problem has no such refusal
+    "dimension_support",
 )
 
 EQUATION_COLUMNS: tuple[str, ...] = (
@@ -110,6 +113,8 @@ EQUATION_COLUMNS: tuple[str, ...] = (
     "span_text",
     "span_start",
     "span_end",
+    # a root refusal of a dimension reason: P(a plausible reading admits it) (ADR 0034); else missing
+    "support",
 )
 
 # One row per finding or note of the kind check (ssbg.kinds, ADR 0017): apart from the refusals.

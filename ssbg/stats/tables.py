@@ -49,6 +49,7 @@ from ssbg.errors import (
     refusal_family,
 )
 from ssbg.model import QUESTION_FORMS, TARGET_STATUSES
+from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE, DIMENSION_REASONS
 from ssbg.stats.rows import (
     ANSWER_UNIT_AGREEMENTS,
     CHUNK_ROWS,
@@ -100,7 +101,7 @@ _SEP = ";"
 
 # Column dtype kinds: "category" (sorted categories), a tuple (a closed
 # vocabulary, in its defined order, observed extras appended sorted), "str",
-# "int32" or "bool".
+# "int32", "float64" (a missing value is NaN) or "bool".
 DtypeSpec = str | tuple[str, ...]
 
 PROBLEM_DTYPES: Mapping[str, DtypeSpec] = {
@@ -130,6 +131,7 @@ PROBLEM_DTYPES: Mapping[str, DtypeSpec] = {
     "predicted_answer_unit": "category",
     "gold_answer_unit": "category",
     "answer_unit_agreement": ANSWER_UNIT_AGREEMENTS,
+    "dimension_support": "float64",
 }
 
 EQUATION_DTYPES: Mapping[str, DtypeSpec] = {
@@ -153,6 +155,7 @@ EQUATION_DTYPES: Mapping[str, DtypeSpec] = {
     "span_text": "str",
     "span_start": "int32",
     "span_end": "int32",
+    "support": "float64",
 }
 
 
@@ -201,6 +204,8 @@ def _frame(rows: Sequence[tuple[Any, ...]], dtypes: Mapping[str, DtypeSpec]) -> 
             out[name] = _categorical(col, spec)
         elif spec == "str":
             out[name] = pd.Series(col, dtype="str")
+        elif spec == "float64":
+            out[name] = pd.to_numeric(col, errors="raise").astype("float64")
         else:
             out[name] = col.astype("bool" if spec == "bool" else "int32")
     return pd.DataFrame(out)
@@ -257,6 +262,8 @@ class _ColumnStore:
                 self._pieces[name].append(codes.astype(np.min_scalar_type(-len(vocab) - 1), copy=False))
             elif spec == "str":
                 self._pieces[name].append(pd.array(list(values), dtype="str"))
+            elif spec == "float64":
+                self._pieces[name].append(np.array([np.nan if v is None else v for v in values], dtype="float64"))
             else:
                 self._pieces[name].append(np.array(values, dtype="bool" if spec == "bool" else "int32"))
 
@@ -402,24 +409,31 @@ def _with_total(frame: pd.DataFrame, compute: Any, total: bool) -> pd.DataFrame:
     return pd.concat([per, whole], ignore_index=True)
 
 
-ERROR_EVIDENCE_REASONS: frozenset[str] = frozenset({"unit_mismatch", "rate_form_invalid", "expected_unit_mismatch"})
-"""Refusals that are evidence of a dimension error (of the problem, its solution, or ssbg's reading): a root
-equation refused for them, or a question target refused ``expected_unit_mismatch``.  Every other refusal
-(a unit outside the pack, a number without a unit, two readings the words leave open, ...) says ssbg could
-not tell; no reading's outcome (:data:`~ssbg.errors.GROUNDING_REASONS`) is ever among them (ADR 0024)."""
+ERROR_EVIDENCE_REASONS: frozenset[str] = DIMENSION_REASONS
+"""Refusals that are evidence of a dimension error (of the problem, its solution, or ssbg's reading) when no
+plausible reading undoes them (:data:`ssbg.reading.weighing.DIMENSION_REASONS`): a root equation refused for them,
+or a question target refused ``expected_unit_mismatch``.  Every other refusal (a unit outside the pack, a number
+without a unit, two readings the words leave open, ...) says ssbg could not tell; no reading's outcome
+(:data:`~ssbg.errors.GROUNDING_REASONS`) is ever among them (ADR 0024)."""
 
 
 def corpus_overview(
-    problems: pd.DataFrame, equations: pd.DataFrame, *, total: bool = True, kinds: pd.DataFrame | None = None
+    problems: pd.DataFrame,
+    equations: pd.DataFrame,
+    *,
+    total: bool = True,
+    kinds: pd.DataFrame | None = None,
+    min_evidence: float = DEFAULT_MIN_EVIDENCE,
 ) -> pd.DataFrame:
     """One row per corpus: records and problem outcomes, equations admitted and refused, and (given the kind
     check's table) its findings beside them: ``kind_mismatches`` (``count_kind_mismatch``, equations and
     question targets) and ``mixed_kinds`` (sums of different kinds, admitted and noted).
 
     The refused problems (``equation_refused`` and ``target_refused``) are split in two:
-    ``refused_error``, those with a root refusal of :data:`ERROR_EVIDENCE_REASONS` (a dimension error
-    found), and ``refused_could_not_tell``, the rest (only refusals that say ssbg could not tell), with
-    their shares of the records beside ``problems_admitted_pct``.
+    ``refused_error``, those with a dimension error found at ε = ``min_evidence`` — a root refusal of
+    :data:`ERROR_EVIDENCE_REASONS` that the plausible readings undo with a probability below ε
+    (``dimension_support``, the checker's weighing: :mod:`ssbg.reading.weighing`, ADR 0034) — and
+    ``refused_could_not_tell``, the rest, with their shares of the records beside ``problems_admitted_pct``.
 
     Examples
     --------
@@ -429,13 +443,11 @@ def corpus_overview(
     import pandas as pd
 
     rows: list[dict[str, Any]] = []
+    support = problems["dimension_support"]
+    found_rows = problems[support.notna() & (support < min_evidence)]
+    evidence = set(zip(found_rows["corpus"], found_rows["problem_id"], strict=True))
     problems = problems[["corpus", "problem_id", "outcome", "import_reason", "target_reason"]]
     equations = equations[["corpus", "problem_id", "status", "reason", "root_cause"]]
-    erring = equations[(equations["status"] == "refused") & equations["root_cause"].astype(bool)
-                       & equations["reason"].isin(sorted(ERROR_EVIDENCE_REASONS))]
-    evidence = set(zip(erring["corpus"], erring["problem_id"], strict=True))
-    targets = problems[problems["target_reason"].isin(sorted(ERROR_EVIDENCE_REASONS))]
-    evidence |= set(zip(targets["corpus"], targets["problem_id"], strict=True))
     corpora = sorted(set(_corpus_values(problems)) | set(_corpus_values(equations)))
     scopes: list[tuple[str, Any, Any]] = [
         (c, problems[problems["corpus"] == c], equations[equations["corpus"] == c]) for c in corpora
@@ -1077,10 +1089,12 @@ def summarize(
     max_k: int | None = 50,
     pack: UnitPack | None = None,
     kinds: pd.DataFrame | None = None,
+    min_evidence: float = DEFAULT_MIN_EVIDENCE,
 ) -> CorpusSummary:
     """Compute every summary of a run from its tidy tables (``pack``: the run's, which keys the
     unknown units; default :func:`~ssbg.units.corpus_pack`; ``kinds``: the kind check's table,
-    :attr:`~ssbg.stats.batch.BatchResult.kinds`, none when not given).
+    :attr:`~ssbg.stats.batch.BatchResult.kinds`, none when not given; ``min_evidence``: the ε at which a
+    dimension refusal is a dimension error found, :func:`corpus_overview`).
 
     Examples
     --------
@@ -1090,7 +1104,7 @@ def summarize(
     """
     kinds = kinds_frame([]) if kinds is None else kinds
     return CorpusSummary(
-        overview=corpus_overview(problems, equations, kinds=kinds),
+        overview=corpus_overview(problems, equations, kinds=kinds, min_evidence=min_evidence),
         refusal_reasons=refusal_reasons(equations),
         target_refusals=target_refusals(problems),
         import_refusals=import_refusals(problems),
