@@ -452,6 +452,9 @@ class StagedReader:
     scan: Callable[[Path], Iterator[RawRecord]]
     build: Callable[[RawRecord, UnitPack], CorpusRecord]
     corpus: str
+    quick_id: Callable[[RawRecord], str] | None = None
+    """The id :attr:`build` gives a raw record, without building it (None: only a build says): how
+    ``ssbg render --id`` finds a problem of a large file without reading every one."""
 
     def __call__(self, path: Path) -> Iterator[CorpusRecord]:
         pack = default_pack()
