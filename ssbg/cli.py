@@ -267,7 +267,7 @@ def corpus_spec(text: str) -> str | None:
     file: read in the format its name, else its first record, says: GSM8K's ``question`` and ``answer``)."""
     from ssbg.reading.readers import READERS, guess_format
 
-    fmt, sep, rest = text.partition("=")
+    fmt, sep, _rest = text.partition("=")
     if sep and fmt in READERS:
         return text
     path = Path(text)

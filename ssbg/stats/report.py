@@ -53,7 +53,7 @@ from ssbg.reading.textview import tidy_numbers
 from ssbg.stats.batch import ENGINES, BatchResult, run_batch
 from ssbg.stats.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
 from ssbg.stats.rows import Drilldown
-from ssbg.stats.tables import ALL_CORPORA, CorpusSummary, iter_csv_tables, summarize
+from ssbg.stats.tables import ALL_CORPORA, CorpusSummary, ProblemsWithCommands, iter_csv_tables, summarize
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -483,8 +483,9 @@ class _Diagrams:
         self._pool.shutdown()
 
 
-def _drilldown_html(d: Drilldown, *, diagram: str = "") -> str:
-    """One drill-down card; ``diagram`` is its equation diagram's HTML (``""``: none)."""
+def _drilldown_html(d: Drilldown, *, diagram: str = "", command: str | None = None) -> str:
+    """One drill-down card; ``diagram`` is its equation diagram's HTML (``""``: none); ``command`` the shell
+    command that draws the problem (None: a record of no file)."""
     parts = [
         f'<article class="drill"><h4><span class="corpus">{html_text(d.corpus)}</span> '
         f"{_breakable(d.problem_id)} <small>{_breakable(d.source)}</small></h4>",
@@ -498,6 +499,8 @@ def _drilldown_html(d: Drilldown, *, diagram: str = "") -> str:
     if d.graph is not None:
         parts.append(_equation_list(d.graph))
         parts.append(diagram)
+    if command is not None:
+        parts.append(f'<p class="draw">Draw it: <code>{_breakable(command)}</code></p>')
     parts.append("</article>")
     return "".join(parts)
 
@@ -540,7 +543,8 @@ tbody tr:nth-child(even){background:#fafbfc}
 .lede{color:var(--muted);margin:4px 0 10px;max-width:900px}
 .drill{background:#fff;border:1px solid var(--line);border-left:4px solid var(--bad);border-radius:6px;
 padding:10px 14px;margin:10px 0}
-.drill h4{margin:0 0 4px;font-size:14px}.drill h4 small{color:var(--muted);font-weight:400}
+.drill h4{margin:0 0 4px;font-size:14px}.drill p.draw{margin:6px 0 0;overflow-wrap:anywhere}
+.drill h4 small{color:var(--muted);font-weight:400}
 .drill .corpus{background:#e8eef8;color:#0b3d75;border-radius:4px;padding:1px 6px;font-size:12px}
 .why{margin:2px 0 6px;overflow-wrap:anywhere}
 .problem-view{background:#fbfbf7;border:1px solid #ecebdc;border-radius:4px;padding:4px 10px;margin:6px 0;
@@ -736,6 +740,12 @@ def _unknown_units(s: CorpusSummary, figure: str, coverage: pd.DataFrame) -> lis
     ]
 
 
+def problems_with_commands(batch: BatchResult) -> ProblemsWithCommands:
+    """The run's problems with the command that draws each (``--pack`` the run's pack's name where ``render``
+    would use another)."""
+    return ProblemsWithCommands(batch.problems, batch.unit_pack.name if batch.unit_pack is not None else None)
+
+
 IN_SAMPLE_KEY = "ssbg.reading_model"
 """The Parquet schema metadata key of the line saying how many problems the reading model was trained on."""
 
@@ -767,6 +777,7 @@ def _page(
 ) -> str:
     """The report page of :func:`render_report_html`, its drill-downs chosen and their diagrams on the way
     (``figures``: :func:`_figures` of ``s``, when already drawn)."""
+    commands = problems_with_commands(batch)
     reasons_figure, coverage_figure, kinds_figure = _figures(s) if figures is None else figures
     coverage = s.coverage_curve[s.coverage_curve["k"].isin(COVERAGE_KS)].reset_index(drop=True)
     files = "".join(f"<li>{_breakable(spec)}</li>" for spec in batch.specs)
@@ -832,7 +843,8 @@ def _page(
         body.append(_reason_notes(kind, reason, s, typical or {}, uncertainty=not noted))
         noted = noted or (kind == "equation" and reading_uncertainty_note(s.refusal_reasons, reason) is not None)
         body.extend(
-            _drilldown_html(d, diagram=next(drawn) if diagrams is not None and d.graph is not None else "")
+            _drilldown_html(d, diagram=next(drawn) if diagrams is not None and d.graph is not None else "",
+                            command=commands.command(d.corpus, d.problem_id, d.source))
             for d in items
         )
     body.append('<footer>Written by <code>ssbg report</code>. Every number above is a cell of the CSV tables '
@@ -1079,7 +1091,8 @@ def write_report(
     with OutputSet() as out:
         try:
             csvs, parquets = write_tables(
-                iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds),
+                iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds,
+                                commands=problems_with_commands(batch)),
                 tables_dir, parquet=parquet, metadata=_metadata(batch), out=out)
             page = _page(batch, summary, chosen, drawn, title, figures.result(), typical)
         finally:

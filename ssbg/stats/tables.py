@@ -68,6 +68,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "ALL_CORPORA",
+    "DRAW_COLUMN",
     "EQUATION_DTYPES",
     "ERROR_EVIDENCE_REASONS",
     "KIND_DTYPES",
@@ -75,6 +76,7 @@ __all__ = [
     "PROBLEM_DTYPES",
     "SUMMARY_TABLES",
     "CorpusSummary",
+    "ProblemsWithCommands",
     "TableAccumulator",
     "admission_by_kind",
     "answer_unit_agreement_table",
@@ -1139,16 +1141,70 @@ def pack_table(components: Sequence[PackComponent]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(PACK_COLUMNS), dtype="str")
 
 
+DRAW_COLUMN = "draw_command"
+"""The column of ``problems.csv`` (as a report writes it) holding the command that draws the problem."""
+
+
+class ProblemsWithCommands:
+    """``problems.csv`` as a report writes it: the problems table and, last, :data:`DRAW_COLUMN`, the shell
+    command that draws each problem (:func:`ssbg.reading.readers.pick.draw_command`; empty for records in
+    memory), made a chunk of rows at a time as the table is written (a million problems' commands are never
+    held at once).  ``iloc[a:b]``, ``head(n)`` and ``len()`` are what the CSV and Parquet writers use.
+
+    A problem whose id another problem of its corpus shares is drawn by ``--line``, every other by ``--id``.
+    """
+
+    def __init__(self, problems: pd.DataFrame, run_pack: str | None = None) -> None:
+        self.frame = problems
+        self.run_pack = run_pack
+        self._by_line = problems.duplicated(["corpus", "problem_id"], keep=False).to_numpy(dtype=bool)
+        self._shared: set[tuple[str, str]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    @property
+    def iloc(self) -> ProblemsWithCommands:
+        return self
+
+    def __getitem__(self, rows: slice) -> pd.DataFrame:
+        import pandas as pd
+
+        from ssbg.reading.readers.pick import draw_command
+
+        part = self.frame.iloc[rows]
+        commands = [draw_command(str(c), str(s), str(p), run_pack=self.run_pack, by_line=bool(b))
+                    for c, s, p, b in zip(part["corpus"], part["source"], part["problem_id"], self._by_line[rows],
+                                          strict=True)]
+        return part.assign(**{DRAW_COLUMN: pd.Series(commands, index=part.index, dtype="str")})
+
+    def head(self, n: int) -> pd.DataFrame:
+        return self[0:n]
+
+    def command(self, corpus: str, problem_id: str, source: str) -> str | None:
+        """The command of one problem (a drill-down card's)."""
+        from ssbg.reading.readers.pick import draw_command
+
+        if self._shared is None:
+            shared = self.frame.loc[self._by_line, ["corpus", "problem_id"]]
+            self._shared = {(str(c), str(p)) for c, p in zip(shared["corpus"], shared["problem_id"], strict=True)}
+        return draw_command(corpus, source, problem_id, run_pack=self.run_pack,
+                            by_line=(corpus, problem_id) in self._shared)
+
+
 def iter_csv_tables(
     problems: pd.DataFrame,
     equations: pd.DataFrame,
     summary: CorpusSummary,
     pack_components: Sequence[PackComponent] = (),
     kinds: pd.DataFrame | None = None,
+    *,
+    commands: ProblemsWithCommands | None = None,
 ) -> Iterable[tuple[str, pd.DataFrame]]:
     """(name, frame) of every table a report writes, tidy tables first (``kinds``, the kind check's rows,
-    when given); ``pack`` (:func:`pack_table`) last, when the run's pack components are given."""
-    yield "problems", problems
+    when given); ``pack`` (:func:`pack_table`) last, when the run's pack components are given.  With
+    ``commands`` (the problems and their draw commands), ``problems`` is written from it."""
+    yield "problems", commands if commands is not None else problems  # type: ignore[misc]
     yield "equations", equations
     if kinds is not None:
         yield "kinds", kinds

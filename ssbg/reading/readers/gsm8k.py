@@ -22,8 +22,8 @@ import collections
 import functools
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 from ssbg.errors import ImportRefusal, NumberError
 from ssbg.numbers import number_or_none, parse_number

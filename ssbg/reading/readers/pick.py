@@ -22,6 +22,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Iterator
@@ -30,7 +31,7 @@ from pathlib import Path
 from ssbg.errors import ProblemGraphError
 from ssbg.reading.readers import READERS, PendingRecord, StagedReader, scan_corpus
 from ssbg.reading.records import CorpusRecord
-from ssbg.units import UnitPack, corpus_pack
+from ssbg.units import CORPUS_PACK_NAME, DEFAULT_PACK_NAME, UnitPack, corpus_pack
 
 __all__ = ["draw_command", "pick_record", "text_corpus"]
 
@@ -132,16 +133,24 @@ def pick_record(
                             reason="invalid_value", path=text, detail=problem_id or str(line))
 
 
-def draw_command(corpus: str, source: str, problem_id: str, *, pack: str | None = None, by_line: bool = False
+def draw_command(corpus: str, source: str, problem_id: str, *, run_pack: str | None = None, by_line: bool = False
                  ) -> str | None:
     """The shell command that draws a problem of a report (``ssbg render FORMAT=PATH --id ID -o ID.svg``, or
-    ``--line N`` with ``by_line``, where its id is not unique in its file); None for a record of no file
-    (records in memory) or of no known format.  ``pack`` is added as ``--pack`` when given (the run's,
-    where it is not the one ``render`` uses for the format by default)."""
+    ``--line N`` with ``by_line``, where its id is not unique in its corpus); None for a record of no file
+    (records in memory) or of no known format.  ``run_pack`` is the name of the pack the run bound with:
+    given as ``--pack`` where it is not the one ``render`` uses for the format by default (the corpus pack for
+    a text, ``en_units_v1`` for a hand-written problem), so that the drawing is the report's."""
     path, sep, number = source.rpartition(":")
-    if not sep or corpus not in READERS or not number.lstrip("#").isdigit() or not Path(path).is_file():
+    number = number.lstrip("#")
+    if not sep or corpus not in READERS or not number.isdigit() or not _is_file(path):
         return None
-    pick = f"--line {number.lstrip('#')}" if by_line else f"--id {shlex.quote(problem_id)}"
+    pick = f"--line {number}" if by_line else f"--id {shlex.quote(problem_id)}"
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", problem_id).strip("._") or "problem"
-    extra = f" --pack {shlex.quote(pack)}" if pack else ""
+    default = CORPUS_PACK_NAME if text_corpus(corpus) else DEFAULT_PACK_NAME
+    extra = f" --pack {shlex.quote(run_pack)}" if run_pack and run_pack != default else ""
     return f"ssbg render {shlex.quote(f'{corpus}={path}')} {pick}{extra} -o {name}.svg"
+
+
+@functools.lru_cache(maxsize=64)
+def _is_file(path: str) -> bool:
+    return Path(path).is_file()
