@@ -132,11 +132,13 @@ from ssbg.units import (
 
 if TYPE_CHECKING:  # pragma: no cover - the names _LAZY_NAMES gives, for type checkers
     from ssbg.checking import Finding, Verdict, check_solution, check_solutions
+    from ssbg.stats.analyse import analyse
 
 __version__ = "0.1.0"
 
 _LAZY_NAMES = MappingProxyType(
     {
+        "analyse": "ssbg.stats.analyse",
         "check_solution": "ssbg.checking",
         "check_solutions": "ssbg.checking",
         "Finding": "ssbg.checking",
@@ -213,6 +215,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "allocate_symbols",
+    "analyse",
     "bind_math_problem_graph",
     "check_admissibility",
     "check_operation",

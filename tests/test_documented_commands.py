@@ -53,6 +53,8 @@ HOW: dict[str, str] = {
     'python -c "from ssbg.stats.gold import measure; print(measure(\'../shared/corpora\'))"': CORPORA_RUN,
     "ssbg bind data/problem.json": RUN,
     "ssbg bind data/lanes/kinds.jsonl --id kind-divide-admitted": RUN,
+    "ssbg bind gsm8k=data/samples/gsm8k_sample.jsonl --id gsm8k_sample-2": RUN,
+    "ssbg render ../shared/corpora/gsm8k/train.jsonl --id 1 -o train-1.svg": CORPORA_RUN,
     "ssbg check multiply dollars -": RUN,
     "ssbg check apply_rate dollars_per_hourz hours": RUN,
     "ssbg report README.md -o report.html": RUN,

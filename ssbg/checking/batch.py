@@ -564,7 +564,8 @@ def check_solutions(
     path (JSONL, JSON, CSV or Parquet by its extension, or ``FORMAT=PATH``), a pandas DataFrame, a
     ``datasets.Dataset`` or an iterable of mappings (:mod:`ssbg.reading.readers.tabular`): the same records
     give the same rows whatever their form, ``source`` being ``NAME:N`` (a file's path, else ``source_name``,
-    a Dataset's split or the kind of object) and ``N`` the record's line or position from 1.  The rows are
+    a Dataset's split or the kind of object) and ``N`` the record's line or position from 1; a DataFrame's rows
+    keep its index (each solution the index of its record's row, repeated per solver).  The rows are
     the same whatever ``jobs`` and ``engine`` (``local``: this process or a process pool; ``dask``).
     ``min_evidence`` is ε (:func:`~ssbg.checking.verdict.check_solution`); each row keeps it and the ε above
     which it would be ``error`` (``evidence_below``), so :func:`sweep_verdicts` scores other ε from the rows.
@@ -626,6 +627,8 @@ def check_solutions(
     check_fields_named(seen, fields, name_of(data, source_name))
     frame = verdicts_frame(rows)
     frame.attrs["min_evidence"] = min_evidence
+    if type(data).__name__ == "DataFrame" and hasattr(data, "index"):  # a DataFrame's rows keep its index
+        frame.index = data.index[[int(s.rpartition(":")[2]) - 1 for s in frame["source"]]]
     return frame
 
 
