@@ -10,10 +10,11 @@ Examples
 --------
 >>> rows = [{"question": "Ann has 3 apples and buys 4 more apples. How many apples does she have?",
 ...          "answer": "3 + 4 = <<3+4=7>>7 apples\\n#### 7"},
-...         {"question": "A car goes 60 miles in 2 hours. How far does it go?", "answer": "60 + 2 = <<60+2=62>>62\\n#### 62"}]
+...         {"question": "A car goes 60 miles in 2 hours. How far does it go?",
+...          "answer": "60 + 2 = <<60+2=62>>62\\n#### 62"}]
 >>> table = analyse(rows, progress=False)
->>> table[["outcome", "first_refusal", "family", "finding", "n_equations", "n_root_cause"]].values.tolist()
-[['admitted', <NA>, <NA>, 'admitted', 1, 0], ['equation_refused', 'unit_mismatch', 'admissibility', 'dimension error found', 1, 1]]
+>>> table[["outcome", "first_refusal", "family", "finding", "n_root_cause"]].values.tolist()
+[['admitted', <NA>, <NA>, 'admitted', 0], ['equation_refused', 'unit_mismatch', 'admissibility', 'dimension error found', 1]]
 """
 
 from __future__ import annotations
