@@ -13,8 +13,8 @@ Examples
 ...         {"question": "A car goes 60 miles in 2 hours. How far does it go?",
 ...          "answer": "60 + 2 = <<60+2=62>>62\\n#### 62"}]
 >>> table = analyse(rows, progress=False)
->>> table[["outcome", "first_refusal", "family", "finding", "n_root_cause"]].values.tolist()
-[['admitted', <NA>, <NA>, 'admitted', 0], ['equation_refused', 'unit_mismatch', 'admissibility', 'dimension error found', 1]]
+>>> table[["outcome", "first_refusal", "family", "finding"]].values.tolist()
+[['admitted', <NA>, <NA>, 'admitted'], ['equation_refused', 'unit_mismatch', 'admissibility', 'dimension error found']]
 """
 
 from __future__ import annotations
