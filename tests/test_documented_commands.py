@@ -78,7 +78,7 @@ HOW: dict[str, str] = {
 # A command the document shows failing on purpose: its exit code and what it must say (others exit 0).
 EXPECT: dict[str, tuple[int, str]] = {
     "ssbg check apply_rate dollars_per_hourz hours": (1, "close entries: dollars_per_hour"),
-    "ssbg report README.md -o report.html": (2, "README.md does not read as ssbg"),
+    "ssbg report README.md -o report.html": (2, "ssbg reads no '.md' file"),
 }
 
 

@@ -110,7 +110,7 @@ def analyse(
     records
         A pandas DataFrame, a ``datasets.Dataset`` (a ``DatasetDict``: pick a split, ``ds["train"]``) or a list
         of dicts, read in format ``fmt``; or a corpus spec (``FORMAT=PATH`` or a path, any format ``ssbg report``
-        reads; ``fmt`` is then unused).
+        reads; a folder reads every corpus file below it) or a list of them (``fmt`` is then unused).
     fmt
         The records' format (``gsm8k``: ``question`` and ``answer`` fields; ``svamp``, ``mawps``, ``cogcomp``,
         ``ssbg``; see ``ssbg report --help``).
@@ -121,7 +121,7 @@ def analyse(
         What records in memory are called in ``source`` (``NAME:N``; default ``dataframe``, ``records``, a
         Dataset's split).
     limit
-        At most this many records.
+        At most this many records (of each spec).
     progress
         Show a progress bar.
 
@@ -143,11 +143,13 @@ def analyse(
     from ssbg.units import corpus_pack, load_pack
 
     loaded = corpus_pack() if pack is None else load_pack(pack)
-    spec: Any = RecordSource(records, fmt, name=name) if is_in_memory(records) else records
-    total = count_records(records) if is_in_memory(records) else None
+    paths = isinstance(records, list | tuple) and bool(records) and all(isinstance(r, str | Path) for r in records)
+    memory = is_in_memory(records) and not paths
+    specs: list[Any] = list(records) if paths else [RecordSource(records, fmt, name=name) if memory else records]
+    total = count_records(records) if memory else None
     if total is not None and limit is not None:
         total = min(total, limit)
-    stream: Iterator[Any] = iter_records([spec], limit=limit, pack=loaded)
+    stream: Iterator[Any] = iter_records(specs, limit=limit, pack=loaded)
     bar = None
     if progress:
         from tqdm.auto import tqdm

@@ -27,7 +27,14 @@ from ssbg.reading.readers.gsm8k import read_gsm8k
 from ssbg.reading.readers.mawps import read_mawps
 from ssbg.reading.readers.ssbg_jsonl import read_ssbg_jsonl
 from ssbg.reading.readers.svamp import read_svamp
-from ssbg.reading.readers.tabular import is_in_memory, missing_file, scan_source, source_name, table_format
+from ssbg.reading.readers.tabular import (
+    is_in_memory,
+    missing_file,
+    scan_source,
+    source_name,
+    table_format,
+    unknown_extension,
+)
 from ssbg.reading.records import CorpusRecord
 from ssbg.units import UnitPack, default_pack
 
@@ -180,6 +187,9 @@ def _corpus_files(spec: str | Path) -> Iterator[tuple[str, Path]]:
     fmt, path = parse_corpus_spec(spec)
     explicit = str(spec).partition("=")[0] in READERS and "=" in str(spec)
     if not path.is_dir():
+        refusal = unknown_extension(path)  # a .tsv read as JSONL would be a file of refused records
+        if refusal is not None:
+            raise refusal
         yield fmt, path
         return
     for f in sorted(p for p in path.rglob("*") if p.suffix in (".jsonl", ".json", ".xml", *_TABLE_SUFFIXES)):
@@ -214,7 +224,7 @@ def _table_reader(fmt: str, where: str) -> StagedReader:
 
 
 def _items(fmt: str, f: Path) -> Iterator[CorpusRecord | PendingRecord]:
-    if f.suffix.lower() in _TABLE_SUFFIXES and table_format(f) in ("csv", "parquet"):
+    if table_format(f) in ("csv", "parquet"):  # by its extension past a .gz
         _table_reader(fmt, str(f))
         return (PendingRecord(fmt, raw) for raw in scan_source(f))
     reader = READERS[fmt]

@@ -1,0 +1,140 @@
+"""What a researcher trips on in a first afternoon (issue 37; ADR 0032): a table per problem in one call, input
+that is read or refused out loud, packs one can write, words one can read, and the CLI habits one expects.
+(Picking a report's problem to draw is tests/test_pick.py.)"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import ssbg
+from ssbg.cli import main
+from ssbg.errors import ImportRefusal
+
+SAMPLE = Path("data/samples/gsm8k_sample.jsonl")
+WENG = "Weng earns $12 an hour for babysitting. Yesterday she babysat for 5 hours. How much did she earn?"
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ------------------------------------------------------------------ 2. a table per problem
+
+
+def _gsm8k_frame() -> pd.DataFrame:
+    rows = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    return pd.DataFrame(rows, index=pd.Index([f"q{n}" for n in range(100, 100 + len(rows))], name="qid"))
+
+
+def test_analyse_gives_a_row_per_problem_indexed_like_the_input() -> None:
+    frame = _gsm8k_frame()
+    table = ssbg.analyse(frame, progress=False)
+    assert table.index.equals(frame.index)  # the DataFrame's own index, name and all
+    assert table["question"].tolist() == frame["question"].tolist()
+    assert set(table["finding"]) <= {"admitted", "dimension error found", "could not tell"}
+    refused = table[table["outcome"] != "admitted"]
+    assert refused["first_refusal"].notna().all()
+    assert set(refused["family"]) <= {"admissibility", "grounding", "question_target", "import", "binding"}
+    admitted = table[table["outcome"] == "admitted"]
+    assert admitted["first_refusal"].isna().all()
+    assert (admitted["finding"] == "admitted").all()
+    assert (table["n_equations"] == table["n_admitted"] + table["n_refused"]).all()
+    # the same problems from the file and from a list of dicts: the same rows (positions from 0 for a list)
+    from_file = ssbg.analyse(f"gsm8k={SAMPLE}", progress=False)
+    from_list = ssbg.analyse(frame.to_dict(orient="records"), progress=False)
+    assert list(from_list.index) == list(range(len(frame)))
+    columns = ["outcome", "first_refusal", "family", "finding", "n_equations", "n_root_cause"]
+    assert from_file[columns].values.tolist() == from_list[columns].values.tolist() == table[columns].values.tolist()
+
+
+def test_analyse_says_dimension_error_or_could_not_tell() -> None:
+    rows = [{"question": "A car goes 60 miles in 2 hours. How far does it go?",
+             "answer": "60 + 2 = <<60+2=62>>62\n#### 62"},
+            {"question": "Tom has 5 pens.", "answer": "no equation\n#### 5"}]
+    table = ssbg.analyse(rows, progress=False)
+    assert table[["first_refusal", "family", "finding"]].values.tolist() == [
+        ["unit_mismatch", "admissibility", "dimension error found"], ["no_equation", "import", "could not tell"]]
+
+
+def test_check_solutions_keeps_a_dataframes_index() -> None:
+    frame = pd.DataFrame([{"q": WENG, "m": {"s": "She earned 12 * 5 = $60.\nA: 60"}, "n": {"s": "12 * 6 = 72"}},
+                          {"q": WENG, "m": {"s": "12 * 5 = 60"}, "n": {"s": "5 + 3 = 8"}}], index=[70, 42])
+    df = ssbg.check_solutions(frame, question_field="q", solution_field="s", solver_keys=["m", "n"], progress=False)
+    assert df.index.tolist() == [70, 70, 42, 42]
+    assert df["source"].tolist() == ["dataframe:1", "dataframe:1", "dataframe:2", "dataframe:2"]
+
+
+# ------------------------------------------------------------------ 3. input read, or refused out loud
+
+
+def test_gzip_is_read_by_its_first_bytes_whatever_the_name(tmp_path: Path) -> None:
+    plain = ssbg.analyse(f"gsm8k={SAMPLE}", progress=False)
+    for name in ("gsm8k_sample.jsonl.gz", "gsm8k_sample.jsonl"):
+        packed = tmp_path / name
+        packed.write_bytes(gzip.compress(SAMPLE.read_bytes(), mtime=0))
+        got = ssbg.analyse(str(packed), progress=False)
+        assert got.drop(columns=["source"]).equals(plain.drop(columns=["source"])), name  # ids gsm8k_sample-N too
+    csv = tmp_path / "dev.csv.gz"
+    rows = [{"question": WENG, "solution": "She earned 12 * 5 = $60.\nA: 60"}]
+    csv.write_bytes(gzip.compress(pd.DataFrame(rows).to_csv(index=False).encode(), mtime=0))
+    df = ssbg.check_solutions(csv, question_field="question", solution_field="solution", progress=False)
+    assert df["status"].tolist() == ["sound"]
+
+
+def test_a_cut_gzip_stream_is_a_refused_record_not_a_crash(tmp_path: Path) -> None:
+    cut = tmp_path / "gsm8k_cut.jsonl.gz"
+    cut.write_bytes(gzip.compress(SAMPLE.read_bytes(), mtime=0)[:-40])
+    from ssbg.reading.readers import read_corpus
+
+    records = list(read_corpus(str(cut)))
+    assert records[-1].refusal is not None
+    assert records[-1].refusal.reason in ("unreadable_file", "reader_error")
+    assert all(r.refusal is None for r in records[:-1])
+
+
+@pytest.mark.parametrize("name", ["dev.tsv", "notes.txt", "dev"])
+def test_an_extension_no_reader_knows_is_bad_input(name: str, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / name
+    f.write_bytes(SAMPLE.read_bytes())
+    for argv in (["report", str(f), "-o", str(tmp_path / "r.html"), "--no-progress"],
+                 ["check-solutions", str(f), "--question-field", "question", "--solution-field", "answer",
+                  "-o", str(tmp_path / "v.csv"), "--no-progress"]):
+        code, _out, err = _run(argv, capsys)
+        assert code == 2
+        assert "; it reads JSONL (.jsonl, .ndjson), a JSON array (.json), CSV (.csv), Parquet" in err
+    with pytest.raises(ImportRefusal, match="ssbg reads no"):
+        ssbg.analyse(str(f), progress=False)
+    code, _out, err = _run(["check-solutions", f"jsonl={f}", "--question-field", "question", "--solution-field",
+                            "answer", "-o", str(tmp_path / "v.csv"), "--no-progress"], capsys)
+    assert code == 0, err  # its format named: read as it says
+
+
+def test_a_field_holding_an_object_names_the_sub_fields_that_hold_text(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "llm.jsonl"
+    rows = [{"question": WENG, "llm_output": {"text": "12 * 5 = $60\nA: 60", "tokens": 9}}] * 2
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    argv = ["check-solutions", str(f), "--question-field", "question", "--solution-field", "llm_output", "-o",
+            str(tmp_path / "v.csv"), "--no-progress"]
+    code, _out, err = _run(argv, capsys)
+    assert code == 2
+    assert "the field 'llm_output' text; the solution field 'llm_output' holds dict" in err
+    assert "did you mean `llm_output.text`?" in err
+    argv[argv.index("llm_output")] = "llm_output.text"
+    code, _out, err = _run(argv, capsys)
+    assert code == 0, err
+    # where some records hold text, the others are refused rows that say what to read instead
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text(json.dumps({"question": WENG, "a": "12 * 5 = 60"}) + "\n"
+                     + json.dumps({"question": WENG, "a": {"text": "12 * 5 = 60"}}) + "\n", encoding="utf-8")
+    df = ssbg.check_solutions(mixed, question_field="question", solution_field="a", progress=False)
+    assert df["status"].tolist()[1] == "refused"
+    assert df["refusal_detail"].tolist()[1] == "a (did you mean `a.text`?)"
