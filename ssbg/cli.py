@@ -54,7 +54,9 @@ MAX_PROBLEM_BYTES = 16 * 1024 * 1024
 """The largest problem file ``bind`` and ``render`` read (a 64k-step trace is about 4 MB)."""
 
 # Edge modules that contribute subcommands through register(subparsers).
-_EDGE_COMMANDS: tuple[str, ...] = ("ssbg.lanes", "ssbg.views.cli", "ssbg.stats.cli", "ssbg.checking.cli")
+_EDGE_COMMANDS: tuple[str, ...] = (
+    "ssbg.lanes", "ssbg.views.cli", "ssbg.stats.cli", "ssbg.checking.cli", "ssbg.packtool"
+)
 
 
 def _error(exc: SsbgError) -> int:

@@ -56,6 +56,8 @@ HOW: dict[str, str] = {
     "ssbg bind gsm8k=data/samples/gsm8k_sample.jsonl --id gsm8k_sample-2": RUN,
     "ssbg render ../shared/corpora/gsm8k/train.jsonl --id 1 -o train-1.svg": CORPORA_RUN,
     "ssbg check multiply dollars -": RUN,
+    "ssbg pack init mine && ssbg pack check mine && ssbg check apply_rate furlongs_per_hour hours --lhs miles "
+    "--pack en_units_v1+./mine": RUN,
     "ssbg check apply_rate dollars_per_hourz hours": RUN,
     "ssbg report README.md -o report.html": RUN,
     "ssbg check-solutions ../shared/corpora/gsm8k_model_solutions/dev.jsonl --question-field question "

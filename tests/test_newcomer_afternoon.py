@@ -138,3 +138,53 @@ def test_a_field_holding_an_object_names_the_sub_fields_that_hold_text(tmp_path:
     df = ssbg.check_solutions(mixed, question_field="question", solution_field="a", progress=False)
     assert df["status"].tolist()[1] == "refused"
     assert df["refusal_detail"].tolist()[1] == "a (did you mean `a.text`?)"
+
+
+# ------------------------------------------------------------------ 4. a pack of one's own
+
+
+def test_pack_init_writes_an_example_and_its_manifest_and_check_validates(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from ssbg.packtool import EXAMPLE_ROWS
+    from ssbg.units import load_pack
+
+    folder = tmp_path / "mine"
+    code, out, _err = _run(["pack", "init", str(folder)], capsys)
+    assert code == 0
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    lexicon = (folder / "lexicon.jsonl").read_bytes()
+    assert [json.loads(line) for line in lexicon.splitlines()] == list(EXAMPLE_ROWS)
+    import hashlib
+
+    assert (manifest["name"], manifest["rows"], manifest["sha256"]) == ("mine", 2, hashlib.sha256(lexicon).hexdigest())
+    assert f"sha256 {manifest['sha256']}" in out
+    code, out, _err = _run(["check", "apply_rate", "furlongs_per_hour", "hours", "--lhs", "miles", "--pack",
+                            f"en_units_v1+{folder}"], capsys)
+    assert code == 0
+    assert "convert furlong_per_hour*hour->mile x1/8" in out  # 660 feet: an eighth of a mile
+    with (folder / "lexicon.jsonl").open("a", encoding="utf-8") as f:  # a unit added: the manifest is stale
+        f.write(json.dumps({**EXAMPLE_ROWS[0], "lemma": "league", "plural": "leagues", "surfaces": [],
+                            "ratio": "15840"}) + "\n")
+    code, _out, err = _run(["pack", "check", str(folder)], capsys)
+    assert code == 2
+    assert "checksum_mismatch" in err
+    assert f"`ssbg pack init {folder}` rewrites it" in err
+    code, out, _err = _run(["pack", "init", str(folder), "--version", "0.2.0"], capsys)  # the lexicon kept
+    assert code == 0
+    assert "3 units (count 1, length 2)" in out
+    assert load_pack(folder).version == "0.2.0"
+    (folder / "lexicon.jsonl").write_text('{"lemma": "rod"}\n', encoding="utf-8")  # a bad row: file:line
+    code, _out, err = _run(["pack", "init", str(folder)], capsys)
+    assert code == 2
+    assert f"PackError [malformed_row] at {folder / 'lexicon.jsonl'}:1" in err
+
+
+def test_the_readme_explains_every_field_of_a_pack_row() -> None:
+    from ssbg.packtool import EXAMPLE_ROWS
+
+    readme = Path("README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Your own units: a pack"):readme.index("## What ssbg draws")]
+    for field in [*EXAMPLE_ROWS[0], "rows", "sha256"]:
+        assert f"`{field}`" in section, field
+    for row in EXAMPLE_ROWS:
+        assert json.dumps(row, sort_keys=True) in section
