@@ -387,8 +387,21 @@ def _line_number(text: str) -> int:
     return int(text)
 
 
+def _version() -> str:
+    from ssbg import __version__
+
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ssbg", description="Semantic-symbolic binding graphs of math word problems.")
+    from ssbg.errors import glossary_text
+
+    parser = argparse.ArgumentParser(
+        prog="ssbg", description="Semantic-symbolic binding graphs of math word problems.",
+        epilog="refusal reasons, each in one sentence (the report's glossary says the same):\n" + glossary_text()
+        + "\n\nexit codes: 0 ok, 1 refusals found where asked, 2 bad input, 130 interrupted",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"ssbg {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     check = sub.add_parser(

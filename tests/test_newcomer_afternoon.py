@@ -188,3 +188,56 @@ def test_the_readme_explains_every_field_of_a_pack_row() -> None:
         assert f"`{field}`" in section, field
     for row in EXAMPLE_ROWS:
         assert json.dumps(row, sort_keys=True) in section
+
+
+# ------------------------------------------------------------------ 5. words a reader can parse
+
+
+def test_every_refusal_reason_has_a_plain_sentence_on_the_page_and_in_help(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from ssbg.errors import IMPORT_REASONS, QUESTION_TARGET_REASONS, REASON_GLOSSARY, REFUSAL_REASONS
+
+    assert set(REASON_GLOSSARY) == REFUSAL_REASONS | QUESTION_TARGET_REASONS | IMPORT_REASONS
+    assert all(said.endswith(".") and said[0].isupper() and "\n" not in said for said in REASON_GLOSSARY.values())
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    for reason, said in REASON_GLOSSARY.items():
+        assert f"{reason}: {said}" in helped
+    from ssbg.stats.report import write_report
+
+    page = write_report([SAMPLE, "data/lanes/kinds.jsonl"], tmp_path / "r.html", progress=False,
+                        diagrams=False).html_path.read_text(encoding="utf-8")
+    assert '<h2 id="glossary">Glossary</h2>' in page
+    assert '<a href="#glossary">Glossary</a>' in page
+    from ssbg.outputs import html_text
+
+    for reason, said in REASON_GLOSSARY.items():
+        assert f"<dt><code>{reason}</code></dt><dd>{html_text(said)}</dd>" in page
+    assert "ADR-0134's" not in page  # named as what it is, with where to read it
+    assert "the unit-admissibility rules (ADR-0134 of the spec, <code>docs/spec/ADR-0134-" in page
+    assert Path("docs/spec/ADR-0134-binding-graph-admissibility.md").is_file()
+    assert Path("docs/spec/ADR-0132-binding-graph-data-model.md").is_file()
+    # the lanes are hand-written examples, not a corpus
+    assert '<span class="corpus">hand-written example (ssbg)</span>' in page
+    assert "<b>ssbg</b> is no corpus of text: its rows are hand-written examples" in page
+
+
+def test_the_words_the_pack_lacks_are_split_into_units_and_misread_words(corpora: Path, tmp_path: Path) -> None:
+    from ssbg.stats.report import write_report
+
+    lines = (corpora / "gsm8k" / "train.jsonl").read_text(encoding="utf-8").splitlines()
+    picked = tmp_path / "gsm8k_picked.jsonl"  # 'times' (19), 'ones' (374), 'morning' (222), 'throws' (445)
+    picked.write_text("".join(lines[n - 1] + "\n" for n in (19, 374, 222, 445)), encoding="utf-8")
+    result = write_report([picked], tmp_path / "r.html", progress=False, diagrams=False)
+    board = result.summary.unknown_units
+    flagged = dict(zip(board["unit_key"], board["misread_word"], strict=True))
+    assert {k: flagged.get(k) for k in ("times", "one", "morning", "throw")} == {
+        "times": True, "one": True, "morning": True, "throw": False}
+    page = result.html_path.read_text(encoding="utf-8")
+    units, words = page.split("<h3>Units the pack lacks</h3>")[1].split("<h3>Words read as units that are not")
+    words = words.split("<h2")[0]
+    assert ">times<" in words
+    assert ">morning<" in words
+    assert ">times<" not in units
+    assert ">throw<" in units

@@ -37,6 +37,7 @@ import functools
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ssbg.admissibility import OPERATION_KINDS
@@ -835,6 +836,26 @@ def _leaderboard(
     return _plain(out[cols])
 
 
+_WHEN = "names a time (when), not an amount of it"
+MISREAD_WORDS: Mapping[str, str] = MappingProxyType({
+    **dict.fromkeys(("time", "times"), "'3 times as many' multiplies; it counts no thing"),
+    **dict.fromkeys(("one", "ones"), "'the red ones' is a pronoun"),
+    **dict.fromkeys(("lot", "lots"), "'lots of' is a quantifier"),
+    "once": "an adverb", "twice": "an adverb", "other": "'the others' is a pronoun", "each": "a determiner",
+    "more": "a comparative", "less": "a comparative", "few": "a quantifier", "half": "a fraction, not a unit",
+    **dict.fromkeys(("morning", "afternoon", "evening", "noon", "midnight", "today", "tomorrow", "yesterday",
+                     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+                     "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                     "november", "december"), _WHEN),
+})
+"""Words ssbg's reading may take for a unit after a number that are never units, each with why (keyed by unit
+key: the singular, and the plural where the key keeps it).  The first are the count nouns' stop list
+(``packs/build_en_counts_v1.py``); the rest are function words and the names of a time of day, a day or a
+month.  The leaderboard marks them (``misread_word``) and the report lists them apart: adding them to a pack
+would be wrong, the reading is what to mend.  A verb read as a unit (``3 wins``, ``5 throws``) is not told
+apart here: it stays with the units."""
+
+
 def unknown_unit_leaderboard(
     equations: pd.DataFrame, *, examples: int = 3, top: int | None = None, pack: UnitPack | None = None
 ) -> pd.DataFrame:
@@ -843,6 +864,9 @@ def unknown_unit_leaderboard(
     Works for the tables of any pack (the run's ``pack`` keys the units; default the corpus
     pack): with the corpus pack (``en_units_v1+en_counts_v2+en_measures_v1``) it lists what the count
     nouns and measures leave unknown.
+
+    ``misread_word`` is true for a word of :data:`MISREAD_WORDS`: read as a unit, but never one (``3 times as
+    many``, ``on Monday morning``); the report lists those apart from the units the pack lacks.
 
     Unit parts are grouped by :func:`~ssbg.stats.rows.unit_key` (``apples``
     with ``apple``); ``unit`` is the group's most frequent surface and
@@ -857,6 +881,7 @@ def unknown_unit_leaderboard(
     sub, codes, texts = _refused_blocking(equations)
     board = _leaderboard(sub, codes, texts, examples, _key_pack(pack), frame=equations)
     board.insert(0, "rank", range(1, len(board) + 1))
+    board["misread_word"] = board["unit_key"].isin(list(MISREAD_WORDS)).astype(bool)
     return board if top is None else board.head(top).reset_index(drop=True)
 
 
