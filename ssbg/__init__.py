@@ -159,7 +159,9 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_NAMES})
+    """The public names (:data:`__all__`, the lazy ones included): not the helpers this module imports for itself
+    (``importlib``, ``Any``, ``TYPE_CHECKING``), nor the submodules' names."""
+    return sorted(__all__)
 
 __all__ = [
     "ADMISSIBILITY_REASONS",

@@ -241,3 +241,103 @@ def test_the_words_the_pack_lacks_are_split_into_units_and_misread_words(corpora
     assert ">morning<" in words
     assert ">times<" not in units
     assert ">throw<" in units
+
+
+# ------------------------------------------------------------------ 6. the habits a CLI and an API user expects
+
+
+def test_version_and_a_curated_namespace(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"ssbg {ssbg.__version__}"
+    names = dir(ssbg)
+    assert names == sorted(ssbg.__all__)
+    assert not {"Any", "TYPE_CHECKING", "importlib", "MappingProxyType"} & (set(names) | set(ssbg.__all__))
+    assert "analyse" in names
+    assert all(hasattr(ssbg, name) for name in ssbg.__all__)
+
+
+def test_check_solutions_writes_csv_or_json_lines_to_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "s.jsonl"
+    f.write_text(json.dumps({"question": WENG, "s": "She earned 12 * 5 = $60.\nA: 60"}) + "\n", encoding="utf-8")
+    base = ["check-solutions", str(f), "--question-field", "question", "--solution-field", "s", "--no-progress"]
+    code, out, err = _run([*base, "-o", "-"], capsys)
+    assert code == 0
+    assert out.startswith("id,solver,source,status,")
+    assert out.count("\n") == 2
+    assert ",sound," in out
+    assert "Verdicts per solver" in err
+    assert "verdicts: stdout (csv)" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.jsonl"]  # nothing written beside
+    code, out, _err = _run([*base, "--format", "jsonl"], capsys)  # stdout is the default
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["id"], r["status"], r["label"]) for r in rows] == [("s.jsonl:1", "sound", None)]
+    code, _out, _err = _run([*base, "--format", "jsonl", "-o", str(tmp_path / "v.jsonl")], capsys)
+    assert code == 0
+    assert json.loads((tmp_path / "v.jsonl").read_text(encoding="utf-8"))["status"] == "sound"
+    assert (tmp_path / "v.pack.csv").is_file()
+
+
+def test_every_help_lists_every_input_format(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("report", "check-solutions", "bind", "render"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        said = " ".join(capsys.readouterr().out.split())
+        for kind in ("JSONL", ".json", "CSV", "Parquet", "gzip"):
+            assert kind in said, (command, kind)
+        if command != "check-solutions":
+            for fmt in ("gsm8k", "svamp", "mawps", "cogcomp", "asdiv", ".xml"):
+                assert fmt in said, (command, fmt)
+
+
+def test_the_report_progress_bar_knows_its_total(tmp_path: Path) -> None:
+    from ssbg.reading.readers import count_corpus_records
+    from ssbg.stats.batch import _total
+
+    assert count_corpus_records(str(SAMPLE)) == 16
+    assert count_corpus_records(("gsm8k", [{}] * 5)) == 5
+    packed = tmp_path / "gsm8k_packed.jsonl.gz"
+    packed.write_bytes(gzip.compress(SAMPLE.read_bytes(), mtime=0))
+    assert count_corpus_records(str(packed)) == 16
+    assert count_corpus_records("data/samples/svamp_sample.json") is None  # only reading the array says
+    assert _total([str(SAMPLE), str(packed)], 10) == 20
+    assert _total([str(SAMPLE), "data/samples/svamp_sample.json"], None) is None
+
+
+def test_one_step_numbering_said_everywhere() -> None:
+    from ssbg.checking.batch import VERDICT_COLUMNS  # noqa: F401 - its comments are the CSV's docs
+    from ssbg.checking.verdict import Finding, Verdict
+
+    assert "count the same steps from 0" in (Verdict.explain.__doc__ or "")
+    assert "its ``step 1`` is step 0" in (Finding.__doc__ or "")
+    batch = Path("ssbg/checking/batch.py").read_text(encoding="utf-8")
+    assert '"first_error_step",  # its step, from 0 (Finding.step; Verdict.explain() says it from 1' in batch
+    v = ssbg.check_solution(WENG, "She worked 5 + 3 = <<5+3=8>>8 hours.\nShe earned 12 * 8 = $<<12*8=96>>96.")
+    assert v.findings[0].step == 0
+    assert "- step 1 (line 1" in v.explain()
+
+
+def test_a_datasetdict_is_refused_with_pick_a_split() -> None:
+    datasets = pytest.importorskip("datasets")
+    rows = [{"question": WENG, "answer": "12 * 5 = <<12*5=60>>60\n#### 60"}]
+    dd = datasets.DatasetDict({"train": datasets.Dataset.from_list(rows), "test": datasets.Dataset.from_list(rows)})
+    for call in (lambda: ssbg.analyse(dd, progress=False),
+                 lambda: ssbg.check_solutions(dd, question_field="question", solution_field="answer",
+                                              progress=False)):
+        with pytest.raises(ImportRefusal, match=r"holds splits \(train, test\): pick a split, data\['train'\]"):
+            call()
+    assert len(ssbg.analyse(dd["train"], progress=False)) == 1
+
+
+def test_the_scores_table_of_the_check_solutions_page_wraps() -> None:
+    from ssbg.checking.report import _table
+
+    html = _table(pd.DataFrame([{"solver": "m", "false_alarm_pct": 1.0}]))
+    assert html.startswith('<div class="wrap"><table>')
+    assert "<th>false_<wbr>alarm_<wbr>pct</th>" in html
+    from ssbg.checking import report
+
+    assert "th{{white-space:normal" in report._TPL_PAGE
+    assert "overflow-wrap:anywhere" in report._TPL_PAGE

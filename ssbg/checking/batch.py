@@ -91,7 +91,7 @@ VERDICT_COLUMNS: tuple[str, ...] = (
     "n_in_reference",  # findings the reference shares
     "n_steps",  # formulas the solution writes
     "first_error_reason",  # the error finding written first
-    "first_error_step",  # its step (from 0)
+    "first_error_step",  # its step, from 0 (Finding.step; Verdict.explain() says it from 1 and says so)
     "first_error_line",  # its line (from 1)
     "error_reasons",  # every error finding's reason, ';'-joined, in order
     "coverage_reasons",  # every coverage finding's reason, ';'-joined, in order

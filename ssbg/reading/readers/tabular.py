@@ -142,6 +142,13 @@ def _is_dataset(data: object) -> bool:
     return type(data).__module__.startswith("datasets") and type(data).__name__ in ("Dataset", "IterableDataset")
 
 
+def _splits(data: object) -> list[str] | None:
+    """The split names of a ``datasets.DatasetDict`` (or ``IterableDatasetDict``); None for anything else."""
+    if type(data).__name__ in ("DatasetDict", "IterableDatasetDict") and isinstance(data, Mapping):
+        return [str(k) for k in data]
+    return None
+
+
 def source_name(data: object, name: str | None = None) -> str:
     """How a source's records are named (``NAME:N``): ``name``, a path as given, a Dataset's split, or its kind."""
     if name:
@@ -234,6 +241,11 @@ def scan_source(data: object, *, name: str | None = None) -> Iterator[RawRecord]
         yield from _scan_file(fmt, path)
         return
     where = Path(source_name(data, name))
+    splits = _splits(data)
+    if splits is not None:
+        raise ImportRefusal(f"a {type(data).__name__} holds splits ({', '.join(splits) or 'none'}): pick a split, "
+                            f"data[{(splits or ['train'])[0]!r}]", reason="malformed_record", path=str(where),
+                            detail="pick a split")
     if _is_frame(data):
         rows: Iterable[object] = _frame_rows(data)
     elif _is_dataset(data) or (isinstance(data, Iterable) and not isinstance(data, bytes | Mapping)):
