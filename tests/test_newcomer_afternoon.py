@@ -341,3 +341,31 @@ def test_the_scores_table_of_the_check_solutions_page_wraps() -> None:
 
     assert "th{{white-space:normal" in report._TPL_PAGE
     assert "overflow-wrap:anywhere" in report._TPL_PAGE
+
+
+# ------------------------------------------------------------------ 7. the speed a user sees
+
+
+def test_the_speed_table_times_the_command_beside_the_in_process_figure() -> None:
+    import subprocess
+    import sys
+
+    sys.path.insert(0, "benchmarks")
+    try:
+        import run_all
+        import speed_table
+    finally:
+        sys.path.remove("benchmarks")
+    scripts = [script for _what, script, _keys, _target in speed_table.ROWS]
+    assert scripts.index("bench_cli_report.py") == scripts.index("bench_report.py") + 1  # beside it
+    row = speed_table.ROWS[scripts.index("bench_cli_report.py")]
+    assert row[2] == ("cli_report",)
+    assert "start-up" in row[0]
+    assert run_all.ORDER.index("bench_cli_report.py") == run_all.ORDER.index("bench_report.py") + 1
+    source = Path("benchmarks/bench_cli_report.py").read_text(encoding="utf-8")
+    assert 'figure("cli_report",' in source
+    assert '"report", f"gsm8k={train}", "--jobs", str(args.jobs)' in source
+    done = subprocess.run([sys.executable, "benchmarks/bench_cli_report.py", "--help"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0
+    assert "start-up included" in done.stdout
