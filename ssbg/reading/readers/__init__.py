@@ -40,6 +40,7 @@ from ssbg.units import UnitPack, default_pack
 
 __all__ = [
     "READERS",
+    "SHIPPED_FORMATS",
     "PendingRecord",
     "Reader",
     "RecordSource",
@@ -63,6 +64,11 @@ READERS: dict[str, Reader] = {
     "cogcomp": read_cogcomp,
     "asdiv": read_asdiv,
 }
+
+
+SHIPPED_FORMATS: frozenset[str] = frozenset(READERS)
+"""The formats ssbg ships a reader of: their files are known by extension (a file named otherwise is bad input,
+:func:`~ssbg.reading.readers.tabular.unknown_extension`); a reader registered later reads any file it is given."""
 
 
 def register_reader(name: str, reader: Reader) -> None:
@@ -188,7 +194,8 @@ def _corpus_files(spec: str | Path) -> Iterator[tuple[str, Path]]:
     fmt, path = parse_corpus_spec(spec)
     explicit = str(spec).partition("=")[0] in READERS and "=" in str(spec)
     if not path.is_dir():
-        refusal = unknown_extension(path)  # a .tsv read as JSONL would be a file of refused records
+        # a .tsv read as JSONL would be a file of refused records; a reader registered later reads its own files
+        refusal = unknown_extension(path) if fmt in SHIPPED_FORMATS else None
         if refusal is not None:
             raise refusal
         yield fmt, path
