@@ -37,7 +37,8 @@ Tests read every import of every module with ``ast`` and check these rules.
 
 ``import ssbg`` imports the core only; it stays cheap.  The one way from the
 root to an edge is :data:`_LAZY_NAMES`: ``ssbg.check_solution`` (and the few
-names beside it) import :mod:`ssbg.checking` on first use (PEP 562), so the
+names beside it) import :mod:`ssbg.checking` on first use (PEP 562), and
+``ssbg.analyse`` (a table per problem) :mod:`ssbg.stats.analyse` (ADR 0032), so the
 verdict API is one attribute away without ``import ssbg`` paying for reading
 (ADR 0019).  A test allows exactly that table and nothing else.
 

@@ -1,10 +1,11 @@
 """The ``ssbg`` command line (an edge module).
 
 Subcommands: ``check`` (one operation's admissibility), ``bind`` (a problem
-file, or one line of a JSONL file picked with ``--id``, to its canonical
-string), ``lane`` (check expected-shape lanes), ``render`` (a graph to
-SVG/PNG/DOT), ``report`` (a corpus refusal report) and ``check-solutions``
-(verdicts on a file of solutions).
+file, or one problem of a corpus file picked with ``--id`` or ``--line``, to its
+canonical string), ``lane`` (check expected-shape lanes), ``render`` (a graph to
+SVG/PNG/DOT), ``report`` (a corpus refusal report), ``check-solutions``
+(verdicts on a file of solutions) and ``pack`` (write and check a unit pack).
+``ssbg --version`` prints the version; ``ssbg --help`` every refusal reason in a sentence.
 Each edge module registers its own subcommand through a ``register(subparsers)``
 function, so this file only wires them.
 
