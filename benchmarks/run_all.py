@@ -36,7 +36,7 @@ import speed_table
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results.json"
 FIRST = ("bench_units.py", "bench_binding.py", "bench_startup.py", "bench_scaling.py", "bench_import.py",
-         "bench_report.py")  # fmt: skip
+         "bench_report.py", "bench_cli_report.py")  # fmt: skip
 ORDER = FIRST + tuple(sorted(p.name for p in HERE.glob("bench_*.py") if p.name not in FIRST))
 
 

@@ -37,7 +37,8 @@ Tests read every import of every module with ``ast`` and check these rules.
 
 ``import ssbg`` imports the core only; it stays cheap.  The one way from the
 root to an edge is :data:`_LAZY_NAMES`: ``ssbg.check_solution`` (and the few
-names beside it) import :mod:`ssbg.checking` on first use (PEP 562), so the
+names beside it) import :mod:`ssbg.checking` on first use (PEP 562), and
+``ssbg.analyse`` (a table per problem) :mod:`ssbg.stats.analyse` (ADR 0032), so the
 verdict API is one attribute away without ``import ssbg`` paying for reading
 (ADR 0019).  A test allows exactly that table and nothing else.
 
@@ -132,11 +133,13 @@ from ssbg.units import (
 
 if TYPE_CHECKING:  # pragma: no cover - the names _LAZY_NAMES gives, for type checkers
     from ssbg.checking import Finding, Verdict, check_solution, check_solutions
+    from ssbg.stats.analyse import analyse
 
 __version__ = "0.1.0"
 
 _LAZY_NAMES = MappingProxyType(
     {
+        "analyse": "ssbg.stats.analyse",
         "check_solution": "ssbg.checking",
         "check_solutions": "ssbg.checking",
         "Finding": "ssbg.checking",
@@ -157,7 +160,9 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_NAMES})
+    """The public names (:data:`__all__`, the lazy ones included): not the helpers this module imports for itself
+    (``importlib``, ``Any``, ``TYPE_CHECKING``), nor the submodules' names."""
+    return sorted(__all__)
 
 __all__ = [
     "ADMISSIBILITY_REASONS",
@@ -213,6 +218,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "allocate_symbols",
+    "analyse",
     "bind_math_problem_graph",
     "check_admissibility",
     "check_operation",

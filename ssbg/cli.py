@@ -1,10 +1,11 @@
 """The ``ssbg`` command line (an edge module).
 
 Subcommands: ``check`` (one operation's admissibility), ``bind`` (a problem
-file, or one line of a JSONL file picked with ``--id``, to its canonical
-string), ``lane`` (check expected-shape lanes), ``render`` (a graph to
-SVG/PNG/DOT), ``report`` (a corpus refusal report) and ``check-solutions``
-(verdicts on a file of solutions).
+file, or one problem of a corpus file picked with ``--id`` or ``--line``, to its
+canonical string), ``lane`` (check expected-shape lanes), ``render`` (a graph to
+SVG/PNG/DOT), ``report`` (a corpus refusal report), ``check-solutions``
+(verdicts on a file of solutions) and ``pack`` (write and check a unit pack).
+``ssbg --version`` prints the version; ``ssbg --help`` every refusal reason in a sentence.
 Each edge module registers its own subcommand through a ``register(subparsers)``
 function, so this file only wires them.
 
@@ -54,7 +55,9 @@ MAX_PROBLEM_BYTES = 16 * 1024 * 1024
 """The largest problem file ``bind`` and ``render`` read (a 64k-step trace is about 4 MB)."""
 
 # Edge modules that contribute subcommands through register(subparsers).
-_EDGE_COMMANDS: tuple[str, ...] = ("ssbg.lanes", "ssbg.views.cli", "ssbg.stats.cli", "ssbg.checking.cli")
+_EDGE_COMMANDS: tuple[str, ...] = (
+    "ssbg.lanes", "ssbg.views.cli", "ssbg.stats.cli", "ssbg.checking.cli", "ssbg.packtool"
+)
 
 
 def _error(exc: SsbgError) -> int:
@@ -246,6 +249,75 @@ def load_problem_file(path: str | Path, problem_id: str | None = None) -> object
     return _problem_from(data, str(p))
 
 
+def _sniffed_format(path: Path) -> str | None:
+    """``gsm8k`` for a JSONL file whose first record has ``question`` and ``answer`` and no graph keys (a GSM8K
+    file under another name, ``train.jsonl``); None otherwise."""
+    from ssbg.reading.readers.common import decode_jsonl_line, scan_jsonl
+
+    for raw in scan_jsonl(path):
+        data = decode_jsonl_line(raw).data
+        graph_keys = ("entities", "steps", "operations")
+        if isinstance(data, dict) and {"question", "answer"} <= data.keys() and not any(k in data for k in graph_keys):
+            return "gsm8k"
+        return None
+    return None
+
+
+def corpus_spec(text: str) -> str | None:
+    """The corpus spec (``FORMAT=PATH``) a ``bind``/``render`` argument names, or None for a hand-written problem:
+    a ``.json`` file of one ``MathProblemGraph`` or trace.  ``FORMAT=PATH`` is a corpus spec as it is; a bare
+    path is one when its name says a corpus format, or it is not ``.json`` (a JSONL, CSV, Parquet or compressed
+    file: read in the format its name, else its first record, says: GSM8K's ``question`` and ``answer``)."""
+    from ssbg.reading.readers import READERS, guess_format
+
+    fmt, sep, _rest = text.partition("=")
+    if sep and fmt in READERS:
+        return text
+    path = Path(text)
+    guessed = guess_format(path)
+    if guessed != "ssbg":
+        return f"{guessed}={text}"
+    if path.suffix.lower() == ".json" or not path.is_file():
+        return None
+    sniffed = _sniffed_format(path) if path.suffix.lower() in (".jsonl", ".ndjson", ".gz") else None
+    return f"{sniffed or guessed}={text}"
+
+
+def load_problem(
+    text: str, problem_id: str | None = None, line: int | None = None, pack: UnitPack | None = None
+) -> tuple[object, UnitPack | None]:
+    """The problem ``bind`` and ``render`` draw, and the pack to bind it with (None: en_units_v1).
+
+    A hand-written problem (a ``MathProblemGraph`` or trace JSON file, or a line of a JSONL file of them) is bound
+    with ``pack`` or ``en_units_v1``; a problem read from a corpus's text (any reader's format, ``FORMAT=PATH``
+    too, picked with ``problem_id`` or ``line``: :func:`ssbg.reading.readers.pick.pick_record`) is read and bound
+    with ``pack`` or the corpus pack, as ``report`` and ``check-solutions`` read it.
+
+    Raises
+    ------
+    ImportRefusal
+        The record's own import refusal (a problem ssbg could not read), or ``invalid_value`` when the id or line
+        picks no record or several.
+    """
+    spec = corpus_spec(text)
+    if spec is None:
+        if line is not None:
+            from ssbg.errors import ProblemGraphError
+
+            raise ProblemGraphError(f"--line picks a record of a corpus file, and {text} is one problem",
+                                    reason="invalid_value", path=text, detail=str(line))
+        return load_problem_file(text, problem_id), pack
+    from ssbg.reading.readers.pick import pick_record, text_corpus
+    from ssbg.units import corpus_pack, default_pack
+
+    used = pack if pack is not None else (corpus_pack() if text_corpus(spec.partition("=")[0]) else None)
+    record = pick_record(spec, problem_id=problem_id, line=line, pack=used or default_pack())
+    if record.refusal is not None:
+        raise record.refusal
+    print(f"ssbg: {record.corpus} problem {record.problem_id} ({record.source})", file=sys.stderr)
+    return record.payload, used
+
+
 def bind_problem(problem: object, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
     """Bind a ``MathProblemGraph`` or a trace into a binding graph (over ``pack``, default en_units_v1)."""
     from ssbg.adapter import bind_math_problem_graph
@@ -270,8 +342,8 @@ def print_unknown_unit_hints(graph: SemanticSymbolicBindingGraph, pack: UnitPack
 def _cmd_bind(args: argparse.Namespace) -> int:
     from ssbg.units import default_pack, load_pack
 
-    pack = load_pack(args.pack) if args.pack else None
-    graph = bind_problem(load_problem_file(args.problem, args.id), pack)
+    problem, pack = load_problem(args.problem, args.id, args.line, load_pack(args.pack) if args.pack else None)
+    graph = bind_problem(problem, pack)
     sys.stdout.write(graph.to_canonical_string())
     if args.hash:
         print(f"sha256 {graph.content_hash}")
@@ -281,8 +353,56 @@ def _cmd_bind(args: argparse.Namespace) -> int:
     return EXIT_REFUSED if args.fail_on_refusal and refused else EXIT_OK
 
 
+def _problem_epilog() -> str:
+    from ssbg.stats.cli import formats_epilog
+
+    return formats_epilog(exits=False) + """
+
+a problem read from a corpus's text is read and bound with the corpus pack en_units_v1+en_counts_v2+en_measures_v1
+(as report and check-solutions read it); a hand-written problem (a JSON file, a line of data/lanes) with en_units_v1.
+Examples:
+  ssbg bind data/problem.json
+  ssbg bind data/lanes/kinds.jsonl --id kind-divide-admitted
+  ssbg render gsm8k=data/samples/gsm8k_sample.jsonl --id gsm8k_sample-2 -o p.svg   (the id the report prints)
+  ssbg render ../shared/corpora/gsm8k/train.jsonl --id 2 -o p.svg                   (train-2; or --line 2)"""
+
+
+def add_problem_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
+    """The arguments ``bind`` and ``render`` share: the problem, ``--id``, ``--line``, ``--pack``."""
+    parser.epilog = _problem_epilog()
+    parser.add_argument("problem", metavar="PROBLEM",
+                        help="a problem JSON file (data/problem.json), or a corpus file (FORMAT=PATH or a path, any "
+                        "format below) with --id or --line")
+    parser.add_argument("--id", help=f"the id of the problem to {verb}, as the report and its tables print it "
+                        "(gsm8k_sample-2; a bare number N where one id ends in -N: 2 for train-2)")
+    parser.add_argument("--line", type=_line_number, metavar="N",
+                        help=f"the problem to {verb} at line N of a corpus file (the N of the tables' source path:N)")
+    parser.add_argument("--pack", help="a shipped pack's name or a folder by path (./mine), or packs joined by '+' "
+                        "(default: en_units_v1 for a hand-written problem, en_units_v1+en_counts_v2+en_measures_v1 "
+                        "for one read from a corpus's text)")
+
+
+def _line_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a line number from 1 (got {text!r})")
+    return int(text)
+
+
+def _version() -> str:
+    from ssbg import __version__
+
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ssbg", description="Semantic-symbolic binding graphs of math word problems.")
+    from ssbg.errors import glossary_text
+
+    parser = argparse.ArgumentParser(
+        prog="ssbg", description="Semantic-symbolic binding graphs of math word problems.",
+        epilog="refusal reasons, each in one sentence (the report's glossary says the same):\n" + glossary_text()
+        + "\n\nexit codes: 0 ok, 1 refusals found where asked, 2 bad input, 130 interrupted",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"ssbg {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     check = sub.add_parser(
@@ -303,16 +423,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     bind = sub.add_parser(
         "bind",
-        help="bind a problem file and print its canonical string",
-        description="Bind one problem (a MathProblemGraph or trace JSON file, or a line of a JSONL file picked with "
-        "--id) and print its binding graph's canonical string; units the pack does not know are named on stderr "
-        "with the pack's close entries. Exit codes: 0 bound, 1 refused equations with --fail-on-refusal, 2 bad "
+        help="bind a problem (a problem file, or one problem of a corpus file) and print its canonical string",
+        description="Bind one problem and print its binding graph's canonical string: a hand-written "
+        "MathProblemGraph or trace JSON file, or one problem of a corpus file picked with --id or --line (any "
+        "corpus format, listed below). Units the pack does not know are named on stderr with the pack's close "
+        "entries, and so is the pack. Exit codes: 0 bound, 1 refused equations with --fail-on-refusal, 2 bad "
         "input.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    bind.add_argument("problem", help="problem JSON file (e.g. data/problem.json), or a JSONL file with --id")
-    bind.add_argument("--id", help="the problem_id of the line to bind in a JSONL file (a corpus or lane file)")
-    bind.add_argument("--pack", help="a shipped pack's name or a folder by path (./mine), or packs joined by '+' "
-                       "(default en_units_v1)")
+    add_problem_arguments(bind, "bind")
     bind.add_argument("--hash", action="store_true", help="also print the sha256 content hash")
     bind.add_argument("--fail-on-refusal", action="store_true", help="exit 1 when an equation is refused")
     bind.set_defaults(func=_cmd_bind)

@@ -11,6 +11,7 @@ text.  All errors pickle (they cross process boundaries in batch runs).
 from __future__ import annotations
 
 import errno
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 __all__ = [
@@ -24,9 +25,11 @@ __all__ = [
     "PACK_REASONS",
     "PROBLEM_REASONS",
     "QUESTION_TARGET_REASONS",
+    "REASON_GLOSSARY",
     "REFUSAL_FAMILIES",
     "REFUSAL_REASONS",
     "UNIT_ALGEBRA_REASONS",
+    "UNIT_RULES",
     "AdmissibilityError",
     "BindingGraphError",
     "ImportRefusal",
@@ -38,6 +41,7 @@ __all__ = [
     "QuestionTargetError",
     "SsbgError",
     "UnitAlgebraError",
+    "glossary_text",
     "output_error",
     "refusal_family",
     "shown",
@@ -84,8 +88,8 @@ ADMISSIBILITY_REASONS: frozenset[str] = frozenset(
         "rate_form_invalid",
     }
 )
-"""ADR-0134's closed set, exactly: why dimensional analysis refuses an equation (every
-:class:`AdmissibilityError` carries one)."""
+"""The closed set of the unit-admissibility rules (ADR-0134), exactly: why dimensional analysis refuses an
+equation (every :class:`AdmissibilityError` carries one)."""
 
 GROUNDING_REASONS: frozenset[str] = frozenset(
     {
@@ -161,6 +165,65 @@ IMPORT_REASONS: frozenset[str] = frozenset(
         "reader_error",  # an unexpected failure while reading this one record (a bug): the run goes on
     }
 )
+
+UNIT_RULES = "the unit-admissibility rules (ADR-0134 of the spec, docs/spec/ADR-0134-binding-graph-admissibility.md)"
+"""How a page or a message names ADR-0134: what it is, then where to read it."""
+
+REASON_GLOSSARY = MappingProxyType(
+    {
+        # why an equation is refused: the unit-admissibility rules (ADR-0134) ...
+        "unit_mismatch": "The units of a step's numbers do not fit its arithmetic (hours added to dollars): a "
+        "dimension error of the problem, of its solution, or of how ssbg read the words.",
+        "unknown_unit": "A word read as a unit is not in the pack, so the step cannot be checked: a gap in "
+        "coverage, not an error.",
+        "unit_unbound": "A number of the step has no unit: the words give none, or it is the result of a step "
+        "that was refused (then the refusal is propagated, counted at its root).",
+        "unknown_symbol": "The step uses a quantity that the problem never defines.",
+        "unknown_operation": "The step is an operation ssbg does not check (only add, subtract, transfer, "
+        "multiply, divide, apply_rate, the comparisons, fraction_portion and unit_partition are).",
+        "operand_arity": "The step has too few or too many numbers for its operation (a rate applied to "
+        "nothing), so it has no unit to give its result.",
+        "rate_form_invalid": "A step that applies a rate has no number in the form X per Y (dollars per hour), "
+        "or more than one.",
+        # ... and of reading (ADR 0018, ADR 0024)
+        "ambiguous_grounding": "The words support two readings of a number and only one makes the step fit: "
+        "ssbg could not tell which the text means, so it says so instead of counting a mismatch.",
+        # why a question's target is refused
+        "expected_unit_mismatch": "The answer comes out in a unit other than the one the question asks for "
+        "(minutes asked, dollars computed): a dimension error.",
+        "ambiguous_target": "Several quantities of the problem could answer the question, and nothing says which.",
+        "unbound_target": "No step of the solution produces the quantity the question asks for.",
+        "unresolved_upstream": "The step that answers the question was refused, so the answer has no checked unit.",
+        "unknown_expected_unit": "The unit the question asks for is not in the pack.",
+        # why a record could not be read at all
+        "malformed_record": "The record is not valid JSON, XML or CSV, or misses a field or gives it the "
+        "wrong type.",
+        "empty_text": "A text field of the record is empty.",
+        "no_equation": "The solution has no arithmetic ssbg can read as steps.",
+        "unparseable_formula": "A formula of the solution does not parse.",
+        "operand_not_found": "A number of the solution is neither in the question, an earlier step nor a known "
+        "constant (a result worked out in the solver's head).",
+        "unsupported_operation": "The solution uses arithmetic ssbg does not model (remainders, GCD, algebra "
+        "in more than one unknown, ...).",
+        "encoding_error": "The bytes are not UTF-8 text.",
+        "record_too_large": "The record is larger than ssbg reads.",
+        "number_out_of_range": "A number is too long, too large, not a number or infinite.",
+        "unreadable_file": "The file cannot be read (no such file, not a regular file, a damaged gzip stream).",
+        "reader_error": "Reading this one record failed unexpectedly (a bug of ssbg); the run went on.",
+    }
+)
+"""Each refusal reason in one plain sentence: an equation's (:data:`REFUSAL_REASONS`), a question target's
+(:data:`QUESTION_TARGET_REASONS`) and a record's (:data:`IMPORT_REASONS`).  The report's glossary and
+``ssbg --help`` print it."""
+
+
+def glossary_text(width: int = 116) -> str:
+    """:data:`REASON_GLOSSARY` as plain text, a reason a paragraph (``ssbg --help``)."""
+    import textwrap
+
+    return "\n".join(textwrap.fill(f"{reason}: {said}", width, initial_indent="  ", subsequent_indent="      ")
+                     for reason, said in REASON_GLOSSARY.items())
+
 
 LANE_REASONS: frozenset[str] = frozenset({"malformed_lane", "lane_missing"})
 

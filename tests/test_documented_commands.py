@@ -53,7 +53,11 @@ HOW: dict[str, str] = {
     'python -c "from ssbg.stats.gold import measure; print(measure(\'../shared/corpora\'))"': CORPORA_RUN,
     "ssbg bind data/problem.json": RUN,
     "ssbg bind data/lanes/kinds.jsonl --id kind-divide-admitted": RUN,
+    "ssbg bind gsm8k=data/samples/gsm8k_sample.jsonl --id gsm8k_sample-2": RUN,
+    "ssbg render ../shared/corpora/gsm8k/train.jsonl --id 1 -o train-1.svg": CORPORA_RUN,
     "ssbg check multiply dollars -": RUN,
+    "ssbg pack init mine && ssbg pack check mine && ssbg check apply_rate furlongs_per_hour hours --lhs miles "
+    "--pack en_units_v1+./mine": RUN,
     "ssbg check apply_rate dollars_per_hourz hours": RUN,
     "ssbg report README.md -o report.html": RUN,
     "ssbg check-solutions ../shared/corpora/gsm8k_model_solutions/dev.jsonl --question-field question "
@@ -76,7 +80,7 @@ HOW: dict[str, str] = {
 # A command the document shows failing on purpose: its exit code and what it must say (others exit 0).
 EXPECT: dict[str, tuple[int, str]] = {
     "ssbg check apply_rate dollars_per_hourz hours": (1, "close entries: dollars_per_hour"),
-    "ssbg report README.md -o report.html": (2, "README.md does not read as ssbg"),
+    "ssbg report README.md -o report.html": (2, "ssbg reads no '.md' file"),
 }
 
 

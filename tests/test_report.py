@@ -326,19 +326,35 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(("spec", "fmt"), [
-    ("README.md", "ssbg"),  # guessed: a .md file read as ssbg JSONL
-    ("gsm8k=README.md", "gsm8k"),
+    ("notes.jsonl", "ssbg"),  # guessed: prose in a .jsonl file read as ssbg JSONL
+    ("gsm8k=notes.jsonl", "gsm8k"),
     ("svamp=data/samples/gsm8k_sample.jsonl", "svamp"),  # a GSM8K file named as SVAMP
-    ("asdiv=README.md", "asdiv"),  # no <Problem> at all
+    ("asdiv=notes.xml", "asdiv"),  # no <Problem> at all
 ])
 def test_cli_a_file_no_record_of_which_reads_in_its_format_is_bad_input(
     spec: str, fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(REPO)
+    notes = (REPO / "README.md").read_bytes()
+    for name in ("notes.jsonl", "notes.xml"):
+        (tmp_path / name).write_bytes(notes)
+    spec = spec.replace("notes.", f"{tmp_path}/notes.")
     assert main(["report", spec, "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams"]) == 2
     err = capsys.readouterr().err
     assert "[malformed_record]" in err
     assert f"does not read as {fmt}" in err
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("spec", ["README.md", "gsm8k=README.md", "asdiv=README.md", "data/samples/README.md"])
+def test_cli_a_file_whose_extension_no_reader_knows_is_bad_input(
+    spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    assert main(["report", spec, "-o", str(tmp_path / "r.html"), "--no-progress", "--no-diagrams"]) == 2
+    err = capsys.readouterr().err
+    assert "[malformed_record]" in err
+    assert "ssbg reads no '.md' file; it reads JSONL (.jsonl, .ndjson), a JSON array (.json), CSV (.csv)" in err
     assert not (tmp_path / "r.html").exists()
 
 

@@ -42,7 +42,8 @@ def eq(pid: str, index: int, status: str = "refused", reason: str | None = "unkn
     refused = status == "refused"
     return (corpus, pid, index, f"r{index}", kind, status, reason if refused else None, refused and root,
             propagated_from, None, "-", None, blocking if refused else None, blocking if refused else None,
-            refused and fixable, "unverified", "text", 0, 4, 0.0 if refused and reason in ERROR_EVIDENCE_REASONS else None)
+            refused and fixable, "unverified", "text", 0, 4,
+            0.0 if refused and reason in ERROR_EVIDENCE_REASONS else None)
 
 
 @pytest.fixture(scope="module")

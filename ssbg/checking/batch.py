@@ -91,7 +91,7 @@ VERDICT_COLUMNS: tuple[str, ...] = (
     "n_in_reference",  # findings the reference shares
     "n_steps",  # formulas the solution writes
     "first_error_reason",  # the error finding written first
-    "first_error_step",  # its step (from 0)
+    "first_error_step",  # its step, from 0 (Finding.step; Verdict.explain() says it from 1 and says so)
     "first_error_line",  # its line (from 1)
     "error_reasons",  # every error finding's reason, ';'-joined, in order
     "coverage_reasons",  # every coverage finding's reason, ';'-joined, in order
@@ -188,14 +188,44 @@ def _solution_text(record: object, path: str, what: str) -> str | list[str]:
     return _text(record, path, what)
 
 
+def text_subfields(value: object, path: str, depth: int = 2) -> list[str]:
+    """The dotted paths below ``path`` whose values are text, in the object ``value`` (``depth`` levels down).
+
+    >>> text_subfields({"text": "3 + 4 = 7", "tokens": 9, "meta": {"raw": "..."}}, "llm_output")
+    ['llm_output.text', 'llm_output.meta.raw']
+    """
+    if not isinstance(value, dict) or depth < 1:
+        return []
+    out = [f"{path}.{k}" for k, v in value.items() if isinstance(k, str) and isinstance(v, str)]
+    for k, v in value.items():
+        if isinstance(k, str) and isinstance(v, dict):
+            out += text_subfields(v, f"{path}.{k}", depth - 1)
+    return out[:8]
+
+
+def did_you_mean(value: object, path: str) -> str | None:
+    """What to say of a field that holds an object or a list where text is wanted: the sub-fields that hold
+    text (``did you mean `llm_output.text`?``), or what the list holds; None for any other value."""
+    subfields = text_subfields(value, path)
+    if subfields:
+        return "did you mean " + " or ".join(f"`{f}`" for f in subfields[:3]) + "?"
+    if isinstance(value, dict):
+        return f"it is an object with no text field (its fields: {', '.join(map(str, list(value)[:8])) or 'none'})"
+    if isinstance(value, list):
+        kinds = sorted({type(v).__name__ for v in value[:50]})
+        return f"it is a list of {', '.join(kinds) or 'nothing'} (a solution may be a list of step strings)"
+    return None
+
+
 def _text(record: object, path: str, what: str) -> str:
     """A text field; ImportRefusal (``malformed_record``, ``empty_text``) naming the path otherwise."""
     value = field_value(record, path)
     if value is _MISSING:
         raise _refusal("malformed_record", f"the record has no {what} field '{path}'", path)
     if not isinstance(value, str):
-        raise _refusal("malformed_record", f"the {what} field '{path}' must be text (got {type(value).__name__})",
-                       path)
+        hint = did_you_mean(value, path)  # the detail says it too: a verdict row keeps the detail
+        raise _refusal("malformed_record", f"the {what} field '{path}' must be text (got {type(value).__name__})"
+                       + (f"; {hint}" if hint else ""), f"{path} ({hint})" if hint else path)
     if not value.strip():
         raise _refusal("empty_text", f"the {what} field '{path}' is empty", path)
     return value
@@ -303,9 +333,13 @@ class _Seen:
     found: frozenset[str] = frozenset()
     keys: frozenset[str] = frozenset()
     records: int = 0  # records that decoded to an object
+    textual: frozenset[str] = frozenset()  # the text fields' paths found holding text (or a list of steps)
+    hints: tuple[tuple[str, str], ...] = ()  # (path, what to say) of a text field found holding no text
 
     def __or__(self, other: _Seen) -> _Seen:
-        return _Seen(self.found | other.found, self.keys | other.keys, self.records + other.records)
+        hints = self.hints + tuple(h for h in other.hints if h[0] not in {p for p, _ in self.hints})
+        return _Seen(self.found | other.found, self.keys | other.keys, self.records + other.records,
+                     self.textual | other.textual, hints)
 
 
 _MAX_KEYS_SEEN = 64  # keys kept per batch to name in an error (a record of thousands of keys is named in part)
@@ -329,6 +363,16 @@ def _seen(data: object, fields: Fields) -> _Seen:
     if not isinstance(data, dict):
         return _Seen()
     found = {path for _, path in _paths(fields) if field_value(data, path) is not _MISSING}
+    textual: set[str] = set()
+    hints: list[tuple[str, str]] = []
+    for what, path in _paths(fields):
+        if what not in ("question", "solution", "reference") or path not in found:
+            continue
+        value = field_value(data, path)
+        if isinstance(value, str) or (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):
+            textual.add(path)
+        elif (hint := did_you_mean(value, path)) is not None:
+            hints.append((path, f"the {what} field '{path}' holds {type(value).__name__}, not text: {hint}"))
     keys = set(list(data)[:_MAX_KEYS_SEEN])
     for key in fields.solver_keys:
         holder = field_value(data, key)
@@ -336,7 +380,7 @@ def _seen(data: object, fields: Fields) -> _Seen:
             found.add(f"{key}.{fields.solution}")
         elif isinstance(holder, dict):
             keys.update(f"{key}.{k}" for k in list(holder)[:_MAX_KEYS_SEEN])
-    return _Seen(frozenset(found), frozenset(keys), 1)
+    return _Seen(frozenset(found), frozenset(keys), 1, frozenset(textual), tuple(hints))
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,7 +413,9 @@ _WARM_SOLUTION = "She pays 3 * 2 = $<<3*2=6>>6 for 3 * 12 = <<3*12=36>>36 pencil
 
 
 def check_fields_named(seen: _Seen, fields: Fields, source: str) -> None:
-    """Refuse fields (or solver keys) that name nothing in any record: bad input, not a row of refusals each.
+    """Refuse fields (or solver keys) that name nothing in any record, and text fields that hold an object or a
+    list in every record that has them (naming the sub-fields that hold text): bad input, not a row of refusals
+    each.
 
     Raises
     ------
@@ -378,6 +424,10 @@ def check_fields_named(seen: _Seen, fields: Fields, source: str) -> None:
     """
     if not seen.records:
         return  # no record read as an object: nothing to say what the records hold
+    for path, said in seen.hints:
+        if path not in seen.textual:  # an object (or a list) in every record that has it: the path is wrong
+            raise ImportRefusal(f"in no record of {source} is the field '{path}' text; {said}",
+                                reason="malformed_record", path=source, detail=path)
     for what, path in _paths(fields):
         holder = path.partition(".")[0] if what in ("solution", "label") and fields.solver_keys else None
         if path in seen.found or (holder is not None and holder not in seen.found):
@@ -499,11 +549,16 @@ def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     return frame
 
 
-def _count_lines(path: Path) -> int:
-    """The lines of a file (for the progress bar), a block at a time: a line is never held whole."""
+def _count_lines(path: Path) -> int | None:
+    """The lines of a file (for the progress bar), a block at a time: a line is never held whole; None for a
+    gzip-compressed file (its total is not known without decompressing it)."""
+    from ssbg.reading.readers.common import GZIP_MAGIC
+
     count = 0
     try:
         with open_regular(path) as handle:  # a FIFO or a device is refused (the scan counts it), never read
+            if handle.peek(2)[:2] == GZIP_MAGIC:  # type: ignore[attr-defined]
+                return None
             while block := handle.read(1 << 20):
                 count += block.count(b"\n")
     except OSError:
@@ -564,7 +619,8 @@ def check_solutions(
     path (JSONL, JSON, CSV or Parquet by its extension, or ``FORMAT=PATH``), a pandas DataFrame, a
     ``datasets.Dataset`` or an iterable of mappings (:mod:`ssbg.reading.readers.tabular`): the same records
     give the same rows whatever their form, ``source`` being ``NAME:N`` (a file's path, else ``source_name``,
-    a Dataset's split or the kind of object) and ``N`` the record's line or position from 1.  The rows are
+    a Dataset's split or the kind of object) and ``N`` the record's line or position from 1; a DataFrame's rows
+    keep its index (each solution the index of its record's row, repeated per solver).  The rows are
     the same whatever ``jobs`` and ``engine`` (``local``: this process or a process pool; ``dask``).
     ``min_evidence`` is ε (:func:`~ssbg.checking.verdict.check_solution`); each row keeps it and the ε above
     which it would be ``error`` (``evidence_below``), so :func:`sweep_verdicts` scores other ε from the rows.
@@ -626,6 +682,8 @@ def check_solutions(
     check_fields_named(seen, fields, name_of(data, source_name))
     frame = verdicts_frame(rows)
     frame.attrs["min_evidence"] = min_evidence
+    if type(data).__name__ == "DataFrame" and hasattr(data, "index"):  # a DataFrame's rows keep its index
+        frame.index = data.index[[int(s.rpartition(":")[2]) - 1 for s in frame["source"]]]
     return frame
 
 

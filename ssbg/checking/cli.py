@@ -40,7 +40,12 @@ outputs intact).
 from __future__ import annotations
 
 import argparse
+import functools
+import json
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 __all__ = ["register"]
 
@@ -64,7 +69,7 @@ def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None, P
     targets = (output, output.with_suffix(".pack.csv"), output.with_suffix(".scores.csv"), html_path,
                output.with_suffix(".sweep.csv"))
     for target in targets:
-        if target is None:
+        if target is None or (args.output == "-" and target != html_path):  # -: the verdicts go to stdout
             continue
         check_writable(target.parent)
         if target.is_dir():
@@ -74,7 +79,6 @@ def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None, P
 
 
 def _cmd_check_solutions(args: argparse.Namespace) -> int:
-    import pandas as pd
 
     from ssbg.checking.batch import (
         SWEEP,
@@ -89,13 +93,14 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     from ssbg.files import OutputSet
     from ssbg.stats.insample import count_in_sample
     from ssbg.stats.report import IN_SAMPLE_KEY, write_tables
-    from ssbg.stats.tables import pack_table
 
     keys = _keys(args.solver_key)
     if keys and args.solver_field:
         raise SystemExit("ssbg check-solutions: name the solver by --solver-field or by --solver-key, not both")
     output, pack_path, scores_path, html_path, sweep_path = _targets(args)
-    print(f"min_evidence (ε): {args.min_evidence} — a unit mismatch, an ungrounded number or an answer-unit mismatch "
+    to_stdout = args.output == "-"  # the verdicts on stdout, everything said on stderr, no file beside them
+    say = functools.partial(print, file=sys.stderr) if to_stdout else print
+    say(f"min_evidence (ε): {args.min_evidence} — a unit mismatch, an ungrounded number or an answer-unit mismatch "
           "is error evidence only when the readings that undo it hold less than ε of the reader's probability")
     pack = _pack_for(args.pack)
     error_steps = read_error_steps(args.error_steps) if args.error_steps else None
@@ -121,44 +126,83 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     # One set, renamed into place together (SIGINT and SIGTERM held off meanwhile): a run that fails or is
     # stopped leaves the previous set whole, never a new verdicts.csv beside an old page.  Verdicts and
     # scores as CSV and, with pyarrow, as Parquet beside them (the pack's provenance in its schema).
+    if to_stdout:
+        sys.stdout.write(jsonl_text(frame) if args.format == "jsonl" else csv_text(frame))
+        sys.stdout.flush()
     with OutputSet() as out:
-        write_tables([(output.stem, frame)], output.parent, metadata=meta, out=out)
-        out.temp(pack_path).write_text(csv_text(pack_table(pack.components)), encoding="utf-8")
-        if scores is not None:
-            write_tables([(scores_path.stem, scores)], scores_path.parent, metadata=meta, out=out)
+        if to_stdout:
+            pass  # no file beside stdout: the pack, the scores and the sweep are said on stderr
+        elif args.format == "jsonl":
+            out.temp(output).write_text(jsonl_text(frame), encoding="utf-8")
         else:
-            out.remove(scores_path)  # an earlier run's scores do not belong to these verdicts
-            out.remove(scores_path.with_suffix(".parquet"))
-        if sweep is not None:
-            out.temp(sweep_path).write_text(csv_text(sweep), encoding="utf-8")
-        else:
-            out.remove(sweep_path)
+            write_tables([(output.stem, frame)], output.parent, metadata=meta, out=out)
+        if not to_stdout:
+            _write_beside(out, pack_path, scores_path, sweep_path, pack, scores, sweep, meta)
         if page is not None and html_path is not None:
             out.temp(html_path).write_text(page, encoding="utf-8")
         out.commit()
+    _say_results(say, frame, scores, sweep, args, paths=(output, pack_path, scores_path, sweep_path, html_path),
+                 pack=pack, in_sample=in_sample)
+    refused = int((frame["status"].astype(str) == "refused").sum())
+    return _exit(frame, refused, args, say)
+
+
+def _write_beside(out: Any, pack_path: Path, scores_path: Path, sweep_path: Path, pack: Any, scores: Any, sweep: Any,
+                  meta: dict[str, str]) -> None:
+    """The pack, the scores and the sweep beside the verdicts (an earlier run's removed where this one has none)."""
+    from ssbg.checking.report import csv_text
+    from ssbg.stats.report import write_tables
+    from ssbg.stats.tables import pack_table
+
+    out.temp(pack_path).write_text(csv_text(pack_table(pack.components)), encoding="utf-8")
+    if scores is not None:
+        write_tables([(scores_path.stem, scores)], scores_path.parent, metadata=meta, out=out)
+    else:
+        out.remove(scores_path)  # an earlier run's scores do not belong to these verdicts
+        out.remove(scores_path.with_suffix(".parquet"))
+    if sweep is not None:
+        out.temp(sweep_path).write_text(csv_text(sweep), encoding="utf-8")
+    else:
+        out.remove(sweep_path)
+
+
+def jsonl_text(frame: Any) -> str:
+    """The verdicts as JSON lines, a row an object with the CSV's columns (a missing value ``null``)."""
+    rows = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
+    return "".join(json.dumps(row, ensure_ascii=False, default=str) + "\n" for row in rows)
+
+
+def _say_results(say: Callable[..., None], frame: Any, scores: Any, sweep: Any, args: argparse.Namespace, *,
+                 paths: tuple[Path, Path, Path, Path, Path | None], pack: Any, in_sample: str) -> None:
+    import pandas as pd
+
+    output, pack_path, scores_path, sweep_path, html_path = paths
+    to_stdout = args.output == "-"
     counts = pd.crosstab(frame["solver"].astype(str), frame["status"].astype(str))
-    print("Verdicts per solver")
-    print(counts.to_string())
+    say("Verdicts per solver")
+    say(counts.to_string())
     if scores is not None:
         shown = scores[["solver", "labelled", "base_rate_pct", "flagged", "precision_pct", "recall_pct",
                         "false_alarm_pct", "lift", "unverifiable_pct", "hand_read", "first_step_right"]]
-        print()
-        print("Scores of verdict 'error' (labelled solutions; the reference is taken as correct)")
-        print(shown.to_string(index=False))
-        print(f"\nscores: {scores_path}")
+        say()
+        say("Scores of verdict 'error' (labelled solutions; the reference is taken as correct)")
+        say(shown.to_string(index=False))
+        say("" if to_stdout else f"\nscores: {scores_path}")
     if sweep is not None:
-        print()
-        print("Verdict 'error' at each ε (min_evidence), from the same rows")
-        print(sweep.to_string(index=False))
-        print(f"\nsweep: {sweep_path}")
+        say()
+        say("Verdict 'error' at each ε (min_evidence), from the same rows")
+        say(sweep.to_string(index=False))
+        say("" if to_stdout else f"\nsweep: {sweep_path}")
     if html_path is not None:
-        print(f"report: {html_path}")
-    print(f"verdicts: {output}")
-    print(f"pack: {pack.provenance} ({pack_path})")
-    print(f"reading: {in_sample}")
-    refused = int((frame["status"].astype(str) == "refused").sum())
+        say(f"report: {html_path}")
+    say(f"verdicts: {'stdout' if to_stdout else output} ({args.format})")
+    say(f"pack: {pack.provenance}" + ("" if to_stdout else f" ({pack_path})"))
+    say(f"reading: {in_sample}")
+
+
+def _exit(frame: Any, refused: int, args: argparse.Namespace, say: Callable[..., None]) -> int:
     if refused:
-        print(f"refused records: {refused} (status 'refused', reason in refusal_reason)")
+        say(f"refused records: {refused} (status 'refused', reason in refusal_reason)")
     if args.fail_on_error and bool((frame["status"].astype(str) == "error").any()):
         return EXIT_ERRORS
     return EXIT_OK
@@ -174,8 +218,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     cmd = subparsers.add_parser(
         "check-solutions",
-        help="check a JSONL file of (model-written) solutions: a verdict per solution, scores per solver",
-        description="Check every solution of a JSONL file: sound, error (each finding at its step) or unverifiable. "
+        help="check a file of (model-written) solutions (JSONL, JSON, CSV, Parquet): a verdict per solution, scores "
+        "per solver",
+        description="Check every solution of a file of records (JSONL, a JSON array, CSV or Parquet; gzip-compressed "
+        "too): sound, error (each finding at its step) or unverifiable. "
         "Field paths may be dotted (175b_verification.solution). With --solver-key, each key holds one solver's "
         "object and the solution and label fields are read inside it; with --solver-field, a field names the solver. "
         "A record that cannot be read is a counted row of status refused (its reason in refusal_reason); one bad "
@@ -184,8 +230,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "its length) and a cell starting with = + - @ is prefixed with ' (spreadsheet-safe).",
     )
     cmd.add_argument("file", metavar="FILE",
-                     help="JSONL (one JSON object per line), a JSON array, CSV or Parquet, by extension or FORMAT=PATH "
-                     "(jsonl, json, csv, parquet)")
+                     help="JSONL (.jsonl, .ndjson: one JSON object per line), a JSON array (.json), CSV (.csv) or "
+                     "Parquet (.parquet, .pq), each also gzip-compressed (read by its first bytes), by its extension "
+                     "or FORMAT=PATH (jsonl, json, csv, parquet)")
     cmd.add_argument("--question-field", required=True, metavar="Q", help="the question text")
     cmd.add_argument("--solution-field", required=True, metavar="S",
                      help="the solution (text, or a list of step strings); inside each solver key's object")
@@ -196,8 +243,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("--solver-field", metavar="M", help="a field naming the solver (one solution per record)")
     cmd.add_argument("--solver-key", action="append", metavar="K",
                      help="a key holding one solver's object (repeat, or comma-separate)")
-    cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV",
-                     help="where to write the verdicts (CSV, and Parquet beside it when pyarrow is installed)")
+    cmd.add_argument("-o", "--output", default="-", metavar="VERDICTS",
+                     help="where to write the verdicts: a CSV file (Parquet beside it when pyarrow is installed, the "
+                     "pack, scores and sweep beside it too), or - for stdout (the default; all else said on stderr)")
+    cmd.add_argument("--format", choices=("csv", "jsonl"), default="csv",
+                     help="the verdicts as CSV (default) or as JSON lines, a row an object")
     cmd.add_argument("--html", metavar="REPORT_HTML", help="also write a page with the scores and drawn verdicts")
     cmd.add_argument("--error-steps", metavar="FILE",
                      help="CSV of id, solver, line: where each solution's first error is, read by hand")

@@ -133,8 +133,10 @@ def plot_verdicts(frame: pd.DataFrame, *, title: str = "Verdicts by solver and l
 
 _TPL_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>ssbg check-solutions: {title}</title>
-<style>body{{font-family:sans-serif;margin:2em;max-width:95em}} table{{border-collapse:collapse;font-size:0.85em}}
-td,th{{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right}} td:first-child,th:first-child{{text-align:left}}
+<style>body{{font-family:sans-serif;margin:2em;max-width:95em}} table{{border-collapse:collapse;font-size:0.85em;
+max-width:100%}} .wrap{{overflow-x:auto;max-width:100%}}
+td,th{{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right;overflow-wrap:anywhere}}
+th{{white-space:normal;min-width:3.5em}} td:first-child,th:first-child{{text-align:left}}
 section{{border-top:1px solid #ddd;margin-top:1.2em;padding-top:0.8em}}</style></head>
 <body><h1>ssbg check-solutions</h1><p>{title}</p><p class="pack">Unit pack: {pack}</p>
 <p class="evidence">min_evidence (ε): {min_evidence}. A unit mismatch, an ungrounded number or an answer-unit mismatch
@@ -145,12 +147,14 @@ probability; otherwise ssbg could not tell (ambiguous_grounding, coverage).</p>{
 
 
 def _table(frame: pd.DataFrame) -> str:
-    head = "".join(f"<th>{html_text(str(c))}</th>" for c in frame.columns)
+    """A table whose headers break after each ``_`` (``false_<wbr>alarm_<wbr>pct``), so that a wide table of
+    scores wraps within the page rather than running past it; wider still, it scrolls inside its box."""
+    head = "".join(f"<th>{html_text(str(c)).replace('_', '_<wbr>')}</th>" for c in frame.columns)
     body = "".join(
         "<tr>" + "".join(f"<td>{'' if _blank(v) else html_text(str(v))}</td>" for v in row) + "</tr>"
         for row in frame.itertuples(index=False)
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def plot_risk_coverage(

@@ -203,7 +203,8 @@ class Finding:
     """One thing the checker found, at a step of the solution.
 
     ``reason`` is one of :data:`FINDING_REASONS`; ``step`` the index of the solution's formula
-    (from 0, in the order written; None for a whole-solution finding), ``line`` its 1-based
+    (from 0, in the order written, as the tables' ``first_error_step``; :meth:`Verdict.explain` says it
+    from 1, as a person counts: its ``step 1`` is step 0; None for a whole-solution finding), ``line`` its 1-based
     line, ``span`` its characters in the solution; ``question_spans`` the spans of the question
     it concerns (the mentions its operands stand for, the question sentence for an answer
     unit); ``detail`` what was found (the units, the number, the arithmetic);
@@ -408,6 +409,9 @@ class Verdict:
 
     def explain(self) -> str:
         """The verdict in prose: what was found, at which step, and why it is evidence or a reading limit.
+        One step numbering, said here once: this text counts steps from 1, as a person reads them (``step 1``
+        is the first formula); ``Finding.step``, ``CheckedStep.index`` and the tables' ``first_error_step``
+        count the same steps from 0 (``step 1`` here is ``first_error_step`` 0); lines count from 1 everywhere.
 
         >>> print(check_solution("Ann has 3 bags of 4 kg. How many kg?", "3 * 4 = <<3*4=12>>12 kg").explain())
         sound: every step of the solution is admitted by dimensional analysis and the answer has the unit asked for.

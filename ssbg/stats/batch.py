@@ -953,11 +953,26 @@ class BatchResult:
         return self.pack if self.unit_pack is None else self.unit_pack.provenance
 
 
+def _total(specs: Sequence[Any], limit: int | None) -> int | None:
+    """The records the run will read, where every spec says how many it holds without being read (a progress
+    bar's total, and so its time left); None otherwise."""
+    from ssbg.reading.readers import count_corpus_records
+
+    total = 0
+    for spec in specs:
+        n = count_corpus_records(spec)
+        if n is None:
+            return None
+        total += n if limit is None else min(n, limit)
+    return total
+
+
 def _progress(enabled: bool, total: int | None) -> Any:
     if not enabled:
         return None
     from tqdm.auto import tqdm
 
+    # with a total, tqdm shows the count of it, the time spent and the time left: [01:02<00:17, 98 problems/s]
     return tqdm(total=total, unit=" problems", desc="ssbg report", dynamic_ncols=True)
 
 
@@ -1063,7 +1078,7 @@ def run_batch(
     acc = TableAccumulator()
     drills: list[Drilldown] = []
     trained = 0
-    bar = _progress(progress, None)
+    bar = _progress(progress, _total(expanded, limit) if progress else None)
     try:
         for n, chunk in chunks:
             acc.add(chunk)

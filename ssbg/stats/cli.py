@@ -68,13 +68,23 @@ FORMAT_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
 )
 
 
-def _formats_epilog() -> str:
+def formats_epilog(*, exits: bool = True) -> str:
+    """The corpus formats and the file forms every reader takes, as ``--help`` lists them (``exits``: and the
+    report's exit codes)."""
     from ssbg.reading.readers import READERS
 
     rows = "\n".join(f"  {name:<9}{FORMAT_DESCRIPTIONS.get(name, '(registered reader)')}" for name in READERS)
-    return ("corpus formats (FORMAT=PATH; a bare path's format is guessed from its file name):\n" + rows
-            + "\n\nexit codes: 0 written; 1 refusals found with --fail-on-refusal; 2 bad input: a spec naming "
-            "nothing, a bad pack, or a file none of whose records reads in its format")
+    text = ("corpus formats (FORMAT=PATH; a bare path's format is guessed from its file name):\n" + rows
+            + "\nfiles: " + FILE_FORMS)
+    if exits:
+        text += ("\n\nexit codes: 0 written; 1 refusals found with --fail-on-refusal; 2 bad input: a spec naming "
+                 "nothing, a bad pack, or a file none of whose records reads in its format")
+    return text
+
+
+FILE_FORMS = ("a JSONL (.jsonl, .ndjson), JSON-array (.json), CSV (.csv, a row per record), Parquet (.parquet, .pq) "
+              "or XML (.xml, ASDiv) file, or any of them gzip-compressed (.gz: read by its first bytes, whatever "
+              "the name); an extension none of these is bad input")
 
 
 def format_refusal_table(summary: CorpusSummary) -> str:
@@ -138,7 +148,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="bind corpora and write a refusal-statistics report (HTML) and its tables (CSV/Parquet)",
         description="Stream corpora through import -> bind -> admissibility -> question target and write a "
         "self-contained HTML report plus the tables as CSV (and Parquet when pyarrow is installed).",
-        epilog=_formats_epilog(),
+        epilog=formats_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     report.add_argument("specs", nargs="+", metavar="CORPUS_SPEC",

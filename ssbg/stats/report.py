@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssbg.errors import GROUNDING_REASONS, OutputError, SsbgError, output_error
+from ssbg.errors import GROUNDING_REASONS, REASON_GLOSSARY, OutputError, SsbgError, output_error
 from ssbg.files import OutputSet, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.outputs import html_text, write_csv
@@ -54,13 +54,14 @@ from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE
 from ssbg.stats.batch import ENGINES, BatchResult, run_batch
 from ssbg.stats.plots import SvgFigure, plot_admission_by_kind, plot_coverage_curve, plot_refusal_reasons
 from ssbg.stats.rows import Drilldown
-from ssbg.stats.tables import ALL_CORPORA, CorpusSummary, iter_csv_tables, summarize
+from ssbg.stats.tables import ALL_CORPORA, CorpusSummary, ProblemsWithCommands, iter_csv_tables, summarize
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = [
     "AMBIGUITY_REASON",
+    "GLOSSARY_HTML",
     "IN_SAMPLE_KEY",
     "REASONS_LEDE",
     "TYPICAL_REASONS",
@@ -357,10 +358,24 @@ REASONS_LEDE = (
     "outside the pack, a gap in coverage. <b>unit_unbound</b> at the root: a number whose unit the words leave "
     "to the reader (\"36 on Wednesday\" after \"40 degrees on Sunday\"), which ssbg could not tell either. A "
     "<b>propagated</b> refusal only inherits an upstream one. The <b>family</b> column keeps two closed sets "
-    "apart (ADR 0024): <b>admissibility</b>, ADR-0134's seven reasons of dimensional analysis, and "
+    "apart (ADR 0024): <b>admissibility</b>, the seven reasons of the unit-admissibility rules (ADR-0134 of the spec, "
+    "<code>docs/spec/ADR-0134-binding-graph-admissibility.md</code> in ssbg's source), and "
     "<b>grounding</b>, outcomes of reading (ambiguous_grounding), which are never a dimension error.</p>"
 )
 """What the refusal-reason table's reasons mean, printed above it."""
+
+
+GLOSSARY_HTML = (
+    '<h2 id="glossary">Glossary</h2><p class="lede">Every reason a refusal may give, in one sentence '
+    "(<code>ssbg.errors.REASON_GLOSSARY</code>; <code>ssbg --help</code> prints the same). An equation's reasons are "
+    "those of the unit-admissibility rules (ADR-0134 of the spec, <code>docs/spec/ADR-0134-binding-graph-"
+    "admissibility.md</code> in ssbg's source) and one of reading, <code>ambiguous_grounding</code>; a question "
+    "target and a record have their own.</p><dl class=\"glossary\">"
+    + "".join(f"<dt><code>{html_text(reason)}</code></dt><dd>{html_text(said)}</dd>"
+              for reason, said in REASON_GLOSSARY.items())
+    + "</dl>"
+)
+"""The report's glossary: :data:`~ssbg.errors.REASON_GLOSSARY` as a definition list."""
 
 
 KINDS_LEDE = (
@@ -484,10 +499,24 @@ class _Diagrams:
         self._pool.shutdown()
 
 
-def _drilldown_html(d: Drilldown, *, diagram: str = "") -> str:
-    """One drill-down card; ``diagram`` is its equation diagram's HTML (``""``: none)."""
+HAND_WRITTEN = "ssbg"
+"""The corpus name of records read as hand-written graphs (``data/lanes``, ``data/problem.json``): no corpus."""
+
+
+def corpus_label(corpus: str) -> str:
+    """How the page names a corpus: ``ssbg`` records are the hand-written examples, not a corpus of text.
+
+    >>> corpus_label("ssbg"), corpus_label("gsm8k")
+    ('hand-written example (ssbg)', 'gsm8k')
+    """
+    return "hand-written example (ssbg)" if corpus == HAND_WRITTEN else corpus
+
+
+def _drilldown_html(d: Drilldown, *, diagram: str = "", command: str | None = None) -> str:
+    """One drill-down card; ``diagram`` is its equation diagram's HTML (``""``: none); ``command`` the shell
+    command that draws the problem (None: a record of no file)."""
     parts = [
-        f'<article class="drill"><h4><span class="corpus">{html_text(d.corpus)}</span> '
+        f'<article class="drill"><h4><span class="corpus">{html_text(corpus_label(d.corpus))}</span> '
         f"{_breakable(d.problem_id)} <small>{_breakable(d.source)}</small></h4>",
         f'<p class="why"><b>{html_text(d.reason)}</b>: '
         f"{_breakable(in_words(_detail(d.reason, d.detail), symbol_words(d.graph)))}</p>",
@@ -499,6 +528,8 @@ def _drilldown_html(d: Drilldown, *, diagram: str = "") -> str:
     if d.graph is not None:
         parts.append(_equation_list(d.graph))
         parts.append(diagram)
+    if command is not None:
+        parts.append(f'<p class="draw">Draw it: <code>{_breakable(command)}</code></p>')
     parts.append("</article>")
     return "".join(parts)
 
@@ -541,7 +572,8 @@ tbody tr:nth-child(even){background:#fafbfc}
 .lede{color:var(--muted);margin:4px 0 10px;max-width:900px}
 .drill{background:#fff;border:1px solid var(--line);border-left:4px solid var(--bad);border-radius:6px;
 padding:10px 14px;margin:10px 0}
-.drill h4{margin:0 0 4px;font-size:14px}.drill h4 small{color:var(--muted);font-weight:400}
+.drill h4{margin:0 0 4px;font-size:14px}.drill p.draw{margin:6px 0 0;overflow-wrap:anywhere}
+.drill h4 small{color:var(--muted);font-weight:400}
 .drill .corpus{background:#e8eef8;color:#0b3d75;border-radius:4px;padding:1px 6px;font-size:12px}
 .why{margin:2px 0 6px;overflow-wrap:anywhere}
 .problem-view{background:#fbfbf7;border:1px solid #ecebdc;border-radius:4px;padding:4px 10px;margin:6px 0;
@@ -555,6 +587,8 @@ code{font-family:"DejaVu Sans Mono",monospace;font-size:12px}
 details.bad summary{cursor:pointer;font-weight:600;margin:14px 0 6px}
 nav.toc{font-size:13px;margin:14px 0 0}nav.toc a{color:var(--accent);margin-right:14px;text-decoration:none}
 footer{color:var(--muted);font-size:12px;margin-top:40px}
+dl.glossary{display:grid;grid-template-columns:minmax(10em,max-content) 1fr;gap:4px 14px;margin:6px 0;font-size:13px}
+dl.glossary dt{margin:0}dl.glossary dd{margin:0}
 """
 
 
@@ -662,7 +696,8 @@ def _evidence_line(min_evidence: float) -> str:
         "found” only when the readings the reader finds plausible and that would admit its refused equation (or "
         "give its answer the unit asked) hold less than ε of the probability — the weighing of <code>ssbg "
         "check-solutions</code>, so both count the same thing; the other refused problems are “could not tell” "
-        "(<code>--min-evidence</code> sets ε; ADR 0034).</p>"
+        "(<code>--min-evidence</code> sets ε; ADR 0034). The checker\u2019s <code>error</code> also counts "
+        "what this page does not: numbers no text states, arithmetic slips and forgotten conversions.</p>"
     )
 
 
@@ -715,6 +750,15 @@ _OVERVIEW_EQUATIONS = ("equations", "admitted_equations", "refused_equations", "
 """The overview's columns about equations, shown in a table of their own (one table is wider than a page)."""
 
 
+def _hand_written_note(overview: pd.DataFrame) -> list[str]:
+    """A sentence saying that the rows of corpus ``ssbg`` are the hand-written examples, where there are any."""
+    if HAND_WRITTEN not in set(overview["corpus"].astype(str)) if len(overview) else True:
+        return []
+    return ['<p class="note"><b>ssbg</b> is no corpus of text: its rows are hand-written examples, problems '
+            "written as graphs (the expected-shape lanes of <code>data/lanes</code>, <code>data/problem.json</code>)"
+            ", read as they are written; the drill-downs mark them <i>hand-written example</i>.</p>"]
+
+
 def _overview(overview: pd.DataFrame) -> list[str]:
     """``overview.csv`` as two tables that fit a page: its problems' columns, then its equations'."""
     equations = [c for c in _OVERVIEW_EQUATIONS if c in overview.columns]
@@ -731,12 +775,30 @@ def _unknown_units(s: CorpusSummary, figure: str, coverage: pd.DataFrame) -> lis
         return ['<p class="empty" id="unknown_units">No refusal is for a unit the pack lacks: every unit these '
                 "corpora write that ssbg read is in the pack, so there is no leaderboard and no coverage curve "
                 "(<code>unknown_units.csv</code> and <code>coverage_curve.csv</code> have no rows).</p>"]
+    misread = s.unknown_units["misread_word"].astype(bool)
+    units = s.unknown_units[~misread].drop(columns=["misread_word"])
+    words = s.unknown_units[misread].drop(columns=["misread_word"])
     return [
-        _table(s.unknown_units, table_id="unknown_units", max_rows=LEADERBOARD_ROWS),
+        "<h3>Units the pack lacks</h3>",
+        _table(units, table_id="unknown_units", max_rows=LEADERBOARD_ROWS) if len(units) else
+        '<p class="empty">none</p>',
+        "<h3>Words read as units that are not units</h3>",
+        '<p class="note">A multiplier (<i>3 times as many</i>), a pronoun, a time of day, a day or a month read as '
+        "the unit of the number before it: the reading is what to mend, not the pack "
+        "(<code>ssbg.stats.tables.MISREAD_WORDS</code>; <code>misread_word</code> in <code>unknown_units.csv</code>"
+        "; the ranks are the leaderboard's).</p>",
+        _table(words, table_id="misread_words", max_rows=LEADERBOARD_ROWS, csv_name="unknown_units") if len(words)
+        else '<p class="empty">none</p>',
         figure,
         f'<p class="note">Rows of <code>coverage_curve.csv</code> at k in {list(COVERAGE_KS)}.</p>',
         _table(coverage, table_id="coverage_curve"),
     ]
+
+
+def problems_with_commands(batch: BatchResult) -> ProblemsWithCommands:
+    """The run's problems with the command that draws each (``--pack`` the run's pack's name where ``render``
+    would use another)."""
+    return ProblemsWithCommands(batch.problems, batch.unit_pack.name if batch.unit_pack is not None else None)
 
 
 IN_SAMPLE_KEY = "ssbg.reading_model"
@@ -770,6 +832,7 @@ def _page(
 ) -> str:
     """The report page of :func:`render_report_html`, its drill-downs chosen and their diagrams on the way
     (``figures``: :func:`_figures` of ``s``, when already drawn)."""
+    commands = problems_with_commands(batch)
     reasons_figure, coverage_figure, kinds_figure = _figures(s) if figures is None else figures
     coverage = s.coverage_curve[s.coverage_curve["k"].isin(COVERAGE_KS)].reset_index(drop=True)
     files = "".join(f"<li>{_breakable(spec)}</li>" for spec in batch.specs)
@@ -784,12 +847,15 @@ def _page(
         '<nav class="toc"><a href="#corpora">Corpora</a><a href="#reasons">Refusal reasons</a>'
         '<a href="#kinds-counted">What is counted</a>'
         '<a href="#units">Unknown units</a><a href="#kinds">Operation kinds</a><a href="#targets">Question targets'
-        '</a><a href="#imports">Import refusals</a><a href="#drilldowns">Drill-downs</a></nav></div></header><main>',
+        '</a><a href="#imports">Import refusals</a><a href="#drilldowns">Drill-downs</a>'
+        '<a href="#glossary">Glossary</a>'
+        "</nav></div></header><main>",
         _cards(s.overview),
         '<h2 id="corpora">Corpora</h2>',
         '<p class="lede">Each record is read, bound into a binding graph, and every equation is proved or refused '
         "by dimensional analysis over the unit pack. A <b>root-cause</b> refusal is an equation refused on its own; "
         "a <b>propagated</b> one is refused only because an equation it depends on was.</p>",
+        *_hand_written_note(s.overview),
         *_overview(s.overview),
         '<h2 id="reasons">Refusal reasons</h2>',
         REASONS_LEDE,
@@ -835,9 +901,11 @@ def _page(
         body.append(_reason_notes(kind, reason, s, typical or {}, uncertainty=not noted))
         noted = noted or (kind == "equation" and reading_uncertainty_note(s.refusal_reasons, reason) is not None)
         body.extend(
-            _drilldown_html(d, diagram=next(drawn) if diagrams is not None and d.graph is not None else "")
+            _drilldown_html(d, diagram=next(drawn) if diagrams is not None and d.graph is not None else "",
+                            command=commands.command(d.corpus, d.problem_id, d.source))
             for d in items
         )
+    body.append(GLOSSARY_HTML)
     body.append('<footer>Written by <code>ssbg report</code>. Every number above is a cell of the CSV tables '
                 "written next to this report.</footer></main>")
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -1088,7 +1156,8 @@ def write_report(
     with OutputSet() as out:
         try:
             csvs, parquets = write_tables(
-                iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds),
+                iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds,
+                                commands=problems_with_commands(batch)),
                 tables_dir, parquet=parquet, metadata=_metadata(batch), out=out)
             page = _page(batch, summary, chosen, drawn, title, figures.result(), typical)
         finally:

@@ -37,6 +37,7 @@ import functools
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ssbg.admissibility import OPERATION_KINDS
@@ -69,6 +70,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "ALL_CORPORA",
+    "DRAW_COLUMN",
     "EQUATION_DTYPES",
     "ERROR_EVIDENCE_REASONS",
     "KIND_DTYPES",
@@ -76,6 +78,7 @@ __all__ = [
     "PROBLEM_DTYPES",
     "SUMMARY_TABLES",
     "CorpusSummary",
+    "ProblemsWithCommands",
     "TableAccumulator",
     "admission_by_kind",
     "answer_unit_agreement_table",
@@ -845,6 +848,26 @@ def _leaderboard(
     return _plain(out[cols])
 
 
+_WHEN = "names a time (when), not an amount of it"
+MISREAD_WORDS: Mapping[str, str] = MappingProxyType({
+    **dict.fromkeys(("time", "times"), "'3 times as many' multiplies; it counts no thing"),
+    **dict.fromkeys(("one", "ones"), "'the red ones' is a pronoun"),
+    **dict.fromkeys(("lot", "lots"), "'lots of' is a quantifier"),
+    "once": "an adverb", "twice": "an adverb", "other": "'the others' is a pronoun", "each": "a determiner",
+    "more": "a comparative", "less": "a comparative", "few": "a quantifier", "half": "a fraction, not a unit",
+    **dict.fromkeys(("morning", "afternoon", "evening", "noon", "midnight", "today", "tomorrow", "yesterday",
+                     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+                     "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                     "november", "december"), _WHEN),
+})
+"""Words ssbg's reading may take for a unit after a number that are never units, each with why (keyed by unit
+key: the singular, and the plural where the key keeps it).  The first are the count nouns' stop list
+(``packs/build_en_counts_v1.py``); the rest are function words and the names of a time of day, a day or a
+month.  The leaderboard marks them (``misread_word``) and the report lists them apart: adding them to a pack
+would be wrong, the reading is what to mend.  A verb read as a unit (``3 wins``, ``5 throws``) is not told
+apart here: it stays with the units."""
+
+
 def unknown_unit_leaderboard(
     equations: pd.DataFrame, *, examples: int = 3, top: int | None = None, pack: UnitPack | None = None
 ) -> pd.DataFrame:
@@ -853,6 +876,9 @@ def unknown_unit_leaderboard(
     Works for the tables of any pack (the run's ``pack`` keys the units; default the corpus
     pack): with the corpus pack (``en_units_v1+en_counts_v2+en_measures_v1``) it lists what the count
     nouns and measures leave unknown.
+
+    ``misread_word`` is true for a word of :data:`MISREAD_WORDS`: read as a unit, but never one (``3 times as
+    many``, ``on Monday morning``); the report lists those apart from the units the pack lacks.
 
     Unit parts are grouped by :func:`~ssbg.stats.rows.unit_key` (``apples``
     with ``apple``); ``unit`` is the group's most frequent surface and
@@ -867,6 +893,7 @@ def unknown_unit_leaderboard(
     sub, codes, texts = _refused_blocking(equations)
     board = _leaderboard(sub, codes, texts, examples, _key_pack(pack), frame=equations)
     board.insert(0, "rank", range(1, len(board) + 1))
+    board["misread_word"] = board["unit_key"].isin(list(MISREAD_WORDS)).astype(bool)
     return board if top is None else board.head(top).reset_index(drop=True)
 
 
@@ -1153,16 +1180,70 @@ def pack_table(components: Sequence[PackComponent]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(PACK_COLUMNS), dtype="str")
 
 
+DRAW_COLUMN = "draw_command"
+"""The column of ``problems.csv`` (as a report writes it) holding the command that draws the problem."""
+
+
+class ProblemsWithCommands:
+    """``problems.csv`` as a report writes it: the problems table and, last, :data:`DRAW_COLUMN`, the shell
+    command that draws each problem (:func:`ssbg.reading.readers.pick.draw_command`; empty for records in
+    memory), made a chunk of rows at a time as the table is written (a million problems' commands are never
+    held at once).  ``iloc[a:b]``, ``head(n)`` and ``len()`` are what the CSV and Parquet writers use.
+
+    A problem whose id another problem of its corpus shares is drawn by ``--line``, every other by ``--id``.
+    """
+
+    def __init__(self, problems: pd.DataFrame, run_pack: str | None = None) -> None:
+        self.frame = problems
+        self.run_pack = run_pack
+        self._by_line = problems.duplicated(["corpus", "problem_id"], keep=False).to_numpy(dtype=bool)
+        self._shared: set[tuple[str, str]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    @property
+    def iloc(self) -> ProblemsWithCommands:
+        return self
+
+    def __getitem__(self, rows: slice) -> pd.DataFrame:
+        import pandas as pd
+
+        from ssbg.reading.readers.pick import draw_command
+
+        part = self.frame.iloc[rows]
+        commands = [draw_command(str(c), str(s), str(p), run_pack=self.run_pack, by_line=bool(b))
+                    for c, s, p, b in zip(part["corpus"], part["source"], part["problem_id"], self._by_line[rows],
+                                          strict=True)]
+        return part.assign(**{DRAW_COLUMN: pd.Series(commands, index=part.index, dtype="str")})
+
+    def head(self, n: int) -> pd.DataFrame:
+        return self[0:n]
+
+    def command(self, corpus: str, problem_id: str, source: str) -> str | None:
+        """The command of one problem (a drill-down card's)."""
+        from ssbg.reading.readers.pick import draw_command
+
+        if self._shared is None:
+            shared = self.frame.loc[self._by_line, ["corpus", "problem_id"]]
+            self._shared = {(str(c), str(p)) for c, p in zip(shared["corpus"], shared["problem_id"], strict=True)}
+        return draw_command(corpus, source, problem_id, run_pack=self.run_pack,
+                            by_line=(corpus, problem_id) in self._shared)
+
+
 def iter_csv_tables(
     problems: pd.DataFrame,
     equations: pd.DataFrame,
     summary: CorpusSummary,
     pack_components: Sequence[PackComponent] = (),
     kinds: pd.DataFrame | None = None,
+    *,
+    commands: ProblemsWithCommands | None = None,
 ) -> Iterable[tuple[str, pd.DataFrame]]:
     """(name, frame) of every table a report writes, tidy tables first (``kinds``, the kind check's rows,
-    when given); ``pack`` (:func:`pack_table`) last, when the run's pack components are given."""
-    yield "problems", problems
+    when given); ``pack`` (:func:`pack_table`) last, when the run's pack components are given.  With
+    ``commands`` (the problems and their draw commands), ``problems`` is written from it."""
+    yield "problems", commands if commands is not None else problems  # type: ignore[misc]
     yield "equations", equations
     if kinds is not None:
         yield "kinds", kinds

@@ -27,17 +27,26 @@ from ssbg.reading.readers.gsm8k import read_gsm8k
 from ssbg.reading.readers.mawps import read_mawps
 from ssbg.reading.readers.ssbg_jsonl import read_ssbg_jsonl
 from ssbg.reading.readers.svamp import read_svamp
-from ssbg.reading.readers.tabular import is_in_memory, missing_file, scan_source, source_name, table_format
+from ssbg.reading.readers.tabular import (
+    is_in_memory,
+    missing_file,
+    scan_source,
+    source_name,
+    table_format,
+    unknown_extension,
+)
 from ssbg.reading.records import CorpusRecord
 from ssbg.units import UnitPack, default_pack
 
 __all__ = [
     "READERS",
+    "SHIPPED_FORMATS",
     "PendingRecord",
     "Reader",
     "RecordSource",
     "StagedReader",
     "as_spec",
+    "count_corpus_records",
     "guess_format",
     "parse_corpus_spec",
     "read_corpus",
@@ -55,6 +64,11 @@ READERS: dict[str, Reader] = {
     "cogcomp": read_cogcomp,
     "asdiv": read_asdiv,
 }
+
+
+SHIPPED_FORMATS: frozenset[str] = frozenset(READERS)
+"""The formats ssbg ships a reader of: their files are known by extension (a file named otherwise is bad input,
+:func:`~ssbg.reading.readers.tabular.unknown_extension`); a reader registered later reads any file it is given."""
 
 
 def register_reader(name: str, reader: Reader) -> None:
@@ -180,6 +194,10 @@ def _corpus_files(spec: str | Path) -> Iterator[tuple[str, Path]]:
     fmt, path = parse_corpus_spec(spec)
     explicit = str(spec).partition("=")[0] in READERS and "=" in str(spec)
     if not path.is_dir():
+        # a .tsv read as JSONL would be a file of refused records; a reader registered later reads its own files
+        refusal = unknown_extension(path) if fmt in SHIPPED_FORMATS else None
+        if refusal is not None:
+            raise refusal
         yield fmt, path
         return
     for f in sorted(p for p in path.rglob("*") if p.suffix in (".jsonl", ".json", ".xml", *_TABLE_SUFFIXES)):
@@ -214,7 +232,7 @@ def _table_reader(fmt: str, where: str) -> StagedReader:
 
 
 def _items(fmt: str, f: Path) -> Iterator[CorpusRecord | PendingRecord]:
-    if f.suffix.lower() in _TABLE_SUFFIXES and table_format(f) in ("csv", "parquet"):
+    if table_format(f) in ("csv", "parquet"):  # by its extension past a .gz
         _table_reader(fmt, str(f))
         return (PendingRecord(fmt, raw) for raw in scan_source(f))
     reader = READERS[fmt]
@@ -231,6 +249,37 @@ def _sources(spec: object) -> Iterator[tuple[str, Iterator[CorpusRecord | Pendin
         return
     for fmt, f in _corpus_files(source):
         yield fmt, _items(fmt, f)
+
+
+def count_corpus_records(spec: object) -> int | None:
+    """About how many records a spec holds, for a progress bar's total and time left: the rows of records in
+    memory or of a Parquet file, the non-blank lines of a JSONL file (gzip-compressed too) and of a CSV file
+    less its header; None where only reading them says (a JSON array, XML, a folder).  Cheap: no record is
+    decoded."""
+    from ssbg.reading.readers.common import open_corpus_file
+    from ssbg.reading.readers.tabular import base_suffix, count_records
+
+    source = as_spec(spec)
+    if isinstance(source, RecordSource):
+        return count_records(source.data)
+    try:
+        _fmt, path = parse_corpus_spec(source)
+    except ImportRefusal:
+        return None
+    kind = table_format(path)
+    if not path.is_file() or base_suffix(path) in (".json", ".xml"):
+        return None
+    if kind == "parquet":
+        return count_records(f"parquet={path}")
+    handle, _refusal = open_corpus_file(path)
+    if handle is None:
+        return None
+    try:
+        with handle:
+            lines = sum(1 for line in handle if line.strip())
+    except (OSError, EOFError):
+        return None
+    return max(lines - 1, 0) if kind == "csv" else lines
 
 
 def scan_corpus(spec: object, *, limit: int | None = None) -> Iterator[CorpusRecord | PendingRecord]:

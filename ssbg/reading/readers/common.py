@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import gzip
+import io
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -81,24 +83,47 @@ class RawRecord:
         return f"{self.path}:{self.line}"
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first bytes of a gzip stream: a file that starts with them is read decompressed, whatever its name."""
+
+
+class _Gunzipped(gzip.GzipFile):
+    """A gzip stream over an open file, closing the file with it."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        super().__init__(fileobj=handle, mode="rb")
+        self._file = handle
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._file.close()
+
+
 def open_corpus_file(path: Path) -> tuple[BinaryIO | None, RawRecord | None]:
     """Open a corpus file for reading, past a UTF-8 byte order mark: ``(handle, None)``, or ``(None, refusal)``
     when it cannot be read: not a regular file, refused by the file system (``unreadable_file``), or in
-    UTF-16/UTF-32 (``encoding_error``, naming the encoding)."""
+    UTF-16/UTF-32 (``encoding_error``, naming the encoding).  A gzip-compressed file (:data:`GZIP_MAGIC`, by its
+    first bytes, whatever its name) is read decompressed, a block at a time; a damaged stream is
+    ``unreadable_file`` where it is found."""
     try:
-        handle = open_regular(path)
+        handle: Any = open_regular(path)
     except OSError as exc:
         return None, RawRecord(path, 1, refusal=("unreadable_file", f"cannot read {path}: {exc.strerror or exc}"))
     try:
-        head = handle.peek(4)[:4]  # type: ignore[attr-defined]
+        if handle.peek(2)[:2] == GZIP_MAGIC:
+            handle = io.BufferedReader(_Gunzipped(handle))
+        head = handle.peek(4)[:4]
         skip, other = sniff_encoding(head)
         if other is not None:
             handle.close()
             return None, RawRecord(path, 1, refusal=("encoding_error", f"the file is in {other}; ssbg reads UTF-8"))
         handle.read(skip)
-    except OSError as exc:
+    except (OSError, EOFError) as exc:  # EOFError: a gzip stream cut short
         handle.close()
-        return None, RawRecord(path, 1, refusal=("unreadable_file", f"cannot read {path}: {exc.strerror or exc}"))
+        why = getattr(exc, "strerror", None) or exc
+        return None, RawRecord(path, 1, refusal=("unreadable_file", f"cannot read {path}: {why}"))
     return handle, None
 
 
@@ -118,8 +143,9 @@ def scan_jsonl(path: Path) -> Iterator[RawRecord]:
         while True:
             try:
                 raw = handle.readline(limit + 1)
-            except OSError as exc:
-                yield RawRecord(path, lineno + 1, refusal=("unreadable_file", f"cannot read: {exc.strerror}"))
+            except (OSError, EOFError) as exc:  # EOFError: a gzip stream cut short
+                why = getattr(exc, "strerror", None) or exc
+                yield RawRecord(path, lineno + 1, refusal=("unreadable_file", f"cannot read: {why}"))
                 return
             if not raw:
                 return
@@ -452,6 +478,9 @@ class StagedReader:
     scan: Callable[[Path], Iterator[RawRecord]]
     build: Callable[[RawRecord, UnitPack], CorpusRecord]
     corpus: str
+    quick_id: Callable[[RawRecord], str] | None = None
+    """The id :attr:`build` gives a raw record, without building it (None: only a build says): how
+    ``ssbg render --id`` finds a problem of a large file without reading every one."""
 
     def __call__(self, path: Path) -> Iterator[CorpusRecord]:
         pack = default_pack()

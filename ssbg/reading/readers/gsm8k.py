@@ -22,6 +22,7 @@ import collections
 import functools
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import NamedTuple
 
 from ssbg.errors import ImportRefusal, NumberError
@@ -46,6 +47,7 @@ from ssbg.units import UnitPack, default_pack
 __all__ = [
     "CORPUS",
     "build_gsm8k_record",
+    "gsm8k_problem_id",
     "gsm8k_trace",
     "rate_context",
     "read_gsm8k",
@@ -582,9 +584,15 @@ def _solution_trace(
     return builder.build()
 
 
+def gsm8k_problem_id(raw: RawRecord) -> str:
+    """A GSM8K record's id: its file's stem and its line (``train-2``), as the report's tables print it."""
+    name = raw.path.name.removesuffix(".gz")  # train.jsonl.gz is train-N too
+    return f"{Path(name).stem}-{raw.line}"
+
+
 def build_gsm8k_record(raw: RawRecord, pack: UnitPack) -> CorpusRecord:
     """One GSM8K line (bytes read by :func:`~ssbg.reading.readers.common.scan_jsonl`) into a trace or a refusal."""
-    pid = f"{raw.path.stem}-{raw.line}"
+    pid = gsm8k_problem_id(raw)
     decoded = decode_jsonl_line(raw)
     if decoded.refusal is not None:
         return refused_record(CORPUS, pid, raw.where, *decoded.refusal)
@@ -604,5 +612,5 @@ def build_gsm8k_record(raw: RawRecord, pack: UnitPack) -> CorpusRecord:
     return CorpusRecord(CORPUS, pid, raw.where, payload=trace, text=question)
 
 
-read_gsm8k = StagedReader(scan_jsonl, build_gsm8k_record, CORPUS)
+read_gsm8k = StagedReader(scan_jsonl, build_gsm8k_record, CORPUS, quick_id=gsm8k_problem_id)
 """Stream GSM8K records: a trace per problem, or a typed refusal with ``file:line``."""

@@ -69,17 +69,50 @@ class _Absent:
 _ABSENT = _Absent()
 
 
-def table_format(path: str | Path) -> str:
-    """The format of a file by its extension (:data:`TABLE_FORMATS`); ``jsonl`` for any other name.
+KNOWN_EXTENSIONS: tuple[str, ...] = (*_EXTENSIONS, ".xml")
+"""The extensions of the files a reader reads (each also with ``.gz`` after it); ``.xml`` is ASDiv's."""
 
-    >>> table_format("dev.parquet"), table_format("a.csv"), table_format("x.json"), table_format("dev.jsonl")
+FILE_KINDS = ("JSONL (.jsonl, .ndjson), a JSON array (.json), CSV (.csv), Parquet (.parquet, .pq) or ASDiv XML "
+              "(.xml), each also gzip-compressed (.gz)")
+"""The files ssbg reads, as an error or a ``--help`` names them."""
+
+
+def base_suffix(path: str | Path) -> str:
+    """A file's extension past a ``.gz`` (``train.jsonl.gz``: ``.jsonl``), lower case."""
+    name = Path(path).name.lower()
+    return Path(name.removesuffix(".gz")).suffix
+
+
+def table_format(path: str | Path) -> str:
+    """The format of a file by its extension (:data:`TABLE_FORMATS`, past a ``.gz``); ``jsonl`` for any other name.
+
+    >>> table_format("dev.parquet"), table_format("a.csv.gz"), table_format("x.json"), table_format("dev.jsonl")
     ('parquet', 'csv', 'json', 'jsonl')
     """
-    return _EXTENSIONS.get(Path(path).suffix.lower(), "jsonl")
+    return _EXTENSIONS.get(base_suffix(path), "jsonl")
+
+
+def unknown_extension(path: str | Path) -> ImportRefusal | None:
+    """The error for a regular file whose extension no reader knows (a ``.tsv``, a ``.txt``, a ``README.md``),
+    listing the formats; None for a known extension, and for what is no regular file (its reader refuses it).
+
+    >>> unknown_extension("data/samples/README.md").message  # doctest: +ELLIPSIS
+    "ssbg reads no '.md' file; it reads JSONL (.jsonl, .ndjson), a JSON array (.json), ..."
+    >>> unknown_extension("data/samples/gsm8k_sample.jsonl") is None
+    True
+    """
+    suffix = base_suffix(path)
+    if suffix in KNOWN_EXTENSIONS or not Path(path).is_file():
+        return None
+    return ImportRefusal(f"ssbg reads no '{suffix or '(no extension)'}' file; it reads {FILE_KINDS} "
+                         "(rename a file of one of these to its extension; check-solutions also takes jsonl=PATH, "
+                         "csv=PATH, ...)",
+                         reason="malformed_record", path=str(path), detail=suffix or "(no extension)")
 
 
 def split_format(spec: str | Path) -> tuple[str, Path]:
-    """``FORMAT=PATH`` (a format of :data:`TABLE_FORMATS`) or a bare path: ``(format, path)``.
+    """``FORMAT=PATH`` (a format of :data:`TABLE_FORMATS`) or a bare path: ``(format, path)``; a bare path to a file
+    whose extension no reader knows is refused (:func:`unknown_extension`).
 
     >>> split_format("parquet=out/verdicts.bin"), split_format("data/a=b.csv")
     (('parquet', PosixPath('out/verdicts.bin')), ('csv', PosixPath('data/a=b.csv')))
@@ -88,6 +121,9 @@ def split_format(spec: str | Path) -> tuple[str, Path]:
     fmt, sep, rest = text.partition("=")
     if sep and fmt in TABLE_FORMATS:
         return fmt, Path(rest)
+    refusal = unknown_extension(text)
+    if refusal is not None:
+        raise refusal
     return table_format(text), Path(text)
 
 
@@ -104,6 +140,13 @@ def _is_frame(data: object) -> bool:
 
 def _is_dataset(data: object) -> bool:
     return type(data).__module__.startswith("datasets") and type(data).__name__ in ("Dataset", "IterableDataset")
+
+
+def _splits(data: object) -> list[str] | None:
+    """The split names of a ``datasets.DatasetDict`` (or ``IterableDatasetDict``); None for anything else."""
+    if type(data).__name__ in ("DatasetDict", "IterableDatasetDict") and isinstance(data, Mapping):
+        return [str(k) for k in data]
+    return None
 
 
 def source_name(data: object, name: str | None = None) -> str:
@@ -198,6 +241,11 @@ def scan_source(data: object, *, name: str | None = None) -> Iterator[RawRecord]
         yield from _scan_file(fmt, path)
         return
     where = Path(source_name(data, name))
+    splits = _splits(data)
+    if splits is not None:
+        raise ImportRefusal(f"a {type(data).__name__} holds splits ({', '.join(splits) or 'none'}): pick a split, "
+                            f"data[{(splits or ['train'])[0]!r}]", reason="malformed_record", path=str(where),
+                            detail="pick a split")
     if _is_frame(data):
         rows: Iterable[object] = _frame_rows(data)
     elif _is_dataset(data) or (isinstance(data, Iterable) and not isinstance(data, bytes | Mapping)):
