@@ -1,0 +1,139 @@
+"""What comes in and what goes out, under attack (issue 38, ADR 0033): CSV and Parquet that lose no row, output
+paths that never clobber, one output set per run, option values typed, work linear within the caps."""
+
+from __future__ import annotations
+
+import csv
+import io
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ssbg.checking.batch import check_solutions
+from ssbg.reading.readers import tabular
+from ssbg.reading.readers.common import MAX_RECORD_BYTES
+from ssbg.reading.readers.tabular import scan_source
+from tests.strategies import seam_settings
+
+Q = "Ann has 3 apples and buys 4 more apples. How many apples?"
+S = "3 + 4 = 7 apples"
+
+
+def _csv(path: Path, rows: list[dict[str, str]]) -> Path:
+    buffer = io.StringIO(newline="")
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    path.write_text(buffer.getvalue(), encoding="utf-8", newline="")
+    return path
+
+
+def _scan(path: Path) -> list[tuple[int, Any, Any]]:
+    return [(r.line, r.data, r.refusal and r.refusal[0]) for r in scan_source(path)]
+
+
+# ------------------------------------------------------------------ CSV loses no row
+
+
+def test_a_csv_field_past_pythons_default_limit_is_read_and_the_rows_after_it_too(tmp_path: Path) -> None:
+    rows = [{"id": "a", "q": Q, "s": S}, {"id": "b", "q": "x" * 200_000, "s": S}, {"id": "c", "q": Q, "s": S}]
+    path = _csv(tmp_path / "r.csv", rows)
+    frame = check_solutions(path, question_field="q", solution_field="s", id_field="id", progress=False)
+    assert frame[["id", "status"]].values.tolist() == [["a", "sound"], ["b", "refused"], ["c", "sound"]]
+    assert frame["refusal_reason"].tolist()[1] == "record_too_large"  # the question's cap, not the CSV module's
+
+
+def test_a_csv_record_past_the_record_cap_is_a_refused_row_and_the_rows_after_it_are_read(tmp_path: Path) -> None:
+    big = "y" * (MAX_RECORD_BYTES + 10)
+    rows = [{"q": Q, "s": S}, {"q": f"a\n{big}\nb", "s": S}, {"q": Q, "s": "5 + 1 = 6"}, {"q": big, "s": S},
+            {"q": Q, "s": S}]
+    got = _scan(_csv(tmp_path / "r.csv", rows))
+    assert [(n, r) for n, _, r in got] == [(1, None), (2, "record_too_large"), (3, None), (4, "record_too_large"),
+                                          (5, None)]
+    assert got[2][1] == {"q": Q, "s": "5 + 1 = 6"}
+
+
+def test_one_bad_byte_refuses_its_own_csv_record_only(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_bytes(f"q,s\n{Q},{S}\n{Q} caf\xe9,{S}\n{Q},\"{S}\"\n".encode("latin-1"))
+    got = _scan(path)
+    assert [(n, r) for n, _, r in got] == [(1, None), (2, "encoding_error"), (3, None)]
+    assert got[2][1] == {"q": Q, "s": S}
+
+
+def test_csv_quoting_reads_as_pythons_csv_module_reads_it(tmp_path: Path) -> None:
+    text = ('q,s,n\n"two\nlines, and ""quotes""",5"" tall,\n\nplain,"a, b"\r\n" spaced",x"y"z,3\n'
+            '"last\r\nrow",\xe9,"trailing"\n')
+    path = tmp_path / "r.csv"
+    path.write_text(text, encoding="utf-8", newline="")
+    want = [{k: v for k, v in row.items() if v} for row in csv.DictReader(io.StringIO(text, newline=""))]
+    assert [d for _, d, _ in _scan(path)] == want
+
+
+def test_a_csv_of_one_endless_line_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    with path.open("wb") as f:
+        f.write(b"q,s\n")
+        for _ in range(40):
+            f.write(b"z" * (1 << 20))
+    tracemalloc.start()
+    try:
+        got = _scan(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [(n, r) for n, _, r in got] == [(1, "record_too_large")]
+    assert peak < 3 * MAX_RECORD_BYTES  # 40 MB of file, never held whole
+
+
+# ------------------------------------------------------------------ Parquet read by row group
+
+
+def test_a_corrupt_parquet_row_group_is_a_counted_refusal_of_its_rows(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    rows = [{"q": f"Ann has {i} apples and buys 1 more apple. How many apples?", "s": f"{i} + 1 = {i + 1} apples"}
+            for i in range(1, 31)]
+    path = tmp_path / "r.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), path, row_group_size=10)
+    column = pq.ParquetFile(path).metadata.row_group(1).column(0)
+    data = bytearray(path.read_bytes())
+    data[column.data_page_offset : column.data_page_offset + column.total_compressed_size] = (
+        b"\xab" * column.total_compressed_size)
+    path.write_bytes(bytes(data))
+    frame = check_solutions(path, question_field="q", solution_field="s", progress=False)
+    assert len(frame) == 30
+    refused = frame[frame["status"] == "refused"]
+    assert refused["source"].tolist() == [f"{path}:{n}" for n in range(11, 21)]
+    assert set(refused["refusal_reason"]) == {"malformed_record"}
+    assert "row group 2 of 3" in refused["refusal_detail"].tolist()[0]
+    assert (frame["status"] != "refused").sum() == 20
+
+
+@given(st.lists(st.lists(st.text(alphabet='ab ,"\n\r\xe9', max_size=8), min_size=1, max_size=4), min_size=1,
+                max_size=6), st.integers(1, 7))
+@seam_settings(200)
+def test_any_csv_reads_as_the_csv_module_reads_it_whatever_the_block_size(
+    table: list[list[str]], block: int
+) -> None:
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, lineterminator="\n").writerows(table)
+    text = buffer.getvalue()
+    raw = io.BytesIO(text.encode("utf-8"))
+    old = tabular.BLOCK_BYTES
+    tabular.BLOCK_BYTES = block
+    try:
+        got = [row for record in tabular._csv_records(raw) for row in tabular._csv_rows(record)]  # type: ignore[union-attr]
+    finally:
+        tabular.BLOCK_BYTES = old
+    assert got == list(csv.reader(io.StringIO(text, newline="")))
+
+
+def test_a_csv_header_that_cannot_be_read_is_one_refusal(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_bytes(b"q\xff,s\n" + f"{Q},{S}\n".encode())
+    assert _scan(path) == [(1, None, "encoding_error")]
