@@ -46,7 +46,7 @@ import secrets
 import signal
 import stat
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
@@ -57,6 +57,7 @@ __all__ = [
     "OutputSet",
     "Terminated",
     "atomic_write",
+    "check_outputs",
     "check_writable",
     "open_regular",
     "read_regular",
@@ -168,6 +169,65 @@ def check_writable(folder: str | Path) -> Path:
             probe.unlink()
         raise output_error(exc, str(path), "write into") from None
     return path
+
+
+def _identity(path: Path) -> tuple[str, tuple[int, int] | None]:
+    """Where a path leads (links and ``..`` resolved) and, for a file that exists, its device and inode."""
+    try:
+        info = os.stat(path)
+        inode: tuple[int, int] | None = (info.st_dev, info.st_ino)
+    except OSError:
+        inode = None
+    return os.path.realpath(path), inode
+
+
+def check_outputs(outputs: Iterable[str | Path], inputs: Iterable[str | Path | None] = ()) -> None:
+    """Refuse, before a record is read, outputs that cannot be what they say: a folder, a FIFO, a device or a
+    socket (never replaced by a file: ``is_a_directory``, ``not_a_regular_file``), a file the run reads
+    (``output_is_input``: the same path, link or inode) or two outputs that are one file (``outputs_collide``).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> check_outputs([d / "v.csv", d / "v.html"], [d / "in.csv"])
+    >>> check_outputs([d / "v.csv", d / "sub" / ".." / "v.csv"])
+    Traceback (most recent call last):
+    ...
+    ssbg.errors.OutputError: cannot write ...: two outputs of the run are one file ...
+    """
+    seen: dict[str | tuple[int, int], Path] = {}
+    read: dict[str | tuple[int, int], Path] = {}
+    for given in inputs:
+        if given is not None:
+            real, inode = _identity(Path(given))
+            read[real] = Path(given)
+            if inode is not None:
+                read[inode] = Path(given)
+    for given in outputs:
+        target = Path(given)
+        try:
+            mode: int | None = os.stat(target).st_mode
+        except OSError:
+            mode = None
+        if mode is not None and stat.S_ISDIR(mode):
+            raise OutputError(f"cannot write {target}: it is a folder", reason="is_a_directory", path=str(target),
+                              detail="is a directory")
+        if mode is not None and not stat.S_ISREG(mode):
+            what = _kind(mode)
+            raise OutputError(f"cannot write {target}: it is {what}, not a file ssbg may replace",
+                              reason="not_a_regular_file", path=str(target), detail=what)
+        real, inode = _identity(target)
+        for key in (real, inode):
+            if key is None:
+                continue
+            if key in read:
+                raise OutputError(f"cannot write {target}: it is {read[key]}, which the run reads",
+                                  reason="output_is_input", path=str(target), detail=str(read[key]))
+            if key in seen:
+                raise OutputError(f"cannot write {target}: two outputs of the run are one file ({seen[key]})",
+                                  reason="outputs_collide", path=str(target), detail=str(seen[key]))
+        seen[real] = target
+        if inode is not None:
+            seen[inode] = target
 
 
 def atomic_write(target: str | Path, data: bytes | str) -> Path:

@@ -137,3 +137,116 @@ def test_a_csv_header_that_cannot_be_read_is_one_refusal(tmp_path: Path) -> None
     path = tmp_path / "r.csv"
     path.write_bytes(b"q\xff,s\n" + f"{Q},{S}\n".encode())
     assert _scan(path) == [(1, None, "encoding_error")]
+
+
+# ------------------------------------------------------------------ output paths checked before a record is read
+
+
+def _records(tmp_path: Path) -> Path:
+    path = tmp_path / "in.csv"
+    return _csv(path, [{"q": Q, "s": S}, {"q": Q, "s": "3 + 5 = 8 apples"}])
+
+
+def _run(path: Path | str, *more: str) -> list[str]:
+    return ["check-solutions", str(path), "--question-field", "q", "--solution-field", "s", "--no-progress", *more]
+
+
+@pytest.fixture
+def never_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a record fails the test: an output path is judged before any record is read."""
+
+    def refuse(*_args: object, **_kwargs: object) -> Any:
+        raise AssertionError("a record was read")
+
+    monkeypatch.setattr(tabular, "scan_source", refuse)
+
+
+@pytest.mark.usefixtures("never_read")
+@pytest.mark.parametrize(
+    ("case", "reason"),
+    [("o is the input", "output_is_input"), ("html is o", "outputs_collide"), ("html is the input", "output_is_input"),
+     ("o is a folder", "is_a_directory"), ("html is a folder", "is_a_directory"),
+     ("o is not .csv", "wrong_suffix"), ("html is not .html", "wrong_suffix"),
+     ("html is a fifo", "not_a_regular_file"), ("html is a device", "not_a_regular_file"),
+     ("html is the error steps", "output_is_input"), ("o names the input by a link", "output_is_input")],
+)
+def test_a_bad_output_path_is_exit_2_before_a_record_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, reason: str
+) -> None:
+    import os
+
+    from ssbg.cli import main
+
+    records = _records(tmp_path)
+    before = records.read_bytes()
+    steps = tmp_path / "steps.csv"
+    steps.write_text("id,solver,line\n", encoding="utf-8")
+    out, html = tmp_path / "v.csv", tmp_path / "v.html"
+    if case == "o is the input":
+        out = records
+    elif case == "html is o":
+        html = out
+    elif case == "html is the input":
+        html = records
+    elif case == "o is a folder":
+        out.mkdir()
+    elif case == "html is a folder":
+        html.mkdir()
+    elif case == "o is not .csv":
+        out = tmp_path / "v.txt"
+    elif case == "html is not .html":
+        html = tmp_path / "v.csv.txt"
+    elif case == "html is a fifo":
+        html = tmp_path / "fifo.html"
+        os.mkfifo(html)
+    elif case == "html is a device":
+        html = Path("/dev/null")
+    elif case == "html is the error steps":
+        html = steps
+    elif case == "o names the input by a link":
+        out = tmp_path / "link.csv"
+        out.symlink_to(records)
+    code = main(_run(records, "-o", str(out), "--html", str(html), "--error-steps", str(steps)))
+    err = capsys.readouterr().err
+    assert (code, f"[{reason}]" in err) == (2, True), err
+    assert records.read_bytes() == before
+    assert steps.read_text(encoding="utf-8") == "id,solver,line\n"
+    assert not (tmp_path / "v.csv").is_file()
+    assert not (tmp_path / "v.pack.csv").exists()
+    if case == "html is a fifo":
+        assert html.is_fifo()
+
+
+def test_the_path_written_is_the_path_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ssbg.cli import main
+
+    records = _records(tmp_path)
+    (tmp_path / "v.csv").write_text("mine\n", encoding="utf-8")
+    assert main(_run(records, "-o", str(tmp_path / "v.txt"))) == 2
+    assert (tmp_path / "v.csv").read_text(encoding="utf-8") == "mine\n"
+    assert not (tmp_path / "v.txt").exists()
+    assert main(_run(records, "-o", str(tmp_path / "w.csv"))) == 0
+    assert f"verdicts: {tmp_path / 'w.csv'}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("case", ["fifo", "device", "corpus file"])
+def test_a_report_onto_a_fifo_a_device_or_its_corpus_is_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    import os
+
+    from ssbg.cli import main
+
+    corpus = tmp_path / "train.jsonl"
+    corpus.write_text('{"question": "Ann has 3 apples. How many?", "answer": "3 * 1 = 3\\n#### 3"}\n',
+                      encoding="utf-8")
+    before = corpus.read_bytes()
+    html = {"fifo": tmp_path / "r.html", "device": Path("/dev/null"), "corpus file": corpus}[case]
+    if case == "fifo":
+        os.mkfifo(html)
+    code = main(["report", f"gsm8k={corpus}", "-o", str(html), "--no-progress", "--no-diagrams"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "[not_a_regular_file]" in err or "[output_is_input]" in err
+    assert corpus.read_bytes() == before
+    assert case != "fifo" or html.is_fifo()

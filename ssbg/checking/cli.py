@@ -33,7 +33,8 @@ beyond the caps of :mod:`ssbg.limits` are refused unread (``record_too_large``).
 
 Exit codes: 0 when written; 1 with ``--fail-on-error`` when any verdict is ``error``; 2 for bad
 input (no such file, a field or solver key no record has, a bad pack or error-steps file) or an output
-that cannot be written, printed by :func:`ssbg.cli.main`; 130 interrupted, 143 terminated (the previous
+that cannot be written or is no file ssbg may replace (a folder, a FIFO, a device, a file the run reads, another
+output, a name not ending in ``.csv`` or ``.html``: ADR 0033), printed by :func:`ssbg.cli.main`; 130 interrupted, 143 terminated (the previous
 outputs intact).
 """
 
@@ -54,22 +55,27 @@ def _keys(values: list[str] | None) -> tuple[str, ...]:
 
 
 def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None, Path]:
-    """The files the run writes (verdicts, pack, scores, page), their folders proved writable before a record is
-    read: a read-only or missing folder, or a target that is a folder, fails at once (exit 2), not after the run."""
+    """The files the run writes (verdicts, pack, scores, page, sweep), judged before a record is read (exit 2):
+    a folder on the way missing or read-only, a target that is a folder, a FIFO or a device, a target that is a
+    file the run reads or another target, a suffix that is not its format's (the verdicts ``.csv``, the page
+    ``.html``: the path written is the path said, ADR 0033)."""
     from ssbg.errors import OutputError
-    from ssbg.files import check_writable
+    from ssbg.files import check_outputs, check_writable
+    from ssbg.reading.readers.tabular import split_format
 
     output = Path(args.output)
     html_path = Path(args.html) if args.html else None
     targets = (output, output.with_suffix(".pack.csv"), output.with_suffix(".scores.csv"), html_path,
                output.with_suffix(".sweep.csv"))
-    for target in targets:
-        if target is None:
-            continue
+    written = [t for t in targets if t is not None]
+    written += [output.with_suffix(".parquet"), output.with_suffix(".scores.parquet")]
+    for target in written:
         check_writable(target.parent)
-        if target.is_dir():
-            raise OutputError(f"cannot write {target}: it is a folder", reason="is_a_directory", path=str(target),
-                              detail="is a directory")
+    check_outputs(written, [split_format(args.file)[1], args.error_steps])
+    for named, suffixes in ((output, (".csv",)), (html_path, (".html", ".htm"))):
+        if named is not None and named.suffix not in suffixes:
+            raise OutputError(f"cannot write {named}: its name must end in {' or '.join(suffixes)}, the format "
+                              "written there", reason="wrong_suffix", path=str(named), detail=named.suffix or "none")
     return targets
 
 

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssbg.errors import GROUNDING_REASONS, OutputError, SsbgError, output_error
-from ssbg.files import OutputSet, check_writable
+from ssbg.files import OutputSet, check_outputs, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.outputs import html_text, write_csv
 from ssbg.reading.textview import tidy_numbers
@@ -999,6 +999,25 @@ def _remove_empty(folders: Sequence[Path]) -> None:
             folder.rmdir()
 
 
+def _spec_files(specs: Any) -> list[Path]:
+    """The files named by corpus specs (``NAME=PATH`` or a path; a folder's files), for :func:`check_outputs`."""
+    if isinstance(specs, str | Path):
+        specs = [specs]
+    if not isinstance(specs, list | tuple):
+        return []
+    out: list[Path] = []
+    for spec in specs:
+        if isinstance(spec, str | Path):
+            text = str(spec)
+            name, sep, rest = text.partition("=")
+            path = Path(rest) if sep and name and not Path(text).exists() else Path(text)
+            out.append(path)
+            if path.is_dir():
+                with contextlib.suppress(OSError):  # a folder the run cannot list fails where it is read
+                    out += sorted(path.iterdir())
+    return out
+
+
 def write_report(
     specs: Any,
     out_html: str | Path,
@@ -1057,6 +1076,7 @@ def write_report(
     if html_path.is_dir():
         raise OutputError(f"cannot write the report to {html_path}: it is a folder", reason="is_a_directory",
                           path=str(html_path), detail="is a directory")
+    check_outputs([html_path], _spec_files(specs))  # a FIFO, a device, a corpus file: refused before reading
     made = _new_folders(html_path.parent, tables_dir)  # removed again if the run fails: it leaves nothing behind
     check_writable(html_path.parent)
     check_writable(tables_dir)
