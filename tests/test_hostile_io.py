@@ -250,3 +250,167 @@ def test_a_report_onto_a_fifo_a_device_or_its_corpus_is_exit_2(
     assert "[not_a_regular_file]" in err or "[output_is_input]" in err
     assert corpus.read_bytes() == before
     assert case != "fifo" or html.is_fifo()
+
+
+# ------------------------------------------------------------------ one output set per run
+
+
+def _set(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.name.startswith("v.") and p.is_file()}
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+def _labelled(tmp_path: Path, answer: int) -> Path:
+    path = tmp_path / "in.jsonl"
+    path.write_text(f'{{"q": "{Q}", "s": "3 + 4 = {answer} apples", "ok": true}}\n', encoding="utf-8")
+    return path
+
+
+def _set_args(records: Path, folder: Path) -> list[str]:
+    return _run(records, "--label-field", "ok", "-o", str(folder / "v.csv"), "--html", str(folder / "v.html"))
+
+
+def test_a_second_run_on_a_set_being_written_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ssbg.cli import main
+    from ssbg.files import OutputLock
+
+    records = _labelled(tmp_path, 7)
+    out = tmp_path / "out"
+    out.mkdir()
+    with OutputLock(out / "v.csv"):  # another run holds the set
+        assert main(_set_args(records, out)) == 2
+    assert "[output_locked]" in capsys.readouterr().err
+    assert _set(out) == {}
+    assert main(_set_args(records, out)) == 0  # the lock is gone with its run
+    assert _leftovers(out) == []
+
+
+_KILLED_IN_COMMIT = """
+import os, signal, sys
+import ssbg.files as files
+real, count = os.replace, [0]
+def replace(src, dst):
+    real(src, dst)
+    if files.in_commit():
+        count[0] += 1
+        if count[0] == int(sys.argv[1]):
+            os.kill(os.getpid(), signal.SIGKILL)
+files.os.replace = replace
+from ssbg.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("kill_at", [1, 2, 5, 7, 8, 12, 13])  # the journal, then 6 files moved aside, 6 put in place
+def test_sigkill_inside_the_commit_leaves_the_old_set_or_the_new_one_after_the_next_run(
+    tmp_path: Path, kill_at: int
+) -> None:
+    import subprocess
+    import sys
+
+    from ssbg.cli import main
+    from ssbg.files import OutputLock
+
+    repo = Path(__file__).resolve().parents[1]
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    out.mkdir()
+    fresh.mkdir()
+    records = _labelled(tmp_path, 7)
+    assert main(_set_args(records, out)) == 0
+    old = _set(out)
+    records = _labelled(tmp_path, 8)
+    assert main(_set_args(records, fresh)) == 0
+    new = {name: data.replace(str(fresh).encode(), str(out).encode()) for name, data in _set(fresh).items()}
+    child = subprocess.run([sys.executable, "-c", _KILLED_IN_COMMIT, str(kill_at), *_set_args(records, out)],
+                           cwd=repo, capture_output=True, check=False)
+    assert child.returncode == -9, child.stderr.decode()
+    assert any(name.endswith(".ssbg.journal") for name in _leftovers(out))
+    with OutputLock(out / "v.csv", [out / n for n in old]) as lock:
+        assert _set(out) == (new if kill_at == 13 else old)  # rolled forward once every new file was in place
+        assert lock.note is not None
+    assert _leftovers(out) == []
+
+
+_KILLED_WRITING = """
+import os, signal, sys
+from ssbg.stats import report
+def killed(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+real = report._write_csv
+def write(frame, path):
+    real(frame, path)
+    killed()
+report._write_csv = write
+from ssbg.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_files_a_killed_run_staged_are_cleaned_by_the_next_run(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from ssbg.cli import main
+
+    repo = Path(__file__).resolve().parents[1]
+    out = tmp_path / "out"
+    out.mkdir()
+    records = _labelled(tmp_path, 7)
+    child = subprocess.run([sys.executable, "-c", _KILLED_WRITING, *_set_args(records, out)], cwd=repo,
+                           capture_output=True, check=False)
+    assert child.returncode == -9, child.stderr.decode()
+    assert any(".ssbg-new-" in name for name in _leftovers(out))
+    assert main(_set_args(records, out)) == 0
+    assert _leftovers(out) == []
+
+
+_INTERRUPTED_IN_COMMIT = """
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+import ssbg.files as files
+real = os.replace
+def replace(src, dst):
+    real(src, dst)
+    if files.in_commit():
+        os.kill(os.getpid(), signal.SIG{0})
+files.os.replace = replace
+from ssbg.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(("sig", "code"), [("INT", 130), ("TERM", 143)])
+def test_a_signal_inside_the_commit_says_the_new_set_is_in_place(tmp_path: Path, sig: str, code: int) -> None:
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    out = tmp_path / "out"
+    out.mkdir()
+    records = _labelled(tmp_path, 7)
+    child = subprocess.run([sys.executable, "-c", _INTERRUPTED_IN_COMMIT.format(sig), *_set_args(records, out)],
+                           cwd=repo, capture_output=True, check=False)
+    err = child.stderr.decode()
+    assert child.returncode == code, err
+    assert "no output was replaced" not in err
+    assert "the new outputs are in place" in err
+    assert {"v.csv", "v.html", "v.scores.csv"} <= set(_set(out))
+    assert _leftovers(out) == []
+
+
+def test_a_second_report_on_a_page_being_written_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ssbg.cli import main
+    from ssbg.files import OutputLock
+
+    corpus = tmp_path / "train.jsonl"
+    corpus.write_text('{"question": "Ann has 3 apples. How many?", "answer": "3 * 1 = 3\\n#### 3"}\n',
+                      encoding="utf-8")
+    page = tmp_path / "out" / "r.html"
+    page.parent.mkdir()
+    with OutputLock(page):
+        assert main(["report", f"gsm8k={corpus}", "-o", str(page), "--no-progress", "--no-diagrams"]) == 2
+    assert "[output_locked]" in capsys.readouterr().err
+    assert sorted(p.name for p in page.parent.iterdir()) == []

@@ -34,14 +34,19 @@ beyond the caps of :mod:`ssbg.limits` are refused unread (``record_too_large``).
 Exit codes: 0 when written; 1 with ``--fail-on-error`` when any verdict is ``error``; 2 for bad
 input (no such file, a field or solver key no record has, a bad pack or error-steps file) or an output
 that cannot be written or is no file ssbg may replace (a folder, a FIFO, a device, a file the run reads, another
-output, a name not ending in ``.csv`` or ``.html``: ADR 0033), printed by :func:`ssbg.cli.main`; 130 interrupted, 143 terminated (the previous
-outputs intact).
+output, a name not ending in ``.csv`` or ``.html``: ADR 0033) or outputs another run is writing (``output_locked``),
+printed by :func:`ssbg.cli.main`; 130 interrupted, 143 terminated (the previous outputs intact, or the new ones
+when the signal came during their commit, as the message says).
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ssbg.files import OutputLock
 
 __all__ = ["register"]
 
@@ -91,6 +96,29 @@ def _probability(text: str) -> float:
 
 
 def _cmd_check_solutions(args: argparse.Namespace) -> int:
+    import sys
+
+    from ssbg.files import OutputLock
+
+    keys = _keys(args.solver_key)
+    if keys and args.solver_field:
+        raise SystemExit("ssbg check-solutions: name the solver by --solver-field or by --solver-key, not both")
+    targets = _targets(args)
+    output = targets[0]
+    files = [t for t in targets if t is not None]
+    files += [output.with_suffix(".parquet"), output.with_suffix(".scores.parquet")]
+    # the set's lock, held from before the first record is read to after the commit: a second run on the same
+    # outputs stops (exit 2); what a killed run left is finished or undone first (ADR 0033)
+    with OutputLock(output, files) as lock:
+        if lock.note is not None:
+            print(lock.note, file=sys.stderr)
+        return _check_and_write(args, keys, targets, lock)
+
+
+def _check_and_write(
+    args: argparse.Namespace, keys: tuple[str, ...], targets: tuple[Path, Path, Path, Path | None, Path],
+    lock: OutputLock,
+) -> int:
     import pandas as pd
 
     from ssbg.checking.batch import (
@@ -108,10 +136,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     from ssbg.stats.report import IN_SAMPLE_KEY, write_tables
     from ssbg.stats.tables import pack_table
 
-    keys = _keys(args.solver_key)
-    if keys and args.solver_field:
-        raise SystemExit("ssbg check-solutions: name the solver by --solver-field or by --solver-key, not both")
-    output, pack_path, scores_path, html_path, sweep_path = _targets(args)
+    output, pack_path, scores_path, html_path, sweep_path = targets
     print(f"min_evidence (ε): {args.min_evidence} — a unit mismatch, an ungrounded number or an answer-unit mismatch "
           "is error evidence only when the readings that undo it hold less than ε of the reader's probability")
     pack = _pack_for(args.pack)
@@ -138,7 +163,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     # One set, renamed into place together (SIGINT and SIGTERM held off meanwhile): a run that fails or is
     # stopped leaves the previous set whole, never a new verdicts.csv beside an old page.  Verdicts and
     # scores as CSV and, with pyarrow, as Parquet beside them (the pack's provenance in its schema).
-    with OutputSet() as out:
+    with OutputSet(lock) as out:
         write_tables([(output.stem, frame)], output.parent, metadata=meta, out=out)
         out.temp(pack_path).write_text(csv_text(pack_table(pack.components)), encoding="utf-8")
         if scores is not None:

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssbg.errors import GROUNDING_REASONS, OutputError, SsbgError, output_error
-from ssbg.files import OutputSet, check_outputs, check_writable
+from ssbg.files import OutputLock, OutputSet, check_outputs, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.outputs import html_text, write_csv
 from ssbg.reading.textview import tidy_numbers
@@ -939,6 +939,7 @@ class ReportResult:
     parquet_paths: tuple[Path, ...]
     batch: BatchResult
     summary: CorpusSummary
+    recovered: str | None = None  # what the run finished or undid of a killed run's commit (OutputLock.note)
 
     @property
     def tables(self) -> Mapping[str, pd.DataFrame]:
@@ -1080,13 +1081,25 @@ def write_report(
     made = _new_folders(html_path.parent, tables_dir)  # removed again if the run fails: it leaves nothing behind
     check_writable(html_path.parent)
     check_writable(tables_dir)
+    # the set's lock, held from before the first record is read to after the commit (ADR 0033): a second run on
+    # the same page stops (exit 2); a killed run's commit is finished or undone and its staged files deleted
+    try:
+        with OutputLock(html_path, folders=[tables_dir]) as lock:
+            return _report_run(specs, html_path, tables_dir, lock, title=title, jobs=jobs, engine=engine, pack=pack,
+                               limit=limit, progress=progress, parquet=parquet, diagrams=diagrams)
+    except BaseException:
+        _remove_empty(made)  # the folders this run made, where they are still empty: it leaves nothing behind
+        raise
+
+
+def _report_run(specs: Any, html_path: Path, tables_dir: Path, lock: OutputLock, *, title: str, jobs: int,
+                engine: str, pack: Any, limit: int | None, progress: bool, parquet: bool,
+                diagrams: bool) -> ReportResult:
+    """:func:`write_report` with its outputs judged and its lock held."""
     warm_up = _RenderingWarmUp(enabled=jobs > 1 and engine == "local")
     try:
         batch = run_batch(specs, jobs=jobs, engine=engine, pack=pack, limit=limit, progress=progress,
                           on_chunk=warm_up.on_chunk)
-    except BaseException:
-        _remove_empty(made)
-        raise
     finally:
         warm_up.join()
     summary = summarize(batch.problems, batch.equations, pack=batch.unit_pack, kinds=batch.kinds)
@@ -1096,7 +1109,7 @@ def write_report(
     # writes the tables; the fork comes first, before the diagrams start their threads
     figures = _FiguresAside(summary, enabled=jobs > 1 and engine == "local")
     drawn = _Diagrams.of(chosen) if diagrams else None
-    with OutputSet() as out:
+    with OutputSet(lock) as out:
         try:
             csvs, parquets = write_tables(
                 iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds),
@@ -1108,5 +1121,5 @@ def write_report(
                 drawn.close()
         _write_file(html_path, lambda temp: temp.write_text(page, encoding="utf-8"), out)
         out.commit()
-    return ReportResult(html_path, tuple(csvs), tuple(parquets), batch, summary)
+    return ReportResult(html_path, tuple(csvs), tuple(parquets), batch, summary, lock.note)
 
