@@ -46,7 +46,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ssbg import jsontext
-from ssbg.errors import NumberError, PackError, UnitAlgebraError
+from ssbg.errors import NumberError, PackError, UnitAlgebraError, shown
 from ssbg.numbers import MAX_MAGNITUDE, parse_ratio
 
 if TYPE_CHECKING:  # imported where a pack is read, not at `import ssbg` (ADR 0015: import time)
@@ -648,6 +648,11 @@ def _dimension_vector(items: tuple[tuple[str, int], ...]) -> UnitVector:
     return UnitVector(**dict(items))
 
 
+MAX_PACK_EXPONENT = 16
+"""The largest exponent (in absolute value) a pack row's dimension may hold: real units hold 4 at most
+(kg·m²/s³ is the watt); an exponent of thousands of digits would pass as an int and fail in the algebra."""
+
+
 def _parse_row(raw: str, where: str) -> UnitEntry:
     try:
         row = jsontext.loads_line(raw)
@@ -675,7 +680,10 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
         raise _pack_error("malformed_row", "'surfaces' must be non-empty strings", where)
     dims = row["dimension"]
     if not _BASE_SET.issuperset(dims) or not all(v.__class__ is int for v in dims.values()):
-        raise _pack_error("malformed_row", f"'dimension' must map base dimensions to ints: {dims}", where)
+        raise _pack_error("malformed_row", f"'dimension' must map base dimensions to ints: {shown(dims)}", where)
+    if any(abs(v) > MAX_PACK_EXPONENT for v in dims.values()):
+        raise _pack_error("malformed_row", f"'dimension' exponents must be within ±{MAX_PACK_EXPONENT}: "
+                          f"{shown(dims)}", where)
     ratio: Fraction | None = None
     if row["ratio"] is not None:
         try:  # "5280", "1/12": each side a number within ssbg.numbers' bounds ("1e99999999" refuses at once)

@@ -414,3 +414,61 @@ def test_a_second_report_on_a_page_being_written_is_exit_2(tmp_path: Path, capsy
         assert main(["report", f"gsm8k={corpus}", "-o", str(page), "--no-progress", "--no-diagrams"]) == 2
     assert "[output_locked]" in capsys.readouterr().err
     assert sorted(p.name for p in page.parent.iterdir()) == []
+
+
+# ------------------------------------------------------------------ every option value typed
+
+
+@pytest.mark.parametrize("line", ["\u00b2", "\u0663", "9" * 5000, "0"],
+                         ids=["superscript two", "arabic three", "5000 digits", "0"])
+def test_an_error_steps_line_that_is_no_ascii_positive_integer_is_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str
+) -> None:
+    from ssbg.cli import main
+
+    steps = tmp_path / "steps.csv"
+    steps.write_text(f"id,solver,line\na,,1\nb,,{line}\n", encoding="utf-8")
+    code = main(_run(_records(tmp_path), "-o", str(tmp_path / "v.csv"), "--error-steps", str(steps)))
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"ImportRefusal [malformed_record] at {steps}:3" in err
+
+
+@pytest.mark.parametrize("option", ["--question-field", "--solution-field", "--id-field", "--label-field",
+                                    "--reference-field", "--solver-field"])
+@pytest.mark.parametrize("value", ["", "   "])
+def test_a_blank_field_option_is_exit_2_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    from ssbg.cli import main
+
+    args = ["check-solutions", str(_records(tmp_path)), "--question-field", "q", "--solution-field", "s",
+            "-o", str(tmp_path / "v.csv"), "--no-progress", option, value]
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    assert f"argument {option}: must name a field" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("exponent", [17, -17, 10**4299, -(10**4299)],
+                         ids=["17", "-17", "4300 digits", "-4300 digits"])
+def test_a_pack_exponent_past_the_bound_refuses_at_load(tmp_path: Path, exponent: int) -> None:
+    import hashlib
+    import json
+    import shutil
+
+    from ssbg.errors import PackError
+    from ssbg.units import load_pack
+
+    pack = tmp_path / "pack"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "packs" / "en_units_v1", pack)
+    rows = (pack / "lexicon.jsonl").read_text(encoding="utf-8").splitlines()
+    rows[1] = json.dumps({**json.loads(rows[1]), "dimension": {"length": exponent}})
+    data = ("\n".join(rows) + "\n").encode()
+    (pack / "lexicon.jsonl").write_bytes(data)
+    manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
+    manifest.update(sha256=hashlib.sha256(data).hexdigest(), rows=len(rows))
+    (pack / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(PackError) as info:
+        load_pack(pack)
+    assert (info.value.reason, info.value.path) == ("malformed_row", f"{pack / 'lexicon.jsonl'}:2")

@@ -644,6 +644,9 @@ MAX_ERROR_STEPS_BYTES = 16 * 1024 * 1024
 """The largest error-steps file :func:`read_error_steps` reads (the hand-read file of the dev set is 2 KB)."""
 
 
+_MAX_LINE_DIGITS = 9  # a line number of a solution (its cap: MAX_SOLUTION_CHARS characters)
+
+
 def read_error_steps(path: str | Path) -> dict[tuple[str, str], int]:
     """Hand-read error steps: a CSV with columns ``id``, ``solver``, ``line`` (and a free ``note``), the line
     (from 1) where each solution's first error is, as a person reading it judged; ``(id, solver) -> line``.
@@ -670,7 +673,8 @@ def read_error_steps(path: str | Path) -> dict[tuple[str, str], int]:
         raise ImportRefusal(f"cannot read the error steps: {exc}", reason="malformed_record", path=str(file)) from None
     for number, row in enumerate(rows, start=2):
         line = (row.get("line") or "").strip()
-        if not line.isdigit() or int(line) < 1 or not (row.get("id") or "").strip() or row.get("solver") is None:
+        number_ok = line.isascii() and line.isdigit() and len(line) <= _MAX_LINE_DIGITS and int(line) >= 1
+        if not number_ok or not (row.get("id") or "").strip() or row.get("solver") is None:
             raise ImportRefusal("an error step is a row of id, solver and line (from 1)", reason="malformed_record",
                                 path=f"{file}:{number}")
         out[(row["id"].strip(), row["solver"].strip())] = int(line)

@@ -84,6 +84,13 @@ def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None, P
     return targets
 
 
+def _field_path(text: str) -> str:
+    """A field path (``--question-field`` and the like): any text but a blank one."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"must name a field (got {text!r})")
+    return text
+
+
 def _probability(text: str) -> float:
     """A float in (0, 1] (``--min-evidence``)."""
     try:
@@ -228,14 +235,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cmd.add_argument("file", metavar="FILE",
                      help="JSONL (one JSON object per line), a JSON array, CSV or Parquet, by extension or FORMAT=PATH "
                      "(jsonl, json, csv, parquet)")
-    cmd.add_argument("--question-field", required=True, metavar="Q", help="the question text")
-    cmd.add_argument("--solution-field", required=True, metavar="S",
+    cmd.add_argument("--question-field", type=_field_path, required=True, metavar="Q", help="the question text")
+    cmd.add_argument("--solution-field", type=_field_path, required=True, metavar="S",
                      help="the solution (text, or a list of step strings); inside each solver key's object")
-    cmd.add_argument("--id-field", metavar="ID", help="the record's own id (default: file:line)")
-    cmd.add_argument("--label-field", metavar="L", help="true for a correct solution (inside each solver key's object)")
-    cmd.add_argument("--reference-field", metavar="R",
+    cmd.add_argument("--id-field", type=_field_path, metavar="ID", help="the record's own id (default: file:line)")
+    cmd.add_argument("--label-field", type=_field_path, metavar="L",
+                     help="true for a correct solution (inside each solver key's object)")
+    cmd.add_argument("--reference-field", type=_field_path, metavar="R",
                      help="a reference (gold) solution: findings it shares are reading limits; it is checked too")
-    cmd.add_argument("--solver-field", metavar="M", help="a field naming the solver (one solution per record)")
+    cmd.add_argument("--solver-field", type=_field_path, metavar="M",
+                     help="a field naming the solver (one solution per record)")
     cmd.add_argument("--solver-key", action="append", metavar="K",
                      help="a key holding one solver's object (repeat, or comma-separate)")
     cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV",
