@@ -472,3 +472,49 @@ def test_a_pack_exponent_past_the_bound_refuses_at_load(tmp_path: Path, exponent
     with pytest.raises(PackError) as info:
         load_pack(pack)
     assert (info.value.reason, info.value.path) == ("malformed_row", f"{pack / 'lexicon.jsonl'}:2")
+
+
+# ------------------------------------------------------------------ work linear within the caps
+
+
+def _repeated_grounded(k: int) -> tuple[str, str]:
+    """The issue's record: a question of short sentences repeated, a solution of identical steps."""
+    return "It is 3 kg. " * (16 * k) + "How many kg?", "\n".join(["It is <<3+3=6>>6 kg"] * (5 * k))
+
+
+def _repeated_ungrounded(k: int) -> tuple[str, str]:
+    return "It is 3 kg. " * (16 * k) + "How many kg?", "\n".join(["6 + 6 = 12 kg"] * (5 * k))
+
+
+def _distinct(k: int) -> tuple[str, str]:
+    question = "".join(f"It is {i} kg. " for i in range(1, 12 * k + 1)) + "How many kg?"
+    return question, "\n".join(f"{i}.5 + {i}.5 = {2 * i + 1} kg" for i in range(1, 5 * k + 1))
+
+
+def _calls(question: str, solution: str) -> int:
+    """The Python function calls one check makes (a count, not a time: the same on every machine)."""
+    import sys
+
+    from ssbg.checking.verdict import check_solution
+
+    count = [0]
+
+    def profile(_frame: object, event: str, _arg: object) -> None:
+        if event == "call":
+            count[0] += 1
+
+    sys.setprofile(profile)
+    try:
+        check_solution(question, solution)
+    finally:
+        sys.setprofile(None)
+    return count[0]
+
+
+@pytest.mark.parametrize("shape", [_repeated_grounded, _repeated_ungrounded, _distinct])
+def test_a_record_twice_as_large_costs_about_twice_the_calls(shape: Any) -> None:
+    from ssbg.checking.verdict import check_solution
+
+    check_solution(*shape(1))  # packs and models loaded
+    small, large = _calls(*shape(8)), _calls(*shape(16))
+    assert large / small < 2.6, (small, large)  # quadratic work gave 3.3-3.9 (issue 38)
