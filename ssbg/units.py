@@ -814,6 +814,30 @@ def _read_pack(folder: Path) -> UnitPack:
             f"lexicon sha256 {checksum} differs from the manifest's {manifest['sha256']}",
             f"{manifest_path}:{_line_of_key(manifest_text, 'sha256')}",
         )
+    key = (os.path.realpath(folder), manifest_bytes, checksum)
+    known = _FOLDER_PACKS.get(key)
+    if known is not None:  # this folder, with this manifest and these lexicon bytes, was read already
+        return known
+    pack = _parse_pack(folder, manifest, manifest_text, data, depluralize, checksum)
+    if len(_FOLDER_PACKS) >= MAX_MEMOIZED_FOLDER_PACKS:
+        _FOLDER_PACKS.pop(next(iter(_FOLDER_PACKS)))
+    _FOLDER_PACKS[key] = pack
+    return pack
+
+
+MAX_MEMOIZED_FOLDER_PACKS = 16
+"""Folder packs kept once read, by resolved path, manifest and lexicon checksum (a ``--pack`` naming one folder
+1,000 times reads it once: ADR 0033); the oldest goes first."""
+
+_FOLDER_PACKS: dict[tuple[str, bytes, str], UnitPack] = {}
+
+
+def _parse_pack(
+    folder: Path, manifest: dict[str, Any], manifest_text: str, data: bytes, depluralize: bool, checksum: str
+) -> UnitPack:
+    """The pack of a folder whose manifest and lexicon checksum :func:`_read_pack` validated."""
+    lexicon_path = folder / "lexicon.jsonl"
+    manifest_path = folder / "manifest.json"
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -1107,6 +1131,7 @@ def clear_pack_cache() -> None:
     default_pack.cache_clear()
     _load_named.cache_clear()
     _compose.cache_clear()
+    _FOLDER_PACKS.clear()
 
 
 def _pack_arg(pack: object) -> UnitPack:

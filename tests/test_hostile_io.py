@@ -518,3 +518,58 @@ def test_a_record_twice_as_large_costs_about_twice_the_calls(shape: Any) -> None
     check_solution(*shape(1))  # packs and models loaded
     small, large = _calls(*shape(8)), _calls(*shape(16))
     assert large / small < 2.6, (small, large)  # quadratic work gave 3.3-3.9 (issue 38)
+
+
+def test_a_folder_pack_named_many_times_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from ssbg import units
+
+    pack = tmp_path / "mine"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "packs" / "en_units_v1", pack)
+    parsed = [0]
+    real = units._parse_row
+
+    def counted(raw: str, where: str) -> Any:
+        parsed[0] += 1
+        return real(raw, where)
+
+    monkeypatch.setattr(units, "_parse_row", counted)
+    units.clear_pack_cache()
+    (tmp_path / "x").mkdir()
+    once = units.load_pack(pack)
+    rows = parsed[0]
+    monkeypatch.chdir(tmp_path)
+    many = units.load_pack("+".join(["./mine"] * 200 + ["./x/../mine"]))
+    assert parsed[0] == rows  # the same folder and checksum: read once
+    assert many.checksum == once.checksum
+    lexicon = pack / "lexicon.jsonl"
+    lexicon.write_bytes(lexicon.read_bytes() + b"\n")  # a changed lexicon is read again (and refused: checksum)
+    with pytest.raises(units.PackError):
+        units.load_pack(pack)
+
+
+def _pid(batch: Any) -> tuple[int, ...]:
+    import os
+
+    return tuple(os.getpid() for _ in batch)
+
+
+def test_jobs_are_capped_at_the_batches_and_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    import concurrent.futures
+    import os
+
+    from ssbg.stats.batch import map_batches
+
+    asked: list[int] = []
+    real = concurrent.futures.ProcessPoolExecutor
+
+    def pool(*args: Any, max_workers: int, **kwargs: Any) -> Any:
+        asked.append(max_workers)
+        return real(*args, max_workers=max_workers, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", pool)
+    rows = list(map_batches([[1], [2], [3]], _pid, jobs=48))
+    assert [n for n, _ in rows] == [1, 1, 1]
+    assert len(asked) == 1
+    assert asked[0] <= min(3, len(os.sched_getaffinity(0)))
