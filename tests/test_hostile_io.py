@@ -151,6 +151,19 @@ def _run(path: Path | str, *more: str) -> list[str]:
     return ["check-solutions", str(path), "--question-field", "q", "--solution-field", "s", "--no-progress", *more]
 
 
+def _device(path: Path) -> Path:
+    """A character device node of our own (the null device's numbers), never the system's ``/dev/null``: code that
+    replaces a device by a file (what these tests catch) replaces this one."""
+    import os
+    import stat
+
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (PermissionError, AttributeError):
+        pytest.skip("no device nodes can be made here (not root)")
+    return path
+
+
 @pytest.fixture
 def never_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading a record fails the test: an output path is judged before any record is read."""
@@ -200,7 +213,7 @@ def test_a_bad_output_path_is_exit_2_before_a_record_is_read(
         html = tmp_path / "fifo.html"
         os.mkfifo(html)
     elif case == "html is a device":
-        html = Path("/dev/null")
+        html = _device(tmp_path / "null.html")
     elif case == "html is the error steps":
         html = steps
     elif case == "o names the input by a link":
@@ -241,9 +254,11 @@ def test_a_report_onto_a_fifo_a_device_or_its_corpus_is_exit_2(
     corpus.write_text('{"question": "Ann has 3 apples. How many?", "answer": "3 * 1 = 3\\n#### 3"}\n',
                       encoding="utf-8")
     before = corpus.read_bytes()
-    html = {"fifo": tmp_path / "r.html", "device": Path("/dev/null"), "corpus file": corpus}[case]
+    html = {"fifo": tmp_path / "r.html", "device": tmp_path / "null.html", "corpus file": corpus}[case]
     if case == "fifo":
         os.mkfifo(html)
+    if case == "device":
+        _device(html)
     code = main(["report", f"gsm8k={corpus}", "-o", str(html), "--no-progress", "--no-diagrams"])
     err = capsys.readouterr().err
     assert code == 2, err
@@ -573,3 +588,34 @@ def test_jobs_are_capped_at_the_batches_and_the_cores(monkeypatch: pytest.Monkey
     assert [n for n, _ in rows] == [1, 1, 1]
     assert len(asked) == 1
     assert asked[0] <= min(3, len(os.sched_getaffinity(0)))
+
+
+# ------------------------------------------------------------------ one record never stops a run; ids kept
+
+
+def test_a_record_that_cannot_be_sent_to_a_worker_is_a_refused_row(tmp_path: Path) -> None:
+    import threading
+
+    records: list[dict[str, Any]] = [{"id": f"r{k}", "q": f"{Q} ({k})", "s": S} for k in range(6)]  # 6 batches
+    records[3]["extra"] = threading.Lock()  # no pickle
+    frame = check_solutions(records, question_field="q", solution_field="s", id_field="id", jobs=2, batch_size=1,
+                            progress=False)
+    assert frame["id"].tolist() == [f"r{k}" for k in range(6)]
+    assert frame["status"].tolist() == ["sound"] * 3 + ["refused"] + ["sound"] * 2
+    assert frame["refusal_reason"].tolist()[3] == "malformed_record"
+    assert "cannot be sent to a worker" in frame["refusal_detail"].tolist()[3]
+
+
+def test_ids_of_any_json_type_are_kept_as_their_text() -> None:
+    import pandas as pd
+
+    ids: list[Any] = [1.5, 1e308, 10**5000, True, [1, "a"], {"k": 2}, 7, "x7"]
+    records = [{"id": value, "q": Q, "s": S} for value in ids]
+    frame = check_solutions(records, question_field="q", solution_field="s", id_field="id", progress=False)
+    got = frame["id"].tolist()
+    assert got[:2] == ["1.5", "1e+308"]
+    assert got[2] == "1" + "0" * 5000
+    assert got[3:] == ["true", '[1, "a"]', '{"k": 2}', "7", "x7"]
+    floats = pd.DataFrame({"id": [0.1, 2.5], "q": [Q, Q], "s": [S, S]})
+    assert check_solutions(floats, question_field="q", solution_field="s", id_field="id",
+                           progress=False)["id"].tolist() == ["0.1", "2.5"]
