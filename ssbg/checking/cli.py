@@ -91,6 +91,13 @@ def _field_path(text: str) -> str:
     return text
 
 
+def _path(text: str) -> str:
+    """A file's path (``-o``, ``--html``, ``--error-steps``): any text but a blank one (``--html ''`` wrote no page)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"must name a file (got {text!r})")
+    return text
+
+
 def _probability(text: str) -> float:
     """A float in (0, 1] (``--min-evidence``)."""
     try:
@@ -245,12 +252,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="a reference (gold) solution: findings it shares are reading limits; it is checked too")
     cmd.add_argument("--solver-field", type=_field_path, metavar="M",
                      help="a field naming the solver (one solution per record)")
-    cmd.add_argument("--solver-key", action="append", metavar="K",
+    cmd.add_argument("--solver-key", action="append", type=_field_path, metavar="K",
                      help="a key holding one solver's object (repeat, or comma-separate)")
-    cmd.add_argument("-o", "--output", required=True, metavar="VERDICTS_CSV",
+    cmd.add_argument("-o", "--output", required=True, type=_path, metavar="VERDICTS_CSV",
                      help="where to write the verdicts (CSV, and Parquet beside it when pyarrow is installed)")
-    cmd.add_argument("--html", metavar="REPORT_HTML", help="also write a page with the scores and drawn verdicts")
-    cmd.add_argument("--error-steps", metavar="FILE",
+    cmd.add_argument("--html", type=_path, metavar="REPORT_HTML",
+                     help="also write a page with the scores and drawn verdicts")
+    cmd.add_argument("--error-steps", type=_path, metavar="FILE",
                      help="CSV of id, solver, line: where each solution's first error is, read by hand")
     cmd.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
     cmd.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")

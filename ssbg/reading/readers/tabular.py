@@ -16,6 +16,12 @@ JSONL file and the Parquet file written from it number their records alike; a re
 memory is ``NAME:N`` (the name a caller gives, else the split of a ``Dataset``, else
 ``dataframe`` / ``dataset`` / ``records``).
 
+A CSV file is cut into records (a quoted field may hold line breaks) before a record is decoded or
+parsed, so a record too large (:data:`~ssbg.reading.readers.common.MAX_RECORD_BYTES`, its bytes skipped
+unheld), not UTF-8 or not CSV is its own refused row and the rows after it are read; no field limit but
+that.  A Parquet file is read a row group at a time: a group pyarrow cannot read refuses its rows, the
+others are read (ADR 0033).
+
 Values are made plain: numpy scalars and arrays (what pandas holds) become Python numbers and
 lists, and a missing value (``None``, ``NaN``, ``pd.NA``, an empty CSV cell) is no field at all,
 so a column that a row leaves empty reads like a JSON record without that key.  A CSV cell is
