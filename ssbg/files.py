@@ -509,8 +509,11 @@ class OutputLock:
     def write_journal(self, staged: list[tuple[Path, Path, Path | None]], removed: list[tuple[Path, Path]]) -> None:
         """Write the renames a commit is about to make (``(target, staged, old)``; ``(target, old)`` of a file the
         new set removes), whole or not at all, before the first of them."""
-        text = json.dumps({"staged": [[str(t), str(s), None if o is None else str(o)] for t, s, o in staged],
-                           "removed": [[str(t), str(o)] for t, o in removed]})
+        def at(path: Path) -> str:  # absolute: the next run may start in another folder
+            return os.path.abspath(path)
+
+        text = json.dumps({"staged": [[at(t), at(s), None if o is None else at(o)] for t, s, o in staged],
+                           "removed": [[at(t), at(o)] for t, o in removed]})
         temp = self.journal.with_name(self.journal.name + "-new")
         with open(temp, "w", encoding="utf-8") as handle:
             handle.write(text)
