@@ -4,9 +4,11 @@ Issue 27 measured work that grew faster than its input (quadratic) in the checke
 size caps of the time: a question of ``5%`` repeated (``evidence.mention_context`` scanned its
 sentence once per number), a chain of distinct annotated steps (the assignment matrix of
 ``plan_annotations``), unclosed annotations, lines of prose arithmetic, one step repeating one
-operand, a long question.  Each shape here is checked once by ``ssbg.check_solution`` in a fresh
-process (so its peak memory is its own) at three sizes: 100x is at the cap that bounds it
-(:mod:`ssbg.limits`), 1x a hundredth of it.  The table gives, per shape and size: the characters
+operand, a long question; issue 38 a question of one short sentence repeated 1,600 times with 500
+identical steps, grounded or not, and 1,200 distinct numbers with 500 distinct steps (the mention
+candidates and the rules that derive a number, ADR 0033).  Each shape here is checked once by
+``ssbg.check_solution`` in a fresh process (so its peak memory is its own) at three sizes: 100x is at
+the cap that bounds it (:mod:`ssbg.limits`), 1x a hundredth of it.  The table gives, per shape and size: the characters
 read (question + solution), the CPU seconds, the microseconds per character, the peak resident
 memory of the process (MiB, ``ru_maxrss``; an empty check is about 93 MiB of interpreter,
 numpy, scipy and packs), the verdict; per shape, the spread of the per-character cost over the
@@ -88,6 +90,26 @@ def long_question(k: int) -> tuple[str, str]:
     return body + "How many apples has Ann?", "3 * 2 = <<3*2=6>>6 dollars"
 
 
+def sentences_and_steps(k: int) -> tuple[str, str]:
+    """Issue 38's record: a question of one short sentence repeated (16 at 1x, 1,600 at 100x: 19,212 characters,
+    within the question's cap) and a solution of one annotated step repeated (5 at 1x, 500 at 100x), each
+    literal with as many mentions of its value as the question has sentences."""
+    return "It is 3 kg. " * (16 * k) + "How many kg?", "\n".join(["It is <<3+3=6>>6 kg"] * (5 * k))
+
+
+def ungrounded_steps(k: int) -> tuple[str, str]:
+    """The same question with a step whose numbers it never states, repeated (5 at 1x, 500 at 100x): every
+    literal goes through every rule that derives a number, over every mention."""
+    return "It is 3 kg. " * (16 * k) + "How many kg?", "\n".join(["6 + 6 = 12 kg"] * (5 * k))
+
+
+def distinct_mentions(k: int) -> tuple[str, str]:
+    """A question of sentences each stating another number (12 at 1x, 1,200 at 100x) and as many distinct
+    ungrounded steps (5 at 1x, 500 at 100x): the derived rules' search by value, not by a scan."""
+    question = "".join(f"It is {i} kg. " for i in range(1, 12 * k + 1)) + "How many kg?"
+    return question, "\n".join(f"{i}.5 + {i}.5 = {2 * i + 1} kg" for i in range(1, 5 * k + 1))
+
+
 # The sizes issue 27 measured on main, each beyond a cap now: refused unread (record_too_large), in milliseconds.
 ISSUE_SIZES: dict[str, Callable[[], tuple[str, str]]] = {
     "5% x 8,000 (16 KB)": lambda: ("Ann pays " + "5% " * 8000 + "of 40 apples. How many?", "5 + 5 = 10"),
@@ -100,7 +122,8 @@ ISSUE_SIZES: dict[str, Callable[[], tuple[str, str]]] = {
 
 SHAPES: dict[str, Shape] = {
     "percent": percent, "annotated": annotated, "unclosed": unclosed, "prose_lines": prose_lines,
-    "operands": operands, "long_question": long_question,
+    "operands": operands, "long_question": long_question, "sentences_steps": sentences_and_steps,
+    "ungrounded_steps": ungrounded_steps, "distinct_mentions": distinct_mentions,
 }  # fmt: skip
 
 _CHILD = """

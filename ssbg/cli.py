@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from ssbg import jsontext
 from ssbg.admissibility import OPERATION_KINDS
 from ssbg.errors import SsbgError
-from ssbg.files import Terminated, read_regular
+from ssbg.files import Terminated, commits, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover
     from ssbg.model import SemanticSymbolicBindingGraph
@@ -444,19 +444,27 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    committed = commits()
     try:
         code: int = args.func(args)
     except SsbgError as exc:
         return _error(exc)
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return EXIT_OK
-    except KeyboardInterrupt:  # outputs are staged: what was written before the run is intact
-        print("ssbg: interrupted; no output was replaced", file=sys.stderr)
+    except KeyboardInterrupt:  # outputs are staged: what was written before the run is intact, unless committed
+        print(f"ssbg: interrupted; {_replaced(commits() > committed)}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Terminated:  # SIGTERM while outputs were staged: the staged files are gone, the old ones intact
-        print("ssbg: terminated; no output was replaced", file=sys.stderr)
+        print(f"ssbg: terminated; {_replaced(commits() > committed)}", file=sys.stderr)
         return EXIT_TERMINATED
     return code
+
+
+def _replaced(committed: bool) -> str:
+    """What an interruption left: the new outputs (the signal came during or after their commit) or the old."""
+    if committed:
+        return "the new outputs are in place (they were committed before the signal was handled)"
+    return "no output was replaced"
 
 
 if __name__ == "__main__":  # pragma: no cover

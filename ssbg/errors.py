@@ -241,6 +241,11 @@ OUTPUT_REASONS: frozenset[str] = frozenset(
         "is_a_directory",  # the output file names a folder
         "no_space",  # the disk (or the quota) is full
         "write_failed",  # any other error of the file system while writing
+        "not_a_regular_file",  # the output names a FIFO, a device or a socket: never replaced by a file
+        "output_is_input",  # the output is a file the run reads (the records, the error steps)
+        "outputs_collide",  # two outputs of one run are one file
+        "wrong_suffix",  # the output's suffix is not its format's (verdicts .csv, a page .html)
+        "output_locked",  # another run is writing the same output set (ADR 0033)
     }
 )
 

@@ -41,23 +41,28 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import secrets
 import signal
 import stat
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ssbg.errors import OutputError, output_error
 
 __all__ = [
+    "OutputLock",
     "OutputSet",
     "Terminated",
     "atomic_write",
+    "check_outputs",
     "check_writable",
+    "commits",
+    "in_commit",
     "open_regular",
     "read_regular",
     "sniff_encoding",
@@ -170,6 +175,65 @@ def check_writable(folder: str | Path) -> Path:
     return path
 
 
+def _identity(path: Path) -> tuple[str, tuple[int, int] | None]:
+    """Where a path leads (links and ``..`` resolved) and, for a file that exists, its device and inode."""
+    try:
+        info = os.stat(path)
+        inode: tuple[int, int] | None = (info.st_dev, info.st_ino)
+    except OSError:
+        inode = None
+    return os.path.realpath(path), inode
+
+
+def check_outputs(outputs: Iterable[str | Path], inputs: Iterable[str | Path | None] = ()) -> None:
+    """Refuse, before a record is read, outputs that cannot be what they say: a folder, a FIFO, a device or a
+    socket (never replaced by a file: ``is_a_directory``, ``not_a_regular_file``), a file the run reads
+    (``output_is_input``: the same path, link or inode) or two outputs that are one file (``outputs_collide``).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> check_outputs([d / "v.csv", d / "v.html"], [d / "in.csv"])
+    >>> check_outputs([d / "v.csv", d / "sub" / ".." / "v.csv"])
+    Traceback (most recent call last):
+    ...
+    ssbg.errors.OutputError: cannot write ...: two outputs of the run are one file ...
+    """
+    seen: dict[str | tuple[int, int], Path] = {}
+    read: dict[str | tuple[int, int], Path] = {}
+    for given in inputs:
+        if given is not None:
+            real, inode = _identity(Path(given))
+            read[real] = Path(given)
+            if inode is not None:
+                read[inode] = Path(given)
+    for given in outputs:
+        target = Path(given)
+        try:
+            mode: int | None = os.stat(target).st_mode
+        except OSError:
+            mode = None
+        if mode is not None and stat.S_ISDIR(mode):
+            raise OutputError(f"cannot write {target}: it is a folder", reason="is_a_directory", path=str(target),
+                              detail="is a directory")
+        if mode is not None and not stat.S_ISREG(mode):
+            what = _kind(mode)
+            raise OutputError(f"cannot write {target}: it is {what}, not a file ssbg may replace",
+                              reason="not_a_regular_file", path=str(target), detail=what)
+        real, inode = _identity(target)
+        for key in (real, inode):
+            if key is None:
+                continue
+            if key in read:
+                raise OutputError(f"cannot write {target}: it is {read[key]}, which the run reads",
+                                  reason="output_is_input", path=str(target), detail=str(read[key]))
+            if key in seen:
+                raise OutputError(f"cannot write {target}: two outputs of the run are one file ({seen[key]})",
+                                  reason="outputs_collide", path=str(target), detail=str(seen[key]))
+        seen[real] = target
+        if inode is not None:
+            seen[inode] = target
+
+
 def atomic_write(target: str | Path, data: bytes | str) -> Path:
     """Write ``data`` (text as UTF-8) to a file beside ``target`` and rename it into place.
 
@@ -234,7 +298,8 @@ class OutputSet:
     staged files: the targets are untouched.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, lock: OutputLock | None = None) -> None:
+        self._lock = lock  # with a lock, a commit is journaled beside it
         self._staged: dict[Path, Path] = {}
         self._removed: list[Path] = []
         self._done = False
@@ -284,21 +349,30 @@ class OutputSet:
         self._done = True
 
     def commit(self) -> None:
-        """Swap the staged files in (SIGINT held off meanwhile); :class:`~ssbg.errors.OutputError` when the
-        file system refuses, with every old file back in place."""
+        """Swap the staged files in (SIGINT and SIGTERM held off meanwhile); :class:`~ssbg.errors.OutputError` when
+        the file system refuses, with every old file back in place.  With a lock (:class:`OutputLock`) the swap is
+        written to its journal first, so that a run killed in the middle of it (SIGKILL, a power cut) is rolled
+        forward or back by the next run on the set."""
         for target, staged in self._staged.items():
             if not staged.is_file():
                 raise OutputError(f"nothing was written for {target}", reason="write_failed", path=str(target),
                                   detail="not staged")
-        aside: list[tuple[Path, Path]] = []  # (target, where the old one went)
+        aside = [(target, _sibling(target, "ssbg-old")) for target in dict.fromkeys([*self._staged, *self._removed])
+                 if target.is_file() or target.is_symlink()]
+        olds = dict(aside)
         placed: list[Path] = []
+        moved: list[tuple[Path, Path]] = []
         with _sigint_held():
+            _STATE.in_commit = True
             try:
-                for target in [*self._staged, *self._removed]:
-                    if target.is_file() or target.is_symlink():
-                        old = _sibling(target, "ssbg-old")
-                        os.replace(target, old)
-                        aside.append((target, old))
+                if self._lock is not None:
+                    self._lock.write_journal(
+                        [(t, s, olds.get(t)) for t, s in self._staged.items()],
+                        [(t, olds[t]) for t in self._removed if t in olds and t not in self._staged],
+                    )
+                for target, old in aside:
+                    os.replace(target, old)
+                    moved.append((target, old))
                 for target, staged in self._staged.items():
                     os.replace(staged, target)
                     placed.append(target)
@@ -307,13 +381,197 @@ class OutputSet:
                 for target in placed:
                     with contextlib.suppress(OSError):
                         target.unlink()
-                for target, old in aside:
+                for target, old in moved:
                     with contextlib.suppress(OSError):
                         os.replace(old, target)
                 self.discard()
+                if self._lock is not None:
+                    self._lock.end_journal()
+                _STATE.in_commit = False
                 raise output_error(exc, failed, "replace") from None
+            _STATE.commits += 1  # the new set is in place: what an interruption from here on must say
             for _target, old in aside:
                 with contextlib.suppress(OSError):
                     old.unlink()
+            if self._lock is not None:
+                self._lock.end_journal()
+            _STATE.in_commit = False
         self._staged.clear()
         self._done = True
+
+
+class _CommitState:
+    """What this process's commits are doing (read by :func:`in_commit` and :func:`commits`)."""
+
+    in_commit = False
+    commits = 0
+
+
+_STATE = _CommitState()
+
+
+def in_commit() -> bool:
+    """Whether an :meth:`OutputSet.commit` is renaming files now (what a test kills a run inside)."""
+    return _STATE.in_commit
+
+
+def commits() -> int:
+    """How many output sets this process has swapped into place: a command compares it before and after, to say
+    on an interruption whether its outputs were replaced."""
+    return _STATE.commits
+
+
+_fcntl: Any
+try:
+    import fcntl as _fcntl
+except ImportError:  # pragma: no cover - not POSIX: no lock, the journal alone
+    _fcntl = None
+
+
+class OutputLock:
+    """The lock of an output set, held by one run from before its first record is read to after its commit.
+
+    The set is named by its first file (``primary``, the verdicts CSV or the report page); beside it are
+    ``.NAME.ssbg.lock`` (a ``flock``, released by the kernel when the process ends however it ends, and
+    deleted by its holder) and, during a commit, ``.NAME.ssbg.journal`` (the renames the commit makes).
+    Taking the lock (``with OutputLock(...)``) refuses a set another run holds (:class:`~ssbg.errors.OutputError`
+    ``output_locked``: the second run stops, exit 2, rather than wait), then finishes what a killed run left:
+    a journal is rolled forward when every new file of it was in place, else back to the old set; then the
+    staged files of a killed run (``.NAME.ssbg-new-*``, ``.NAME.ssbg-old-*``) of each of ``files`` and of
+    every file of ``folders`` are deleted.  :attr:`note` says what was done, or None (ADR 0033).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with OutputLock(d / "v.csv") as lock, OutputSet(lock) as out:
+    ...     _ = out.temp(d / "v.csv").write_text("new")
+    ...     out.commit()
+    >>> sorted(p.name for p in d.iterdir()), lock.note
+    (['v.csv'], None)
+    """
+
+    def __init__(self, primary: str | Path, files: Iterable[str | Path] = (),
+                 folders: Iterable[str | Path] = ()) -> None:
+        self.primary = Path(primary)
+        self.path = self.primary.with_name(f".{self.primary.name}.ssbg.lock")
+        self.journal = self.primary.with_name(f".{self.primary.name}.ssbg.journal")
+        self._files = [self.primary, *(Path(f) for f in files)]
+        self._folders = [Path(f) for f in folders]
+        self._fd: int | None = None
+        self.note: str | None = None
+
+    def __enter__(self) -> OutputLock:
+        try:
+            self._acquire()
+            self.note = self._recover()
+            self._clean()
+        except OutputError:
+            self._release()
+            raise
+        except OSError as exc:
+            self._release()
+            raise output_error(exc, str(self.path), "lock") from None
+        except BaseException:
+            self._release()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._release()
+
+    def _acquire(self) -> None:
+        while _fcntl is not None:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            try:
+                _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(fd)
+                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                    raise
+                raise OutputError(f"another ssbg run is writing the outputs of {self.primary}; run again when it "
+                                  "has ended (nothing was read or written)", reason="output_locked",
+                                  path=str(self.primary), detail=str(self.path)) from None
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(self.path))
+            except FileNotFoundError:
+                same = False
+            if same:  # the lock file still is the one locked (its last holder may have deleted it meanwhile)
+                self._fd = fd
+                return
+            os.close(fd)
+
+    def _release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink()  # while held: a run waiting on the old file finds it gone and takes a new one
+            os.close(self._fd)
+            self._fd = None
+
+    def write_journal(self, staged: list[tuple[Path, Path, Path | None]], removed: list[tuple[Path, Path]]) -> None:
+        """Write the renames a commit is about to make (``(target, staged, old)``; ``(target, old)`` of a file the
+        new set removes), whole or not at all, before the first of them."""
+        def at(path: Path) -> str:  # absolute: the next run may start in another folder
+            return os.path.abspath(path)
+
+        text = json.dumps({"staged": [[at(t), at(s), None if o is None else at(o)] for t, s, o in staged],
+                           "removed": [[at(t), at(o)] for t, o in removed]})
+        temp = self.journal.with_name(self.journal.name + "-new")
+        with open(temp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, self.journal)
+
+    def end_journal(self) -> None:
+        """The commit is done (or undone): its journal goes."""
+        with contextlib.suppress(OSError):
+            self.journal.unlink()
+
+    def _recover(self) -> str | None:
+        with contextlib.suppress(OSError):
+            self.journal.with_name(self.journal.name + "-new").unlink()
+        try:
+            plan = json.loads(self.journal.read_text(encoding="utf-8"))
+            staged = [(Path(t), Path(s), None if o is None else Path(o)) for t, s, o in plan["staged"]]
+            removed = [(Path(t), Path(o)) for t, o in plan["removed"]]
+        except FileNotFoundError:
+            return None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise OutputError(f"the journal of an interrupted commit, {self.journal}, cannot be read ({exc}); "
+                              "look at the files beside it and delete it", reason="write_failed",
+                              path=str(self.journal), detail="journal") from None
+        if not any(s.exists() for _, s, _ in staged):  # every new file is in place: finish the commit
+            for gone in [o for _, _, o in staged if o is not None] + [o for _, o in removed]:
+                with contextlib.suppress(FileNotFoundError):
+                    gone.unlink()
+            note = "the new outputs of an interrupted run were in place: its commit was finished"
+        else:  # back to the old set
+            for target, new, old in staged:
+                if old is not None and old.exists():
+                    os.replace(old, target)
+                elif old is None and not new.exists():
+                    with contextlib.suppress(FileNotFoundError):
+                        target.unlink()
+                with contextlib.suppress(FileNotFoundError):
+                    new.unlink()
+            for target, aside in removed:
+                if aside.exists():
+                    os.replace(aside, target)
+            note = "an interrupted run had begun to replace these outputs: the previous ones were put back"
+        self.journal.unlink()
+        return f"ssbg: {note} ({self.primary})"
+
+    def _clean(self) -> None:
+        for target in self._files:
+            for tag in ("ssbg-new", "ssbg-old"):
+                for left in target.parent.glob(f".{_glob_escape(target.name)}.{tag}-*"):
+                    with contextlib.suppress(OSError):
+                        left.unlink()
+        for folder in self._folders:
+            for tag in ("ssbg-new", "ssbg-old"):
+                for left in folder.glob(f".*.{tag}-*"):
+                    with contextlib.suppress(OSError):
+                        left.unlink()
+
+
+def _glob_escape(name: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)

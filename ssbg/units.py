@@ -46,7 +46,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ssbg import jsontext
-from ssbg.errors import NumberError, PackError, UnitAlgebraError
+from ssbg.errors import NumberError, PackError, UnitAlgebraError, shown
 from ssbg.numbers import MAX_MAGNITUDE, parse_ratio
 
 if TYPE_CHECKING:  # imported where a pack is read, not at `import ssbg` (ADR 0015: import time)
@@ -648,6 +648,11 @@ def _dimension_vector(items: tuple[tuple[str, int], ...]) -> UnitVector:
     return UnitVector(**dict(items))
 
 
+MAX_PACK_EXPONENT = 16
+"""The largest exponent (in absolute value) a pack row's dimension may hold: real units hold 4 at most
+(kg·m²/s³ is the watt); an exponent of thousands of digits would pass as an int and fail in the algebra."""
+
+
 def _parse_row(raw: str, where: str) -> UnitEntry:
     try:
         row = jsontext.loads_line(raw)
@@ -675,7 +680,10 @@ def _parse_row(raw: str, where: str) -> UnitEntry:
         raise _pack_error("malformed_row", "'surfaces' must be non-empty strings", where)
     dims = row["dimension"]
     if not _BASE_SET.issuperset(dims) or not all(v.__class__ is int for v in dims.values()):
-        raise _pack_error("malformed_row", f"'dimension' must map base dimensions to ints: {dims}", where)
+        raise _pack_error("malformed_row", f"'dimension' must map base dimensions to ints: {shown(dims)}", where)
+    if any(abs(v) > MAX_PACK_EXPONENT for v in dims.values()):
+        raise _pack_error("malformed_row", f"'dimension' exponents must be within ±{MAX_PACK_EXPONENT}: "
+                          f"{shown(dims)}", where)
     ratio: Fraction | None = None
     if row["ratio"] is not None:
         try:  # "5280", "1/12": each side a number within ssbg.numbers' bounds ("1e99999999" refuses at once)
@@ -806,6 +814,30 @@ def _read_pack(folder: Path) -> UnitPack:
             f"lexicon sha256 {checksum} differs from the manifest's {manifest['sha256']}",
             f"{manifest_path}:{_line_of_key(manifest_text, 'sha256')}",
         )
+    key = (os.path.realpath(folder), manifest_bytes, checksum)
+    known = _FOLDER_PACKS.get(key)
+    if known is not None:  # this folder, with this manifest and these lexicon bytes, was read already
+        return known
+    pack = _parse_pack(folder, manifest, manifest_text, data, depluralize, checksum)
+    if len(_FOLDER_PACKS) >= MAX_MEMOIZED_FOLDER_PACKS:
+        _FOLDER_PACKS.pop(next(iter(_FOLDER_PACKS)))
+    _FOLDER_PACKS[key] = pack
+    return pack
+
+
+MAX_MEMOIZED_FOLDER_PACKS = 16
+"""Folder packs kept once read, by resolved path, manifest and lexicon checksum (a ``--pack`` naming one folder
+1,000 times reads it once: ADR 0033); the oldest goes first."""
+
+_FOLDER_PACKS: dict[tuple[str, bytes, str], UnitPack] = {}
+
+
+def _parse_pack(
+    folder: Path, manifest: dict[str, Any], manifest_text: str, data: bytes, depluralize: bool, checksum: str
+) -> UnitPack:
+    """The pack of a folder whose manifest and lexicon checksum :func:`_read_pack` validated."""
+    lexicon_path = folder / "lexicon.jsonl"
+    manifest_path = folder / "manifest.json"
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -1099,6 +1131,7 @@ def clear_pack_cache() -> None:
     default_pack.cache_clear()
     _load_named.cache_clear()
     _compose.cache_clear()
+    _FOLDER_PACKS.clear()
 
 
 def _pack_arg(pack: object) -> UnitPack:

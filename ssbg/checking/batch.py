@@ -244,10 +244,41 @@ def _label(record: object, path: str) -> bool:
 
 
 def _record_id(record: object, path: str | None, fallback: str) -> str:
+    """The record's id as its text: a string as it is, any other JSON value as JSON writes it (``1.5``,
+    ``1e+308``, ``true``, ``[1, "a"]``, an int of any length); ``fallback`` (``file:line``) for none, a blank
+    string or ``null``."""
     value = field_value(record, path) if path else _MISSING
-    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip():
+    if value is _MISSING or value is None:
         return fallback
-    return str(value)
+    if isinstance(value, str):
+        return value if value.strip() else fallback
+    text = _json_text(value)
+    return fallback if text is None else text
+
+
+def _json_text(value: object) -> str | None:
+    """A JSON value as JSON text (an int past Python's 4,300-digit limit of int-to-text included); None for a
+    value JSON cannot write."""
+    import json
+
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _int_text(value)
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _int_text(value: int) -> str:
+    """The decimal digits of an int of any length (pieces of 4,000 digits each, within Python's limit)."""
+    if value < 0:
+        return "-" + _int_text(-value)
+    piece = 10**4000
+    parts: list[str] = []
+    while value >= piece:
+        value, low = divmod(value, piece)
+        parts.append(str(low).zfill(4000))
+    return str(value) + "".join(reversed(parts))
 
 
 def _refused_row(
@@ -473,7 +504,8 @@ def _record_rows(
     decoded = decode_jsonl_line(raw)
     if decoded.refusal is not None:
         exc = _refusal(decoded.refusal[0], decoded.refusal[1], decoded.refusal[1])
-        return [_refused_row(fallback, s, source, exc, min_evidence) for s in _solver_names(fields)]
+        rid = _record_id(raw.data, fields.id, fallback) if isinstance(raw.data, dict) else fallback  # _sendable's
+        return [_refused_row(rid, s, source, exc, min_evidence) for s in _solver_names(fields)]
     data = decoded.data
     rid = _record_id(data, fields.id, fallback)
     try:
@@ -564,6 +596,20 @@ def _count_lines(path: Path) -> int | None:
     except OSError:
         return 0
     return count
+
+
+def _sendable(raw: RawRecord, *, id_field: str | None) -> RawRecord:
+    """``raw``, or when it cannot be pickled to a worker process (a lock, a lambda, an open file among a record in
+    memory's values) its ``malformed_record`` refusal, keeping its id: that record's rows, not the run's end."""
+    import pickle
+
+    try:
+        pickle.dumps(raw, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:  # noqa: BLE001 - any value: TypeError, PicklingError, AttributeError, RecursionError
+        why = f"a value of the record cannot be sent to a worker process ({type(exc).__name__}: {exc})"[:300]
+        rid = None if id_field is None else _record_id(raw.data, id_field, "")
+        return RawRecord(raw.path, raw.line, data={id_field: rid} if rid else None, refusal=("malformed_record", why))
+    return raw
 
 
 def _batched(items: Iterator[RawRecord], size: int, question: str) -> Iterator[list[RawRecord]]:
@@ -660,6 +706,9 @@ def check_solutions(
     pack_spec = pack  # a Path stays a Path: a folder given by path (str() would make "mine" a pack's name)
     _pack_for(pack_spec)  # fail early, in this process, on a bad pack
     records: Iterator[RawRecord] = scan_source(data, name=source_name)
+    if (jobs > 1 or engine != "local") and not isinstance(data, str | Path):
+        records = map(functools.partial(_sendable, id_field=id_field), records)  # records in memory may hold any
+        # value: one that cannot be sent to a worker is its own refused row
     if limit is not None:
         records = (r for k, r in enumerate(records) if k < limit)
     rows: list[tuple[Any, ...]] = []
@@ -702,6 +751,9 @@ MAX_ERROR_STEPS_BYTES = 16 * 1024 * 1024
 """The largest error-steps file :func:`read_error_steps` reads (the hand-read file of the dev set is 2 KB)."""
 
 
+_MAX_LINE_DIGITS = 9  # a line number of a solution (its cap: MAX_SOLUTION_CHARS characters)
+
+
 def read_error_steps(path: str | Path) -> dict[tuple[str, str], int]:
     """Hand-read error steps: a CSV with columns ``id``, ``solver``, ``line`` (and a free ``note``), the line
     (from 1) where each solution's first error is, as a person reading it judged; ``(id, solver) -> line``.
@@ -728,7 +780,8 @@ def read_error_steps(path: str | Path) -> dict[tuple[str, str], int]:
         raise ImportRefusal(f"cannot read the error steps: {exc}", reason="malformed_record", path=str(file)) from None
     for number, row in enumerate(rows, start=2):
         line = (row.get("line") or "").strip()
-        if not line.isdigit() or int(line) < 1 or not (row.get("id") or "").strip() or row.get("solver") is None:
+        number_ok = line.isascii() and line.isdigit() and len(line) <= _MAX_LINE_DIGITS and int(line) >= 1
+        if not number_ok or not (row.get("id") or "").strip() or row.get("solver") is None:
             raise ImportRefusal("an error step is a row of id, solver and line (from 1)", reason="malformed_record",
                                 path=f"{file}:{number}")
         out[(row["id"].strip(), row["solver"].strip())] = int(line)

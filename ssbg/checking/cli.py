@@ -33,8 +33,10 @@ beyond the caps of :mod:`ssbg.limits` are refused unread (``record_too_large``).
 
 Exit codes: 0 when written; 1 with ``--fail-on-error`` when any verdict is ``error``; 2 for bad
 input (no such file, a field or solver key no record has, a bad pack or error-steps file) or an output
-that cannot be written, printed by :func:`ssbg.cli.main`; 130 interrupted, 143 terminated (the previous
-outputs intact).
+that cannot be written or is no file ssbg may replace (a folder, a FIFO, a device, a file the run reads, another
+output, a name not ending in ``.csv`` or ``.html``: ADR 0033) or outputs another run is writing (``output_locked``),
+printed by :func:`ssbg.cli.main`; 130 interrupted, 143 terminated (the previous outputs intact, or the new ones
+when the signal came during their commit, as the message says).
 """
 
 from __future__ import annotations
@@ -45,7 +47,10 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ssbg.files import OutputLock
 
 __all__ = ["register"]
 
@@ -59,27 +64,76 @@ def _keys(values: list[str] | None) -> tuple[str, ...]:
 
 
 def _targets(args: argparse.Namespace) -> tuple[Path, Path, Path, Path | None, Path]:
-    """The files the run writes (verdicts, pack, scores, page), their folders proved writable before a record is
-    read: a read-only or missing folder, or a target that is a folder, fails at once (exit 2), not after the run."""
+    """The files the run writes (verdicts, pack, scores, page, sweep), judged before a record is read (exit 2):
+    a folder on the way missing or read-only, a target that is a folder, a FIFO or a device, a target that is a
+    file the run reads or another target, a suffix that is not its format's (the verdicts ``.csv``, or ``.jsonl``
+    with ``--format jsonl``; the page ``.html``: the path written is the path said, ADR 0033).  With ``-o -`` the
+    verdicts go to stdout and only the page, if asked, is a file."""
     from ssbg.errors import OutputError
-    from ssbg.files import check_writable
+    from ssbg.files import check_outputs, check_writable
+    from ssbg.reading.readers.tabular import split_format
 
     output = Path(args.output)
     html_path = Path(args.html) if args.html else None
     targets = (output, output.with_suffix(".pack.csv"), output.with_suffix(".scores.csv"), html_path,
                output.with_suffix(".sweep.csv"))
-    for target in targets:
-        if target is None or (args.output == "-" and target != html_path):  # -: the verdicts go to stdout
-            continue
+    written = _written(args, targets)
+    for target in written:
         check_writable(target.parent)
-        if target.is_dir():
-            raise OutputError(f"cannot write {target}: it is a folder", reason="is_a_directory", path=str(target),
-                              detail="is a directory")
+    check_outputs(written, [split_format(args.file)[1], args.error_steps])
+    verdicts = (".jsonl",) if args.format == "jsonl" else (".csv",)
+    for named, suffixes in ((None if args.output == "-" else output, verdicts), (html_path, (".html", ".htm"))):
+        if named is not None and named.suffix not in suffixes:
+            raise OutputError(f"cannot write {named}: its name must end in {' or '.join(suffixes)}, the format "
+                              "written there", reason="wrong_suffix", path=str(named), detail=named.suffix or "none")
     return targets
 
 
-def _cmd_check_solutions(args: argparse.Namespace) -> int:
+def _written(args: argparse.Namespace, targets: tuple[Path, Path, Path, Path | None, Path]) -> list[Path]:
+    """The files a run writes: with ``-o -`` the page alone (if asked); else every target and the Parquet files."""
+    output, html_path = targets[0], targets[3]
+    if args.output == "-":
+        return [] if html_path is None else [html_path]
+    written = [t for t in targets if t is not None]
+    return [*written, output.with_suffix(".parquet"), output.with_suffix(".scores.parquet")]
 
+
+def _field_path(text: str) -> str:
+    """A field path (``--question-field`` and the like): any text but a blank one."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"must name a field (got {text!r})")
+    return text
+
+
+def _path(text: str) -> str:
+    """A file's path (``-o``, ``--html``, ``--error-steps``): any text but a blank one (``--html ''`` wrote no page)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"must name a file (got {text!r})")
+    return text
+
+
+def _cmd_check_solutions(args: argparse.Namespace) -> int:
+    from ssbg.files import OutputLock
+
+    keys = _keys(args.solver_key)
+    if keys and args.solver_field:
+        raise SystemExit("ssbg check-solutions: name the solver by --solver-field or by --solver-key, not both")
+    targets = _targets(args)
+    files = _written(args, targets)
+    if not files:  # -o - and no page: nothing is written but stdout, nothing to lock
+        return _check_and_write(args, keys, targets, None)
+    # the set's lock, held from before the first record is read to after the commit: a second run on the same
+    # outputs stops (exit 2); what a killed run left is finished or undone first (ADR 0033)
+    with OutputLock(files[0], files) as lock:
+        if lock.note is not None:
+            print(lock.note, file=sys.stderr)
+        return _check_and_write(args, keys, targets, lock)
+
+
+def _check_and_write(
+    args: argparse.Namespace, keys: tuple[str, ...], targets: tuple[Path, Path, Path, Path | None, Path],
+    lock: OutputLock | None,
+) -> int:
     from ssbg.checking.batch import (
         SWEEP,
         Fields,
@@ -94,10 +148,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     from ssbg.stats.insample import count_in_sample
     from ssbg.stats.report import IN_SAMPLE_KEY, write_tables
 
-    keys = _keys(args.solver_key)
-    if keys and args.solver_field:
-        raise SystemExit("ssbg check-solutions: name the solver by --solver-field or by --solver-key, not both")
-    output, pack_path, scores_path, html_path, sweep_path = _targets(args)
+    output, pack_path, scores_path, html_path, sweep_path = targets
     to_stdout = args.output == "-"  # the verdicts on stdout, everything said on stderr, no file beside them
     say = functools.partial(print, file=sys.stderr) if to_stdout else print
     say(f"min_evidence (ε): {args.min_evidence} — a unit mismatch, an ungrounded number or an answer-unit mismatch "
@@ -129,7 +180,7 @@ def _cmd_check_solutions(args: argparse.Namespace) -> int:
     if to_stdout:
         sys.stdout.write(jsonl_text(frame) if args.format == "jsonl" else csv_text(frame))
         sys.stdout.flush()
-    with OutputSet() as out:
+    with OutputSet(lock) as out:
         if to_stdout:
             pass  # no file beside stdout: the pack, the scores and the sweep are said on stderr
         elif args.format == "jsonl":
@@ -233,23 +284,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="JSONL (.jsonl, .ndjson: one JSON object per line), a JSON array (.json), CSV (.csv) or "
                      "Parquet (.parquet, .pq), each also gzip-compressed (read by its first bytes), by its extension "
                      "or FORMAT=PATH (jsonl, json, csv, parquet)")
-    cmd.add_argument("--question-field", required=True, metavar="Q", help="the question text")
-    cmd.add_argument("--solution-field", required=True, metavar="S",
+    cmd.add_argument("--question-field", type=_field_path, required=True, metavar="Q", help="the question text")
+    cmd.add_argument("--solution-field", type=_field_path, required=True, metavar="S",
                      help="the solution (text, or a list of step strings); inside each solver key's object")
-    cmd.add_argument("--id-field", metavar="ID", help="the record's own id (default: file:line)")
-    cmd.add_argument("--label-field", metavar="L", help="true for a correct solution (inside each solver key's object)")
-    cmd.add_argument("--reference-field", metavar="R",
+    cmd.add_argument("--id-field", type=_field_path, metavar="ID", help="the record's own id (default: file:line)")
+    cmd.add_argument("--label-field", type=_field_path, metavar="L",
+                     help="true for a correct solution (inside each solver key's object)")
+    cmd.add_argument("--reference-field", type=_field_path, metavar="R",
                      help="a reference (gold) solution: findings it shares are reading limits; it is checked too")
-    cmd.add_argument("--solver-field", metavar="M", help="a field naming the solver (one solution per record)")
-    cmd.add_argument("--solver-key", action="append", metavar="K",
+    cmd.add_argument("--solver-field", type=_field_path, metavar="M",
+                     help="a field naming the solver (one solution per record)")
+    cmd.add_argument("--solver-key", action="append", type=_field_path, metavar="K",
                      help="a key holding one solver's object (repeat, or comma-separate)")
-    cmd.add_argument("-o", "--output", default="-", metavar="VERDICTS",
+    cmd.add_argument("-o", "--output", default="-", type=_path, metavar="VERDICTS",
                      help="where to write the verdicts: a CSV file (Parquet beside it when pyarrow is installed, the "
                      "pack, scores and sweep beside it too), or - for stdout (the default; all else said on stderr)")
     cmd.add_argument("--format", choices=("csv", "jsonl"), default="csv",
                      help="the verdicts as CSV (default) or as JSON lines, a row an object")
-    cmd.add_argument("--html", metavar="REPORT_HTML", help="also write a page with the scores and drawn verdicts")
-    cmd.add_argument("--error-steps", metavar="FILE",
+    cmd.add_argument("--html", type=_path, metavar="REPORT_HTML",
+                     help="also write a page with the scores and drawn verdicts")
+    cmd.add_argument("--error-steps", type=_path, metavar="FILE",
                      help="CSV of id, solver, line: where each solution's first error is, read by hand")
     cmd.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (default 1)")
     cmd.add_argument("--engine", choices=ENGINES, default="local", help="local processes or dask.bag")

@@ -157,9 +157,14 @@ _MAX_WRITTEN = 12  # numbers the one-step rule combines (a longer question has t
 
 def _written(question: str) -> list[float]:
     """The numbers a question writes (digits, number words up to twelve), in order, once each."""
+    return list(_written_once(question))
+
+
+@functools.lru_cache(maxsize=64)  # asked for each step of a solution: a question is read once (ADR 0033)
+def _written_once(question: str) -> tuple[float, ...]:
     found = [float(m.group().replace(",", "")) for m in _DIGITS.finditer(question)]
     found += [_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(question)]
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
 
 
 def _one_step(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:

@@ -60,7 +60,9 @@ Examples
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -772,6 +774,7 @@ def _said(mass: ReadingMass) -> str:
 
 def _note_findings(reading: SolutionReading, question: str, pack: UnitPack) -> list[tuple[Finding, _Facts]]:
     out = []
+    results: list[tuple[int, float]] | None = None  # the steps' stated results, read once (not once per note)
     for n in reading.notes:
         f = Finding(n.reason, n.step, n.line, None if n.start is None or n.end is None else (n.start, n.end), (),
                     n.detail)
@@ -781,7 +784,9 @@ def _note_findings(reading: SolutionReading, question: str, pack: UnitPack) -> l
         number = _number(n.detail)
         found = [] if number is None else implicit_readings(question, number, pack)
         if not found and number is not None:
-            unsaid = unsaid_step(question, _results_before(reading, n.step), number)
+            if results is None:
+                results = _stated_results(reading)
+            unsaid = unsaid_step(question, _results_before(results, n.step), number)
             found = [] if unsaid is None else [unsaid]
         if not found:
             out.append((f, _Facts(number=number, support=0.0)))
@@ -818,16 +823,21 @@ def _value(x: float) -> float:
     return round(float(x), 6)
 
 
-def _results_before(reading: SolutionReading, step: int | None) -> list[float]:
-    """The results the solution's formulas before ``step`` state (``16-3=13``: 13), in order."""
+def _stated_results(reading: SolutionReading) -> list[tuple[int, float]]:
+    """``(step index, result)`` of each formula of the solution that states its result (``16-3=13``: 13), in order."""
     out = []
     for s in reading.steps:
-        if step is not None and s.index >= step:
-            break
         value = _number(s.formula.rpartition("=")[2]) if "=" in s.formula else None
         if value is not None:
-            out.append(value)
+            out.append((s.index, value))
     return out
+
+
+def _results_before(results: list[tuple[int, float]], step: int | None) -> list[float]:
+    """The results of :func:`_stated_results` of the formulas before ``step`` (every one for None), in order."""
+    if step is None:
+        return [v for _, v in results]
+    return [v for _, v in results[: bisect.bisect_left(results, (step, -math.inf))]]
 
 
 def _number(text: str) -> float | None:

@@ -49,6 +49,7 @@ from __future__ import annotations
 import functools
 import gc
 import importlib
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -816,10 +817,11 @@ def _pool_chunks(
     from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    head = list(itertools.islice(batches, 2))
+    head = list(itertools.islice(batches, _cores(jobs)))
     if len(head) < 2:
         yield from _local_chunks(iter(head), work, full_keys)
         return
+    jobs = len(head)  # no more workers than cores, nor than batches to give them (ADR 0033)
     batches = itertools.chain(head, batches)
 
     # fork where the platform has it (workers inherit the loaded modules and need no
@@ -845,6 +847,15 @@ def _pool_chunks(
                 yield n, fut.result()
     finally:
         gc.unfreeze()
+
+
+def _cores(jobs: int) -> int:
+    """``jobs``, at most the cores this process may run on."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(jobs, cores))
 
 
 def _warm(work: object) -> None:

@@ -16,6 +16,7 @@ typed error.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -130,6 +131,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
           "reading refuses it, as check-solutions counts it)")
     if result.batch.in_sample is not None:
         print(f"reading: {result.batch.in_sample.sentence}")
+    if result.recovered is not None:
+        print(result.recovered, file=sys.stderr)
     print(f"report: {result.html_path} (open it in a web browser)")
     print(f"tables: {result.csv_paths[0].parent if result.csv_paths else '-'}")
     if args.fail_on_refusal:

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssbg.errors import GROUNDING_REASONS, REASON_GLOSSARY, OutputError, SsbgError, output_error
-from ssbg.files import OutputSet, check_writable
+from ssbg.files import OutputLock, OutputSet, check_outputs, check_writable
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.outputs import html_text, write_csv
 from ssbg.reading.textview import tidy_numbers
@@ -1010,6 +1010,7 @@ class ReportResult:
     parquet_paths: tuple[Path, ...]
     batch: BatchResult
     summary: CorpusSummary
+    recovered: str | None = None  # what the run finished or undid of a killed run's commit (OutputLock.note)
 
     @property
     def tables(self) -> Mapping[str, pd.DataFrame]:
@@ -1068,6 +1069,25 @@ def _remove_empty(folders: Sequence[Path]) -> None:
     for folder in folders:
         with contextlib.suppress(OSError):
             folder.rmdir()
+
+
+def _spec_files(specs: Any) -> list[Path]:
+    """The files named by corpus specs (``NAME=PATH`` or a path; a folder's files), for :func:`check_outputs`."""
+    if isinstance(specs, str | Path):
+        specs = [specs]
+    if not isinstance(specs, list | tuple):
+        return []
+    out: list[Path] = []
+    for spec in specs:
+        if isinstance(spec, str | Path):
+            text = str(spec)
+            name, sep, rest = text.partition("=")
+            path = Path(rest) if sep and name and not Path(text).exists() else Path(text)
+            out.append(path)
+            if path.is_dir():
+                with contextlib.suppress(OSError):  # a folder the run cannot list fails where it is read
+                    out += sorted(path.iterdir())
+    return out
 
 
 def write_report(
@@ -1133,16 +1153,30 @@ def write_report(
     if html_path.is_dir():
         raise OutputError(f"cannot write the report to {html_path}: it is a folder", reason="is_a_directory",
                           path=str(html_path), detail="is a directory")
+    check_outputs([html_path], _spec_files(specs))  # a FIFO, a device, a corpus file: refused before reading
     made = _new_folders(html_path.parent, tables_dir)  # removed again if the run fails: it leaves nothing behind
     check_writable(html_path.parent)
     check_writable(tables_dir)
+    # the set's lock, held from before the first record is read to after the commit (ADR 0033): a second run on
+    # the same page stops (exit 2); a killed run's commit is finished or undone and its staged files deleted
+    try:
+        with OutputLock(html_path, folders=[tables_dir]) as lock:
+            return _report_run(specs, html_path, tables_dir, lock, title=title, jobs=jobs, engine=engine, pack=pack,
+                               limit=limit, progress=progress, parquet=parquet, diagrams=diagrams,
+                               min_evidence=min_evidence)
+    except BaseException:
+        _remove_empty(made)  # the folders this run made, where they are still empty: it leaves nothing behind
+        raise
+
+
+def _report_run(specs: Any, html_path: Path, tables_dir: Path, lock: OutputLock, *, title: str, jobs: int,
+                engine: str, pack: Any, limit: int | None, progress: bool, parquet: bool,
+                diagrams: bool, min_evidence: float) -> ReportResult:
+    """:func:`write_report` with its outputs judged and its lock held."""
     warm_up = _RenderingWarmUp(enabled=jobs > 1 and engine == "local")
     try:
         batch = run_batch(specs, jobs=jobs, engine=engine, pack=pack, limit=limit, progress=progress,
                           on_chunk=warm_up.on_chunk, min_evidence=min_evidence)
-    except BaseException:
-        _remove_empty(made)
-        raise
     finally:
         warm_up.join()
     summary = summarize(batch.problems, batch.equations, pack=batch.unit_pack, kinds=batch.kinds,
@@ -1153,7 +1187,7 @@ def write_report(
     # writes the tables; the fork comes first, before the diagrams start their threads
     figures = _FiguresAside(summary, enabled=jobs > 1 and engine == "local")
     drawn = _Diagrams.of(chosen) if diagrams else None
-    with OutputSet() as out:
+    with OutputSet(lock) as out:
         try:
             csvs, parquets = write_tables(
                 iter_csv_tables(batch.problems, batch.equations, summary, batch.pack_components, batch.kinds,
@@ -1166,5 +1200,5 @@ def write_report(
                 drawn.close()
         _write_file(html_path, lambda temp: temp.write_text(page, encoding="utf-8"), out)
         out.commit()
-    return ReportResult(html_path, tuple(csvs), tuple(parquets), batch, summary)
+    return ReportResult(html_path, tuple(csvs), tuple(parquets), batch, summary, lock.note)
 

@@ -101,6 +101,8 @@ def _step_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Ca
         prior = 2.6 - 0.05 * min(len(out), 10) - (0.0 if exact else 0.02)
         key = ("at", at) if virtual is not None else ("step", i)
         out.append(Candidate(Reading(step=i, text=text), key, prior, f"step {i}", ("result", key, unit, at)))
+        if len(out) == MAX_CANDIDATES:  # the latest ones (ADR 0033)
+            break
     return out
 
 
@@ -116,13 +118,37 @@ def _scaled_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[
     return _mentions_by(g, lit, found, 1.2, "scaled mention")
 
 
+MAX_CANDIDATES = 32
+"""The most candidates one proposer gives a literal: the first unused mentions of its value and the first used
+ones (:data:`MAX_CANDIDATES` each), the latest earlier results.  A question of GSM8K states at most 19 numbers,
+so no real literal has more and no reading of one changes; a question stating one number 2,000 times (within
+the caps) is read in work linear in its size, not in the product of its mentions and the solution's numbers
+(ADR 0033)."""
+
+
+def _first_mentions(g: GroundingState, found: Sequence[int]) -> Sequence[int]:
+    """``found`` (a value's mentions, in text order) once each, or past :data:`MAX_CANDIDATES` the first
+    :data:`MAX_CANDIDATES` unused and used ones, in text order."""
+    if len(found) <= MAX_CANDIDATES:
+        return list(dict.fromkeys(found))
+    fresh: dict[int, None] = {}
+    used: dict[int, None] = {}
+    for i in found:
+        into = used if i in g.used else fresh
+        if len(into) < MAX_CANDIDATES:
+            into[i] = None
+        elif len(fresh) >= MAX_CANDIDATES and len(used) >= MAX_CANDIDATES:
+            break
+    return sorted({**fresh, **used})
+
+
 def _mentions_by(
     g: GroundingState, lit: Literal, found: Sequence[int] | None, prior: float, label: str
 ) -> list[Candidate]:
     if not found:
         return []
     out: list[Candidate] = []
-    for rank, i in enumerate(dict.fromkeys(found)):
+    for rank, i in enumerate(_first_mentions(g, found)):
         p = prior - (1.0 if i in g.used else 0.0) - 0.01 * rank
         reading = Reading(mention=i, text=lit.text)
         out.append(Candidate(reading, ("mention", i), p, f"{label} {g.mentions[i].text!r}", ("mention", i)))

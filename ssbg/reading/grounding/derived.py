@@ -6,9 +6,11 @@ persons named, ``n + 1`` with self, ``two and a half``, ``every 6 months``, a nu
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import re
+from typing import Any
 
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.numbers import parse_number
@@ -93,6 +95,11 @@ _PROSE_NUMBER = re.compile(r"(?<![\w.,])(?P<cur>\$)?(?P<num>\d{1,3}(?:,\d{3})+(?
 # docstring is one example; comments say more.  The order is GROUNDING_RULES's, at the end.
 
 
+def _says(g: GroundingState, key: str, words: re.Pattern[str]) -> bool:
+    """Whether the text says ``words`` (searched once per problem, not once per number tried)."""
+    return bool(g.reading(f"says:{key}", lambda: (words.search(g.text) is not None,))[0])
+
+
 def _implicit(g: GroundingState, kind: str, operands: tuple[Operand, ...], value: float, lit: Literal) -> Operand:
     """An implicit step ``kind`` of ``operands`` whose result is ``value``, added to the state: the operand
     of the literal it explains."""
@@ -104,12 +111,8 @@ def _percent_complement(g: GroundingState, lit: Literal, op: str | None) -> Oper
     # Or 100% + p for a text that speaks of an increase ("1.2" or "120" for "a 20% raise").
     value = lit.value
     rising: bool | None = None
-    for i, m in enumerate(g.mentions):
-        scaled = g.scaled[i]
-        is_percent = m.unit is not None and scaled is not None and close(scaled * 100, float(m.value))
-        if not is_percent:
-            continue
-        p = float(m.value)
+    for i in g.of_mentions("percentages", lambda: _percentages(g)):
+        p = float(g.mentions[i].value)
         if close(100 - p, value) or close(1 - p / 100, value):
             kind, rest = "subtract", 100 - p
         elif close(100 + p, value) or close(1 + p / 100, value):
@@ -124,6 +127,16 @@ def _percent_complement(g: GroundingState, lit: Literal, op: str | None) -> Oper
         whole = Operand(constant="percent", cue=(cue[0].start, cue[0].end) if cue else None)
         return _implicit(g, kind, (whole, Operand(mention=i)), rest, lit)
     return None
+
+
+def _percentages(g: GroundingState) -> tuple[int, ...]:
+    """The mentions that are percentages (``20%``), by index."""
+    out = []
+    for i, m in enumerate(g.mentions):
+        scaled = g.scaled[i]
+        if m.unit is not None and scaled is not None and close(scaled * 100, float(m.value)):
+            out.append(i)
+    return tuple(out)
 
 
 def _solution_number(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
@@ -202,8 +215,11 @@ def _fraction_complement(g: GroundingState, lit: Literal, op: str | None) -> Ope
     """'2/3*60' with 'a third ... the rest': 2/3 is the implicit step 1 - 1/3."""
     # Only where the text has words of a whole or a rest (the whole constant's cue).
     value = lit.value
-    for i, m in enumerate(g.mentions):
-        if m.kind == "fraction" and 0 < float(m.value) < 1 and close(1 - float(m.value), value):
+    fractions = g.of_mentions("fractions", lambda: tuple(i for i, m in enumerate(g.mentions)
+                                                          if m.kind == "fraction" and 0 < float(m.value) < 1))
+    for i in fractions:
+        m = g.mentions[i]
+        if close(1 - float(m.value), value):
             cue = find_cues(g.text, 1)
             whole = next((c for c in cue if c.constant_id == "whole"), None)
             if whole is None:
@@ -220,42 +236,98 @@ def _cued_conversion(g: GroundingState, lit: Literal, op: str | None) -> Operand
     # names ("25 cents" / 100 for 0.25 where it says "dollar" or "$"); the fallback conversions last.
     value = lit.value
     where = ""
+    convertible = g.of_mentions("converted", lambda: _convertible(g))
+    if not convertible:
+        return None
+    by_head = g.of_mentions("converted_by_head", lambda: _by_head(convertible))
     for conversions, fallback in ((_CONVERSIONS, False), (_CUED_CONVERSIONS, True)):
-        for i, m in enumerate(g.mentions):
-            if m.lemma is None or m.kind != "quantity":
+        # the (mention, conversion) pairs whose value is the literal's, in the order of a scan of the mentions,
+        # each over the conversions: found by value in each head's sorted values, not by that scan (ADR 0033)
+        for _k, j, kind, target, i in _conversion_hits(dict(by_head), conversions, value):
+            cid, factor = conversions[j][0], conversions[j][1]
+            if not where:
+                where = g.text + "\n" + g.solution_line()
+            said = _PLURALS.get(target) or rf"{re.escape(target)}(?:e?s)?"
+            if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
                 continue
-            head = m.lemma.partition("_per_")[0]
-            a = float(m.value)
-            for cid, factor, num, den in conversions:
-                if head == den and close(a * factor, value):
-                    kind, target = "multiply", num
-                elif head == num and close(a / factor, value):
-                    kind, target = "divide", den
-                else:
-                    continue
-                if not where:
-                    where = g.text + "\n" + g.solution_line()
-                said = _PLURALS.get(target) or rf"{re.escape(target)}(?:e?s)?"
-                if not re.search(rf"(?i)(?<![A-Za-z])(?:{said})(?![A-Za-z])", where):
-                    continue
-                cues = find_cues(g.text, factor, fallback=fallback)
-                cue = next((c for c in cues if c.constant_id == cid), None)
-                if cue is None:
-                    continue
-                operands = (Operand(mention=i), Operand(constant=cid, cue=(cue.start, cue.end)))
-                return _implicit(g, kind, operands, value, lit)
+            cues = find_cues(g.text, factor, fallback=fallback)
+            cue = next((c for c in cues if c.constant_id == cid), None)
+            if cue is None:
+                continue
+            operands = (Operand(mention=i), Operand(constant=cid, cue=(cue.start, cue.end)))
+            return _implicit(g, kind, operands, value, lit)
     return None
+
+
+def _by_head(convertible: tuple[tuple[int, str, float], ...]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """Per head lemma, its convertible mentions as ``(sorted values, their (order, index))``."""
+    heads: dict[str, list[tuple[float, int, int]]] = {}
+    for k, (i, head, a) in enumerate(convertible):
+        heads.setdefault(head, []).append((a, k, i))
+    out = []
+    for head, rows in heads.items():
+        rows.sort()
+        out.append((head, ([a for a, _, _ in rows], [(k, i) for _, k, i in rows])))
+    return tuple(out)
+
+
+def _near(
+    index: tuple[list[float], list[tuple[int, int]]], centre: float, width: float
+) -> list[tuple[float, int, int]]:
+    """The ``(value, order, index)`` of a head's mentions whose value lies within ``width`` of ``centre``."""
+    values, where = index
+    lo = bisect.bisect_left(values, centre - width)
+    hi = bisect.bisect_right(values, centre + width)
+    return [(values[n], *where[n]) for n in range(lo, hi)]
+
+
+def _conversion_hits(
+    by_head: dict[str, Any], conversions: tuple[tuple[str, float, str, str], ...], value: float
+) -> list[tuple[int, int, str, str, int]]:
+    """``(order, conversion, kind, target unit, mention)`` of each mention a conversion turns into ``value``
+    (``close``), sorted as a scan of the mentions, each over the conversions, meets them."""
+    hits = []
+    slack = 1e-8 * max(1.0, abs(value))  # wider than close()'s tolerance: close() decides
+    for j, (_cid, factor, num, den) in enumerate(conversions):
+        if den in by_head:
+            for a, k, i in _near(by_head[den], value / factor, slack / factor):
+                if close(a * factor, value):
+                    hits.append((k, j, "multiply", num, i))
+        if num in by_head:
+            for a, k, i in _near(by_head[num], value * factor, slack * factor):
+                if close(a / factor, value):
+                    hits.append((k, j, "divide", den, i))
+    hits.sort()
+    return hits
+
+
+_CONVERTED_UNITS = frozenset(u for *_, num, den in (*_CONVERSIONS, *_CUED_CONVERSIONS) for u in (num, den))
+
+
+def _convertible(g: GroundingState) -> tuple[tuple[int, str, float], ...]:
+    """``(index, head lemma, value)`` of the quantity mentions a conversion may convert, the first of each head
+    and value (what a conversion reads of a mention: a question stating "3 kg" 2,000 times is tried once)."""
+    out: dict[tuple[str, float], int] = {}
+    for i, m in enumerate(g.mentions):
+        if m.lemma is None or m.kind != "quantity":
+            continue
+        head = m.lemma.partition("_per_")[0]
+        if head in _CONVERTED_UNITS:
+            out.setdefault((head, float(m.value)), i)
+    return tuple((i, head, a) for (head, a), i in out.items())
 
 
 def _parts_of_a_multiple(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
     """'180/3' with 'twice as many ... 180 in total': 3 is the implicit step 2 + 1 (parts of the whole)."""
     value = lit.value
-    if value < 2 or not value.is_integer() or not _SHARED.search(g.text):
+    if value < 2 or not value.is_integer() or not _says(g, "shared", _SHARED):
         return None
     k = value - 1
     multiplier: Operand | None = None
-    for i, m in enumerate(g.mentions):
-        if m.kind == "multiplier" and close(float(m.value), k):
+    multipliers = g.of_mentions("multipliers", lambda: tuple(i for i, m in enumerate(g.mentions)
+                                                              if m.kind == "multiplier"))
+    for i in multipliers:
+        if close(float(g.mentions[i].value), k):
             multiplier = Operand(mention=i)
             break
     else:
@@ -298,7 +370,7 @@ def _named_total(g: GroundingState, lit: Literal, op: str | None) -> Operand | N
     # once, as a divisor, where the text speaks of an average or an equal share; before that a count
     # listed as one mention ("knives, forks, and spoons").
     value = lit.value
-    if value < 2 or not value.is_integer() or not _AVERAGE.search(g.text):
+    if value < 2 or not value.is_integer() or not _says(g, "average", _AVERAGE):
         return None
     taken = [(m.start, m.end) for m in g.mentions]
     # "knives, forks, and spoons": a count as one mention
@@ -329,8 +401,10 @@ def _with_self(g: GroundingState, lit: Literal, op: str | None) -> Operand | Non
     value = lit.value
     if value < 2 or not value.is_integer():
         return None
-    for i, m in enumerate(g.mentions):
-        if m.lemma not in _COMPANION_LEMMAS or not close(float(m.value), value - 1):
+    companions = g.of_mentions("companions", lambda: tuple(i for i, m in enumerate(g.mentions)
+                                                            if m.lemma in _COMPANION_LEMMAS))
+    for i in companions:
+        if not close(float(g.mentions[i].value), value - 1):
             continue
         cue = _self_cue(g, companions=True)
         if cue is None:
@@ -344,14 +418,9 @@ def _and_a_half(g: GroundingState, lit: Literal, op: str | None) -> Operand | No
     """'2.5*12' with 'two and a half dozen': 2.5 is the implicit sum 2 + 0.5."""
     # The number takes the half's unit when it has none.
     value = lit.value
-    for i, (a, b) in enumerate(itertools.pairwise(g.mentions)):
-        if (
-            not close(float(b.value), 0.5)
-            or not close(float(a.value) + 0.5, value)
-            or not re.fullmatch(r"\s+and\s+", g.text[a.end : b.start])
-            or not re.match(r"(?i)(?:a\s+)?half\b", b.text)
-            or (a.unit is not None and a.unit != b.unit)
-        ):
+    for i in g.of_mentions("and_a_half", lambda: _and_halves(g)):
+        a, b = g.mentions[i], g.mentions[i + 1]
+        if not close(float(a.value) + 0.5, value):
             continue
         if a.unit is None and b.unit is not None:
             g.mentions = (*g.mentions[:i], dataclasses.replace(a, unit=b.unit, lemma=b.lemma), *g.mentions[i + 1 :])
@@ -360,15 +429,23 @@ def _and_a_half(g: GroundingState, lit: Literal, op: str | None) -> Operand | No
     return None
 
 
+def _and_halves(g: GroundingState) -> tuple[int, ...]:
+    """The mentions followed by "and a half" (``two and a half``), by index."""
+    return tuple(
+        i for i, (a, b) in enumerate(itertools.pairwise(g.mentions))
+        if close(float(b.value), 0.5) and re.fullmatch(r"\s+and\s+", g.text[a.end : b.start])
+        and re.match(r"(?i)(?:a\s+)?half\b", b.text) and (a.unit is None or a.unit == b.unit)
+    )
+
+
 def _times_per_period(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
     """'2*50' with 'every 6 months' and 'a year': 2 is the implicit step 12 / 6 (months_per_year)."""
     # A cued conversion constant over the mention, where the text or the formula's line names the longer unit.
     value = lit.value
     where = ""
-    for i, m in enumerate(g.mentions):
+    for i in g.of_mentions("periods", lambda: _periods(g)):
+        m = g.mentions[i]
         a = float(m.value)
-        if m.lemma is None or a <= 0 or not _EVERY.search(g.text, max(0, m.start - 8), m.start):
-            continue
         for cid, factor, num, den in _CONVERSIONS:
             if m.lemma != num or not close(factor / a, value):
                 continue
@@ -382,6 +459,12 @@ def _times_per_period(g: GroundingState, lit: Literal, op: str | None) -> Operan
             operands = (Operand(constant=cid, cue=(cue.start, cue.end)), Operand(mention=i))
             return _implicit(g, "divide", operands, value, lit)
     return None
+
+
+def _periods(g: GroundingState) -> tuple[int, ...]:
+    """The positive mentions with a unit that "every" comes before (``every 6 months``), by index."""
+    return tuple(i for i, m in enumerate(g.mentions) if m.lemma is not None and float(m.value) > 0
+                 and _EVERY.search(g.text, max(0, m.start - 8), m.start))
 
 
 def _number_word_measure(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
@@ -428,11 +511,8 @@ def _number_word_measure(g: GroundingState, lit: Literal, op: str | None) -> Ope
 def _hours_and_minutes(g: GroundingState, lit: Literal, op: str | None) -> Operand | None:
     """'90/3' with '1 hour 30 minutes': 90 is the implicit steps 1 x 60 + 30 (or 1.5 as 1 + 30 / 60)."""
     value = lit.value
-    for i, (a, b) in enumerate(itertools.pairwise(g.mentions)):
-        if a.lemma not in ("hour", "hr") or (b.lemma or "").partition("_per_")[0] != "minute":
-            continue
-        if not re.fullmatch(r"\s*(?:and\s+)?", g.text[a.end : b.start]):
-            continue
+    for i in g.of_mentions("hours_and_minutes", lambda: _hours_then_minutes(g)):
+        a, b = g.mentions[i], g.mentions[i + 1]
         h, mins = float(a.value), float(b.value)
         cue = next((k for k in find_cues(g.text, 60) if k.constant_id == "minutes_per_hour"), None)
         if cue is None:
@@ -446,6 +526,15 @@ def _hours_and_minutes(g: GroundingState, lit: Literal, op: str | None) -> Opera
             first = g.push(Step("divide", (Operand(mention=i + 1), per_hour), part, None, None, True), part)
             return _implicit(g, "add", (Operand(mention=i), Operand(step=first)), value, lit)
     return None
+
+
+def _hours_then_minutes(g: GroundingState) -> tuple[int, ...]:
+    """The hour mentions a minute mention follows (``1 hour 30 minutes``), by index."""
+    return tuple(
+        i for i, (a, b) in enumerate(itertools.pairwise(g.mentions))
+        if a.lemma in ("hour", "hr") and (b.lemma or "").partition("_per_")[0] == "minute"
+        and re.fullmatch(r"\s*(?:and\s+)?", g.text[a.end : b.start])
+    )
 
 
 GROUNDING_RULES: tuple[tuple[str, GroundingRule], ...] = (

@@ -83,6 +83,7 @@ class GroundingState:
             self.by_value.setdefault(_value_key(float(m.value)), []).append(i)
         self._blanked: str | None = None  # the solution with annotations blanked: see blanked_solution
         self._readings: dict[str, tuple[Any, ...]] = {}  # the later rules' readings of the text, on need
+        self._of_mentions: dict[str, tuple[tuple[Mention, ...], tuple[Any, ...]]] = {}  # see of_mentions
         # Where the formula being added was read: the offset of its text in the solution (or equation),
         # and the offset of each of its numbers there (None when the formula was rewritten from prose).
         self.formula_at: int | None = None
@@ -168,6 +169,18 @@ class GroundingState:
         if found is None:
             found = self._readings[key] = read()
         return found
+
+    def of_mentions(self, key: str, read: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+        """What a later rule reads of the mentions alone (``read()``: which are percentages, which pairs say
+        "two and a half", ...), computed once per state of :attr:`mentions` (a rule that widens or narrows a
+        mention makes a new tuple): a rule tried for each ungrounded number scans these few, not every
+        mention again (ADR 0033)."""
+        found = self._of_mentions.get(key)
+        if found is not None and found[0] is self.mentions:
+            return found[1]
+        value = read()
+        self._of_mentions[key] = (self.mentions, value)
+        return value
 
     @property
     def blanked_solution(self) -> str:

@@ -44,11 +44,12 @@ Examples
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
@@ -408,7 +409,12 @@ class _Reader:
         self.pending: list[tuple[Mention, str, int | None, str]] = []  # (mention, reason, cause note, literal)
         self.unread: list[tuple[float, int]] = []  # results of formulas not read, with their note
         self.restated: dict[int, int] = {}  # annotation start -> start of the expression the prose restates before it
-        self.spans: list[tuple[int, int]] = []  # where read formulas are (an unread line lies outside them)
+        self.spans = _Spans(len(self.working))  # where read formulas are (an unread line lies outside them)
+        self._numbers: tuple[list[int], list[float]] | None = None  # the prose numbers of working: starts, values
+        self._places: dict[str, list[int]] = {}  # a literal's text -> where working writes it (stated_before)
+        self._open: dict[str, int] = {}  # a literal's text -> its first place not covered by a span yet
+        self._placed: list[tuple[int, int]] = []  # the placeholders' spans, sorted (literal_span)
+        self._placed_width = 0  # the widest of them
         self.step_span: tuple[int, int] = (0, 0)  # the formula being added
         self.contexts: dict[int, tuple[str, ...]] = {}  # a line's start -> the units its results may be rates of
         self.claims: dict[int, int] = {}  # a line's start -> its note, where its prose states a number used later
@@ -460,14 +466,20 @@ class _Reader:
             return None
         lo = self.working.rfind("\n", 0, self.step_span[0]) + 1
         known = [float(m.value) for m in g.mentions[:_MAX_KNOWN]] + list(g.step_values[-_MAX_KNOWN:])
-        known += [float(n.group().replace(",", "")) for n in _PROSE_NUMBER.finditer(self.working, 0, lo)][-_MAX_KNOWN:]
+        known += self._numbers_before(lo)
         if not _one_step_gives(lit.value, [v for v in known if not _same_number(v, lit.value, lit.text)]):
             return None
         answer = self.solution.answer_span
-        for m in re.finditer(rf"(?<![\d.,]){re.escape(lit.text)}(?!\d|[.,]\d)", self.working[:lo]):
-            at = m.start()
-            if any(a <= at < b for a, b in self.spans) or (answer is not None and answer[0] <= at < answer[1]):
-                continue
+        places = self._places.get(lit.text)
+        if places is None:  # found once per text: a line break ends every match, so those before lo are the same
+            pattern = rf"(?<![\d.,]){re.escape(lit.text)}(?!\d|[.,]\d)"
+            places = self._places[lit.text] = [m.start() for m in re.finditer(pattern, self.working)]
+        first, stop = self._open.get(lit.text, 0), bisect.bisect_left(places, lo)
+        while first < stop and (self.spans.covers(places[first]) or (answer is not None
+                                                                       and answer[0] <= places[first] < answer[1])):
+            first += 1  # spans are only ever added: a place covered now stays covered, and is passed once
+        self._open[lit.text] = first
+        for at in places[first:stop]:
             start = self.working.rfind("\n", 0, at) + 1
             if start not in self.claims:
                 end = self.working.find("\n", at)
@@ -477,10 +489,27 @@ class _Reader:
             return self.claims[start]
         return None
 
+    def _numbers_before(self, lo: int) -> list[float]:
+        """The last :data:`_MAX_KNOWN` prose numbers of working before offset ``lo`` (a line's start): found once,
+        not once per literal (what ``_PROSE_NUMBER.finditer(working, 0, lo)`` gives, a line break ending each)."""
+        if self._numbers is None:
+            found = list(_PROSE_NUMBER.finditer(self.working))
+            self._numbers = [n.start() for n in found], [float(n.group().replace(",", "")) for n in found]
+        starts, values = self._numbers
+        k = bisect.bisect_left(starts, lo)
+        return values[max(0, k - _MAX_KNOWN) : k]
+
+    def _placed_near(self, lo: int, hi: int) -> set[tuple[int, int]]:
+        """The placeholders' spans that may overlap ``lo..hi`` (every one that does; a few that do not): found by
+        their start, not by a scan of every placeholder of the solution (ADR 0033)."""
+        first = bisect.bisect_left(self._placed, (lo - self._placed_width, -1))
+        last = bisect.bisect_left(self._placed, (hi + 1, -1))
+        return set(self._placed[first:last])
+
     def literal_span(self, lit: Literal) -> tuple[int, int]:
         """Where a literal of the formula being added is written (the formula itself when it is not found)."""
         lo, hi = self.step_span
-        taken = {(m.start, m.end) for m, *_ in self.pending} | {(m.start, m.end) for m, _ in self.placeholders}
+        taken = {(m.start, m.end) for m, *_ in self.pending} | self._placed_near(lo, hi)
         found = [(k, k + len(lit.text)) for k in _find_all(self.working, lit.text, lo, hi)] if lit.text else []
         free = [s for s in found if not any(a < s[1] and s[0] < b and (a, b) != s for a, b in taken)]
         if free:
@@ -556,6 +585,8 @@ class _Reader:
             if unread is None and reason not in by_reason:
                 by_reason[reason] = self.note(reason, step.index, step.start, step.end, literal)
             self.placeholders.append((mention, by_reason[reason] if unread is None else unread))
+            bisect.insort(self._placed, (mention.start, mention.end))
+            self._placed_width = max(self._placed_width, mention.end - mention.start)
         self.pending.clear()
 
     def unread_formula(self, reason: str, step: ReadStep, detail: str, results: Sequence[float]) -> None:
@@ -640,7 +671,7 @@ class _Reader:
         lo = self.solution.text.rfind("\n", 0, m.start()) + 1
         hi = self.solution.text.find("\n", m.start())
         hi = len(self.solution.text) if hi < 0 else hi
-        if any(a <= m.start() < b for a, b in self.spans):
+        if self.spans.covers(m.start()):
             return
         note = self.note("unread_line", None, lo, hi, self.solution.text[lo:hi].strip())
         self.spans.append((lo, hi))
@@ -652,7 +683,7 @@ class _Reader:
         answer = self.solution.answer_span
         for m in _ARITHMETIC.finditer(self.blanked):
             at = m.start()
-            if any(a <= at < b for a, b in self.spans) or (answer is not None and answer[0] <= at < answer[1]):
+            if self.spans.covers(at) or (answer is not None and answer[0] <= at < answer[1]):
                 continue
             line = _line_of(self.solution.text, at)
             if line in seen:
@@ -715,6 +746,33 @@ def _number(text: str) -> float | None:
 
 def _shown(value: float) -> str:
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:.6g}"
+
+
+class _Spans:
+    """Where the read formulas and the noted lines of a solution are: ``append((start, end))`` marks them,
+    ``covers(at)`` tells in one look whether an offset lies inside one (a scan of every span per offset grew
+    with the product of a solution's steps and its numbers, ADR 0033)."""
+
+    def __init__(self, size: int) -> None:
+        self._mask = bytearray(size + 1)
+        self._spans: list[tuple[int, int]] = []
+
+    def append(self, span: tuple[int, int]) -> None:
+        start, end = span
+        self._spans.append(span)
+        if end > len(self._mask):
+            self._mask.extend(bytes(end - len(self._mask)))
+        if end > start >= 0:
+            self._mask[start:end] = b"\x01" * (end - start)
+
+    def covers(self, at: int) -> bool:
+        return 0 <= at < len(self._mask) and bool(self._mask[at])
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self._spans)
+
+    def __len__(self) -> int:
+        return len(self._spans)
 
 
 _PROSE_NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?")

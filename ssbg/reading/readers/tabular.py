@@ -16,6 +16,12 @@ JSONL file and the Parquet file written from it number their records alike; a re
 memory is ``NAME:N`` (the name a caller gives, else the split of a ``Dataset``, else
 ``dataframe`` / ``dataset`` / ``records``).
 
+A CSV file is cut into records (a quoted field may hold line breaks) before a record is decoded or
+parsed, so a record too large (:data:`~ssbg.reading.readers.common.MAX_RECORD_BYTES`, its bytes skipped
+unheld), not UTF-8 or not CSV is its own refused row and the rows after it are read; no field limit but
+that.  A Parquet file is read a row group at a time: a group pyarrow cannot read refuses its rows, the
+others are read (ADR 0033).
+
 Values are made plain: numpy scalars and arrays (what pandas holds) become Python numbers and
 lists, and a missing value (``None``, ``NaN``, ``pd.NA``, an empty CSV cell) is no field at all,
 so a column that a row leaves empty reads like a JSON record without that key.  A CSV cell is
@@ -35,12 +41,20 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ssbg.errors import ImportRefusal
-from ssbg.reading.readers.common import RawRecord, iter_json_array, open_corpus_file, scan_jsonl
+from ssbg.reading.readers.common import (
+    BLOCK_BYTES,
+    MAX_RECORD_BYTES,
+    RawRecord,
+    iter_json_array,
+    open_corpus_file,
+    scan_jsonl,
+)
 
 __all__ = [
     "TABLE_FORMATS",
@@ -278,28 +292,123 @@ def _scan_file(fmt: str, path: Path) -> Iterator[RawRecord]:
         yield from _scan_parquet(path)
 
 
+# The states of a CSV field as Python's csv module reads it (its default dialect, strict=False): at a field's
+# start, inside an unquoted field, inside a quoted field, just after a quote inside a quoted field.
+_START, _FIELD, _QUOTED, _QUOTE = range(4)
+_AFTER_TEXT = (_FIELD, _FIELD, _QUOTED, _FIELD)  # any character but a quote or a comma (a line break among them)
+_AFTER_QUOTE = (_QUOTED, _FIELD, _QUOTE, _QUOTED)  # a quote: opens a field, is text, closes, or is doubled
+_AFTER_COMMA = (_START, _START, _QUOTED, _START)
+_CSV_TOKENS = re.compile(rb'[",]')
+
+
+def _csv_state(chunk: bytes, state: int) -> int:
+    """The field state after ``chunk`` (bytes: a quote, a comma and a line break are one byte in UTF-8 and
+    never part of another character) from ``state``; any split of a text into chunks gives the same state."""
+    if b'"' not in chunk and state != _QUOTE:
+        if state == _QUOTED:
+            return _QUOTED
+        return _START if chunk.endswith(b",") else _FIELD
+    pos = 0
+    for match in _CSV_TOKENS.finditer(chunk):
+        at = match.start()
+        if at > pos:
+            state = _AFTER_TEXT[state]
+        state = (_AFTER_QUOTE if chunk[at] == 0x22 else _AFTER_COMMA)[state]
+        pos = at + 1
+    return _AFTER_TEXT[state] if len(chunk) > pos else state
+
+
+def _csv_records(handle: BinaryIO) -> Iterator[bytes | int]:
+    """Each CSV record's bytes (the header, a row: a quoted field may hold line breaks), read a block at a time;
+    for a record larger than :data:`~ssbg.reading.readers.common.MAX_RECORD_BYTES`, its size (its bytes are
+    skipped as they are read, never held).  ``OSError`` as the file system raises it."""
+    parts: list[bytes] = []
+    size = 0
+    state = _START
+    while True:
+        chunk = handle.readline(BLOCK_BYTES)
+        if not chunk:
+            break
+        size += len(chunk)
+        state = _csv_state(chunk, state)
+        if size <= MAX_RECORD_BYTES:
+            parts.append(chunk)
+        else:
+            parts.clear()
+        if chunk.endswith(b"\n") and state != _QUOTED:
+            yield b"".join(parts) if size <= MAX_RECORD_BYTES else size
+            parts, size, state = [], 0, _START
+    if size:  # the last record, without a line break
+        yield b"".join(parts) if size <= MAX_RECORD_BYTES else size
+
+
+def _csv_rows(record: bytes | int) -> list[list[str]] | tuple[str, str]:
+    """The rows of one record of :func:`_csv_records` (none for a blank line; more for lines a lone carriage
+    return ends), or ``(reason, message)`` when it cannot be read: too large, not UTF-8, not CSV."""
+    if isinstance(record, int):
+        return "record_too_large", f"a CSV record of {record:,} bytes exceeds {MAX_RECORD_BYTES:,}"
+    try:
+        text = record.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return "encoding_error", f"not UTF-8: {exc.reason} at byte {exc.start} of the record"
+    limit = csv.field_size_limit()
+    try:
+        if len(text) > limit:  # a field is bounded by its record, which MAX_RECORD_BYTES bounds
+            csv.field_size_limit(len(text))
+        return list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        return "malformed_record", f"not CSV: {exc}"
+    finally:
+        csv.field_size_limit(limit)
+
+
 def _scan_csv(path: Path) -> Iterator[RawRecord]:
-    """CSV rows (a header line, then one record per row) as dicts of their non-empty cells."""
+    """CSV rows (a header line, then one record per row) as dicts of their non-empty cells.
+
+    The file is split into records before it is decoded or parsed (:func:`_csv_records`, which follows the
+    quotes as the csv module does), so a record too large, not UTF-8 or not CSV is its own refused row and the
+    rows after it are read; memory holds one record, never the file; no field limit but the record's.
+    """
     handle, refusal = open_corpus_file(path)
     if handle is None:
         yield refusal  # type: ignore[misc]
         return
-    with io.TextIOWrapper(handle, encoding="utf-8", errors="strict", newline="") as text:
-        rows = csv.DictReader(text)
-        number = 0
-        try:
-            for row in rows:
+    header: list[str] | None = None
+    number = 0
+    with handle:
+        records = _csv_records(handle)
+        while True:
+            try:
+                record = next(records, None)
+            except OSError as exc:
+                yield RawRecord(path, number + 1, refusal=("unreadable_file", f"cannot read: {exc.strerror or exc}"))
+                return
+            if record is None:
+                return
+            rows = _csv_rows(record)
+            if isinstance(rows, tuple):
+                if header is None:
+                    yield RawRecord(path, 1, refusal=(rows[0], f"the header cannot be read: {rows[1]}"))
+                    return
                 number += 1
-                if None in row:  # more cells than the header names
-                    yield RawRecord(path, number, refusal=("malformed_record",
-                                                           f"row has {len(row) - 1 + len(row[None])} cells; the "
-                                                           f"header names {len(rows.fieldnames or ())}"))
+                yield RawRecord(path, number, refusal=rows)
+                continue
+            for row in rows:
+                if not row:
                     continue
-                yield RawRecord(path, number, data=nest({k: v for k, v in row.items() if v not in (None, "")}))
-        except UnicodeDecodeError as exc:
-            yield RawRecord(path, number + 1, refusal=("encoding_error", f"not UTF-8: {exc.reason}"))
-        except csv.Error as exc:
-            yield RawRecord(path, number + 1, refusal=("malformed_record", f"not CSV: {exc}"))
+                if header is None:
+                    header = row
+                    continue
+                number += 1
+                yield _csv_row(path, number, header, row)
+
+
+def _csv_row(path: Path, number: int, header: list[str], row: list[str]) -> RawRecord:
+    if len(row) > len(header):  # more cells than the header names
+        return RawRecord(path, number, refusal=("malformed_record",
+                                                f"row has {len(row)} cells; the header names {len(header)}"))
+    cells = dict(zip(header, row, strict=False))
+    return RawRecord(path, number, data=nest({k: v for k, v in cells.items() if v}))
 
 
 def _pyarrow_parquet(path: Path) -> Any:
@@ -312,18 +421,38 @@ def _pyarrow_parquet(path: Path) -> Any:
 
 
 def _scan_parquet(path: Path) -> Iterator[RawRecord]:
+    """A Parquet file's rows, a row group at a time (a batch of rows in memory): a row group pyarrow cannot
+    read (a corrupt page) is a ``malformed_record`` refusal of each of its rows not yet read, naming the group,
+    and the other groups are read."""
     pq = _pyarrow_parquet(path)
+    from pyarrow.lib import ArrowException
+
     try:
         file = pq.ParquetFile(path)
-    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+        groups = [file.metadata.row_group(g).num_rows for g in range(file.metadata.num_row_groups)]
+    except (OSError, ValueError, ArrowException) as exc:  # pyarrow's ArrowInvalid is a ValueError
         raise ImportRefusal(f"{path} is not a Parquet file pyarrow reads: {exc}", reason="malformed_record",
                             path=str(path), detail="parquet") from None
     number = 0
     with file:
-        for batch in file.iter_batches(batch_size=PARQUET_BATCH_ROWS):
-            for row in batch.to_pylist():
-                number += 1
-                yield _record(path, number, row)
+        for group, size in enumerate(groups):
+            end = number + size
+            batches = file.iter_batches(batch_size=PARQUET_BATCH_ROWS, row_groups=[group])
+            while True:
+                try:
+                    batch = next(batches, None)
+                    rows = None if batch is None else batch.to_pylist()
+                except (OSError, ValueError, ArrowException) as exc:
+                    message = f"row group {group + 1} of {len(groups)} cannot be read: {exc}".strip()[:300]
+                    for k in range(number + 1, end + 1):
+                        yield RawRecord(path, k, refusal=("malformed_record", message))
+                    number = end
+                    break
+                if rows is None:
+                    break
+                for row in rows:
+                    number += 1
+                    yield _record(path, number, row)
 
 
 def count_records(data: object) -> int | None:
