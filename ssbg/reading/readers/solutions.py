@@ -44,6 +44,7 @@ Examples
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import math
@@ -125,14 +126,32 @@ _ANSWER_INLINE = re.compile(
 )
 # Markup blanked in the working copy (same length): line labels, bullets, bold, LaTeX delimiters and operators.
 _LINE_LABEL = re.compile(
-    r"(?im)^[ \t]*(?:(?:\*\*)?step[ \t]*\d+[ \t]*[:.)](?:\*\*)?|\d{1,2}[.)](?=[ \t])|[-*\u2022](?=[ \t]))"
+    r"(?im)^[ \t]*(?:(?:\*\*)?step[ \t]*\d+[ \t]*[:.)](?:\*\*)?|\d{1,2}[.)](?=[ \t])|[-*+\u2022](?=[ \t]))"
 )
+_HEADING = re.compile(r"(?m)^[ \t]*#{1,6}(?=[ \t])")  # "### Step 1: ...": a Markdown heading's marks
 _BOLD = re.compile(r"(?<!\d)\*\*|\*\*(?!\d)")
-_LATEX_SIGNS = {r"\times": "*", r"\cdot": "*", r"\div": "/", r"\$": " $", r"\%": " %"}
-_LATEX = re.compile(r"\\(?:times|cdot|div)(?![A-Za-z])|\\[()\[\]]|\\boxed\{|\\[$%]|\\(?:left|right)(?![A-Za-z])")
-_FRAC = re.compile(r"\\[dt]?frac\{\s*(\d+(?:\.\d+)?)\s*\}\{\s*(\d+(?:\.\d+)?)\s*\}")
-# "$\frac{3}{4} \times 8 = 6$": dollar signs that delimit LaTeX math (a command inside), not dollars
-_MATH_DOLLARS = re.compile(r"\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed)(?![A-Za-z]))[^$\n]*\$")
+_LATEX_SIGNS = {r"\times": "*", r"\cdot": "*", r"\ast": "*", r"\div": "/", r"\$": " $", r"\%": "%",
+                r"\approx": "=", "\u2248": "=", "\u00b7": "*", "\u2212": "-"}
+_LATEX = re.compile(
+    r"\\(?:times|cdot|ast|div|approx)(?![A-Za-z])|\\[()\[\]]|\\boxed\{|\\[$%]|\\(?:left|right)(?![A-Za-z])"
+    r"|\\(?:q?quad|displaystyle)(?![A-Za-z])|\\[,;:! ](?!\d)|\\(?:begin|end)\{[A-Za-z*]{1,20}\}|&|\\\\(?=\s|$)"
+    "|[\u2248\u00b7\u2212]"
+)
+# "\text{ books}", "\mathrm{kg}": the command and its braces are markup, the words inside are the prose's
+_TEXT_COMMAND = re.compile(r"\\(?:boxed|text|textbf|textit|textrm|mathrm|mathbf|mathit|mbox|operatorname)[ \t]*\{([^{}\n]*)\}")
+# "1{,}200", "1\,200": a LaTeX thousands separator, rewritten as "1,200" (the number's place kept, padded after)
+_LATEX_THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:(?:\{,\}|\\,|,)\d{3})*(?:\{,\}|\\,)\d{3}(?:(?:\{,\}|\\,|,)\d{3})*(?!\d)")
+# "\frac{a}{b}", "\dfrac", "\tfrac": innermost first (no brace inside), at most _FRAC_DEPTH levels deep
+_FRAC = re.compile(r"\\[dt]?frac[ \t]*\{([^{}\n]*)\}[ \t]*\{([^{}\n]*)\}")
+_FRAC_DEPTH = 4
+_SIGNS = frozenset("*/+-\u00d7\u00f7^")
+_PLAIN_NUMBER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*")
+# "$\frac{3}{4} \times 8 = 6$", "$25 + 8 = 33$": dollar signs that delimit LaTeX math (a command inside, or an
+# equation between a "$" before a digit and a "$" right after one), not dollars
+_MATH_DOLLARS = re.compile(
+    r"\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed|text|approx|left|right)(?![A-Za-z]))[^$\n]*\$"
+    r"|(?<![\w$\\])\$(?=[\d(\\])[^$\n]*?=[^$\n]*?\d\$(?![\w$])"
+)
 # "$350 000", "17 500", "1 000 000": digit groups split by a space (or a no-break or thin space), read as
 # "350,000" (same length); not a group followed by "-" or a word ("2 100-page books": two numbers)
 SPLIT_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d\w-]|,\d)")
@@ -151,12 +170,37 @@ _WORD_SIGN = re.compile(rf"(?i)(?<=[ \t]){_WORD_OPERATOR}(?=[ \t])|(?:equals?|is
 @dataclass(frozen=True, slots=True)
 class NormalizedSolution:
     """A solution as shown (``text``), its same-length working copy (markup and the answer line
-    blanked), and the final answer it states (its value and its span in ``text``)."""
+    blanked), and the final answer it states (its value and its span in ``text``).
+
+    ``rewritten`` are the regions of ``text`` the working copy rewrote rather than blanked (``\\frac{a}{b}``
+    as ``a/b``, ``1{,}200`` as ``1,200``): inside one, a working offset is not the same character of
+    ``text``, so a span that touches one is widened to cover it (:meth:`widen`).  ``user_steps`` are the
+    spans of the user's steps in ``text`` (ADR 0031): the items of a list of steps, else the paragraphs of
+    a string (split on blank lines, empty ones skipped); :meth:`user_step` counts them from 0.
+    """
 
     text: str
     working: str
     answer: float | None = None
     answer_span: tuple[int, int] | None = None
+    rewritten: tuple[tuple[int, int], ...] = ()
+    user_steps: tuple[tuple[int, int], ...] = ()
+
+    def widen(self, start: int, end: int) -> tuple[int, int]:
+        """``(start, end)`` widened to cover every rewritten region it overlaps (an offset map that is the
+        identity outside them)."""
+        for a, b in self.rewritten:
+            if a < end and start < b:
+                start, end = min(start, a), max(end, b)
+        return start, end
+
+    def user_step(self, offset: int | None) -> int | None:
+        """The index (from 0) of the user's step holding ``offset`` of ``text`` (a blank line between
+        paragraphs counts with the paragraph before it); None for None or before the first step."""
+        if offset is None or not self.user_steps:
+            return None
+        k = bisect.bisect_right([a for a, _ in self.user_steps], offset) - 1
+        return k if k >= 0 else 0
 
 
 def _blank(chars: list[str], start: int, end: int, fill: str = "") -> None:
@@ -167,19 +211,51 @@ def _blank(chars: list[str], start: int, end: int, fill: str = "") -> None:
         chars[start + k] = c
 
 
+def _steps_of(solution: str | Sequence[str]) -> list[str] | None:
+    """The user's steps when the solution is a list of them (or a string holding a JSON list of strings)."""
+    if not isinstance(solution, str):
+        return list(solution)
+    stripped = solution.strip()
+    if stripped.startswith("[") and stripped.endswith("]"):
+        try:
+            steps = json.loads(stripped)
+        except ValueError:
+            return None
+        if isinstance(steps, list) and steps and all(isinstance(s, str) for s in steps):
+            return steps
+    return None
+
+
 def _as_text(solution: str | Sequence[str]) -> str:
     """A solution as one string: a list of steps (or a JSON list of strings) one per line."""
-    if isinstance(solution, str):
-        stripped = solution.strip()
-        if stripped.startswith("[") and stripped.endswith("]"):
-            try:
-                steps = json.loads(stripped)
-            except ValueError:
-                return solution
-            if isinstance(steps, list) and steps and all(isinstance(s, str) for s in steps):
-                return "\n".join(steps)
-        return solution
-    return "\n".join(solution)
+    steps = _steps_of(solution)
+    if steps is None:
+        return solution if isinstance(solution, str) else "\n".join(solution)
+    return "\n".join(steps)
+
+
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")  # a blank line (or several) between two paragraphs
+
+
+def _user_steps(solution: str | Sequence[str], text: str) -> tuple[tuple[int, int], ...]:
+    """The spans in ``text`` of the user's steps: each item of a list (joined by newlines), else each
+    non-empty paragraph (ProcessBench's convention: paragraphs split on blank lines)."""
+    steps = _steps_of(solution)
+    out: list[tuple[int, int]] = []
+    if steps is not None:
+        at = 0
+        for step in steps:
+            out.append((at, at + len(step)))
+            at += len(step) + 1
+        return tuple(out)
+    at = 0
+    for m in _PARAGRAPH_BREAK.finditer(text):
+        if text[at : m.start()].strip():
+            out.append((at, m.start()))
+        at = m.end()
+    if text[at:].strip() or not out:
+        out.append((at, len(text)))
+    return tuple(out)
 
 
 def _answer_value(text: str) -> float | None:
@@ -190,52 +266,92 @@ def _answer_value(text: str) -> float | None:
         return None
 
 
+# Blanked before the final answer is looked for: bold, math delimiters, "\text{" and its brace
+_ANSWER_MARKUP = re.compile(r"(?<!\d)\*\*|\*\*(?!\d)|\\[()\[\]]|\\(?:text|textbf|mathrm|mathbf)\{|(?<=\d)\}(?=\s*\})")
+
+
+def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
+    """LaTeX math as prose arithmetic, in place and same length: text commands unwrapped, thousands
+    separators, operators and delimiters, then fractions innermost first (at most :data:`_FRAC_DEPTH`
+    levels: each level one linear pass, so a nested-fraction bomb costs ``_FRAC_DEPTH`` passes)."""
+    working = "".join(chars)
+    if "\\" not in working and "$" not in working and not any(c in working for c in "\u2248\u00b7\u2212&"):
+        return
+    for m in _MATH_DOLLARS.finditer(working):
+        _blank(chars, m.start(), m.start() + 1)
+        _blank(chars, m.end() - 1, m.end())
+    working = "".join(chars)
+    for _ in range(2):  # "\boxed{\text{7455}}": one level inside another
+        for m in _TEXT_COMMAND.finditer(working):
+            _blank(chars, m.start(), m.start(1))
+            _blank(chars, m.end() - 1, m.end())
+        working = "".join(chars)
+    for m in _LATEX_THOUSANDS.finditer(working):
+        digits = re.sub(r"\{,\}|\\,", ",", m.group())
+        _blank(chars, m.start(), m.end(), digits)
+        rewritten.append((m.start(), m.end()))
+    working = "".join(chars)
+    for m in _LATEX.finditer(working):
+        _blank(chars, m.start(), m.end(), _LATEX_SIGNS.get(m.group(), ""))
+    for _ in range(_FRAC_DEPTH):
+        working = "".join(chars)
+        found = list(_FRAC.finditer(working))
+        if not found:
+            break
+        for m in found:
+            top, bottom = " ".join(m.group(1).split()), " ".join(m.group(2).split())
+            before = working[max(0, m.start() - 40) : m.start()].rstrip()[-1:]
+            after = working[m.end() : m.end() + 40].lstrip()[:1]
+            if _PLAIN_NUMBER.fullmatch(m.group(1)) and _PLAIN_NUMBER.fullmatch(m.group(2)):
+                # "(3/4) * 8" inside arithmetic, "12/4 = 3" and "= 1/2" alone (how prose writes a fraction)
+                fill = f"({top}/{bottom})" if before in _SIGNS or after in _SIGNS else f"{top}/{bottom}"
+            else:
+                fill = f"({top})/({bottom})" if before != "/" else f"(({top})/({bottom}))"[: m.end() - m.start()]
+            _blank(chars, m.start(), m.end(), fill)
+            rewritten.append((m.start(), m.end()))
+
+
 def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
     """The shown text, working copy and final answer of a solution in any of the formats above.
 
     >>> n = normalize_solution(["Step 1: 9 \\\\times 2 = 18", "The answer is \\\\boxed{18}."])
-    >>> n.text.splitlines()[0], n.working.splitlines()[0].split(), n.answer
-    ('Step 1: 9 \\\\times 2 = 18', ['9', '*', '2', '=', '18'], 18.0)
+    >>> n.text.splitlines()[0], n.working.splitlines()[0].split(), n.answer, n.user_steps
+    ('Step 1: 9 \\\\times 2 = 18', ['9', '*', '2', '=', '18'], 18.0, ((0, 22), (23, 49)))
     """
     text = _as_text(solution)
     chars = list(text)
     answer: float | None = None
     answer_span: tuple[int, int] | None = None
-    lines = list(_ANSWER_LINE.finditer(text))
+    rewritten: list[tuple[int, int]] = []
+    probe = _ANSWER_MARKUP.sub(lambda m: " " * len(m.group()), text) if ("*" in text or "\\" in text) else text
+    lines = list(_ANSWER_LINE.finditer(probe))
     if lines:  # the last answer line: blanked whole, its number is the answer
         m = lines[-1]
         answer, answer_span = _answer_value(m.group("num")), (m.start("num"), m.end("num"))
         _blank(chars, m.start(), m.end())
-    for m in _LINE_LABEL.finditer(text):
-        _blank(chars, m.start(), m.end())
     for m in _BOLD.finditer(text):
         _blank(chars, m.start(), m.end())
-    for m in _FRAC.finditer(text):
-        _blank(chars, m.start(), m.end(), f"({m.group(1)}/{m.group(2)})")
+    for m in _HEADING.finditer("".join(chars)):
+        _blank(chars, m.start(), m.end())
+    for m in _LINE_LABEL.finditer("".join(chars)):
+        _blank(chars, m.start(), m.end())
     for m in SPLIT_THOUSANDS.finditer(text):
         chars[m.start() : m.end()] = _joined_thousands(m.group())
     for m in _WORD_CHAIN.finditer(text):
         for w in _WORD_SIGN.finditer(m.group()):
             word = " ".join(w.group().lower().split())
             _blank(chars, m.start() + w.start(), m.start() + w.end(), _WORD_SIGNS.get(word, "="))
-    for m in _MATH_DOLLARS.finditer(text):
-        _blank(chars, m.start(), m.start() + 1)
-        _blank(chars, m.end() - 1, m.end())
-    for m in _LATEX.finditer(text):
-        _blank(chars, m.start(), m.end(), _LATEX_SIGNS.get(m.group(), ""))
     if answer is None:
-        inline = list(_ANSWER_INLINE.finditer(text))
+        inline = list(_ANSWER_INLINE.finditer(probe))
         if inline:
             m = inline[-1]
             group = "boxed" if m.group("boxed") is not None else "said"
             answer, answer_span = _answer_value(m.group(group)), (m.start(group), m.end(group))
-            if group == "boxed":  # "\boxed{18}": the closing brace is markup too
-                close_at = text.find("}", m.end(group))
-                if close_at >= 0:
-                    _blank(chars, close_at, close_at + 1)
+    _latex(chars, rewritten)
     if answer is None or not math.isfinite(answer):
         answer, answer_span = None, None
-    return NormalizedSolution(text, "".join(chars), answer, answer_span)
+    return NormalizedSolution(text, "".join(chars), answer, answer_span, tuple(rewritten),
+                              _user_steps(solution, text))
 
 
 # ------------------------------------------------------------------ what the reading gives
@@ -421,6 +537,7 @@ class _Reader:
         return len(self.notes) - 1
 
     def new_step(self, start: int, end: int, formula: str, first: int) -> ReadStep:
+        start, end = self.solution.widen(start, end)  # "\\frac{1}{3}" read as "1/3": the whole of it
         step = ReadStep(len(self.steps), _line_of(self.solution.text, start), start, end, formula,
                         (first, len(self.builder.steps)))
         self.steps.append(step)
