@@ -93,6 +93,7 @@ VERDICT_COLUMNS: tuple[str, ...] = (
     "first_error_reason",  # the error finding written first
     "first_error_step",  # its step (from 0)
     "first_error_line",  # its line (from 1)
+    "first_error_user_step",  # the user's step it is in (from 0: the list item, else the paragraph; ADR 0031)
     "error_reasons",  # every error finding's reason, ';'-joined, in order
     "coverage_reasons",  # every coverage finding's reason, ';'-joined, in order
     "refusal_reason",  # a refused row's import reason
@@ -244,6 +245,7 @@ def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bo
         None if first is None else first.reason,
         None if first is None else first.step,
         None if first is None else first.line,
+        None if first is None else first.user_step,
         ";".join(errors) or None, ";".join(coverage) or None,
         None, None,
         ";".join(f.reason for f in verdict.notes if not f.in_reference) or None,
@@ -489,7 +491,7 @@ def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
         frame[name] = frame[name].astype("string")
     for name in ("n_error", "n_coverage", "n_in_reference", "n_steps"):
         frame[name] = frame[name].astype("int64")
-    for name in ("first_error_step", "first_error_line"):
+    for name in ("first_error_step", "first_error_line", "first_error_user_step"):
         frame[name] = frame[name].astype("Int64")
     for name in ("min_evidence", "evidence_below"):
         frame[name] = frame[name].astype("float64")

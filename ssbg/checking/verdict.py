@@ -215,7 +215,10 @@ class Finding:
 
     ``reason`` is one of :data:`FINDING_REASONS`; ``step`` the index of the solution's formula
     (from 0, in the order written; None for a whole-solution finding), ``line`` its 1-based
-    line, ``span`` its characters in the solution; ``question_spans`` the spans of the question
+    line, ``span`` its characters in the solution; ``user_step`` the index (from 0, as ProcessBench
+    counts) of the user's step it is in: the item of a solution given as a list of steps, else the
+    paragraph of the text (paragraphs split on blank lines; a text without one is step 0), None for a
+    whole-solution finding (ADR 0031); ``question_spans`` the spans of the question
     it concerns (the mentions its operands stand for, the question sentence for an answer
     unit); ``detail`` what was found (the units, the number, the arithmetic);
     ``in_reference`` that the reference solution has the same finding (a reading limit);
@@ -236,12 +239,13 @@ class Finding:
     could_not_tell: str = ""
     support: float | None = None
     would_be: str = ""
+    user_step: int | None = None
 
     def __post_init__(self) -> None:
         if self.reason not in FINDING_REASONS and self.reason not in NOTE_FINDINGS:
             known = sorted(FINDING_REASONS | NOTE_FINDINGS)
             raise _fail(f"'reason' must be one of {known} (got {self.reason!r})", "reason")
-        for name in ("step", "line"):
+        for name in ("step", "line", "user_step"):
             value = getattr(self, name)
             if value is not None and (type(value) is not int or value < 0):
                 raise _fail(f"'{name}' must be an int >= 0 or None (got {value!r})", name)
@@ -291,6 +295,7 @@ class Finding:
             "family": self.family,
             "step": self.step,
             "line": self.line,
+            "user_step": self.user_step,
             "span": None if self.span is None else list(self.span),
             "question_spans": [list(s) for s in self.question_spans],
             "detail": self.detail,
@@ -303,7 +308,8 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class CheckedStep:
-    """A formula of the solution and what became of it (:data:`STEP_STATUSES`)."""
+    """A formula of the solution and what became of it (:data:`STEP_STATUSES`); ``user_step`` the user's step it is
+    in (from 0: the list item, else the paragraph; :attr:`Finding.user_step`)."""
 
     index: int
     line: int
@@ -312,6 +318,7 @@ class CheckedStep:
     formula: str
     status: str
     unit_proof: str | None = None  # the admitted step's proof (its last equation), where admitted
+    user_step: int | None = None
 
 
 _EXPLAIN = {
@@ -347,7 +354,9 @@ class Verdict:
     (:attr:`~ssbg.units.UnitPack.citation`: each part's name, version and checksum prefix).
     ``trace`` and ``graph`` are what was checked (None when no step was read), for views.
     ``min_evidence`` is the ε it was judged at (:func:`check_solution`); :meth:`status_at` gives
-    the status at another ε from the same findings.
+    the status at another ε from the same findings.  ``user_steps`` are the spans of the steps the user
+    gave (the items of a list, else the paragraphs of the text split on blank lines): a finding's
+    ``user_step`` indexes them from 0, and :meth:`explain` names it when there is more than one.
     """
 
     status: str
@@ -362,9 +371,12 @@ class Verdict:
     graph: SemanticSymbolicBindingGraph | None = field(default=None, repr=False, compare=False)
     notes: tuple[Finding, ...] = ()  # the kind check's notes (NOTE_FINDINGS): never change the status
     min_evidence: float = DEFAULT_MIN_EVIDENCE
+    user_steps: tuple[tuple[int, int], ...] = ()  # the user's steps' spans in ``solution`` (Finding.user_step)
 
     def __post_init__(self) -> None:
         _check_min_evidence(self.min_evidence)
+        for k, span in enumerate(self.user_steps):
+            _span(span, f"user_steps[{k}]")
         for f in self.findings:
             below = f.evidence_below()
             if f.family == "error" and below is not None and below >= self.min_evidence:
@@ -411,7 +423,8 @@ class Verdict:
 
     @property
     def first_error(self) -> Finding | None:
-        """The error finding written first in the solution (by line, then step)."""
+        """The error finding written first in the solution (by line, then step); its ``user_step`` is the user's step
+        it is in, from 0 (the list item, else the paragraph: how step-labelled benchmarks count)."""
         located = sorted(self.errors, key=lambda f: (f.line if f.line is not None else 1 << 30, f.step or 0))
         return located[0] if located else None
 
@@ -435,6 +448,8 @@ class Verdict:
 
     def _sentence(self, f: Finding) -> str:
         where = "the solution" if f.step is None else f"step {f.step + 1}"
+        if f.user_step is not None and len(self.user_steps) > 1:  # the user's own steps, counted from 0 (ADR 0031)
+            where += f" in the user's step {f.user_step} (from 0)"
         if f.line is not None:
             where += f" (line {f.line}"
             if f.span is not None:
@@ -468,7 +483,8 @@ class Verdict:
             "findings": [f.to_dict() for f in self.findings],
             "notes": [f.to_dict() for f in self.notes],
             "steps": [
-                {"index": s.index, "line": s.line, "span": [s.start, s.end], "formula": s.formula, "status": s.status}
+                {"index": s.index, "line": s.line, "user_step": s.user_step, "span": [s.start, s.end],
+                 "formula": s.formula, "status": s.status}
                 for s in self.steps
             ],
         }
@@ -498,13 +514,13 @@ class Verdict:
                 by_step.setdefault(f.step, []).append(f"{f.reason} ({f.family}): {f.detail}")
         steps = [
             {"index": s.index, "start": s.start, "end": s.end, "status": s.status, "line": s.line,
-             "notes": by_step.get(s.index, []) or ([s.unit_proof] if s.unit_proof else [])}
+             "user_step": s.user_step, "notes": by_step.get(s.index, []) or ([s.unit_proof] if s.unit_proof else [])}
             for s in self.steps
         ]
         # a finding on a line but at no step (a line ssbg did not read) marks that line
         steps.extend(
             {"index": -1, "start": f.span[0], "end": f.span[1], "status": f.family, "line": f.line,
-             "notes": [f"{f.reason} ({f.family}): {f.detail}"]}
+             "user_step": f.user_step, "notes": [f"{f.reason} ({f.family}): {f.detail}"]}
             for f in self.findings
             if f.step is None and f.span is not None
         )
@@ -592,7 +608,7 @@ class _GraphFindings:
     ) -> Finding:
         s = None if step is None else self.steps[step]
         return Finding(reason, step, None if s is None else s.line, None if s is None else (s.start, s.end),
-                       question_spans, detail)
+                       question_spans, detail, user_step=None if s is None else self.reading.solution.user_step(s.start))
 
     def equation_findings(self) -> list[tuple[Finding, _Facts]]:
         out: list[tuple[Finding, _Facts]] = []
@@ -764,7 +780,7 @@ def _note_findings(reading: SolutionReading, question: str, pack: UnitPack) -> l
     out = []
     for n in reading.notes:
         f = Finding(n.reason, n.step, n.line, None if n.start is None or n.end is None else (n.start, n.end), (),
-                    n.detail)
+                    n.detail, user_step=reading.solution.user_step(n.start))
         if n.reason != "ungrounded_number":
             out.append((f, _Facts()))
             continue
@@ -967,7 +983,8 @@ def _step_statuses(reading: SolutionReading, graph: SemanticSymbolicBindingGraph
             "unread" if not s.read else "propagated" if refused.get(s.index) else "admitted"
         )
         out.append(CheckedStep(s.index, s.line, s.start, s.end, s.formula, status,
-                               proofs.get(s.index) if status == "admitted" else None))
+                               proofs.get(s.index) if status == "admitted" else None,
+                               reading.solution.user_step(s.start)))
     return tuple(out)
 
 
@@ -1106,4 +1123,5 @@ def check_solution(
         graph,
         tuple(notes),
         min_evidence,
+        reading.solution.user_steps,
     )
