@@ -144,12 +144,14 @@ _LATEX_THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:(?:\{,\}|\\,|,)\d{3})*(?:\{,
 # "\frac{a}{b}", "\dfrac", "\tfrac": innermost first (no brace inside), at most _FRAC_DEPTH levels deep
 _FRAC = re.compile(r"\\[dt]?frac[ \t]*\{([^{}\n]*)\}[ \t]*\{([^{}\n]*)\}")
 _FRAC_DEPTH = 4
+_LABEL_IN_PARENS = re.compile(r"(?<=\d)[ \t]*\([A-Za-z][A-Za-z' -]{0,30}\)(?=[ \t]*[-+*/=\u00d7\u00f7])")
+_PERCENT_OF = re.compile(r"(?<=\d%[ \t])of(?=[ \t]+\$?\d)")
 _SIGNS = frozenset("*/+-\u00d7\u00f7^")
 _PLAIN_NUMBER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*")
 # "$\frac{3}{4} \times 8 = 6$", "$25 + 8 = 33$": dollar signs that delimit LaTeX math (a command inside, or an
 # equation between a "$" before a digit and a "$" right after one), not dollars
 _MATH_DOLLARS = re.compile(
-    r"\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed|text|approx|left|right)(?![A-Za-z]))[^$\n]*\$"
+    r"(?<!\\)\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed|text|approx|left|right)(?![A-Za-z]))[^$\n]*(?<!\\)\$"
     r"|(?<![\w$\\])\$(?=[\d(\\])[^$\n]*?=[^$\n]*?\d\$(?![\w$])"
 )
 # "$350 000", "17 500", "1 000 000": digit groups split by a space (or a no-break or thin space), read as
@@ -283,9 +285,16 @@ def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
     working = "".join(chars)
     for _ in range(2):  # "\boxed{\text{7455}}": one level inside another
         for m in _TEXT_COMMAND.finditer(working):
-            _blank(chars, m.start(), m.start(1))
-            _blank(chars, m.end() - 1, m.end())
+            # the words moved to where the command starts: "\$16/\text{hour}" reads "$16/hour", and a unit
+            # after a slash joins the number before it ("\$500 \text{/month}" reads "$500/month")
+            start = m.start()
+            before = working[max(0, start - 20) : start].rstrip(" \t")
+            if m.group(1).startswith("/") and before[-1:].isdigit():
+                start -= start - max(0, start - 20) - len(before)
+            _blank(chars, start, m.end(), m.group(1))
+            rewritten.append((start, m.end()))
         working = "".join(chars)
+
     for m in _LATEX_THOUSANDS.finditer(working):
         digits = re.sub(r"\{,\}|\\,", ",", m.group())
         _blank(chars, m.start(), m.end(), digits)
@@ -348,6 +357,11 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
             group = "boxed" if m.group("boxed") is not None else "said"
             answer, answer_span = _answer_value(m.group(group)), (m.start(group), m.end(group))
     _latex(chars, rewritten)
+    working = "".join(chars)
+    for m in _LABEL_IN_PARENS.finditer(working):  # "7 + 2 (food) + 3 (gas) = 12": words naming a number
+        _blank(chars, m.start(), m.end())
+    for m in _PERCENT_OF.finditer(working):  # "90% of 60 = 54": a percentage of a number is their product
+        _blank(chars, m.start(), m.end(), "*")
     if answer is None or not math.isfinite(answer):
         answer, answer_span = None, None
     return NormalizedSolution(text, "".join(chars), answer, answer_span, tuple(rewritten),
@@ -729,6 +743,8 @@ class _Reader:
             return
         formula = _prose_formula(m, self.working)
         slip: str | None = None
+        if formula is None and self.chain(m):
+            return
         if formula is None:
             unread = _unread_prose(m)
             if unread is not None:
@@ -750,6 +766,38 @@ class _Reader:
         self.commit(step)
         if slip is not None:
             self.note("arithmetic_error", step.index, step.start, step.end, slip)
+
+    def chain(self, m: re.Match[str]) -> bool:
+        """A link of a chain of equalities whose right side goes on (``120 - 15 - 30 = 105 - 30 = 75``): the one
+        operation the right side replaced by its result (``120 - 15 = 105``) read as a step, when the sides are
+        equal and differ only there; a right side that only restates a number (``90% * 60 = 0.90 * 60``) is no
+        computation (its span is covered, no step).  False when it is no such link (the caller reads it as
+        before: a step, a slip or an unread line); the next link (``105 - 30 = 75``) is found by the loop."""
+        text = m.string
+        eol = text.find("\n", m.end())
+        eol = len(text) if eol < 0 else eol
+        nxt = text.find("=", m.start("result"), min(eol, m.start("result") + 400))
+        if nxt < 0 or not _CHAIN_RIGHT.fullmatch(text, m.start("result"), nxt):
+            return False
+        left, right = _prose_expression(m.group("expr")), _prose_expression(text[m.start("result") : nxt])
+        if left is None or right is None:
+            return False
+        found = _replaced(left, right)
+        if found is None:
+            return False
+        operation, result = found
+        end = len(text[:nxt].rstrip())
+        if operation is None:  # a restatement: no computation
+            self.spans.append((m.start(), end))
+            return True
+        formula = f"{operation}={result}"
+        first, reason = self.add(formula, None, m.start(), (m.start("expr"), m.end("expr")))
+        step = self.new_step(m.start(), m.end("expr"), f"{operation} = {result}", first)  # the next link's own span follows
+        if reason is not None:
+            self.unread_formula(reason, step, formula, [v for v in (_number(result),) if v is not None])
+            return True
+        self.commit(step)
+        return True
 
     def unread_prose(self, m: re.Match[str], result: float) -> None:
         """A prose equation that is no computation to read (:func:`_unread_prose`): its line noted (coverage) and
@@ -872,7 +920,7 @@ _CONTINUED_AFTER = re.compile(
     r"[A-Za-z](?![A-Za-z])|:\d|(?:/[A-Za-z]+)?(?:[ \t]+[A-Za-z]+){0,4}[ \t]*[-+*/x\u00d7\u00f7\u2013][ \t]*"
     r"(?:\$?[\d(.]|[B-HJ-Zb-z](?![A-Za-z]))"
 )
-_LEADING_ZERO = re.compile(r"(?<![\d.])0\d")  # "0900 - 0130 = 0730": times of day, not numbers
+_LEADING_ZERO = re.compile(r"(?<![\d.,])0\d")  # "0900 - 0130 = 0730": times of day, not numbers
 _OF = re.compile(r"(?<![A-Za-z])of(?![A-Za-z])")  # "1/3 of Solomon = 66/3": a fraction of an unstated value
 # A result in another unit than its operands ("$1 / 2 = 50 cents", "5 * 3 = $15,000" for 5 thousand dollars):
 # the ratios of the conversions such prose makes.
@@ -905,6 +953,41 @@ def _prose_slip(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # it agrees: _prose_formula declined it for another reason
     formula = f"{expr}={written}{'%' if percent else ''}"
     return formula, f"{m.group('expr').strip()} gives {_shown(value)}, not {m.group('result')}"
+
+
+# The right side of a link of a chain (up to the next "="): numbers, operators, parentheses, unit words
+_CHAIN_RIGHT = re.compile(r"[ \t]*[\d$.(][\w$.,%() \t*/+\-\u00d7\u00f7\u2013']*")
+_CHAIN_TOKEN = re.compile(r"(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?|[-+*/()]")
+
+
+def _replaced(left: str, right: str) -> tuple[str | None, str] | None:
+    """The operation of ``left`` that ``right`` replaced by its result, and that result (``"5*16+4"``, ``"80+4"``
+    give ``("5*16", "80")``), when both sides have the same value and differ only there; ``(None, number)`` when
+    ``right`` only restates one number of ``left`` (``"90%*60"``, ``"0.90*60"``); None otherwise."""
+    a, b = _CHAIN_TOKEN.findall(left), _CHAIN_TOKEN.findall(right)
+    if "".join(a) != left.replace(" ", "") or "".join(b) != right.replace(" ", ""):
+        return None  # a token the link does not read (a letter, a written fraction): not one to rewrite
+    va, vb = _formula_value(left), _formula_value(right)
+    if va is None or vb is None or abs(va - vb) > 1e-9 * max(1.0, abs(va)):
+        return None
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    middle, number = a[head : len(a) - tail], b[head : len(b) - tail]
+    if len(number) != 1 or not number[0][0].isdigit() and number[0][0] != ".":
+        return None
+    if len(middle) == 1:
+        return None, number[0]
+    operation = "".join(middle)
+    if operation.startswith("(") and operation.endswith(")"):
+        operation = operation[1:-1]
+    value, stated = _formula_value(operation), _number(number[0])
+    if operation.count("(") != operation.count(")") or value is None or stated is None:
+        return None
+    return (operation, number[0]) if abs(value - stated) <= 1e-9 * max(1.0, abs(value)) else None
 
 
 def _unread_prose(m: re.Match[str]) -> float | None:
