@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import json
 import math
 import re
@@ -145,7 +146,7 @@ _LATEX_THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:(?:\{,\}|\\,|,)\d{3})*(?:\{,
 _FRAC = re.compile(r"\\[dt]?frac[ \t]*\{([^{}\n]*)\}[ \t]*\{([^{}\n]*)\}")
 _FRAC_DEPTH = 4
 _LABEL_IN_PARENS = re.compile(r"(?<=\d)[ \t]*\([A-Za-z][A-Za-z' -]{0,30}\)(?=[ \t]*[-+*/=\u00d7\u00f7])")
-_PERCENT_OF = re.compile(r"(?<=\d%[ \t])of(?=[ \t]+\$?\d)")
+_PERCENT_OF = re.compile(r"(?<=\d%)[ \t]+(of)(?=[ \t]+\$?\d)")
 _SIGNS = frozenset("*/+-\u00d7\u00f7^")
 _PLAIN_NUMBER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*")
 # "$\frac{3}{4} \times 8 = 6$", "$25 + 8 = 33$": dollar signs that delimit LaTeX math (a command inside, or an
@@ -312,8 +313,10 @@ def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
             before = working[max(0, m.start() - 40) : m.start()].rstrip()[-1:]
             after = working[m.end() : m.end() + 40].lstrip()[:1]
             if _PLAIN_NUMBER.fullmatch(m.group(1)) and _PLAIN_NUMBER.fullmatch(m.group(2)):
-                # "(3/4) * 8" inside arithmetic, "12/4 = 3" and "= 1/2" alone (how prose writes a fraction)
-                fill = f"({top}/{bottom})" if before in _SIGNS or after in _SIGNS else f"{top}/{bottom}"
+                # "(3/4) * 8" inside arithmetic; "12/4 = 3", "= 1/2" alone and "(1 + 1/3)" inside parentheses as
+                # prose writes a fraction (the prose reader reads no parentheses inside parentheses)
+                inside = before == "(" or after == ")"
+                fill = f"({top}/{bottom})" if (before in _SIGNS or after in _SIGNS) and not inside else f"{top}/{bottom}"
             else:
                 fill = f"({top})/({bottom})" if before != "/" else f"(({top})/({bottom}))"[: m.end() - m.start()]
             _blank(chars, m.start(), m.end(), fill)
@@ -361,7 +364,7 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
     for m in _LABEL_IN_PARENS.finditer(working):  # "7 + 2 (food) + 3 (gas) = 12": words naming a number
         _blank(chars, m.start(), m.end())
     for m in _PERCENT_OF.finditer(working):  # "90% of 60 = 54": a percentage of a number is their product
-        _blank(chars, m.start(), m.end(), "*")
+        _blank(chars, m.start(1), m.end(1), "*")
     if answer is None or not math.isfinite(answer):
         answer, answer_span = None, None
     return NormalizedSolution(text, "".join(chars), answer, answer_span, tuple(rewritten),
@@ -976,16 +979,33 @@ def _replaced(left: str, right: str) -> tuple[str | None, str] | None:
     tail = 0
     while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
-    middle, number = a[head : len(a) - tail], b[head : len(b) - tail]
-    if len(number) != 1 or not number[0][0].isdigit() and number[0][0] != ".":
+    # the shared ends may reach into the replaced part ("7.5*(1+1/3)", "7.5*(4/3)" share "/3)"): a few shorter
+    for h, t in itertools.product(range(head, max(-1, head - 5), -1), range(tail, max(-1, tail - 5), -1)):
+        found = _replaced_at(a[h : len(a) - t], b[h : len(b) - t])
+        if found is not None:
+            return found
+    return None
+
+
+def _replaced_at(middle: list[str], number: list[str]) -> tuple[str | None, str] | None:
+    """:func:`_replaced` for one choice of the shared ends: the tokens of the left side between them, and of the
+    right side (one number, or a written fraction in parentheses)."""
+    if len(number) == 5 and number[0] == "(" and number[2] == "/" and number[4] == ")":
+        number = ["".join(number[1:4])]  # "7.5 * (1 + 1/3) = 7.5 * 4/3": a written fraction is one number
+    if len(number) != 1 or not middle or not (number[0][0].isdigit() or number[0][0] == "."):
         return None
+    stated = _formula_value(number[0])
     if len(middle) == 1:
-        return None, number[0]
+        value = _formula_value(middle[0].replace("%", "/100"))
+        same = value is not None and stated is not None and abs(value - stated) <= 1e-9 * max(1.0, abs(value))
+        return (None, number[0]) if same else None
     operation = "".join(middle)
     if operation.startswith("(") and operation.endswith(")"):
         operation = operation[1:-1]
-    value, stated = _formula_value(operation), _number(number[0])
-    if operation.count("(") != operation.count(")") or value is None or stated is None:
+    if operation.count("(") != operation.count(")") or operation[0] in "*/+)" or operation[-1] in "*/+-(":
+        return None
+    value = _formula_value(operation)
+    if value is None or stated is None:
         return None
     return (operation, number[0]) if abs(value - stated) <= 1e-9 * max(1.0, abs(value)) else None
 
