@@ -751,10 +751,10 @@ def score_verdicts(
     flagged step where the error is (:data:`SCORE_COLUMNS`).
 
     >>> import pandas as pd
-    >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1,
+    >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1, 0,
     ...                      "unit_mismatch", None, None, None, None, 0.001, 0.0),
     ...                     ("2", "m", "f:2", "sound", True, False, 0, 0, 0, 1, None, None, None, None, None,
-    ...                      None, None, None, 0.001, None)])
+    ...                      None, None, None, None, 0.001, None)])
     >>> s = score_verdicts(f, error_steps={("1", "m"): 1})
     >>> columns = ["solver", "precision_pct", "recall_pct", "false_alarm_pct", "first_step_right"]
     >>> print(s[columns].to_string(index=False))
@@ -794,10 +794,10 @@ def sweep_verdicts(frame: pd.DataFrame, levels: Sequence[float] = SWEEP) -> pd.D
     curve plots: ``error_pct`` is the share flagged (coverage of the error decision), 100 - ``precision_pct`` its
     risk.
 
-    >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1,
+    >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1, 0,
     ...                      "unit_mismatch", None, None, None, None, 0.001, 0.2),
     ...                     ("2", "m", "f:2", "unverifiable", True, False, 0, 1, 0, 1, None, None, None, None,
-    ...                      "ambiguous_grounding", None, None, None, 0.001, 0.5)])
+    ...                      None, "ambiguous_grounding", None, None, None, 0.001, 0.5)])
     >>> s = sweep_verdicts(f, [0.1, 0.3, 1.0])
     >>> s[["min_evidence", "precision_pct", "recall_pct"]].values.tolist(), s["flagged"].tolist()
     ([[0.1, nan, 0.0], [0.3, 100.0, 100.0], [1.0, 50.0, 100.0]], [0, 1, 2])

@@ -122,7 +122,7 @@ _ANSWER_LINE = re.compile(
     rf"[ \t]*(?:%|[A-Za-z][\w ]{{0,30}})?[ \t]*[.!]?[ \t]*$"
 )
 _ANSWER_INLINE = re.compile(
-    rf"(?i)(?:\\boxed\{{[ \t]*\\?\$?[ \t]*(?P<boxed>{_NUM})[ \t]*\}}"
+    rf"(?i)(?:\\boxed\{{[ \t]*\\?\$?[ \t]*(?P<boxed>{_NUM})[ \t]*(?:\\text\{{[^{{}}\n]{{0,40}}\}}|[A-Za-z][A-Za-z ]{{0,30}})?\}}"
     rf"|the\s+(?:final\s+)?answer\s+is:?[ \t]*\\?\$?[ \t]*(?P<said>{_NUM}))"
 )
 # Markup blanked in the working copy (same length): line labels, bullets, bold, LaTeX delimiters and operators.
@@ -328,14 +328,17 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
 
     >>> n = normalize_solution(["Step 1: 9 \\\\times 2 = 18", "The answer is \\\\boxed{18}."])
     >>> n.text.splitlines()[0], n.working.splitlines()[0].split(), n.answer, n.user_steps
-    ('Step 1: 9 \\\\times 2 = 18', ['9', '*', '2', '=', '18'], 18.0, ((0, 22), (23, 49)))
+    ('Step 1: 9 \\\\times 2 = 18', ['9', '*', '2', '=', '18'], 18.0, ((0, 23), (24, 49)))
     """
     text = _as_text(solution)
     chars = list(text)
     answer: float | None = None
     answer_span: tuple[int, int] | None = None
     rewritten: list[tuple[int, int]] = []
-    probe = _ANSWER_MARKUP.sub(lambda m: " " * len(m.group()), text) if ("*" in text or "\\" in text) else text
+    probe = text
+    if "*" in text or "\\" in text:  # "1{,}200" as "1,200" (padded after), bold and math delimiters blanked
+        probe = _LATEX_THOUSANDS.sub(lambda m: re.sub(r"\{,\}|\\,", ",", m.group()).ljust(len(m.group())), text)
+        probe = _ANSWER_MARKUP.sub(lambda m: " " * len(m.group()), probe)
     lines = list(_ANSWER_LINE.finditer(probe))
     if lines:  # the last answer line: blanked whole, its number is the answer
         m = lines[-1]
