@@ -190,7 +190,8 @@ def _steps(question: str, solution: str | list[str]) -> list[tuple[str, str]]:
     ("question", "solution", "expected"),
     [
         (TOM, "Sue gets \\( 1/3 \\times 18 = 6 \\) apples.", [("1/3 * 18 = 6", "1/3 \\times 18 = 6")]),
-        (TOM, "Sue gets\n\\[\n\\frac{1}{3} \\times 18 = 6\n\\]\napples.", [("(1/3) * 18 = 6", "\\frac{1}{3} \\times 18 = 6")]),
+        (TOM, "Sue gets\n\\[\n\\frac{1}{3} \\times 18 = 6\n\\]\napples.",
+         [("(1/3) * 18 = 6", "\\frac{1}{3} \\times 18 = 6")]),
         (TOM, "Sue gets \\( 18 \\cdot \\tfrac{1}{3} = 6 \\).", [("18 * (1/3) = 6", "18 \\cdot \\tfrac{1}{3} = 6")]),
         (SUE, "Each friend gets $\\dfrac{12}{4} = 3$ cookies.", [("12/4 = 3", "\\dfrac{12}{4} = 3")]),
         (SUE, "\\[ 12 \\div 4 = 3 \\]", [("12 / 4 = 3", "12 \\div 4 = 3")]),
@@ -198,7 +199,8 @@ def _steps(question: str, solution: str | list[str]) -> list[tuple[str, str]]:
          [("2 books * 2 pounds/book = 4", "2 \\text{ books} \\times 2 \\text{ pounds/book} = 4")]),
         (SHIRT, "- **Discount:** \\( 20\\% \\times \\$1{,}200 = \\$240 \\)",
          [("20% * $1,200 = $240", "20\\% \\times \\$1{,}200 = \\$240")]),
-        (SHIRT, "- Discount: \\( 20\\% \\times 1,200 = 240 \\) dollars", [("20% * 1,200 = 240", "20\\% \\times 1,200 = 240")]),
+        (SHIRT, "- Discount: \\( 20\\% \\times 1,200 = 240 \\) dollars",
+         [("20% * 1,200 = 240", "20\\% \\times 1,200 = 240")]),
         (SHIRT, "20% of $1,200 = $240", [("20% * $1,200 = $240", "20% of $1,200 = $240")]),
     ],
 )
@@ -217,7 +219,8 @@ def test_several_computations_in_one_paragraph_are_several_steps() -> None:
 @pytest.mark.parametrize(
     ("solution", "expected"),
     [  # each "=" pair of a chain is a computation; a right side that goes on gives the operation it replaced
-        ("\\( 2 \\times 3 = 6 \\times 2 = 12 \\)", [("2 * 3 = 6", "2 \\times 3 = 6"), ("6 * 2 = 12", "6 \\times 2 = 12")]),
+        ("\\( 2 \\times 3 = 6 \\times 2 = 12 \\)",
+         [("2 * 3 = 6", "2 \\times 3 = 6"), ("6 * 2 = 12", "6 \\times 2 = 12")]),
         ("Let \\( x \\) be his sister's pens: \\( x = 2 \\times 3 \\times 2 = 12 \\).",
          [("2 * 3 * 2 = 12", "2 \\times 3 \\times 2 = 12")]),
         ("\\( 2 \\times 3 \\times 2 = 6 \\times 2 = 12 \\)",
@@ -256,14 +259,18 @@ def test_a_chain_restating_a_percentage_is_no_computation() -> None:
 def test_boxed_and_bold_final_answers_are_found(solution: str, answer: float) -> None:
     n = normalize_solution(solution)
     assert n.answer == answer
-    assert "boxed" not in n.working and "**" not in n.working
+    assert "boxed" not in n.working
+    assert "**" not in n.working
 
 
 def test_headings_step_labels_and_bullets_are_markup() -> None:
     s = ("### Step 1: Apples per share\nStep 1: \\( 18 \\div 3 = 6 \\)\n\n"
          "### Step 2: Sue's share\n- **Sue:** 6 apples\n\n**Answer:** 6")
     n = normalize_solution(s)
-    assert "#" not in n.working and "Step" not in n.working and "**" not in n.working and "-" not in n.working
+    assert "#" not in n.working
+    assert "Step" not in n.working
+    assert "**" not in n.working
+    assert "-" not in n.working
     assert _steps(TOM, s) == [("18 / 3 = 6", "18 \\div 3 = 6")]
 
 
@@ -278,7 +285,8 @@ def test_a_computation_the_reader_cannot_parse_is_a_counted_unread_line() -> Non
 def test_a_nested_fraction_is_read_to_its_depth() -> None:
     n = normalize_solution("\\( \\frac{\\frac{12}{2}}{3} = 2 \\)")
     assert n.working.split() == ["(6)/(3)", "=", "2"] or n.working.split() == ["(12/2)/(3)", "=", "2"]
-    assert n.rewritten and all(0 <= a < b <= len(n.text) for a, b in n.rewritten)
+    assert n.rewritten
+    assert all(0 <= a < b <= len(n.text) for a, b in n.rewritten)
 
 
 def test_a_span_touching_a_rewritten_region_covers_all_of_it() -> None:
@@ -301,7 +309,8 @@ WRONG_PARAGRAPHS = (
 def test_paragraphs_split_on_blank_lines_are_the_users_steps() -> None:
     n = normalize_solution(WRONG_PARAGRAPHS)
     assert [n.text[a:b].split()[0] for a, b in n.user_steps] == ["Tom", "He", "Then", "The"]
-    assert n.user_step(n.text.index("6 - 2")) == 2 and n.user_step(0) == 0
+    assert n.user_step(n.text.index("6 - 2")) == 2
+    assert n.user_step(0) == 0
     assert normalize_solution("a\n\n\n\n  \n\nb").user_steps == ((0, 1), (9, 10))  # runs of blank lines: one break
 
 
@@ -309,7 +318,8 @@ def test_a_finding_names_the_users_step_in_the_api_and_in_words() -> None:
     q = "Tom has 18 apples. He gives 1/3 of them to Sue. Sue eats 2 of them. How many apples does Sue have left?"
     v = check_solution(q, WRONG_PARAGRAPHS)
     first = v.first_error
-    assert first is not None and (first.reason, first.step, first.user_step) == ("arithmetic_error", 1, 2)
+    assert first is not None
+    assert (first.reason, first.step, first.user_step) == ("arithmetic_error", 1, 2)
     assert first.to_dict()["user_step"] == 2
     assert [s.user_step for s in v.steps] == [1, 2]
     assert "in the user's step 2 (from 0)" in v.explain()
@@ -321,13 +331,15 @@ def test_a_list_of_steps_is_indexed_by_the_list() -> None:
     steps = ["Tom gives Sue \\( 18 \\times \\frac{1}{3} = 6 \\) apples.\n\nShe eats 2.", "\\( 6 - 2 = 5 \\)",
              "**Answer:** 5"]
     v = check_solution(q, steps)
-    assert v.first_error is not None and v.first_error.user_step == 1
+    assert v.first_error is not None
+    assert v.first_error.user_step == 1
     assert check_solution(q, json.dumps(steps)).first_error.user_step == 1  # type: ignore[union-attr]
 
 
 def test_one_paragraph_is_user_step_0_and_explain_does_not_say_it() -> None:
     v = check_solution(TOM, "18 / 3 = 7 apples.\nThe answer is 7.")
-    assert v.first_error is not None and v.first_error.user_step == 0
+    assert v.first_error is not None
+    assert v.first_error.user_step == 0
     assert "user's step" not in v.explain()
 
 

@@ -607,8 +607,10 @@ class _GraphFindings:
         self, reason: str, step: int | None, question_spans: tuple[tuple[int, int], ...], detail: str
     ) -> Finding:
         s = None if step is None else self.steps[step]
-        return Finding(reason, step, None if s is None else s.line, None if s is None else (s.start, s.end),
-                       question_spans, detail, user_step=None if s is None else self.reading.solution.user_step(s.start))
+        if s is None:
+            return Finding(reason, step, None, None, question_spans, detail)
+        return Finding(reason, step, s.line, (s.start, s.end), question_spans, detail,
+                       user_step=self.reading.solution.user_step(s.start))
 
     def equation_findings(self) -> list[tuple[Finding, _Facts]]:
         out: list[tuple[Finding, _Facts]] = []

@@ -122,7 +122,8 @@ _ANSWER_LINE = re.compile(
     rf"[ \t]*(?:%|[A-Za-z][\w ]{{0,30}})?[ \t]*[.!]?[ \t]*$"
 )
 _ANSWER_INLINE = re.compile(
-    rf"(?i)(?:\\boxed\{{[ \t]*\\?\$?[ \t]*(?P<boxed>{_NUM})[ \t]*(?:\\text\{{[^{{}}\n]{{0,40}}\}}|[A-Za-z][A-Za-z ]{{0,30}})?\}}"
+    rf"(?i)(?:\\boxed\{{[ \t]*\\?\$?[ \t]*(?P<boxed>{_NUM})[ \t]*"
+    rf"(?:\\text\{{[^{{}}\n]{{0,40}}\}}|[A-Za-z][A-Za-z ]{{0,30}})?\}}"
     rf"|the\s+(?:final\s+)?answer\s+is:?[ \t]*\\?\$?[ \t]*(?P<said>{_NUM}))"
 )
 # Markup blanked in the working copy (same length): line labels, bullets, bold, LaTeX delimiters and operators.
@@ -139,9 +140,13 @@ _LATEX = re.compile(
     "|[\u2248\u00b7\u2212]"
 )
 # "\text{ books}", "\mathrm{kg}": the command and its braces are markup, the words inside are the prose's
-_TEXT_COMMAND = re.compile(r"\\(?:boxed|text|textbf|textit|textrm|mathrm|mathbf|mathit|mbox|operatorname)[ \t]*\{([^{}\n]*)\}")
+_TEXT_COMMAND = re.compile(
+    r"\\(?:boxed|text|textbf|textit|textrm|mathrm|mathbf|mathit|mbox|operatorname)[ \t]*\{([^{}\n]*)\}"
+)
 # "1{,}200", "1\,200": a LaTeX thousands separator, rewritten as "1,200" (the number's place kept, padded after)
-_LATEX_THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:(?:\{,\}|\\,|,)\d{3})*(?:\{,\}|\\,)\d{3}(?:(?:\{,\}|\\,|,)\d{3})*(?!\d)")
+_LATEX_THOUSANDS = re.compile(
+    r"(?<![\d.])\d{1,3}(?:(?:\{,\}|\\,|,)\d{3})*(?:\{,\}|\\,)\d{3}(?:(?:\{,\}|\\,|,)\d{3})*(?!\d)"
+)
 # "\frac{a}{b}", "\dfrac", "\tfrac": innermost first (no brace inside), at most _FRAC_DEPTH levels deep
 _FRAC = re.compile(r"\\[dt]?frac[ \t]*\{([^{}\n]*)\}[ \t]*\{([^{}\n]*)\}")
 _FRAC_DEPTH = 4
@@ -316,7 +321,8 @@ def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
                 # "(3/4) * 8" inside arithmetic; "12/4 = 3", "= 1/2" alone and "(1 + 1/3)" inside parentheses as
                 # prose writes a fraction (the prose reader reads no parentheses inside parentheses)
                 inside = before == "(" or after == ")"
-                fill = f"({top}/{bottom})" if (before in _SIGNS or after in _SIGNS) and not inside else f"{top}/{bottom}"
+                signed = (before in _SIGNS or after in _SIGNS) and not inside
+                fill = f"({top}/{bottom})" if signed else f"{top}/{bottom}"
             else:
                 fill = f"({top})/({bottom})" if before != "/" else f"(({top})/({bottom}))"[: m.end() - m.start()]
             _blank(chars, m.start(), m.end(), fill)
@@ -798,7 +804,8 @@ class _Reader:
             return True
         formula = f"{operation}={result}"
         first, reason = self.add(formula, None, m.start(), (m.start("expr"), m.end("expr")))
-        step = self.new_step(m.start(), m.end("expr"), f"{operation} = {result}", first)  # the next link's own span follows
+        # the step spans the left side: the next link ("105 - 30 = 75") has its own span after it
+        step = self.new_step(m.start(), m.end("expr"), f"{operation} = {result}", first)
         if reason is not None:
             self.unread_formula(reason, step, formula, [v for v in (_number(result),) if v is not None])
             return True
