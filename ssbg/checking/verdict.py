@@ -1048,8 +1048,10 @@ def check_solution(
         The problem text (its question is its last sentence asking something).
     solution
         The solution: a string in any of the formats :mod:`ssbg.reading.readers.solutions` reads
-        (calculator annotations, prose arithmetic, ``Step 1:`` lines, a final ``#### N`` / ``A: N`` /
-        ``The answer is N`` / ``\\boxed{N}``), or a list of step strings.
+        (calculator annotations, prose arithmetic, ``Step 1:`` lines, LaTeX and Markdown as chat models
+        write them, a final ``#### N`` / ``A: N`` / ``The answer is N`` / ``\\boxed{N}``), or a list of
+        step strings.  Each finding names the user's step it is in (``Finding.user_step``, from 0: the
+        list item, else the paragraph of the text split on blank lines, as ProcessBench counts).
     pack
         The unit pack (a :class:`~ssbg.units.UnitPack`, a name or a folder; default the corpus pack,
         :data:`~ssbg.units.CORPUS_PACK_NAME`, ``en_units_v1+en_counts_v2+en_measures_v1``: ADR 0017 says why

@@ -9,9 +9,15 @@ prose algebra), with three differences that checking needs:
   strings (also a string holding a JSON list of strings); it finds the final answer
   (``#### N``, ``A: N``, ``The answer is N``, ``\\boxed{N}``, ``Answer: N``) and blanks,
   in a same-length working copy, what is markup rather than arithmetic: ``Step 1:`` and
-  ``1.`` line labels, bullets, Markdown bold, ``\\(`` ``\\)``, ``\\times``, ``\\cdot``,
-  ``\\div`` and ``\\frac{a}{b}`` (as ``(a/b)``), and the answer line itself.  Offsets into
-  the working copy are offsets into the solution as shown.
+  ``1.`` line labels, bullets, Markdown bold and headings, ``\\(`` ``\\)`` ``\\[`` ``\\]``,
+  ``\\times``, ``\\cdot``, ``\\div``, ``\\text{...}`` (its words kept), ``1{,}200``,
+  ``\\frac{a}{b}`` (as ``a/b`` or ``(a/b)``, nested up to 4 levels), and the answer line itself.
+  Offsets into the working copy are offsets into the solution as shown; a span touching a
+  rewritten region (a fraction, a LaTeX thousands separator) covers all of it (ADR 0031).
+  The user's steps are the items of a list, else the paragraphs split on blank lines
+  (:attr:`NormalizedSolution.user_steps`, counted from 0).
+- **Chains.** ``a = b = c`` is a step per ``=``; a link whose right side goes on
+  (``120 - 15 - 30 = 105 - 30 = 75``) is the operation it replaced (``120 - 15 = 105``).
 - **Invented numbers are evidence.** A number only the solution's own prose states
   grounds nothing (:attr:`~ssbg.reading.grounding.GroundingState.solution_numbers` off).
   A number that nothing grounds does not refuse the solution: it is bound to its place in
