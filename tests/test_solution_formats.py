@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,8 @@ from ssbg.reading.readers import solutions
 from ssbg.reading.readers.gsm8k import gsm8k_trace, stated_unit
 from ssbg.reading.readers.solutions import normalize_solution, read_solution
 from tests.strategies import seam_settings
+
+REPO = Path(__file__).resolve().parents[1]
 
 # GSM8K test 266's gold solution (the dev file of model solutions): thousands split by spaces, question too.
 TAN_QUESTION = (
@@ -388,3 +392,26 @@ def test_any_latex_gives_a_verdict_with_spans_inside_the_solution(solution: str)
     for f in v.findings:
         assert f.span is None or 0 <= f.span[0] <= f.span[1] <= len(v.solution)
         assert f.user_step is None or 0 <= f.user_step < max(1, len(v.user_steps))
+
+
+def test_the_modern_dev_benchmark_scores_a_file(tmp_path: Path) -> None:
+    """``benchmarks/modern_dev.py`` on three records: a correct paragraph solution, a wrong one with its marked user
+    step, and a correct list of steps; every figure it prints is counted from them."""
+    q = "Tom has 18 apples. He gives 1/3 of them to Sue. Sue eats 2 of them. How many apples does Sue have left?"
+    records = [
+        {"id": "r1", "question": q, "style": "paragraphs", "is_correct": True, "first_error_step": None,
+         "computations": 2, "solution": WRONG_PARAGRAPHS.replace("= 5", "= 4").replace("{5}", "{4}")},
+        {"id": "r2", "question": q, "style": "paragraphs", "is_correct": False, "first_error_step": 2,
+         "computations": 2, "solution": WRONG_PARAGRAPHS},
+        {"id": "r3", "question": TOM, "style": "list_of_steps", "is_correct": True, "first_error_step": None,
+         "computations": 1, "solution": ["Sue gets \\( 18 \\div 3 = 6 \\) apples.", "**Answer:** 6"]},
+    ]
+    path = tmp_path / "modern.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = subprocess.run([sys.executable, str(REPO / "benchmarks" / "modern_dev.py"), str(path)],
+                         capture_output=True, text=True, check=True, cwd=REPO).stdout
+    assert "computations read as steps 100.0% (5/5)" in out
+    assert "no_equation   0.0% (0/3)" in out
+    assert "false alarms (error on correct)   0.0% (0/2)" in out
+    assert "wrong ones flagged 100.0% (1/1)" in out
+    assert "first error finding is at it 100.0% (1/1)" in out
