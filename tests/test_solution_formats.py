@@ -206,6 +206,8 @@ def _steps(question: str, solution: str | list[str]) -> list[tuple[str, str]]:
         (SHIRT, "- Discount: \\( 20\\% \\times 1,200 = 240 \\) dollars",
          [("20% * 1,200 = 240", "20\\% \\times 1,200 = 240")]),
         (SHIRT, "20% of $1,200 = $240", [("20% * $1,200 = $240", "20% of $1,200 = $240")]),
+        (SHIRT, "- Discount: $1,200 \\times 0.2 = $240", [("$1,200 * 0.2 = $240", "$1,200 \\times 0.2 = $240")]),
+        (SUE, "Each gets $12 \\div 4 = 3$ cookies.", [("12 / 4 = 3", "12 \\div 4 = 3")]),
     ],
 )
 def test_latex_markdown_and_units_in_math_are_steps_spanning_the_solution_as_given(

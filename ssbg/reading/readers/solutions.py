@@ -161,9 +161,10 @@ _PERCENT_OF = re.compile(r"(?<=\d%)[ \t]+(of)(?=[ \t]+\$?\d)")
 _SIGNS = frozenset("*/+-\u00d7\u00f7^")
 _PLAIN_NUMBER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*")
 # "$\frac{3}{4} \times 8 = 6$", "$25 + 8 = 33$": dollar signs that delimit LaTeX math (a command inside, or an
-# equation between a "$" before a digit and a "$" right after one), not dollars
+# equation between a "$" before a digit and a "$" right after one), not dollars ("$15 \times 4 = $60": a "$" before
+# a number opens no math)
 _MATH_DOLLARS = re.compile(
-    r"(?<!\\)\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed|text|approx|left|right)(?![A-Za-z]))[^$\n]*(?<!\\)\$"
+    r"(?<!\\)\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed|text|approx|left|right)(?![A-Za-z]))[^$\n]*(?<!\\)\$(?!\d|\.\d)"
     r"|(?<![\w$\\])\$(?=[\d(\\])[^$\n]*?=[^$\n]*?\d\$(?![\w$])"
 )
 # "$350 000", "17 500", "1 000 000": digit groups split by a space (or a no-break or thin space), read as
