@@ -206,6 +206,7 @@ def _steps(question: str, solution: str | list[str]) -> list[tuple[str, str]]:
         (SHIRT, "- Discount: \\( 20\\% \\times 1,200 = 240 \\) dollars",
          [("20% * 1,200 = 240", "20\\% \\times 1,200 = 240")]),
         (SHIRT, "20% of $1,200 = $240", [("20% * $1,200 = $240", "20% of $1,200 = $240")]),
+        (TOM, "Sue gets 1/3 of 18 = 6 apples.", [("1/3 * 18 = 6", "1/3 of 18 = 6")]),
         (SHIRT, "- Discount: $1,200 \\times 0.2 = $240", [("$1,200 * 0.2 = $240", "$1,200 \\times 0.2 = $240")]),
         (SUE, "Each gets $12 \\div 4 = 3$ cookies.", [("12 / 4 = 3", "12 \\div 4 = 3")]),
     ],

@@ -157,7 +157,7 @@ _LATEX_THOUSANDS = re.compile(
 _FRAC = re.compile(r"\\[dt]?frac[ \t]*\{([^{}\n]*)\}[ \t]*\{([^{}\n]*)\}")
 _FRAC_DEPTH = 4
 _LABEL_IN_PARENS = re.compile(r"(?<=\d)[ \t]*\([A-Za-z][A-Za-z' -]{0,30}\)(?=[ \t]*[-+*/=\u00d7\u00f7])")
-_PERCENT_OF = re.compile(r"(?<=\d%)[ \t]+(of)(?=[ \t]+\$?\d)")
+_PERCENT_OF = re.compile(r"(?:(?<=\d%)|(?<![\d./])\d{1,4}/\d{1,4})[ \t]+(of)(?=[ \t]+\$?\d)")
 _SIGNS = frozenset("*/+-\u00d7\u00f7^")
 _PLAIN_NUMBER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*")
 # "$\frac{3}{4} \times 8 = 6$", "$25 + 8 = 33$": dollar signs that delimit LaTeX math (a command inside, or an
@@ -379,7 +379,7 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
     working = "".join(chars)
     for m in _LABEL_IN_PARENS.finditer(working):  # "7 + 2 (food) + 3 (gas) = 12": words naming a number
         _blank(chars, m.start(), m.end())
-    for m in _PERCENT_OF.finditer(working):  # "90% of 60 = 54": a percentage of a number is their product
+    for m in _PERCENT_OF.finditer(working):  # "90% of 60 = 54", "1/3 of 18 = 6": a part of a number, a product
         _blank(chars, m.start(1), m.end(1), "*")
     if answer is None or not math.isfinite(answer):
         answer, answer_span = None, None
