@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -14,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ssbg.checking.batch import check_solutions
-from ssbg.checking.verdict import check_solution
+from ssbg.checking.verdict import Finding, check_solution
+from ssbg.errors import ProblemGraphError
 from ssbg.limits import MAX_SOLUTION_CHARS
 from ssbg.reading.readers import solutions
 from ssbg.reading.readers.gsm8k import gsm8k_trace, stated_unit
@@ -418,3 +420,17 @@ def test_the_modern_dev_benchmark_scores_a_file(tmp_path: Path) -> None:
     assert "false alarms (error on correct)   0.0% (0/2)" in out
     assert "wrong ones flagged 100.0% (1/1)" in out
     assert "first error finding is at it 100.0% (1/1)" in out
+
+
+@pytest.mark.parametrize("value", [-1, 1.0, "2", True])
+def test_a_user_step_that_is_no_index_is_a_typed_error(value: object) -> None:
+    with pytest.raises(ProblemGraphError) as err:
+        Finding("arithmetic_error", user_step=value)  # type: ignore[arg-type]
+    assert err.value.path == "user_step"
+
+
+def test_user_steps_that_are_no_spans_are_a_typed_error() -> None:
+    v = check_solution(TOM, "18 / 3 = 6 apples.")
+    with pytest.raises(ProblemGraphError) as err:
+        dataclasses.replace(v, user_steps=((3, 1),))
+    assert err.value.path == "user_steps[0]"
