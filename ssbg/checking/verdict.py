@@ -431,6 +431,10 @@ class Verdict:
     def explain(self) -> str:
         """The verdict in prose: what was found, at which step, and why it is evidence or a reading limit.
 
+        A step is the reader's formula, counted from 1 ("step 2"); when the user gave more than one step (a list,
+        or paragraphs split on blank lines) it also names the user's step, counted from 0 as step-labelled
+        benchmarks count ("in the user's step 1 (from 0)", :attr:`Finding.user_step`).
+
         >>> print(check_solution("Ann has 3 bags of 4 kg. How many kg?", "3 * 4 = <<3*4=12>>12 kg").explain())
         sound: every step of the solution is admitted by dimensional analysis and the answer has the unit asked for.
         """
