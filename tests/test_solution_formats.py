@@ -233,7 +233,9 @@ def test_several_computations_in_one_paragraph_are_several_steps() -> None:
         ("Let \\( x \\) be his sister's pens: \\( x = 2 \\times 3 \\times 2 = 12 \\).",
          [("2 * 3 * 2 = 12", "2 \\times 3 \\times 2 = 12")]),
         ("\\( 2 \\times 3 \\times 2 = 6 \\times 2 = 12 \\)",
-         [("2*3 = 6", "2 \\times 3 \\times 2"), ("6 * 2 = 12", "6 \\times 2 = 12")]),
+         [("2*3 = 6", "2 \\times 3"), ("6 * 2 = 12", "6 \\times 2 = 12")]),
+        ("\\[ \\text{Pens} = 2 \\times 3 + 2 \\times 3 = 6 + 6 = 12 \\]",  # one step per term the right side replaced
+         [("2*3 = 6", "2 \\times 3"), ("2*3 = 6", "2 \\times 3"), ("6 + 6 = 12", "6 + 6 = 12")]),
     ],
 )
 def test_chained_equalities_are_read_link_by_link(solution: str, expected: list[tuple[str, str]]) -> None:

@@ -804,19 +804,22 @@ class _Reader:
         found = _replaced(left, right)
         if found is None:
             return False
-        operation, result = found
-        end = len(text[:nxt].rstrip())
-        if operation is None:  # a restatement: no computation
-            self.spans.append((m.start(), end))
-            return True
-        formula = f"{operation}={result}"
-        first, reason = self.add(formula, None, m.start(), (m.start("expr"), m.end("expr")))
-        # the step spans the left side: the next link ("105 - 30 = 75") has its own span after it
-        step = self.new_step(m.start(), m.end("expr"), f"{operation} = {result}", first)
-        if reason is not None:
-            self.unread_formula(reason, step, formula, [v for v in (_number(result),) if v is not None])
-            return True
-        self.commit(step)
+        self.spans.append((m.start(), len(text[:nxt].rstrip())))  # the link is read (a restatement: no step)
+        at = m.start()
+        for operation, result in found:
+            if operation is None:
+                continue
+            formula = f"{operation}={result}"
+            # the step spans its operation on the left side (the whole left side when it is not found there): the
+            # next link ("105 - 30 = 75") has its own span after it
+            start, end = _operation_span(text, operation, at, m.end("expr")) or (m.start(), m.end("expr"))
+            at = max(at, end)
+            first, reason = self.add(formula, None, m.start(), (m.start("expr"), m.end("expr")))
+            step = self.new_step(start, end, f"{operation} = {result}", first)
+            if reason is not None:
+                self.unread_formula(reason, step, formula, [v for v in (_number(result),) if v is not None])
+                continue
+            self.commit(step)
         return True
 
     def unread_prose(self, m: re.Match[str], result: float) -> None:
@@ -980,10 +983,12 @@ _CHAIN_RIGHT = re.compile(r"[ \t]*[\d$.(][\w$.,%() \t*/+\-\u00d7\u00f7\u2013']*"
 _CHAIN_TOKEN = re.compile(r"(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?|[-+*/()]")
 
 
-def _replaced(left: str, right: str) -> tuple[str | None, str] | None:
-    """The operation of ``left`` that ``right`` replaced by its result, and that result (``"5*16+4"``, ``"80+4"``
-    give ``("5*16", "80")``), when both sides have the same value and differ only there; ``(None, number)`` when
-    ``right`` only restates one number of ``left`` (``"90%*60"``, ``"0.90*60"``); None otherwise."""
+def _replaced(left: str, right: str) -> list[tuple[str | None, str]] | None:
+    """The operations of ``left`` that ``right`` replaced by their results, with those results, when both sides
+    have the same value: one operation where the sides differ only there (``"5*16+4"``, ``"80+4"`` give
+    ``[("5*16", "80")]``), else one per term where they have the same terms (``"3*2+5*1"``, ``"6+5"`` give
+    ``[("3*2", "6"), ("5*1", "5")]``); ``(None, number)`` for a number ``right`` only restates (``"90%*60"``,
+    ``"0.90*60"``); None otherwise."""
     a, b = _CHAIN_TOKEN.findall(left), _CHAIN_TOKEN.findall(right)
     if "".join(a) != left.replace(" ", "") or "".join(b) != right.replace(" ", ""):
         return None  # a token the link does not read (a letter, a written fraction): not one to rewrite
@@ -1000,8 +1005,59 @@ def _replaced(left: str, right: str) -> tuple[str | None, str] | None:
     for h, t in itertools.product(range(head, max(-1, head - 5), -1), range(tail, max(-1, tail - 5), -1)):
         found = _replaced_at(a[h : len(a) - t], b[h : len(b) - t])
         if found is not None:
-            return found
+            return [found]
+    terms_a, terms_b = _terms(a), _terms(b)
+    if terms_a is None or terms_b is None or terms_a[1] != terms_b[1] or len(terms_a[0]) != len(terms_b[0]):
+        return None
+    out: list[tuple[str | None, str]] = []
+    for x, y in zip(terms_a[0], terms_b[0], strict=True):
+        if x == y:
+            continue
+        found = _replaced_at(x, y)
+        if found is None:
+            return None
+        out.append(found)
+    return out or None
+
+
+def _terms(tokens: list[str]) -> tuple[list[list[str]], list[str]] | None:
+    """The terms of an expression at its lowest precedence outside parentheses, and the operators between them
+    (``3*2+5*1``: ``[3*2, 5*1]``, ``[+]``; without a sum or difference, its factors); None for one term."""
+    for ops in ("+-", "*/"):
+        terms: list[list[str]] = [[]]
+        between: list[str] = []
+        depth = 0
+        for t in tokens:
+            depth += (t == "(") - (t == ")")
+            if depth == 0 and t in ops and terms[-1]:  # a sign with no term before it is the number's
+                between.append(t)
+                terms.append([])
+            else:
+                terms[-1].append(t)
+        if between and all(terms):
+            return terms, between
     return None
+
+
+_TEXT_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+
+
+def _operation_span(text: str, operation: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the numbers of ``operation`` are written in ``text[start:end]``, in order: from its first number to
+    its last (a closing parenthesis right after it included); None when they are not all found there."""
+    numbers = [n.replace(",", "") for n in _CHAIN_TOKEN.findall(operation) if n[0].isdigit() or n[0] == "."]
+    first = last = None
+    at = start
+    for n in numbers:
+        n = n.rstrip("%")  # noqa: PLW2901
+        found = next((x for x in _TEXT_NUMBER.finditer(text, at, end) if x.group().replace(",", "") == n), None)
+        if found is None:
+            return None
+        first = found.start() if first is None else first
+        last, at = found.end(), found.end()
+    if first is None or last is None:
+        return None
+    return first, last
 
 
 def _replaced_at(middle: list[str], number: list[str]) -> tuple[str | None, str] | None:
