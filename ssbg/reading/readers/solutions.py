@@ -156,7 +156,8 @@ _LATEX_THOUSANDS = re.compile(
 # "\frac{a}{b}", "\dfrac", "\tfrac": innermost first (no brace inside), at most _FRAC_DEPTH levels deep
 _FRAC = re.compile(r"\\[dt]?frac[ \t]*\{([^{}\n]*)\}[ \t]*\{([^{}\n]*)\}")
 _FRAC_DEPTH = 4
-_LABEL_IN_PARENS = re.compile(r"(?<=\d)[ \t]*\([A-Za-z][A-Za-z' -]{0,30}\)(?=[ \t]*[-+*/=\u00d7\u00f7])")
+# "2 (food)": a word label after a number and a space; ".1(Number of Minutes)" (no space) multiplies an unknown
+_LABEL_IN_PARENS = re.compile(r"(?<=\d)[ \t]+\([A-Za-z][A-Za-z' -]{0,30}\)(?=[ \t]*[-+*/=\u00d7\u00f7])")
 _PERCENT_OF = re.compile(r"(?:(?<=\d%)|(?<![\d./])\d{1,4}/\d{1,4})[ \t]+(of)(?=[ \t]+\$?\d)")
 _SIGNS = frozenset("*/+-\u00d7\u00f7^")
 _PLAIN_NUMBER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*")
@@ -805,6 +806,8 @@ class _Reader:
         if found is None:
             return False
         self.spans.append((m.start(), len(text[:nxt].rstrip())))  # the link is read (a restatement: no step)
+        if "<<" in self.working[nxt:eol]:
+            return True  # "$35 x (52 x 2) = $35 x 104 = $<<35*52*2=3640>>": the annotation is the step of the chain
         at = m.start()
         for operation, result in found:
             if operation is None:
