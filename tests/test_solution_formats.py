@@ -333,7 +333,7 @@ def test_a_finding_names_the_users_step_in_the_api_and_in_words() -> None:
     assert (first.reason, first.step, first.user_step) == ("arithmetic_error", 1, 2)
     assert first.to_dict()["user_step"] == 2
     assert [s.user_step for s in v.steps] == [1, 2]
-    assert "in the user's step 2 (from 0)" in v.explain()
+    assert "step 2, in the user's step 2 counted from 0, (line 5: '6 - 2 = 5')" in v.explain()
     assert 'data-user-step="2"' in v.html()
 
 

@@ -433,7 +433,7 @@ class Verdict:
 
         A step is the reader's formula, counted from 1 ("step 2"); when the user gave more than one step (a list,
         or paragraphs split on blank lines) it also names the user's step, counted from 0 as step-labelled
-        benchmarks count ("in the user's step 1 (from 0)", :attr:`Finding.user_step`).
+        benchmarks count ("step 3, in the user's step 1 counted from 0,", :attr:`Finding.user_step`).
 
         >>> print(check_solution("Ann has 3 bags of 4 kg. How many kg?", "3 * 4 = <<3*4=12>>12 kg").explain())
         sound: every step of the solution is admitted by dimensional analysis and the answer has the unit asked for.
@@ -453,7 +453,7 @@ class Verdict:
     def _sentence(self, f: Finding) -> str:
         where = "the solution" if f.step is None else f"step {f.step + 1}"
         if f.user_step is not None and len(self.user_steps) > 1:  # the user's own steps, counted from 0 (ADR 0031)
-            where += f" in the user's step {f.user_step} (from 0)"
+            where += f", in the user's step {f.user_step} counted from 0,"
         if f.line is not None:
             where += f" (line {f.line}"
             if f.span is not None:
