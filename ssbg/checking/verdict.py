@@ -8,7 +8,9 @@ propagated), and sorts what it finds into two closed families:
 - **error evidence** (:data:`ERROR_FINDINGS`): ``unit_mismatch`` (a step whose units do
   not combine), ``expected_unit_mismatch`` (the answer's unit is not the one the question
   asks), ``ungrounded_number`` (a number neither the question, an earlier step nor a cued
-  constant states), ``arithmetic_error`` (a stated result its own operation does not give);
+  constant states), ``arithmetic_error`` (a stated result its own operation does not give),
+  ``conversion_error`` (a stated result its numbers give without a conversion its units need: ``10 gallons per
+  minute * 2 hours = 20 gallons``, ADR 0030);
 - **coverage** (:data:`COVERAGE_FINDINGS`): what ssbg could not read or check (a unit
   outside the pack, a number read without a unit, ambiguous grounding, an unsupported
   operation, a line it did not read, ...).
@@ -65,6 +67,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ssbg.checking.conversions import conversion_slips
 from ssbg.checking.implicit import implicit_readings, unsaid_step
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ProblemGraphError
@@ -109,6 +112,7 @@ ERROR_FINDINGS: frozenset[str] = frozenset(
         "expected_unit_mismatch",  # the answer's unit has another dimension than the question asks
         "ungrounded_number",  # a number neither the question, an earlier step nor a cued constant states
         "arithmetic_error",  # a stated result its own operation does not give
+        "conversion_error",  # a stated result its numbers give without a conversion its units need (ADR 0030)
     }
 )
 """Error evidence: a finding of one of these makes the verdict ``error`` (unless it recurs in the reference)."""
@@ -133,7 +137,9 @@ COVERAGE_FINDINGS: frozenset[str] = frozenset(
 
 FINDING_REASONS: frozenset[str] = ERROR_FINDINGS | COVERAGE_FINDINGS
 
-ROBUST_FINDINGS: frozenset[str] = frozenset({"unit_mismatch", "ungrounded_number", "expected_unit_mismatch"})
+ROBUST_FINDINGS: frozenset[str] = frozenset(
+    {"unit_mismatch", "ungrounded_number", "expected_unit_mismatch", "conversion_error"}
+)
 """The error findings that depend on a reading: evidence only when the readings that would not make them hold less
 than ``min_evidence`` of the probability (:func:`check_solution`, ADR 0027); ``arithmetic_error`` reads no unit."""
 
@@ -326,6 +332,8 @@ _EXPLAIN = {
     "expected_unit_mismatch": "the answer's unit is not the one the question asks for",
     "ungrounded_number": "it uses a number that neither the question, an earlier step nor a known constant states",
     "arithmetic_error": "its stated result is not what its operation gives",
+    "conversion_error": "its stated result is what its numbers give without a unit conversion they need (or with it "
+    "inverted), not what they give with it",
     "unknown_unit": "it uses a unit ssbg's pack does not know",
     "unit_unbound": "ssbg read one of its numbers without a unit",
     "ambiguous_grounding": "ssbg cannot tell which number of the question it uses",
@@ -741,6 +749,21 @@ class _GraphFindings:
             out.append(self.finding(f.finding, step, spans, f.detail))
         return out, kinds.graph(self.graph)
 
+    def conversion_findings(self) -> list[tuple[Finding, _Facts]]:
+        """The admitted steps whose stated result forgot or inverted a conversion (:mod:`ssbg.checking.conversions`,
+        ADR 0030), each with the probability that a plausible reading of its units undoes it."""
+        trace = self.reading.trace
+        if trace is None:
+            return []
+        out: list[tuple[Finding, _Facts]] = []
+        for slip in conversion_slips(self.reading, self.graph, self.pack):
+            step = self.owner[slip.step]
+            eq = self.equations.get(f"step_{slip.step:03d}")
+            spans = () if eq is None else self.question_spans(eq, step)
+            finding = self.finding("conversion_error", step, spans, slip.sentence())
+            out.append((finding, _Facts(_signature(trace, slip.step), support=slip.support)))
+        return out
+
     def target_findings(self) -> list[tuple[Finding, _Facts]]:
         if not self.graph.unknowns or not self.graph.equations:
             return []
@@ -917,6 +940,7 @@ _COUNT_ONLY = "its units differ only in the count of things, a per-thing reading
 
 
 _WHAT = {
+    "conversion_error": "P(a reading of its units that gives its result)",
     "unit_mismatch": "P(admissible)",
     "ungrounded_number": "P(grounded)",
     "expected_unit_mismatch": "P(the asked unit)",
@@ -1005,6 +1029,7 @@ def _findings(
     found = _GraphFindings(reading, BoundTrace(reading.trace, pack=pack, stated=STATED_UNIT_RELIABILITY), pack, asked)
     findings += found.equation_findings()
     findings += found.target_findings()
+    findings += found.conversion_findings()
     notes, graph = found.kind_notes(pack)
     return sorted(findings, key=lambda pair: _order(pair[0])), graph, sorted(notes, key=_order)
 
