@@ -2,7 +2,9 @@
 
 Each record holds a GSM8K *train* problem and a solution a reader wrote in a modern style (inline or display
 LaTeX, Markdown lists and headings, "Step k:" labels, chained equalities, a list of step strings, paragraphs):
-``id``, ``question``, ``solution`` (a string, or a list of step strings), ``style``, ``is_correct``, ``answer``,
+``id``, ``question`` (or ``train_line``, its 1-based line in the GSM8K train file, and ``question_sha``, the first
+16 hex digits of its SHA-256, as ``data/checking/modern_dev.jsonl`` keeps it: the question is read from ``--train``
+and checked), ``solution`` (a string, or a list of step strings), ``style``, ``is_correct``, ``answer``,
 ``first_error_step`` (the user's step of the first error, from 0: the list index, else the paragraph of the text
 split on blank lines), ``error_kind`` and ``computations`` (how many ``... = number`` computations the writer
 wrote).  Each solution is checked alone (no reference); labels are read only to score the verdicts.
@@ -14,7 +16,8 @@ of wrong ones flagged, and of the wrong ones flagged with a marked step, the sha
 in that user's step (:attr:`ssbg.checking.verdict.Finding.user_step`).  Targets (issue 34): at least 95% read,
 ``no_equation`` at most 1%, false alarms at most 3%.
 
-    .venv/bin/python benchmarks/modern_dev.py [FILE.jsonl ...] [--dump OUT.jsonl] [--style STYLE]
+    .venv/bin/python benchmarks/modern_dev.py [FILE.jsonl ...] [--train ../shared/corpora/gsm8k/train.jsonl]
+        [--dump OUT.jsonl] [--style STYLE]
 
 (default file ``data/checking/modern_dev.jsonl``).
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -32,12 +36,16 @@ from ssbg.checking.verdict import Verdict, check_solution
 from ssbg.units import UnitPack, corpus_pack
 
 DEFAULT_FILE = Path(__file__).resolve().parents[1] / "data" / "checking" / "modern_dev.jsonl"
+DEFAULT_TRAIN = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "gsm8k" / "train.jsonl"
 TARGETS = {"read": 0.95, "no_equation": 0.01, "false_alarms": 0.03}
 
 
-def records(paths: Sequence[Path]) -> list[dict[str, Any]]:
-    """The records of the files, in order; a line that is no record with the fields scored stops the run, named."""
+def records(paths: Sequence[Path], train: Path = DEFAULT_TRAIN) -> list[dict[str, Any]]:
+    """The records of the files, in order, each with its question (from ``train`` by ``train_line`` where the record
+    keeps none, checked against ``question_sha``); a line that is no record with the fields scored stops the run,
+    named."""
     out: list[dict[str, Any]] = []
+    questions: list[str] | None = None
     for path in paths:
         with path.open(encoding="utf-8") as fh:
             for n, line in enumerate(fh, 1):
@@ -47,6 +55,17 @@ def records(paths: Sequence[Path]) -> list[dict[str, Any]]:
                     r = json.loads(line)
                 except ValueError as exc:
                     raise SystemExit(f"{path}:{n}: not JSON ({exc})") from None
+                if "question" not in r and "train_line" in r:
+                    if questions is None:
+                        with train.open(encoding="utf-8") as tf:
+                            questions = [json.loads(t)["question"] for t in tf if t.strip()]
+                    at = r["train_line"]
+                    if not isinstance(at, int) or not 1 <= at <= len(questions):
+                        raise SystemExit(f"{path}:{n}: train_line {at!r} is no line of {train}")
+                    question = questions[at - 1]
+                    if hashlib.sha256(question.encode("utf-8")).hexdigest()[:16] != r.get("question_sha"):
+                        raise SystemExit(f"{path}:{n}: line {at} of {train} is not the question written to")
+                    r = dict(r, question=question)
                 missing = [k for k in ("id", "question", "solution", "is_correct", "computations") if k not in r]
                 if missing:
                     raise SystemExit(f"{path}:{n}: missing {', '.join(missing)}")
@@ -106,10 +125,11 @@ def figures(rows: Sequence[dict[str, Any]]) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", type=Path, default=[DEFAULT_FILE])
+    ap.add_argument("--train", type=Path, default=DEFAULT_TRAIN, help="the GSM8K train file the records' lines index")
     ap.add_argument("--dump", type=Path, default=None, help="write every scored row as JSONL here")
     ap.add_argument("--style", default=None, help="score only the records of this style")
     args = ap.parse_args()
-    rs = records(args.files)
+    rs = records(args.files, args.train)
     if args.style is not None:
         rs = [r for r in rs if r.get("style") == args.style]
     rows = check(rs, corpus_pack())

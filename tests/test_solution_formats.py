@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import subprocess
 import sys
@@ -436,3 +437,21 @@ def test_user_steps_that_are_no_spans_are_a_typed_error() -> None:
     with pytest.raises(ProblemGraphError) as err:
         dataclasses.replace(v, user_steps=((3, 1),))
     assert err.value.path == "user_steps[0]"
+
+
+def test_the_modern_dev_benchmark_reads_the_question_by_its_train_line_and_checks_it(tmp_path: Path) -> None:
+    train = tmp_path / "train.jsonl"
+    train.write_text(json.dumps({"question": "Other?", "answer": "#### 1"}) + "\n"
+                     + json.dumps({"question": TOM, "answer": "#### 6"}) + "\n", encoding="utf-8")
+    sha = hashlib.sha256(TOM.encode("utf-8")).hexdigest()[:16]
+    record = {"id": "r", "train_line": 2, "question_sha": sha, "style": "paragraphs", "is_correct": True,
+              "first_error_step": None, "computations": 1, "solution": "18 / 3 = 6 apples.\n\nThe answer is 6."}
+    path = tmp_path / "modern.jsonl"
+    run = [sys.executable, str(REPO / "benchmarks" / "modern_dev.py"), str(path), "--train", str(train)]
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    out = subprocess.run(run, capture_output=True, text=True, check=True, cwd=REPO).stdout
+    assert "computations read as steps 100.0% (1/1)" in out
+    path.write_text(json.dumps(dict(record, train_line=1)) + "\n", encoding="utf-8")
+    failed = subprocess.run(run, capture_output=True, text=True, check=False, cwd=REPO)
+    assert failed.returncode != 0
+    assert f"{path}:1: line 1 of {train} is not the question written to" in failed.stderr
