@@ -202,6 +202,7 @@ def _steps(question: str, solution: str | list[str]) -> list[tuple[str, str]]:
         (TOM, "Sue gets \\( 18 \\cdot \\tfrac{1}{3} = 6 \\).", [("18 * (1/3) = 6", "18 \\cdot \\tfrac{1}{3} = 6")]),
         (SUE, "Each friend gets $\\dfrac{12}{4} = 3$ cookies.", [("12/4 = 3", "\\dfrac{12}{4} = 3")]),
         (SUE, "\\[ 12 \\div 4 = 3 \\]", [("12 / 4 = 3", "12 \\div 4 = 3")]),
+        (SUE, "$$\n12 \\div 4 = 3\n$$", [("12 / 4 = 3", "12 \\div 4 = 3")]),
         (BOOKS, "\\[ 2 \\text{ books} \\times 2 \\text{ pounds/book} = 4 \\text{ pounds} \\]",
          [("2 books * 2 pounds/book = 4", "2 \\text{ books} \\times 2 \\text{ pounds/book} = 4")]),
         (SHIRT, "- **Discount:** \\( 20\\% \\times \\$1{,}200 = \\$240 \\)",

@@ -164,6 +164,9 @@ _PLAIN_NUMBER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*")
 # "$\frac{3}{4} \times 8 = 6$", "$25 + 8 = 33$": dollar signs that delimit LaTeX math (a command inside, or an
 # equation between a "$" before a digit and a "$" right after one), not dollars ("$15 \times 4 = $60": a "$" before
 # a number opens no math)
+# "$$ 3 \times 5 = 15 $$": a pair around math without a dollar (but "\$") or an annotation inside ("= $$<<16+27=43>>43":
+# money)
+_DISPLAY_DOLLARS = re.compile(r"(?<![\\$])\$\$((?:[^$<]|(?<=\\)\$){1,2000}?)(?<!\\)\$\$")
 _MATH_DOLLARS = re.compile(
     r"(?<!\\)\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed|text|approx|left|right)(?![A-Za-z]))[^$\n]*(?<!\\)\$(?!\d|\.\d)"
     r"|(?<![\w$\\])\$(?=[\d(\\])[^$\n]*?=[^$\n]*?\d\$(?![\w$])"
@@ -293,6 +296,10 @@ def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
     working = "".join(chars)
     if "\\" not in working and "$" not in working and not any(c in working for c in "\u2248\u00b7\u2212&"):
         return
+    for m in _DISPLAY_DOLLARS.finditer(working):  # "$$ ... $$": display math, never money
+        _blank(chars, m.start(), m.start(1))
+        _blank(chars, m.end(1), m.end())
+    working = "".join(chars)
     for m in _MATH_DOLLARS.finditer(working):
         _blank(chars, m.start(), m.start() + 1)
         _blank(chars, m.end() - 1, m.end())
