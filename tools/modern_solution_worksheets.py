@@ -1,4 +1,4 @@
-"""Worksheets for the modern development set of solutions (issue 34, ``data/checking/modern_dev.jsonl``).
+"""Worksheets for the modern development set of solutions (issue 34, ``data/checking/modern_dev.gold.jsonl``).
 
 The problems are GSM8K train problems that no gold file holds: positions 1800.. of the gold draw's
 permutation (``ssbg.stats.alignment.draw_sample`` with its seed; positions 0-299 are the gold set, whose odd

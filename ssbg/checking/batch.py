@@ -93,6 +93,7 @@ VERDICT_COLUMNS: tuple[str, ...] = (
     "first_error_reason",  # the error finding written first
     "first_error_step",  # its step, from 0 (Finding.step; Verdict.explain() says it from 1 and says so)
     "first_error_line",  # its line (from 1)
+    "first_error_user_step",  # the user's step it is in (from 0: the list item, else the paragraph; ADR 0031)
     "error_reasons",  # every error finding's reason, ';'-joined, in order
     "coverage_reasons",  # every coverage finding's reason, ';'-joined, in order
     "refusal_reason",  # a refused row's import reason
@@ -305,6 +306,7 @@ def _verdict_row(rid: str, solver: str, source: str, verdict: Verdict, label: bo
         None if first is None else first.reason,
         None if first is None else first.step,
         None if first is None else first.line,
+        None if first is None else first.user_step,
         ";".join(errors) or None, ";".join(coverage) or None,
         None, None,
         ";".join(f.reason for f in verdict.notes if not f.in_reference) or None,
@@ -571,7 +573,7 @@ def verdicts_frame(rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
         frame[name] = frame[name].astype("string")
     for name in ("n_error", "n_coverage", "n_in_reference", "n_steps"):
         frame[name] = frame[name].astype("int64")
-    for name in ("first_error_step", "first_error_line"):
+    for name in ("first_error_step", "first_error_line", "first_error_user_step"):
         frame[name] = frame[name].astype("Int64")
     for name in ("min_evidence", "evidence_below"):
         frame[name] = frame[name].astype("float64")
@@ -860,10 +862,10 @@ def score_verdicts(
     flagged step where the error is (:data:`SCORE_COLUMNS`).
 
     >>> import pandas as pd
-    >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1,
+    >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1, 0,
     ...                      "unit_mismatch", None, None, None, None, 0.001, 0.0),
     ...                     ("2", "m", "f:2", "sound", True, False, 0, 0, 0, 1, None, None, None, None, None,
-    ...                      None, None, None, 0.001, None)])
+    ...                      None, None, None, None, 0.001, None)])
     >>> s = score_verdicts(f, error_steps={("1", "m"): 1})
     >>> columns = ["solver", "precision_pct", "recall_pct", "false_alarm_pct", "first_step_right"]
     >>> print(s[columns].to_string(index=False))
@@ -903,10 +905,10 @@ def sweep_verdicts(frame: pd.DataFrame, levels: Sequence[float] = SWEEP) -> pd.D
     curve plots: ``error_pct`` is the share flagged (coverage of the error decision), 100 - ``precision_pct`` its
     risk.
 
-    >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1,
+    >>> f = verdicts_frame([("1", "m", "f:1", "error", False, False, 1, 0, 0, 1, "unit_mismatch", 0, 1, 0,
     ...                      "unit_mismatch", None, None, None, None, 0.001, 0.2),
     ...                     ("2", "m", "f:2", "unverifiable", True, False, 0, 1, 0, 1, None, None, None, None,
-    ...                      "ambiguous_grounding", None, None, None, 0.001, 0.5)])
+    ...                      None, "ambiguous_grounding", None, None, None, 0.001, 0.5)])
     >>> s = sweep_verdicts(f, [0.1, 0.3, 1.0])
     >>> s[["min_evidence", "precision_pct", "recall_pct"]].values.tolist(), s["flagged"].tolist()
     ([[0.1, nan, 0.0], [0.3, 100.0, 100.0], [1.0, 50.0, 100.0]], [0, 1, 2])

@@ -52,7 +52,7 @@ _TPL_PAGE = (
     "</div></div>{findings}</div>"
 )
 _TPL_STEP = (
-    '<mark class="ssbg-step" data-step="{index}" data-status="{status}" title="{tooltip}" '
+    '<mark class="ssbg-step" data-step="{index}" data-status="{status}" data-user-step="{user_step}" title="{tooltip}" '
     'style="background:{color};padding:0.15em 0.2em;border-radius:0.25em;{extra}">{text}</mark>'
 )
 _ERROR_STEP = "outline:2px solid #a4161a;outline-offset:1px"
@@ -78,6 +78,7 @@ def render_verdict_data(data: Mapping[str, Any]) -> str:
         out.append(
             _TPL_STEP.format(
                 index=_e(s["index"]),
+                user_step=_e("" if s.get("user_step") is None else s["user_step"]),
                 status=_e(status),
                 tooltip=_e("\n".join(s["notes"]) or status),
                 color=STATUS_COLORS.get(status, "#ffffff") if status != "error" else "#f8d7da",

@@ -207,7 +207,10 @@ class Finding:
     ``reason`` is one of :data:`FINDING_REASONS`; ``step`` the index of the solution's formula
     (from 0, in the order written, as the tables' ``first_error_step``; :meth:`Verdict.explain` says it
     from 1, as a person counts: its ``step 1`` is step 0; None for a whole-solution finding), ``line`` its 1-based
-    line, ``span`` its characters in the solution; ``question_spans`` the spans of the question
+    line, ``span`` its characters in the solution; ``user_step`` the index (from 0, as ProcessBench
+    counts) of the user's step it is in: the item of a solution given as a list of steps, else the
+    paragraph of the text (paragraphs split on blank lines; a text without one is step 0), None for a
+    whole-solution finding (ADR 0031); ``question_spans`` the spans of the question
     it concerns (the mentions its operands stand for, the question sentence for an answer
     unit); ``detail`` what was found (the units, the number, the arithmetic);
     ``in_reference`` that the reference solution has the same finding (a reading limit);
@@ -228,12 +231,13 @@ class Finding:
     could_not_tell: str = ""
     support: float | None = None
     would_be: str = ""
+    user_step: int | None = None
 
     def __post_init__(self) -> None:
         if self.reason not in FINDING_REASONS and self.reason not in NOTE_FINDINGS:
             known = sorted(FINDING_REASONS | NOTE_FINDINGS)
             raise _fail(f"'reason' must be one of {known} (got {self.reason!r})", "reason")
-        for name in ("step", "line"):
+        for name in ("step", "line", "user_step"):
             value = getattr(self, name)
             if value is not None and (type(value) is not int or value < 0):
                 raise _fail(f"'{name}' must be an int >= 0 or None (got {value!r})", name)
@@ -283,6 +287,7 @@ class Finding:
             "family": self.family,
             "step": self.step,
             "line": self.line,
+            "user_step": self.user_step,
             "span": None if self.span is None else list(self.span),
             "question_spans": [list(s) for s in self.question_spans],
             "detail": self.detail,
@@ -295,7 +300,8 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class CheckedStep:
-    """A formula of the solution and what became of it (:data:`STEP_STATUSES`)."""
+    """A formula of the solution and what became of it (:data:`STEP_STATUSES`); ``user_step`` the user's step it is
+    in (from 0: the list item, else the paragraph; :attr:`Finding.user_step`)."""
 
     index: int
     line: int
@@ -304,6 +310,7 @@ class CheckedStep:
     formula: str
     status: str
     unit_proof: str | None = None  # the admitted step's proof (its last equation), where admitted
+    user_step: int | None = None
 
 
 _EXPLAIN = {
@@ -341,7 +348,9 @@ class Verdict:
     (:attr:`~ssbg.units.UnitPack.citation`: each part's name, version and checksum prefix).
     ``trace`` and ``graph`` are what was checked (None when no step was read), for views.
     ``min_evidence`` is the ε it was judged at (:func:`check_solution`); :meth:`status_at` gives
-    the status at another ε from the same findings.
+    the status at another ε from the same findings.  ``user_steps`` are the spans of the steps the user
+    gave (the items of a list, else the paragraphs of the text split on blank lines): a finding's
+    ``user_step`` indexes them from 0, and :meth:`explain` names it when there is more than one.
     """
 
     status: str
@@ -356,9 +365,12 @@ class Verdict:
     graph: SemanticSymbolicBindingGraph | None = field(default=None, repr=False, compare=False)
     notes: tuple[Finding, ...] = ()  # the kind check's notes (NOTE_FINDINGS): never change the status
     min_evidence: float = DEFAULT_MIN_EVIDENCE
+    user_steps: tuple[tuple[int, int], ...] = ()  # the user's steps' spans in ``solution`` (Finding.user_step)
 
     def __post_init__(self) -> None:
         _check_min_evidence(self.min_evidence)
+        for k, span in enumerate(self.user_steps):
+            _span(span, f"user_steps[{k}]")
         for f in self.findings:
             below = f.evidence_below()
             if f.family == "error" and below is not None and below >= self.min_evidence:
@@ -405,7 +417,8 @@ class Verdict:
 
     @property
     def first_error(self) -> Finding | None:
-        """The error finding written first in the solution (by line, then step)."""
+        """The error finding written first in the solution (by line, then step); its ``user_step`` is the user's step
+        it is in, from 0 (the list item, else the paragraph: how step-labelled benchmarks count)."""
         located = sorted(self.errors, key=lambda f: (f.line if f.line is not None else 1 << 30, f.step or 0))
         return located[0] if located else None
 
@@ -414,6 +427,10 @@ class Verdict:
         One step numbering, said here once: this text counts steps from 1, as a person reads them (``step 1``
         is the first formula); ``Finding.step``, ``CheckedStep.index`` and the tables' ``first_error_step``
         count the same steps from 0 (``step 1`` here is ``first_error_step`` 0); lines count from 1 everywhere.
+
+        A step is the reader's formula, counted from 1 ("step 2"); when the user gave more than one step (a list,
+        or paragraphs split on blank lines) it also names the user's step, counted from 0 as step-labelled
+        benchmarks count ("step 3, in the user's step 1 counted from 0,", :attr:`Finding.user_step`).
 
         >>> print(check_solution("Ann has 3 bags of 4 kg. How many kg?", "3 * 4 = <<3*4=12>>12 kg").explain())
         sound: every step of the solution is admitted by dimensional analysis and the answer has the unit asked for.
@@ -432,6 +449,8 @@ class Verdict:
 
     def _sentence(self, f: Finding) -> str:
         where = "the solution" if f.step is None else f"step {f.step + 1}"
+        if f.user_step is not None and len(self.user_steps) > 1:  # the user's own steps, counted from 0 (ADR 0031)
+            where += f", in the user's step {f.user_step} counted from 0,"
         if f.line is not None:
             where += f" (line {f.line}"
             if f.span is not None:
@@ -465,7 +484,8 @@ class Verdict:
             "findings": [f.to_dict() for f in self.findings],
             "notes": [f.to_dict() for f in self.notes],
             "steps": [
-                {"index": s.index, "line": s.line, "span": [s.start, s.end], "formula": s.formula, "status": s.status}
+                {"index": s.index, "line": s.line, "user_step": s.user_step, "span": [s.start, s.end],
+                 "formula": s.formula, "status": s.status}
                 for s in self.steps
             ],
         }
@@ -495,13 +515,13 @@ class Verdict:
                 by_step.setdefault(f.step, []).append(f"{f.reason} ({f.family}): {f.detail}")
         steps = [
             {"index": s.index, "start": s.start, "end": s.end, "status": s.status, "line": s.line,
-             "notes": by_step.get(s.index, []) or ([s.unit_proof] if s.unit_proof else [])}
+             "user_step": s.user_step, "notes": by_step.get(s.index, []) or ([s.unit_proof] if s.unit_proof else [])}
             for s in self.steps
         ]
         # a finding on a line but at no step (a line ssbg did not read) marks that line
         steps.extend(
             {"index": -1, "start": f.span[0], "end": f.span[1], "status": f.family, "line": f.line,
-             "notes": [f"{f.reason} ({f.family}): {f.detail}"]}
+             "user_step": f.user_step, "notes": [f"{f.reason} ({f.family}): {f.detail}"]}
             for f in self.findings
             if f.step is None and f.span is not None
         )
@@ -588,8 +608,10 @@ class _GraphFindings:
         self, reason: str, step: int | None, question_spans: tuple[tuple[int, int], ...], detail: str
     ) -> Finding:
         s = None if step is None else self.steps[step]
-        return Finding(reason, step, None if s is None else s.line, None if s is None else (s.start, s.end),
-                       question_spans, detail)
+        if s is None:
+            return Finding(reason, step, None, None, question_spans, detail)
+        return Finding(reason, step, s.line, (s.start, s.end), question_spans, detail,
+                       user_step=self.reading.solution.user_step(s.start))
 
     def equation_findings(self) -> list[tuple[Finding, _Facts]]:
         out: list[tuple[Finding, _Facts]] = []
@@ -777,7 +799,7 @@ def _note_findings(reading: SolutionReading, question: str, pack: UnitPack) -> l
     results: list[tuple[int, float]] | None = None  # the steps' stated results, read once (not once per note)
     for n in reading.notes:
         f = Finding(n.reason, n.step, n.line, None if n.start is None or n.end is None else (n.start, n.end), (),
-                    n.detail)
+                    n.detail, user_step=reading.solution.user_step(n.start))
         if n.reason != "ungrounded_number":
             out.append((f, _Facts()))
             continue
@@ -988,7 +1010,8 @@ def _step_statuses(reading: SolutionReading, graph: SemanticSymbolicBindingGraph
             "unread" if not s.read else "propagated" if refused.get(s.index) else "admitted"
         )
         out.append(CheckedStep(s.index, s.line, s.start, s.end, s.formula, status,
-                               proofs.get(s.index) if status == "admitted" else None))
+                               proofs.get(s.index) if status == "admitted" else None,
+                               reading.solution.user_step(s.start)))
     return tuple(out)
 
 
@@ -1051,8 +1074,10 @@ def check_solution(
         The problem text (its question is its last sentence asking something).
     solution
         The solution: a string in any of the formats :mod:`ssbg.reading.readers.solutions` reads
-        (calculator annotations, prose arithmetic, ``Step 1:`` lines, a final ``#### N`` / ``A: N`` /
-        ``The answer is N`` / ``\\boxed{N}``), or a list of step strings.
+        (calculator annotations, prose arithmetic, ``Step 1:`` lines, LaTeX and Markdown as chat models
+        write them, a final ``#### N`` / ``A: N`` / ``The answer is N`` / ``\\boxed{N}``), or a list of
+        step strings.  Each finding names the user's step it is in (``Finding.user_step``, from 0: the
+        list item, else the paragraph of the text split on blank lines, as ProcessBench counts).
     pack
         The unit pack (a :class:`~ssbg.units.UnitPack`, a name or a folder; default the corpus pack,
         :data:`~ssbg.units.CORPUS_PACK_NAME`, ``en_units_v1+en_counts_v2+en_measures_v1``: ADR 0017 says why
@@ -1128,4 +1153,5 @@ def check_solution(
         graph,
         tuple(notes),
         min_evidence,
+        reading.solution.user_steps,
     )

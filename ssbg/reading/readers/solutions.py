@@ -9,9 +9,15 @@ prose algebra), with three differences that checking needs:
   strings (also a string holding a JSON list of strings); it finds the final answer
   (``#### N``, ``A: N``, ``The answer is N``, ``\\boxed{N}``, ``Answer: N``) and blanks,
   in a same-length working copy, what is markup rather than arithmetic: ``Step 1:`` and
-  ``1.`` line labels, bullets, Markdown bold, ``\\(`` ``\\)``, ``\\times``, ``\\cdot``,
-  ``\\div`` and ``\\frac{a}{b}`` (as ``(a/b)``), and the answer line itself.  Offsets into
-  the working copy are offsets into the solution as shown.
+  ``1.`` line labels, bullets, Markdown bold and headings, ``\\(`` ``\\)`` ``\\[`` ``\\]``,
+  ``\\times``, ``\\cdot``, ``\\div``, ``\\text{...}`` (its words kept), ``1{,}200``,
+  ``\\frac{a}{b}`` (as ``a/b`` or ``(a/b)``, nested up to 4 levels), and the answer line itself.
+  Offsets into the working copy are offsets into the solution as shown; a span touching a
+  rewritten region (a fraction, a LaTeX thousands separator) covers all of it (ADR 0031).
+  The user's steps are the items of a list, else the paragraphs split on blank lines
+  (:attr:`NormalizedSolution.user_steps`, counted from 0).
+- **Chains.** ``a = b = c`` is a step per ``=``; a link whose right side goes on
+  (``120 - 15 - 30 = 105 - 30 = 75``) is the operation it replaced (``120 - 15 = 105``).
 - **Invented numbers are evidence.** A number only the solution's own prose states
   grounds nothing (:attr:`~ssbg.reading.grounding.GroundingState.solution_numbers` off).
   A number that nothing grounds does not refuse the solution: it is bound to its place in
@@ -46,6 +52,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import json
 import math
 import re
@@ -121,19 +128,49 @@ _ANSWER_LINE = re.compile(
     rf"[ \t]*(?:%|[A-Za-z][\w ]{{0,30}})?[ \t]*[.!]?[ \t]*$"
 )
 _ANSWER_INLINE = re.compile(
-    rf"(?i)(?:\\boxed\{{[ \t]*\\?\$?[ \t]*(?P<boxed>{_NUM})[ \t]*\}}"
+    rf"(?i)(?:\\boxed\{{[ \t]*\\?\$?[ \t]*(?P<boxed>{_NUM})[ \t]*"
+    rf"(?:\\text\{{[^{{}}\n]{{0,40}}\}}|[A-Za-z][A-Za-z ]{{0,30}})?\}}"
     rf"|the\s+(?:final\s+)?answer\s+is:?[ \t]*\\?\$?[ \t]*(?P<said>{_NUM}))"
 )
 # Markup blanked in the working copy (same length): line labels, bullets, bold, LaTeX delimiters and operators.
 _LINE_LABEL = re.compile(
-    r"(?im)^[ \t]*(?:(?:\*\*)?step[ \t]*\d+[ \t]*[:.)](?:\*\*)?|\d{1,2}[.)](?=[ \t])|[-*\u2022](?=[ \t]))"
+    r"(?im)^[ \t]*(?:(?:\*\*)?step[ \t]*\d+[ \t]*[:.)](?:\*\*)?|\d{1,2}[.)](?=[ \t])|[-*+\u2022](?=[ \t]))"
 )
+_HEADING = re.compile(r"(?m)^[ \t]*#{1,6}(?=[ \t])")  # "### Step 1: ...": a Markdown heading's marks
 _BOLD = re.compile(r"(?<!\d)\*\*|\*\*(?!\d)")
-_LATEX_SIGNS = {r"\times": "*", r"\cdot": "*", r"\div": "/", r"\$": " $", r"\%": " %"}
-_LATEX = re.compile(r"\\(?:times|cdot|div)(?![A-Za-z])|\\[()\[\]]|\\boxed\{|\\[$%]|\\(?:left|right)(?![A-Za-z])")
-_FRAC = re.compile(r"\\[dt]?frac\{\s*(\d+(?:\.\d+)?)\s*\}\{\s*(\d+(?:\.\d+)?)\s*\}")
-# "$\frac{3}{4} \times 8 = 6$": dollar signs that delimit LaTeX math (a command inside), not dollars
-_MATH_DOLLARS = re.compile(r"\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed)(?![A-Za-z]))[^$\n]*\$")
+_LATEX_SIGNS = {r"\times": "*", r"\cdot": "*", r"\ast": "*", r"\div": "/", r"\$": " $", r"\%": "%",
+                r"\approx": "=", "\u2248": "=", "\u00b7": "*", "\u2212": "-"}
+_LATEX = re.compile(
+    r"\\(?:times|cdot|ast|div|approx)(?![A-Za-z])|\\[()\[\]]|\\boxed\{|\\[$%]|\\(?:left|right)(?![A-Za-z])"
+    r"|\\(?:q?quad|displaystyle)(?![A-Za-z])|\\[,;:! ](?!\d)|\\(?:begin|end)\{[A-Za-z*]{1,20}\}|&|\\\\(?=\s|$)"
+    "|[\u2248\u00b7\u2212]"
+)
+# "\text{ books}", "\mathrm{kg}": the command and its braces are markup, the words inside are the prose's
+_TEXT_COMMAND = re.compile(
+    r"\\(?:boxed|text|textbf|textit|textrm|mathrm|mathbf|mathit|mbox|operatorname)[ \t]*\{([^{}\n]*)\}"
+)
+# "1{,}200", "1\,200": a LaTeX thousands separator, rewritten as "1,200" (the number's place kept, padded after)
+_LATEX_THOUSANDS = re.compile(
+    r"(?<![\d.])\d{1,3}(?:(?:\{,\}|\\,|,)\d{3})*(?:\{,\}|\\,)\d{3}(?:(?:\{,\}|\\,|,)\d{3})*(?!\d)"
+)
+# "\frac{a}{b}", "\dfrac", "\tfrac": innermost first (no brace inside), at most _FRAC_DEPTH levels deep
+_FRAC = re.compile(r"\\[dt]?frac[ \t]*\{([^{}\n]*)\}[ \t]*\{([^{}\n]*)\}")
+_FRAC_DEPTH = 4
+# "2 (food)": a word label after a number and a space; ".1(Number of Minutes)" (no space) multiplies an unknown
+_LABEL_IN_PARENS = re.compile(r"(?<=\d)[ \t]+\([A-Za-z][A-Za-z' -]{0,30}\)(?=[ \t]*[-+*/=\u00d7\u00f7])")
+_PERCENT_OF = re.compile(r"(?:(?<=\d%)|(?<![\d./])\d{1,4}/\d{1,4})[ \t]+(of)(?=[ \t]+\$?\d)")
+_SIGNS = frozenset("*/+-\u00d7\u00f7^")
+_PLAIN_NUMBER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*")
+# "$\frac{3}{4} \times 8 = 6$", "$25 + 8 = 33$": dollar signs that delimit LaTeX math (a command inside, or an
+# equation between a "$" before a digit and a "$" right after one), not dollars ("$15 \times 4 = $60": a "$" before
+# a number opens no math)
+# "$$ 3 \times 5 = 15 $$": a pair around math without a dollar (but "\$") or an annotation inside ("= $$<<16+27=43>>43":
+# money)
+_DISPLAY_DOLLARS = re.compile(r"(?<![\\$])\$\$((?:[^$<]|(?<=\\)\$){1,2000}?)(?<!\\)\$\$")
+_MATH_DOLLARS = re.compile(
+    r"(?<!\\)\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed|text|approx|left|right)(?![A-Za-z]))[^$\n]*(?<!\\)\$(?!\d|\.\d)"
+    r"|(?<![\w$\\])\$(?=[\d(\\])[^$\n]*?=[^$\n]*?\d\$(?![\w$])"
+)
 # "$350 000", "17 500", "1 000 000": digit groups split by a space (or a no-break or thin space), read as
 # "350,000" (same length); not a group followed by "-" or a word ("2 100-page books": two numbers)
 SPLIT_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d\w-]|,\d)")
@@ -152,12 +189,37 @@ _WORD_SIGN = re.compile(rf"(?i)(?<=[ \t]){_WORD_OPERATOR}(?=[ \t])|(?:equals?|is
 @dataclass(frozen=True, slots=True)
 class NormalizedSolution:
     """A solution as shown (``text``), its same-length working copy (markup and the answer line
-    blanked), and the final answer it states (its value and its span in ``text``)."""
+    blanked), and the final answer it states (its value and its span in ``text``).
+
+    ``rewritten`` are the regions of ``text`` the working copy rewrote rather than blanked (``\\frac{a}{b}``
+    as ``a/b``, ``1{,}200`` as ``1,200``): inside one, a working offset is not the same character of
+    ``text``, so a span that touches one is widened to cover it (:meth:`widen`).  ``user_steps`` are the
+    spans of the user's steps in ``text`` (ADR 0031): the items of a list of steps, else the paragraphs of
+    a string (split on blank lines, empty ones skipped); :meth:`user_step` counts them from 0.
+    """
 
     text: str
     working: str
     answer: float | None = None
     answer_span: tuple[int, int] | None = None
+    rewritten: tuple[tuple[int, int], ...] = ()
+    user_steps: tuple[tuple[int, int], ...] = ()
+
+    def widen(self, start: int, end: int) -> tuple[int, int]:
+        """``(start, end)`` widened to cover every rewritten region it overlaps (an offset map that is the
+        identity outside them)."""
+        for a, b in self.rewritten:
+            if a < end and start < b:
+                start, end = min(start, a), max(end, b)
+        return start, end
+
+    def user_step(self, offset: int | None) -> int | None:
+        """The index (from 0) of the user's step holding ``offset`` of ``text`` (a blank line between
+        paragraphs counts with the paragraph before it); None for None or before the first step."""
+        if offset is None or not self.user_steps:
+            return None
+        k = bisect.bisect_right([a for a, _ in self.user_steps], offset) - 1
+        return k if k >= 0 else 0
 
 
 def _blank(chars: list[str], start: int, end: int, fill: str = "") -> None:
@@ -168,19 +230,51 @@ def _blank(chars: list[str], start: int, end: int, fill: str = "") -> None:
         chars[start + k] = c
 
 
+def _steps_of(solution: str | Sequence[str]) -> list[str] | None:
+    """The user's steps when the solution is a list of them (or a string holding a JSON list of strings)."""
+    if not isinstance(solution, str):
+        return list(solution)
+    stripped = solution.strip()
+    if stripped.startswith("[") and stripped.endswith("]"):
+        try:
+            steps = json.loads(stripped)
+        except ValueError:
+            return None
+        if isinstance(steps, list) and steps and all(isinstance(s, str) for s in steps):
+            return steps
+    return None
+
+
 def _as_text(solution: str | Sequence[str]) -> str:
     """A solution as one string: a list of steps (or a JSON list of strings) one per line."""
-    if isinstance(solution, str):
-        stripped = solution.strip()
-        if stripped.startswith("[") and stripped.endswith("]"):
-            try:
-                steps = json.loads(stripped)
-            except ValueError:
-                return solution
-            if isinstance(steps, list) and steps and all(isinstance(s, str) for s in steps):
-                return "\n".join(steps)
-        return solution
-    return "\n".join(solution)
+    steps = _steps_of(solution)
+    if steps is None:
+        return solution if isinstance(solution, str) else "\n".join(solution)
+    return "\n".join(steps)
+
+
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")  # a blank line (or several) between two paragraphs
+
+
+def _user_steps(solution: str | Sequence[str], text: str) -> tuple[tuple[int, int], ...]:
+    """The spans in ``text`` of the user's steps: each item of a list (joined by newlines), else each
+    non-empty paragraph (ProcessBench's convention: paragraphs split on blank lines)."""
+    steps = _steps_of(solution)
+    out: list[tuple[int, int]] = []
+    if steps is not None:
+        at = 0
+        for step in steps:
+            out.append((at, at + len(step)))
+            at += len(step) + 1
+        return tuple(out)
+    at = 0
+    for m in _PARAGRAPH_BREAK.finditer(text):
+        if text[at : m.start()].strip():
+            out.append((at, m.start()))
+        at = m.end()
+    if text[at:].strip() or not out:
+        out.append((at, len(text)))
+    return tuple(out)
 
 
 def _answer_value(text: str) -> float | None:
@@ -191,52 +285,114 @@ def _answer_value(text: str) -> float | None:
         return None
 
 
+# Blanked before the final answer is looked for: bold, math delimiters, "\text{" and its brace
+_ANSWER_MARKUP = re.compile(r"(?<!\d)\*\*|\*\*(?!\d)|\\[()\[\]]|\\(?:text|textbf|mathrm|mathbf)\{|(?<=\d)\}(?=\s*\})")
+
+
+def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
+    """LaTeX math as prose arithmetic, in place and same length: text commands unwrapped, thousands
+    separators, operators and delimiters, then fractions innermost first (at most :data:`_FRAC_DEPTH`
+    levels: each level one linear pass, so a nested-fraction bomb costs ``_FRAC_DEPTH`` passes)."""
+    working = "".join(chars)
+    if "\\" not in working and "$" not in working and not any(c in working for c in "\u2248\u00b7\u2212&"):
+        return
+    for m in _DISPLAY_DOLLARS.finditer(working):  # "$$ ... $$": display math, never money
+        _blank(chars, m.start(), m.start(1))
+        _blank(chars, m.end(1), m.end())
+    working = "".join(chars)
+    for m in _MATH_DOLLARS.finditer(working):
+        _blank(chars, m.start(), m.start() + 1)
+        _blank(chars, m.end() - 1, m.end())
+    working = "".join(chars)
+    for _ in range(2):  # "\boxed{\text{7455}}": one level inside another
+        for m in _TEXT_COMMAND.finditer(working):
+            # the words moved to where the command starts: "\$16/\text{hour}" reads "$16/hour", and a unit
+            # after a slash joins the number before it ("\$500 \text{/month}" reads "$500/month")
+            start = m.start()
+            before = working[max(0, start - 20) : start].rstrip(" \t")
+            if m.group(1).startswith("/") and before[-1:].isdigit():
+                start -= start - max(0, start - 20) - len(before)
+            _blank(chars, start, m.end(), m.group(1))
+            rewritten.append((start, m.end()))
+        working = "".join(chars)
+
+    for m in _LATEX_THOUSANDS.finditer(working):
+        digits = re.sub(r"\{,\}|\\,", ",", m.group())
+        _blank(chars, m.start(), m.end(), digits)
+        rewritten.append((m.start(), m.end()))
+    working = "".join(chars)
+    for m in _LATEX.finditer(working):
+        _blank(chars, m.start(), m.end(), _LATEX_SIGNS.get(m.group(), ""))
+    for _ in range(_FRAC_DEPTH):
+        working = "".join(chars)
+        found = list(_FRAC.finditer(working))
+        if not found:
+            break
+        for m in found:
+            top, bottom = " ".join(m.group(1).split()), " ".join(m.group(2).split())
+            before = working[max(0, m.start() - 40) : m.start()].rstrip()[-1:]
+            after = working[m.end() : m.end() + 40].lstrip()[:1]
+            if _PLAIN_NUMBER.fullmatch(m.group(1)) and _PLAIN_NUMBER.fullmatch(m.group(2)):
+                # "(3/4) * 8" inside arithmetic; "12/4 = 3", "= 1/2" alone and "(1 + 1/3)" inside parentheses as
+                # prose writes a fraction (the prose reader reads no parentheses inside parentheses)
+                inside = before == "(" or after == ")"
+                signed = (before in _SIGNS or after in _SIGNS) and not inside
+                fill = f"({top}/{bottom})" if signed else f"{top}/{bottom}"
+            else:
+                fill = f"({top})/({bottom})" if before != "/" else f"(({top})/({bottom}))"[: m.end() - m.start()]
+            _blank(chars, m.start(), m.end(), fill)
+            rewritten.append((m.start(), m.end()))
+
+
 def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
     """The shown text, working copy and final answer of a solution in any of the formats above.
 
     >>> n = normalize_solution(["Step 1: 9 \\\\times 2 = 18", "The answer is \\\\boxed{18}."])
-    >>> n.text.splitlines()[0], n.working.splitlines()[0].split(), n.answer
-    ('Step 1: 9 \\\\times 2 = 18', ['9', '*', '2', '=', '18'], 18.0)
+    >>> n.text.splitlines()[0], n.working.splitlines()[0].split(), n.answer, n.user_steps
+    ('Step 1: 9 \\\\times 2 = 18', ['9', '*', '2', '=', '18'], 18.0, ((0, 23), (24, 49)))
     """
     text = _as_text(solution)
     chars = list(text)
     answer: float | None = None
     answer_span: tuple[int, int] | None = None
-    lines = list(_ANSWER_LINE.finditer(text))
+    rewritten: list[tuple[int, int]] = []
+    probe = text
+    if "*" in text or "\\" in text:  # "1{,}200" as "1,200" (padded after), bold and math delimiters blanked
+        probe = _LATEX_THOUSANDS.sub(lambda m: re.sub(r"\{,\}|\\,", ",", m.group()).ljust(len(m.group())), text)
+        probe = _ANSWER_MARKUP.sub(lambda m: " " * len(m.group()), probe)
+    lines = list(_ANSWER_LINE.finditer(probe))
     if lines:  # the last answer line: blanked whole, its number is the answer
         m = lines[-1]
         answer, answer_span = _answer_value(m.group("num")), (m.start("num"), m.end("num"))
         _blank(chars, m.start(), m.end())
-    for m in _LINE_LABEL.finditer(text):
-        _blank(chars, m.start(), m.end())
     for m in _BOLD.finditer(text):
         _blank(chars, m.start(), m.end())
-    for m in _FRAC.finditer(text):
-        _blank(chars, m.start(), m.end(), f"({m.group(1)}/{m.group(2)})")
+    for m in _HEADING.finditer("".join(chars)):
+        _blank(chars, m.start(), m.end())
+    for m in _LINE_LABEL.finditer("".join(chars)):
+        _blank(chars, m.start(), m.end())
     for m in SPLIT_THOUSANDS.finditer(text):
         chars[m.start() : m.end()] = _joined_thousands(m.group())
     for m in _WORD_CHAIN.finditer(text):
         for w in _WORD_SIGN.finditer(m.group()):
             word = " ".join(w.group().lower().split())
             _blank(chars, m.start() + w.start(), m.start() + w.end(), _WORD_SIGNS.get(word, "="))
-    for m in _MATH_DOLLARS.finditer(text):
-        _blank(chars, m.start(), m.start() + 1)
-        _blank(chars, m.end() - 1, m.end())
-    for m in _LATEX.finditer(text):
-        _blank(chars, m.start(), m.end(), _LATEX_SIGNS.get(m.group(), ""))
     if answer is None:
-        inline = list(_ANSWER_INLINE.finditer(text))
+        inline = list(_ANSWER_INLINE.finditer(probe))
         if inline:
             m = inline[-1]
             group = "boxed" if m.group("boxed") is not None else "said"
             answer, answer_span = _answer_value(m.group(group)), (m.start(group), m.end(group))
-            if group == "boxed":  # "\boxed{18}": the closing brace is markup too
-                close_at = text.find("}", m.end(group))
-                if close_at >= 0:
-                    _blank(chars, close_at, close_at + 1)
+    _latex(chars, rewritten)
+    working = "".join(chars)
+    for m in _LABEL_IN_PARENS.finditer(working):  # "7 + 2 (food) + 3 (gas) = 12": words naming a number
+        _blank(chars, m.start(), m.end())
+    for m in _PERCENT_OF.finditer(working):  # "90% of 60 = 54", "1/3 of 18 = 6": a part of a number, a product
+        _blank(chars, m.start(1), m.end(1), "*")
     if answer is None or not math.isfinite(answer):
         answer, answer_span = None, None
-    return NormalizedSolution(text, "".join(chars), answer, answer_span)
+    return NormalizedSolution(text, "".join(chars), answer, answer_span, tuple(rewritten),
+                              _user_steps(solution, text))
 
 
 # ------------------------------------------------------------------ what the reading gives
@@ -427,6 +583,7 @@ class _Reader:
         return len(self.notes) - 1
 
     def new_step(self, start: int, end: int, formula: str, first: int) -> ReadStep:
+        start, end = self.solution.widen(start, end)  # "\\frac{1}{3}" read as "1/3": the whole of it
         step = ReadStep(len(self.steps), _line_of(self.solution.text, start), start, end, formula,
                         (first, len(self.builder.steps)))
         self.steps.append(step)
@@ -643,6 +800,8 @@ class _Reader:
             return
         formula = _prose_formula(m, self.working)
         slip: str | None = None
+        if formula is None and self.chain(m):
+            return
         if formula is None:
             unread = _unread_prose(m)
             if unread is not None:
@@ -664,6 +823,44 @@ class _Reader:
         self.commit(step)
         if slip is not None:
             self.note("arithmetic_error", step.index, step.start, step.end, slip)
+
+    def chain(self, m: re.Match[str]) -> bool:
+        """A link of a chain of equalities whose right side goes on (``120 - 15 - 30 = 105 - 30 = 75``): the one
+        operation the right side replaced by its result (``120 - 15 = 105``) read as a step, when the sides are
+        equal and differ only there; a right side that only restates a number (``90% * 60 = 0.90 * 60``) is no
+        computation (its span is covered, no step).  False when it is no such link (the caller reads it as
+        before: a step, a slip or an unread line); the next link (``105 - 30 = 75``) is found by the loop."""
+        text = m.string
+        eol = text.find("\n", m.end())
+        eol = len(text) if eol < 0 else eol
+        nxt = text.find("=", m.start("result"), min(eol, m.start("result") + 400))
+        if nxt < 0 or not _CHAIN_RIGHT.fullmatch(text, m.start("result"), nxt):
+            return False
+        left, right = _prose_expression(m.group("expr")), _prose_expression(text[m.start("result") : nxt])
+        if left is None or right is None:
+            return False
+        found = _replaced(left, right)
+        if found is None:
+            return False
+        self.spans.append((m.start(), len(text[:nxt].rstrip())))  # the link is read (a restatement: no step)
+        if "<<" in self.working[nxt:eol]:
+            return True  # "$35 x (52 x 2) = $35 x 104 = $<<35*52*2=3640>>": the annotation is the step of the chain
+        at = m.start()
+        for operation, result in found:
+            if operation is None:
+                continue
+            formula = f"{operation}={result}"
+            # the step spans its operation on the left side (the whole left side when it is not found there): the
+            # next link ("105 - 30 = 75") has its own span after it
+            start, end = _operation_span(text, operation, at, m.end("expr")) or (m.start(), m.end("expr"))
+            at = max(at, end)
+            first, reason = self.add(formula, None, m.start(), (m.start("expr"), m.end("expr")))
+            step = self.new_step(start, end, f"{operation} = {result}", first)
+            if reason is not None:
+                self.unread_formula(reason, step, formula, [v for v in (_number(result),) if v is not None])
+                continue
+            self.commit(step)
+        return True
 
     def unread_prose(self, m: re.Match[str], result: float) -> None:
         """A prose equation that is no computation to read (:func:`_unread_prose`): its line noted (coverage) and
@@ -813,7 +1010,7 @@ _CONTINUED_AFTER = re.compile(
     r"[A-Za-z](?![A-Za-z])|:\d|(?:/[A-Za-z]+)?(?:[ \t]+[A-Za-z]+){0,4}[ \t]*[-+*/x\u00d7\u00f7\u2013][ \t]*"
     r"(?:\$?[\d(.]|[B-HJ-Zb-z](?![A-Za-z]))"
 )
-_LEADING_ZERO = re.compile(r"(?<![\d.])0\d")  # "0900 - 0130 = 0730": times of day, not numbers
+_LEADING_ZERO = re.compile(r"(?<![\d.,])0\d")  # "0900 - 0130 = 0730": times of day, not numbers
 _OF = re.compile(r"(?<![A-Za-z])of(?![A-Za-z])")  # "1/3 of Solomon = 66/3": a fraction of an unstated value
 # A result in another unit than its operands ("$1 / 2 = 50 cents", "5 * 3 = $15,000" for 5 thousand dollars):
 # the ratios of the conversions such prose makes.
@@ -846,6 +1043,111 @@ def _prose_slip(m: re.Match[str]) -> tuple[str, str] | None:
         return None  # it agrees: _prose_formula declined it for another reason
     formula = f"{expr}={written}{'%' if percent else ''}"
     return formula, f"{m.group('expr').strip()} gives {_shown(value)}, not {m.group('result')}"
+
+
+# The right side of a link of a chain (up to the next "="): numbers, operators, parentheses, unit words
+_CHAIN_RIGHT = re.compile(r"[ \t]*[\d$.(][\w$.,%() \t*/+\-\u00d7\u00f7\u2013']*")
+_CHAIN_TOKEN = re.compile(r"(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?|[-+*/()]")
+
+
+def _replaced(left: str, right: str) -> list[tuple[str | None, str]] | None:
+    """The operations of ``left`` that ``right`` replaced by their results, with those results, when both sides
+    have the same value: one operation where the sides differ only there (``"5*16+4"``, ``"80+4"`` give
+    ``[("5*16", "80")]``), else one per term where they have the same terms (``"3*2+5*1"``, ``"6+5"`` give
+    ``[("3*2", "6"), ("5*1", "5")]``); ``(None, number)`` for a number ``right`` only restates (``"90%*60"``,
+    ``"0.90*60"``); None otherwise."""
+    a, b = _CHAIN_TOKEN.findall(left), _CHAIN_TOKEN.findall(right)
+    if "".join(a) != left.replace(" ", "") or "".join(b) != right.replace(" ", ""):
+        return None  # a token the link does not read (a letter, a written fraction): not one to rewrite
+    va, vb = _formula_value(left), _formula_value(right)
+    if va is None or vb is None or abs(va - vb) > 1e-9 * max(1.0, abs(va)):
+        return None
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    # the shared ends may reach into the replaced part ("7.5*(1+1/3)", "7.5*(4/3)" share "/3)"): a few shorter
+    for h, t in itertools.product(range(head, max(-1, head - 5), -1), range(tail, max(-1, tail - 5), -1)):
+        found = _replaced_at(a[h : len(a) - t], b[h : len(b) - t])
+        if found is not None:
+            return [found]
+    terms_a, terms_b = _terms(a), _terms(b)
+    if terms_a is None or terms_b is None or terms_a[1] != terms_b[1] or len(terms_a[0]) != len(terms_b[0]):
+        return None
+    out: list[tuple[str | None, str]] = []
+    for x, y in zip(terms_a[0], terms_b[0], strict=True):
+        if x == y:
+            continue
+        found = _replaced_at(x, y)
+        if found is None:
+            return None
+        out.append(found)
+    return out or None
+
+
+def _terms(tokens: list[str]) -> tuple[list[list[str]], list[str]] | None:
+    """The terms of an expression at its lowest precedence outside parentheses, and the operators between them
+    (``3*2+5*1``: ``[3*2, 5*1]``, ``[+]``; without a sum or difference, its factors); None for one term."""
+    for ops in ("+-", "*/"):
+        terms: list[list[str]] = [[]]
+        between: list[str] = []
+        depth = 0
+        for t in tokens:
+            depth += (t == "(") - (t == ")")
+            if depth == 0 and t in ops and terms[-1]:  # a sign with no term before it is the number's
+                between.append(t)
+                terms.append([])
+            else:
+                terms[-1].append(t)
+        if between and all(terms):
+            return terms, between
+    return None
+
+
+_TEXT_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+
+
+def _operation_span(text: str, operation: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the numbers of ``operation`` are written in ``text[start:end]``, in order: from its first number to
+    its last (a closing parenthesis right after it included); None when they are not all found there."""
+    numbers = [n.replace(",", "") for n in _CHAIN_TOKEN.findall(operation) if n[0].isdigit() or n[0] == "."]
+    first = last = None
+    at = start
+    for n in numbers:
+        n = n.rstrip("%")  # noqa: PLW2901
+        found = next((x for x in _TEXT_NUMBER.finditer(text, at, end) if x.group().replace(",", "") == n), None)
+        if found is None:
+            return None
+        first = found.start() if first is None else first
+        last, at = found.end(), found.end()
+    if first is None or last is None:
+        return None
+    return first, last
+
+
+def _replaced_at(middle: list[str], number: list[str]) -> tuple[str | None, str] | None:
+    """:func:`_replaced` for one choice of the shared ends: the tokens of the left side between them, and of the
+    right side (one number, or a written fraction in parentheses)."""
+    if len(number) == 5 and number[0] == "(" and number[2] == "/" and number[4] == ")":
+        number = ["".join(number[1:4])]  # "7.5 * (1 + 1/3) = 7.5 * 4/3": a written fraction is one number
+    if len(number) != 1 or not middle or not (number[0][0].isdigit() or number[0][0] == "."):
+        return None
+    stated = _formula_value(number[0])
+    if len(middle) == 1:
+        value = _formula_value(middle[0].replace("%", "/100"))
+        same = value is not None and stated is not None and abs(value - stated) <= 1e-9 * max(1.0, abs(value))
+        return (None, number[0]) if same else None
+    operation = "".join(middle)
+    if operation.startswith("(") and operation.endswith(")"):
+        operation = operation[1:-1]
+    if operation.count("(") != operation.count(")") or operation[0] in "*/+)" or operation[-1] in "*/+-(":
+        return None
+    value = _formula_value(operation)
+    if value is None or stated is None:
+        return None
+    return (operation, number[0]) if abs(value - stated) <= 1e-9 * max(1.0, abs(value)) else None
 
 
 def _unread_prose(m: re.Match[str]) -> float | None:
