@@ -621,6 +621,11 @@ def test_a_question_s_implicit_proposals_are_found_once_and_handed_out_as_new_li
     ("He has 5 apples and 3 pears. How many?", 2, "two_kinds", False),  # numbers, not two kinds of words
     ("Ann and ann came. How many?", 2, "two_kinds", False),  # the same word twice
     ("Jack rides with other adults. How many?", 1, "with_others", False),  # no number of others
+    ("James sells a $500,000 house for 20% over market value. How much?", 1.2, "percent_change", True),
+    ("The massager vibrates 60% faster. How many vibrations?", 1.6, "percent_change", True),
+    ("The shirt is 25% off. How much is it?", 0.75, "percent_change", True),
+    ("Overtime is paid at time and a half. How much?", 1.5, "percent_change", True),
+    ("The shirt is 25% of the price. How much is it?", 0.75, "percent_change", False),  # a share, not a change
 ])  # fmt: skip
 def test_an_implicit_rule_proposes_the_quantity_its_words_state_and_no_other(
     question: str, value: float, rule: str, proposed: bool
