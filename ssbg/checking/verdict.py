@@ -1120,6 +1120,16 @@ def check_solution(
     ------
     ProblemGraphError
         ``wrong_type`` when ``question`` or ``solution`` is not text.
+
+    Examples
+    --------
+    A solution as a chat model writes it, as a list of steps: the first error is named by the user's step (from 0)
+    and the conversion the unit proof applies is checked by value (ADR 0030).
+
+    >>> hose = "A hose fills a pool at 10 gallons per minute. How many gallons does it fill in 2 hours?"
+    >>> v = check_solution(hose, ["It runs for 2 hours.", "\\\\[ 10 \\\\times 2 = 20 \\\\text{ gallons} \\\\]"])
+    >>> v.status, v.first_error.reason, v.first_error.step, v.first_error.user_step
+    ('error', 'conversion_error', 0, 1)
     """
     _check_min_evidence(min_evidence)
     p = _pack(pack)
