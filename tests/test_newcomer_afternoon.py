@@ -55,8 +55,8 @@ def test_analyse_gives_a_row_per_problem_indexed_like_the_input() -> None:
 
 
 def test_analyse_says_dimension_error_or_could_not_tell() -> None:
-    rows = [{"question": "A car goes 60 miles in 2 hours. How far does it go?",
-             "answer": "60 + 2 = <<60+2=62>>62\n#### 62"},
+    rows = [{"question": "A car goes 60 miles in 2 hours. How far does it go in miles?",
+             "answer": "60 + 2 = <<60+2=62>>62 miles\n#### 62"},
             {"question": "Tom has 5 pens.", "answer": "no equation\n#### 5"}]
     table = ssbg.analyse(rows, progress=False)
     assert table[["first_refusal", "family", "finding"]].values.tolist() == [

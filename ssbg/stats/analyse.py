@@ -2,7 +2,9 @@
 
 Each record is read, bound and checked as ``ssbg report`` does (:func:`~ssbg.stats.batch.analyse_record`, the
 corpus pack by default), and its row says what a researcher asks first: the question, what became of it, the first
-refusal and its family, and whether that is a dimension error found or a case ssbg could not tell.  The table is
+refusal and its family, and whether that is a dimension error found or a case ssbg could not tell, weighed as the
+report and the checker weigh it (a dimension refusal is an error found only when the plausible readings that would
+admit it hold less than ε of the probability: :mod:`ssbg.reading.weighing`, ADR 0034).  The table is
 indexed like the input: a DataFrame's own index, else positions from 0 (a record is never dropped: one that
 cannot be read is a row whose outcome is ``import_refused``).
 
@@ -10,11 +12,13 @@ Examples
 --------
 >>> rows = [{"question": "Ann has 3 apples and buys 4 more apples. How many apples does she have?",
 ...          "answer": "3 + 4 = <<3+4=7>>7 apples\\n#### 7"},
-...         {"question": "A car goes 60 miles in 2 hours. How far does it go?",
-...          "answer": "60 + 2 = <<60+2=62>>62\\n#### 62"}]
+...         {"question": "A car goes 60 miles in 2 hours. How far does it go in miles?",
+...          "answer": "60 + 2 = <<60+2=62>>62 miles\\n#### 62"}]
 >>> table = analyse(rows, progress=False)
 >>> table[["outcome", "first_refusal", "family", "finding"]].values.tolist()
 [['admitted', <NA>, <NA>, 'admitted'], ['equation_refused', 'unit_mismatch', 'admissibility', 'dimension error found']]
+>>> float(round(table["dimension_support"][1], 4))  # P(a plausible reading admits it): 60 minutes per hour, rarely
+0.0005
 """
 
 from __future__ import annotations
@@ -24,9 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssbg.errors import GROUNDING_REASONS, refusal_family
+from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE, is_evidence
 from ssbg.stats.batch import analyse_record, iter_records
 from ssbg.stats.rows import EQUATION_COLUMNS, PROBLEM_COLUMNS
-from ssbg.stats.tables import ERROR_EVIDENCE_REASONS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -50,32 +54,33 @@ ANALYSIS_COLUMNS: tuple[str, ...] = (
     "n_propagated",
     "expected_unit",  # the unit the question asks for
     "predicted_answer_unit",  # the unit the solution's last step states, else the question's
+    "dimension_support",  # the least P(a plausible reading admits it) of its dimension refusals (NaN: none)
 )
 """The columns of :func:`analyse`'s table, in order."""
 
 FINDINGS: tuple[str, ...] = ("admitted", "dimension error found", "could not tell")
-"""What a problem's row says, in one word: every equation admitted and the question bound; a root refusal that is
-evidence of a dimension error (:data:`~ssbg.stats.tables.ERROR_EVIDENCE_REASONS`: of the problem, its solution,
-or ssbg's reading); any other refusal (a unit the pack lacks, two readings the words leave open, a record that
-could not be read): ssbg could not tell."""
+"""What a problem's row says, in one word: every equation admitted and the question bound; a dimension refusal
+(:data:`~ssbg.reading.weighing.DIMENSION_REASONS`) that every plausible reading keeps, at ε: a dimension error found
+(of the problem, its solution, or ssbg's reading); any other refusal (a unit the pack lacks, two readings the words
+leave open, a dimension refusal a plausible reading undoes, a record that could not be read): ssbg could not tell."""
 
 _EQ = {name: k for k, name in enumerate(EQUATION_COLUMNS)}
 _PR = {name: k for k, name in enumerate(PROBLEM_COLUMNS)}
 
 
-def _first_refusal(a: ProblemAnalysis) -> tuple[str | None, str | None, str]:
+def _first_refusal(a: ProblemAnalysis, min_evidence: float) -> tuple[str | None, str | None, str]:
     """(first refusal reason, its family, finding) of one problem."""
     row = a.problem
     outcome = row[_PR["outcome"]]
     roots = sorted((e[_EQ["index"]], str(e[_EQ["reason"]])) for e in a.equations
                    if e[_EQ["status"]] == "refused" and e[_EQ["root_cause"]])
-    erring = any(reason in ERROR_EVIDENCE_REASONS for _i, reason in roots)
+    support = row[_PR["dimension_support"]]
+    erring = support is not None and is_evidence(support, min_evidence)
     if outcome == "import_refused":
         return row[_PR["import_reason"]], "import", "could not tell"
     if outcome == "bind_failed":
         return row[_PR["bind_error"]], "binding", "could not tell"
     target = row[_PR["target_reason"]] if row[_PR["target_status"]] == "refused" else None
-    erring = erring or target in ERROR_EVIDENCE_REASONS
     if roots:
         reason = roots[0][1]
         family = "grounding" if reason in GROUNDING_REASONS else refusal_family(reason)
@@ -85,11 +90,11 @@ def _first_refusal(a: ProblemAnalysis) -> tuple[str | None, str | None, str]:
     return None, None, "admitted"
 
 
-def _rows(records: Iterator[Any], pack: Any) -> Iterator[tuple[Any, ...]]:
+def _rows(records: Iterator[Any], pack: Any, min_evidence: float) -> Iterator[tuple[Any, ...]]:
     for record in records:
         a = analyse_record(record, pack=pack)
         row = dict(zip(PROBLEM_COLUMNS, a.problem, strict=True))
-        first, family, finding = _first_refusal(a)
+        first, family, finding = _first_refusal(a, min_evidence)
         row.update(question=record.text, first_refusal=first, family=family, finding=finding)
         yield tuple(row[c] for c in ANALYSIS_COLUMNS)
 
@@ -102,6 +107,7 @@ def analyse(
     name: str | None = None,
     limit: int | None = None,
     progress: bool = True,
+    min_evidence: float = DEFAULT_MIN_EVIDENCE,
 ) -> pd.DataFrame:
     """Read, bind and check every record; one row per problem (:data:`ANALYSIS_COLUMNS`), indexed like the input.
 
@@ -124,6 +130,9 @@ def analyse(
         At most this many records (of each spec).
     progress
         Show a progress bar.
+    min_evidence
+        ε in (0, 1]: a dimension refusal is a dimension error found only when the plausible readings that would
+        admit it hold less than ε of the probability (the report's and the checker's weighing, ADR 0034).
 
     Returns
     -------
@@ -138,6 +147,7 @@ def analyse(
     """
     import pandas as pd
 
+    from ssbg.reading.learned.model import keeping_readings
     from ssbg.reading.readers import RecordSource
     from ssbg.reading.readers.tabular import count_records, is_in_memory
     from ssbg.units import corpus_pack, load_pack
@@ -157,10 +167,11 @@ def analyse(
         bar = tqdm(total=total, unit=" problems", desc="ssbg analyse", dynamic_ncols=True)
     try:
         rows = []
-        for row in _rows(stream, loaded):
-            rows.append(row)
-            if bar is not None:
-                bar.update(1)
+        with keeping_readings():  # the records are read as the stream is consumed: with the n-best the weighing weighs
+            for row in _rows(stream, loaded, min_evidence):
+                rows.append(row)
+                if bar is not None:
+                    bar.update(1)
     finally:
         if bar is not None:
             bar.close()
@@ -170,6 +181,7 @@ def analyse(
         table[column] = table[column].astype("string")
     for column in ("n_equations", "n_admitted", "n_refused", "n_root_cause", "n_propagated"):
         table[column] = table[column].astype("int64")
+    table["dimension_support"] = pd.to_numeric(table["dimension_support"]).astype("float64")
     if type(records).__name__ == "DataFrame" and hasattr(records, "index"):
         positions = [int(s.rpartition(":")[2]) - 1 for s in table["source"]]
         table.index = records.index[positions]
