@@ -46,6 +46,7 @@ HOW: dict[str, str] = {
     "python benchmarks/reader_corpus.py": ELSEWHERE + "test_learned_reader.py::test_reader_corpus_runs_on_a_sample",
     "python benchmarks/checker_halves.py --alone": CORPORA_RUN,
     "python benchmarks/train_gold_verdicts.py": CORPORA_RUN,
+    "python benchmarks/modern_dev.py": CORPORA_RUN,
     "make fuzz": "not run: the hostile-input property tests with thousands of examples each, minutes; the suite "
     "runs the same tests with fewer",
     "make mutation": "not run: mutation testing re-runs the core's tests per mutant, tens of minutes",
