@@ -511,10 +511,16 @@ def test_a_windows_style_path_is_a_folder_not_a_name() -> None:
     assert info.value.message.startswith("no unit pack folder at")
 
 
-def test_named_packs_are_read_once_folders_each_time(tmp_path: Path) -> None:
+def test_named_packs_are_read_once_folders_while_unchanged(tmp_path: Path) -> None:
     assert load_pack("en_units_v1") is load_pack("en_units_v1")
     folder = str(_tiny(tmp_path))
-    assert load_pack(folder) is not load_pack(folder)  # a folder's content may change between loads
+    first = load_pack(folder)
+    assert load_pack(folder) is first  # memoized by resolved path and checksum (ADR 0033)
+    data = (Path(folder) / "lexicon.jsonl").read_bytes().replace(b"widget", b"gizmo")
+    _rewrite_lexicon(Path(folder), data, rows=len(first.entries))
+    changed = load_pack(folder)  # a folder's content may change between loads: it is read again
+    assert changed is not first
+    assert "gizmo" in changed.entries
 
 
 def test_a_row_that_is_no_object_shows_itself_as_detail(tmp_path: Path) -> None:

@@ -99,6 +99,23 @@ def _rows(records: Iterator[Any], pack: Any, min_evidence: float) -> Iterator[tu
         yield tuple(row[c] for c in ANALYSIS_COLUMNS)
 
 
+def _check_arguments(fmt: object, name: object, limit: object, progress: object, min_evidence: object) -> None:
+    """Each argument of :func:`analyse` of its type and range, else a typed error naming it."""
+    from ssbg.errors import ProblemGraphError
+
+    checks = (
+        ("fmt", isinstance(fmt, str), "a format name"),
+        ("name", name is None or isinstance(name, str), "a str or None"),
+        ("limit", limit is None or (type(limit) is int and limit >= 1), "an int >= 1 or None"),
+        ("progress", type(progress) is bool, "a bool"),
+        ("min_evidence", type(min_evidence) in (int, float) and 0.0 < min_evidence <= 1.0,  # type: ignore[operator]
+         "a probability in (0, 1]"),
+    )
+    for field, ok, what in checks:
+        if not ok:
+            raise ProblemGraphError(f"analyse: {field!r} must be {what}", reason="invalid_value", path=field)
+
+
 def analyse(
     records: Any,
     fmt: str = "gsm8k",
@@ -147,6 +164,7 @@ def analyse(
     """
     import pandas as pd
 
+    _check_arguments(fmt, name, limit, progress, min_evidence)
     from ssbg.reading.learned.model import keeping_readings
     from ssbg.reading.readers import RecordSource
     from ssbg.reading.readers.tabular import count_records, is_in_memory

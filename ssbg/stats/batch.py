@@ -28,7 +28,6 @@ Examples
 --------
 >>> from ssbg.problem import MathProblemGraph
 >>> from ssbg.reading.records import CorpusRecord
-from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE, DIMENSION_REASONS, DimensionWeights
 >>> from ssbg.stats.rows import EQUATION_COLUMNS, PROBLEM_COLUMNS
 >>> g = MathProblemGraph.from_dict({
 ...     "problem_id": "p1", "entities": ["Ann"],

@@ -21,9 +21,9 @@ Examples
 >>> import pandas as pd
 >>> eq = equations_frame([
 ...     ("c", "p1", 0, "r0", "add", "refused", "unknown_unit", True, None, "apples", "apples;apples", "apples",
-...      "apples", "apples", True, "unverified", "add 2 apples", 0, 12),
+...      "apples", "apples", True, "unverified", "add 2 apples", 0, 12, None),
 ...     ("c", "p1", 1, "r1", "multiply", "refused", "unit_unbound", False, "r0", None, "-;apples", None,
-...      "apples", "apples", True, "unverified", "times 3", 0, 7)])
+...      "apples", "apples", True, "unverified", "times 3", 0, 7, None)])
 >>> refusal_reasons(eq, total=False)[["corpus", "reason", "root_cause", "propagated"]].values.tolist()
 [['c', 'unit_unbound', 0, 1], ['c', 'unknown_unit', 1, 0]]
 >>> pack_coverage_curve(eq, total=False)[["k", "unit", "removed"]].values.tolist()
@@ -1029,7 +1029,7 @@ def refusal_patterns(equations: pd.DataFrame, reason: str, *, pack: UnitPack | N
     --------
     >>> eq = equations_frame([
     ...     ("c", f"p{i}", 0, "s0", "multiply", "refused", "unit_mismatch", True, None, "$", "$;$", None, None,
-    ...      None, False, "unverified", "", 0, 0) for i in range(3)])
+    ...      None, False, "unverified", "", 0, 0, 0.0) for i in range(3)])
     >>> refusal_patterns(eq, "unit_mismatch")[["pattern", "equations", "problem_id"]].values.tolist()
     [['multiply: dollar * dollar -> dollar', 3, 'p1']]
     """

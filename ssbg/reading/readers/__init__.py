@@ -110,9 +110,9 @@ class RecordSource:
     name: str | None = None
 
     def __post_init__(self) -> None:
-        if self.fmt not in READERS:
+        if not isinstance(self.fmt, str) or self.fmt not in READERS:
             raise ImportRefusal(f"unknown corpus format {self.fmt!r}; known: {sorted(READERS)}",
-                                reason="malformed_record", detail=self.fmt)
+                                reason="malformed_record", detail=str(self.fmt)[:80])
         if not is_in_memory(self.data):
             raise ImportRefusal(f"a RecordSource holds records in memory (got {type(self.data).__name__}); "
                                 "give a path as a spec of its own", reason="malformed_record", detail="data")
