@@ -165,12 +165,22 @@ def pinned_steps(reading: SolutionReading, graph: SemanticSymbolicBindingGraph, 
 
 def _scan(reading: SolutionReading, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> tuple[list[Slip], int]:
     trace = reading.trace
-    if trace is None:
+    if trace is None or not _scaled(graph, pack):
         return [], 0
     scan = _Scan(reading, trace, graph, pack)
     for i, step in enumerate(trace.steps):
         scan.step(i, step)
     return scan.slips, scan.pinned
+
+
+def _scaled(graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> bool:
+    """Whether a scale can enter a step of the binding: a conversion its proof notes (the proofs name every one,
+    ``x?`` where a unit has no scale), or a constant whose unit is a factor between two units (``60 minutes per
+    hour``, which a product may apply the wrong way round with no conversion to note).  A binding with neither
+    has nothing to check by value: most solutions, which the scan then costs nothing."""
+    if any("; convert " in eq.unit_proof for eq in graph.equations):
+        return True
+    return any(s.symbol_id.startswith("c_") and _scale(s.unit, pack) not in (None, 1) for s in graph.symbols)
 
 
 class _Scan:
