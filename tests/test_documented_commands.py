@@ -47,6 +47,9 @@ HOW: dict[str, str] = {
     "python benchmarks/checker_halves.py --alone": CORPORA_RUN,
     "python benchmarks/train_gold_verdicts.py": CORPORA_RUN,
     "python benchmarks/modern_dev.py": CORPORA_RUN,
+    "ssbg report gsm8k=.../train.jsonl --jobs 2": "not run: the speed table's name for what "
+    "benchmarks/bench_cli_report.py times (GSM8K train, a fresh process, three rounds); tests/test_speed_table.py "
+    "checks what the runs recorded",
     "make fuzz": "not run: the hostile-input property tests with thousands of examples each, minutes; the suite "
     "runs the same tests with fewer",
     "make mutation": "not run: mutation testing re-runs the core's tests per mutant, tens of minutes",
