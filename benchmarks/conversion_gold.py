@@ -40,8 +40,8 @@ def main() -> None:
             if reading.trace is None:
                 continue
             graph = BoundTrace(reading.trace, pack=pack, stated=STATED_UNIT_RELIABILITY).graph
-            slips = conversions.conversion_slips(reading, graph, pack)
-            checked += conversions.pinned_steps(reading, graph, pack)
+            slips, pinned = conversions.scan_conversions(reading, graph, pack)
+            checked += pinned
             if not slips:
                 continue
             with_slip += 1

@@ -32,9 +32,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ssbg.constants import IMPLICIT_CONSTANTS
+from ssbg.errors import NumberError
+from ssbg.numbers import number_or_none
 from ssbg.reading.readers.solutions import gives
 from ssbg.units import DIMENSIONLESS
 
@@ -44,7 +46,7 @@ if TYPE_CHECKING:
     from ssbg.trace import Operand, Step, Trace
     from ssbg.units import ResolvedUnit, UnitPack
 
-__all__ = ["Slip", "conversion_slips", "pinned_steps"]
+__all__ = ["ConversionScan", "Slip", "conversion_slips", "scan_conversions"]
 
 _ADDITIVE = frozenset({"add", "subtract"})
 _SIGN = {"add": " + ", "subtract": " - ", "multiply": " * ", "divide": " / "}
@@ -113,12 +115,11 @@ class _Quantity:
 
 
 def _literal(o: Operand) -> float | None:
-    text = (o.text or "").replace(",", "").strip()
+    """The number an operand's literal writes (``1,200``), read as every number of ssbg is (:mod:`ssbg.numbers`)."""
     try:
-        value = float(text)
-    except ValueError:
+        return number_or_none((o.text or "").replace(",", "").strip())
+    except NumberError:  # a literal out of range: no value to compare
         return None
-    return value if math.isfinite(value) else None
 
 
 def _same(a: float, b: float) -> bool:
@@ -148,6 +149,14 @@ def _combine_scales(op: str, scales: list[Fraction]) -> Fraction:
     return total
 
 
+class ConversionScan(NamedTuple):
+    """What :func:`scan_conversions` found: the slips, and how many steps had their value compared with what
+    their units' factors give (``pinned``)."""
+
+    slips: list[Slip]
+    pinned: int
+
+
 def conversion_slips(reading: SolutionReading, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> list[Slip]:
     """The steps of a bound solution whose written result forgot or inverted a conversion (:class:`Slip`).
 
@@ -155,22 +164,18 @@ def conversion_slips(reading: SolutionReading, graph: SemanticSymbolicBindingGra
     admitted with, in the order its equation writes them; each result carries the scale of its stated unit or,
     stating none, the scale its operands give.
     """
-    return _scan(reading, graph, pack)[0]
+    return scan_conversions(reading, graph, pack).slips
 
 
-def pinned_steps(reading: SolutionReading, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> int:
-    """How many steps of a bound solution have their value compared with what their units' factors give."""
-    return _scan(reading, graph, pack)[1]
-
-
-def _scan(reading: SolutionReading, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> tuple[list[Slip], int]:
+def scan_conversions(reading: SolutionReading, graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> ConversionScan:
+    """:func:`conversion_slips` and the count of steps it compared by value, in one pass."""
     trace = reading.trace
     if trace is None or not _scaled(graph, pack):
-        return [], 0
+        return ConversionScan([], 0)
     scan = _Scan(reading, trace, graph, pack)
     for i, step in enumerate(trace.steps):
         scan.step(i, step)
-    return scan.slips, scan.pinned
+    return ConversionScan(scan.slips, scan.pinned)
 
 
 def _scaled(graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> bool:
@@ -184,7 +189,7 @@ def _scaled(graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> bool:
 
 
 class _Scan:
-    """Scratch state of one :func:`conversion_slips` run: the steps' results with their scales, in order."""
+    """Scratch state of one :func:`scan_conversions` run: the steps' results with their scales, in order."""
 
     def __init__(self, reading: SolutionReading, trace: Trace, graph: SemanticSymbolicBindingGraph,
                  pack: UnitPack) -> None:

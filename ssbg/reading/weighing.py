@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ssbg.model import SemanticSymbolicBindingGraph
     from ssbg.trace import BoundTrace
 
 __all__ = [
@@ -23,7 +26,9 @@ __all__ = [
     "DEFAULT_MIN_EVIDENCE",
     "DIMENSION_REASONS",
     "STATED_UNIT_RELIABILITY",
+    "TARGET_SYMBOL",
     "DimensionWeights",
+    "given_dimensions",
     "is_evidence",
     "weigh_dimensions",
 ]
@@ -53,6 +58,10 @@ refusal (a unit outside the pack, a number without a unit, two readings the word
 tell (ADR 0024)."""
 
 
+TARGET_SYMBOL = "unknown_answer"
+"""The symbol a question target's support is kept under (the target's, as :func:`~ssbg.trace.bind_trace` names it)."""
+
+
 def is_evidence(support: float | None, min_evidence: float) -> bool:
     """Whether a finding whose plausible undoing readings hold ``support`` of the probability is evidence at ε =
     ``min_evidence`` (None: no reading undoes it, as for a hand-written problem)."""
@@ -69,6 +78,13 @@ class DimensionWeights:
     equations: dict[str, float] = field(default_factory=dict)
     target: float | None = None
 
+    def by_symbol(self) -> dict[str, float]:
+        """Every support by the refused symbol: an equation's lhs, the question target's ``unknown_answer``."""
+        out = dict(self.equations)
+        if self.target is not None:
+            out[TARGET_SYMBOL] = self.target
+        return out
+
     def found(self, min_evidence: float = DEFAULT_MIN_EVIDENCE) -> bool:
         """Whether a dimension error is found at ε: some refusal that every plausible reading keeps."""
         supports = [*self.equations.values(), *(() if self.target is None else (self.target,))]
@@ -80,22 +96,40 @@ def weigh_dimensions(bound: BoundTrace, *, asked: float = ASKED_UNIT_RELIABILITY
     (ADR 0028) with the n-best readings its trace keeps (``keeping_readings``: without them only the chosen reading
     and the stated and asked units' reliabilities are weighed)."""
     masses = bound.reading_mass()
+
+    def unit_mismatch(lhs: str) -> float:
+        index = _step_index(lhs)
+        mass = masses.get(index) if index is not None else None
+        return 0.0 if mass is None else round(mass.mass, 6)
+
+    def target() -> float:
+        mass = bound.answer_mass(asked)
+        return 0.0 if mass is None else round(mass.mass, 6)
+
+    return _weights(bound.graph, unit_mismatch, target)
+
+
+def given_dimensions(graph: SemanticSymbolicBindingGraph) -> DimensionWeights:
+    """The supports of a graph whose readings were given, not read (a hand-written ``MathProblemGraph``): 0.0 for
+    every dimension refusal, since no other reading of its words can undo one."""
+    return _weights(graph, lambda lhs: 0.0, lambda: 0.0)
+
+
+def _weights(
+    graph: SemanticSymbolicBindingGraph, unit_mismatch: Callable[[str], float], target: Callable[[], float]
+) -> DimensionWeights:
+    """Each root dimension refusal of ``graph`` with its support: ``unit_mismatch(lhs)`` for a mismatch, 0.0 for
+    ``rate_form_invalid`` (no unit reading undoes it), ``target()`` for the question target's."""
     equations: dict[str, float] = {}
-    for eq in bound.graph.equations:
+    for eq in graph.equations:
         if eq.admissibility_status != "refused" or not eq.is_root_cause:
             continue
         if eq.refusal_reason == "rate_form_invalid":
             equations[eq.lhs_symbol_id] = 0.0
         elif eq.refusal_reason == "unit_mismatch":
-            index = _step_index(eq.lhs_symbol_id)
-            mass = masses.get(index) if index is not None else None
-            equations[eq.lhs_symbol_id] = 0.0 if mass is None else round(mass.mass, 6)
-    target = None
-    unknowns = bound.graph.unknowns
-    if unknowns and unknowns[0].target_refusal_reason == "expected_unit_mismatch":
-        mass = bound.answer_mass(asked)
-        target = 0.0 if mass is None else round(mass.mass, 6)
-    return DimensionWeights(equations, target)
+            equations[eq.lhs_symbol_id] = unit_mismatch(eq.lhs_symbol_id)
+    refused = bool(graph.unknowns) and graph.unknowns[0].target_refusal_reason == "expected_unit_mismatch"
+    return DimensionWeights(equations, target() if refused else None)
 
 
 def _step_index(lhs: str) -> int | None:

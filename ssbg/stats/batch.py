@@ -59,7 +59,7 @@ from ssbg.errors import ImportRefusal, SsbgError, UnitAlgebraError
 from ssbg.model import BoundEquation, BoundUnknown, SemanticSymbolicBindingGraph, SymbolBinding
 from ssbg.problem import MathProblemGraph
 from ssbg.reading.records import CorpusRecord
-from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE, DIMENSION_REASONS, DimensionWeights
+from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE, DimensionWeights, given_dimensions
 from ssbg.stats.rows import PROBLEM_COLUMNS, BatchChunk, Drilldown
 from ssbg.stats.tables import TableAccumulator
 from ssbg.units import PackComponent, UnitPack, corpus_pack, load_pack, normalize_unit_text
@@ -299,10 +299,10 @@ def analyse_record(record: CorpusRecord, *, pack: UnitPack | None = None) -> Pro
     p = corpus_pack() if pack is None else pack
     if record.refusal is not None:
         return _import_refused(record, record.refusal)
-    weights: DimensionWeights | None = None
     try:
         if isinstance(record.payload, MathProblemGraph):
             graph = bind_payload(record.payload, pack=p)
+            weights = given_dimensions(graph)
         else:
             graph, weights = _bind_weighed(record.payload, p)
     except ImportRefusal as exc:
@@ -324,7 +324,8 @@ def _bind_weighed(payload: object, pack: UnitPack) -> tuple[SemanticSymbolicBind
     from ssbg.trace import BoundTrace, Trace
 
     if not isinstance(payload, Trace):
-        return bind_payload(payload, pack=pack), DimensionWeights()
+        graph = bind_payload(payload, pack=pack)  # refuses: neither a MathProblemGraph nor a trace
+        return graph, given_dimensions(graph)
     bound = BoundTrace(payload, pack=pack, stated=STATED_UNIT_RELIABILITY)
     return bound.graph, weigh_dimensions(bound)
 
@@ -352,13 +353,13 @@ def _text(record: CorpusRecord) -> str | None:
 
 
 def _analyse_graph(
-    record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pack: UnitPack, weights: DimensionWeights | None = None
+    record: CorpusRecord, graph: SemanticSymbolicBindingGraph, pack: UnitPack, weights: DimensionWeights
 ) -> ProblemAnalysis:
     from ssbg.kinds import read_kinds
 
     symbols = {s.symbol_id: s for s in graph.symbols}
     reading = read_kinds(graph, pack)  # the proofs with their counted nouns, and the kind check
-    supports = _supports(graph, weights)
+    supports = weights.by_symbol()
     eq_rows, counts = _equation_rows(record, graph, symbols, pack, reading.proofs, supports)
     admitted, refused, root, propagated, first_root = counts
     unknown_target = graph.unknowns[0] if graph.unknowns else None
@@ -381,24 +382,6 @@ def _analyse_graph(
 
 
 _Counts = tuple[int, int, int, int, BoundEquation | None]  # admitted, refused, root causes, propagated, first root
-
-_TARGET = "unknown_answer"  # the key of the question target's support
-
-
-def _supports(graph: SemanticSymbolicBindingGraph, weights: DimensionWeights | None) -> dict[str, float]:
-    """The support of each dimension refusal by lhs (the target's under ``unknown_answer``): the weighing's for a
-    trace, 0.0 for a hand-written problem (its readings are given, not read: nothing undoes a refusal)."""
-    if weights is not None:
-        out = dict(weights.equations)
-        if weights.target is not None:
-            out[_TARGET] = weights.target
-        return out
-    out = {eq.lhs_symbol_id: 0.0 for eq in graph.equations if eq.admissibility_status == "refused"
-           and eq.is_root_cause and eq.refusal_reason in DIMENSION_REASONS}
-    if graph.unknowns and graph.unknowns[0].target_refusal_reason in DIMENSION_REASONS:
-        out[_TARGET] = 0.0
-    return out
-
 
 def _equation_rows(
     record: CorpusRecord,

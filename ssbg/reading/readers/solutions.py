@@ -367,8 +367,9 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
         _blank(chars, m.start(), m.end())
     for m in _BOLD.finditer(text):
         _blank(chars, m.start(), m.end())
-    for m in _HEADING.finditer("".join(chars)):
-        _blank(chars, m.start(), m.end())
+    if "#" in text:  # a Markdown heading's marks (the pattern needs one): no pass over the others
+        for m in _HEADING.finditer("".join(chars)):
+            _blank(chars, m.start(), m.end())
     for m in _LINE_LABEL.finditer("".join(chars)):
         _blank(chars, m.start(), m.end())
     for m in SPLIT_THOUSANDS.finditer(text):
@@ -385,10 +386,12 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
             answer, answer_span = _answer_value(m.group(group)), (m.start(group), m.end(group))
     _latex(chars, rewritten)
     working = "".join(chars)
-    for m in _LABEL_IN_PARENS.finditer(working):  # "7 + 2 (food) + 3 (gas) = 12": words naming a number
-        _blank(chars, m.start(), m.end())
-    for m in _PERCENT_OF.finditer(working):  # "90% of 60 = 54", "1/3 of 18 = 6": a part of a number, a product
-        _blank(chars, m.start(1), m.end(1), "*")
+    if "(" in working:
+        for m in _LABEL_IN_PARENS.finditer(working):  # "7 + 2 (food) + 3 (gas) = 12": words naming a number
+            _blank(chars, m.start(), m.end())
+    if "of" in working:
+        for m in _PERCENT_OF.finditer(working):  # "90% of 60 = 54", "1/3 of 18 = 6": a part of a number, a product
+            _blank(chars, m.start(1), m.end(1), "*")
     if answer is None or not math.isfinite(answer):
         answer, answer_span = None, None
     return NormalizedSolution(text, "".join(chars), answer, answer_span, tuple(rewritten),
