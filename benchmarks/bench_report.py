@@ -181,6 +181,7 @@ def main() -> int:
         print(f"{'streaming generated JSONL':<28}{'problems':>10}{'equations':>11}{'seconds':>9}{'us/problem':>11}"
               f"{'driver MiB':>12}{'worker MiB':>12}  ok")
         per: list[float] = []
+        too_big = 0  # the memory target's own count: the GSM8K time above must not make it say "no"
         with tempfile.TemporaryDirectory(prefix="ssbg-bench-") as tmp:
             for n in args.sizes:
                 path = Path(tmp) / f"generated_{n}.jsonl"
@@ -190,6 +191,7 @@ def main() -> int:
                 us = 1e6 * r["seconds"] / r["problems"]
                 per.append(us)
                 ok = max(r["driver_mib"], r["worker_mib"]) < MEMORY_TARGET_MIB
+                too_big += not ok
                 failures += not ok
                 print(f"{'  ' + format(n, ',') + ' problems':<28}{r['problems']:>10,}{r['equations']:>11,}"
                       f"{r['seconds']:>9.1f}{us:>11.0f}{r['driver_mib']:>12.0f}{r['worker_mib']:>12.0f}"
@@ -200,7 +202,7 @@ def main() -> int:
             figure("streaming", " / ".join(f"{n:,}" for n in args.sizes) + " problems: "
                    + " / ".join(f"{us * n / 1e6:.0f} s" for us, n in zip(per, args.sizes, strict=True))
                    + f", time per problem within x{spread:.2f}; driver and workers under"
-                   f" {MEMORY_TARGET_MIB:,} MiB: {'yes' if not failures else 'no'}")
+                   f" {MEMORY_TARGET_MIB:,} MiB: {'yes' if not too_big else 'no'}")
     return 1 if failures else 0
 
 
