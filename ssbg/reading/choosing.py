@@ -575,13 +575,13 @@ class ReadingMass(NamedTuple):
 def reading_mass(trace: Trace, *, pack: UnitPack | None = None, stated: float = 1.0) -> dict[int, ReadingMass]:
     """P(admissible) of each step refused as a root-cause ``unit_mismatch``, over the n-best readings the trace keeps.
 
-    Each operand's readings are its sources (:attr:`Operand.readings`, else the chosen one) and, for a mention,
-    its unit readings (:attr:`Mention.readings`, else its unit); a combination's probability is the product of
-    its operands'.  The unchanged unit check (:meth:`~ssbg.admissibility.EquationStamper.admits`) is asked of
-    every combination and picks none: binding's choice is :func:`bind_choosing`'s.  A reading no check can decide
-    (a bare number, a unit outside the pack, a refused earlier step) is left out of the normalisation.  Each step
-    is weighed alone: earlier steps keep their admitted units.  ``stated`` is the probability that a step's stated
-    unit (``>>24 clips``, a reading of the solution's words) is its result's; the other reading, weighed
+    Each operand's readings are its sources (:attr:`~ssbg.trace.Operand.readings`, else the chosen one) and, for a
+    mention, its unit readings (:attr:`~ssbg.trace.Mention.readings`, else its unit); a combination's probability is
+    the product of its operands'.  The unchanged unit check (:meth:`~ssbg.admissibility.EquationStamper.admits`) is
+    asked of every combination and picks none: binding's choice is :func:`bind_choosing`'s.  A reading no check can
+    decide (a bare number, a unit outside the pack, a refused earlier step) is left out of the normalisation.  Each
+    step is weighed alone: earlier steps keep their admitted units.  ``stated`` is the probability that a step's
+    stated unit (``>>24 clips``, a reading of the solution's words) is its result's; the other reading, weighed
     ``1 - stated``, checks the step without it (1: the stated unit as read).
 
     >>> t = Trace.from_dict({"problem_id": "p", "corpus": "example", "text": "a 3 kg bag and 4 apples",
