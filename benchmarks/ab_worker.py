@@ -12,7 +12,7 @@ text can be served from a cache filled by an earlier copy):
 - ``graphs N``: the same over the hand-written graphs of ``benchmarks/graphs.jsonl``;
 - ``check N``: ``check_operation`` on the first N unit pairs of ``bench_units.py``, three kinds each (add,
   multiply, divide), a refusal caught as the caller would;
-- ``trace N`` / ``trace_refused N``: ``bind_trace`` of one trace of N chained steps (each adds a mention
+- ``trace N`` / ``trace_refused N``: ``bind_choosing`` of one trace of N chained steps (each adds a mention
   to the step before), admitted throughout, or refused at its first step so that every later step
   inherits the refusal;
 - ``chain N``: ``bind_math_problem_graph`` of one problem of N chained operations on one holding.
@@ -106,10 +106,10 @@ def chained_trace(steps: int, *, refused: bool = False) -> Any:
 
 
 def _bind_trace(trace: Any) -> Callable[[], int]:
-    from ssbg.trace import bind_trace
+    from ssbg.reading.choosing import bind_choosing
 
     def run() -> int:
-        bind_trace(trace)
+        bind_choosing(trace)
         return len(trace.steps)
 
     return run

@@ -4,7 +4,7 @@ Each problem goes through the whole corpus path: the JSONL line is decoded,
 mentions are extracted from the question, every calculator annotation is
 parsed and grounded into a trace (ssbg.reading.readers.gsm8k), and the trace is
 bound with every equation checked by admissibility and the question target
-reconciled (ssbg.trace.bind_trace).  Refused records count as problems too.
+reconciled (ssbg.reading.choosing.bind_choosing).  Refused records count as problems too.
 
 The one-off cost of importing the readers (``inflect`` builds its engine at
 import) is printed apart; the first pass starts with empty lemma caches, the
@@ -25,8 +25,8 @@ CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / "gs
 
 def one_pass(path: Path) -> tuple[int, int, int, float, float]:
     """(problems, imported, equations, seconds reading, seconds binding) of one pass."""
+    from ssbg.reading.choosing import bind_choosing
     from ssbg.reading.readers.gsm8k import read_gsm8k
-    from ssbg.trace import bind_trace
 
     problems = imported = equations = 0
     read_s = bind_s = 0.0
@@ -38,7 +38,7 @@ def one_pass(path: Path) -> tuple[int, int, int, float, float]:
         problems += 1
         if record.payload is not None:
             imported += 1
-            equations += len(bind_trace(record.payload).equations)
+            equations += len(bind_choosing(record.payload).equations)
         start = clock()
         bind_s += start - got
     return problems, imported, equations, read_s, bind_s

@@ -6,7 +6,7 @@ instructions.  Each count is one Python process under callgrind that reads the f
 start-up (interpreter, imports, the inflect engine), and what is left is the cost of
 problems ``n``..``2n`` read after problems ``0``..``n``: lemma caches warm, caches keyed
 by a problem's own text cold, as in one pass of ``bench_import.py`` over 7,473
-problems.  The same pair is counted once more without ``bind_trace``, which splits the
+problems.  The same pair is counted once more without ``bind_choosing``, which splits the
 cost into reading (decode, mentions, grounding, the validated trace) and binding
 (graph, admissibility, question target).  Two more pairs count what any reader pays
 whatever its rules: decoding the same JSON lines, and building the same validated
@@ -51,7 +51,7 @@ import itertools, sys
 from pathlib import Path
 from ssbg.reading.mentions import lemmatize
 from ssbg.reading.readers.gsm8k import read_gsm8k
-from ssbg.trace import bind_trace
+from ssbg.reading.choosing import bind_choosing
 lemmatize("apples")
 """
 # What one counted process runs: argv is (corpus, problems, bind 0/1[, "rules"]): with "rules", the reading is
@@ -66,7 +66,7 @@ if rules:
 with using(None) if rules else contextlib.nullcontext():
     for record in itertools.islice(read_gsm8k(path), count):
         if bind and record.payload is not None:
-            bind_trace(record.payload)
+            bind_choosing(record.payload)
 """
 # Checking: argv is (benchmarks folder, dev file, records): ``check_solution`` on each record's five solutions
 # (bench_checking.solutions: four solvers' and the gold), its question read once and shared by them as
@@ -86,11 +86,11 @@ import time
 records, count = read_gsm8k(Path(sys.argv[1])), int(sys.argv[2])
 for record in itertools.islice(records, count):
     if record.payload is not None:
-        bind_trace(record.payload)
+        bind_choosing(record.payload)
 start = time.process_time()
 for record in itertools.islice(records, count):
     if record.payload is not None:
-        bind_trace(record.payload)
+        bind_choosing(record.payload)
 print(time.process_time() - start)
 """
 # What any reader pays under ADR 0013 whatever its rules: decoding the JSON lines of problems

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from ssbg.checking import conversions
 from ssbg.checking.verdict import DEFAULT_MIN_EVIDENCE, STATED_UNIT_RELIABILITY
+from ssbg.reading.choosing import BoundTrace
 from ssbg.reading.learned.model import keeping_readings
 from ssbg.reading.readers.solutions import read_solution
-from ssbg.trace import BoundTrace
 from ssbg.units import corpus_pack
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "gsm8k" / "train.jsonl"

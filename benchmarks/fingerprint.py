@@ -47,7 +47,8 @@ def _readers() -> dict[str, object]:
 
 def corpus_digest(name: str, path: Path, pack: object) -> tuple[str, int]:
     """sha256 over every record of one corpus, in file order, and the record count."""
-    from ssbg.trace import Trace, bind_trace
+    from ssbg.reading.choosing import bind_choosing
+    from ssbg.trace import Trace
 
     digest = hashlib.sha256()
     count = 0
@@ -61,7 +62,7 @@ def corpus_digest(name: str, path: Path, pack: object) -> tuple[str, int]:
         payload = record.payload
         assert isinstance(payload, Trace)  # noqa: S101 - a fingerprint of corpus traces
         digest.update(payload.to_json().encode())
-        digest.update(bind_trace(payload, pack=pack).to_canonical_string().encode())
+        digest.update(bind_choosing(payload, pack=pack).to_canonical_string().encode())
     return digest.hexdigest()[:16], count
 
 
@@ -76,7 +77,7 @@ def graphs_digest() -> str:
 
     from ssbg.adapter import bind_math_problem_graph
     from ssbg.problem import MathProblemGraph
-    from ssbg.trace import bind_trace
+    from ssbg.reading.choosing import bind_choosing
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from ab_worker import chained_trace
@@ -89,7 +90,7 @@ def graphs_digest() -> str:
             digest.update(bind_math_problem_graph(MathProblemGraph.from_dict(data)).to_canonical_string().encode())
     for steps in (8, 64):
         for refused in (False, True):
-            digest.update(bind_trace(chained_trace(steps, refused=refused)).to_canonical_string().encode())
+            digest.update(bind_choosing(chained_trace(steps, refused=refused)).to_canonical_string().encode())
     return digest.hexdigest()[:16]
 
 

@@ -20,8 +20,8 @@ import argparse
 import json
 from pathlib import Path
 
+from ssbg.reading.choosing import bind_choosing
 from ssbg.reading.readers.solutions import read_solution
-from ssbg.trace import bind_trace
 from ssbg.units import corpus_pack
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "gsm8k" / "train.jsonl"
@@ -42,7 +42,7 @@ def main() -> None:
             trace = read_solution(r["question"], r["answer"], pack=pack).trace
             if trace is None:
                 continue
-            graph = bind_trace(trace, pack=pack)
+            graph = bind_choosing(trace, pack=pack)
             by_lhs = {e.lhs_symbol_id: e for e in graph.equations}
             for i, step in enumerate(trace.steps):
                 eq = by_lhs.get(f"step_{i:03d}")

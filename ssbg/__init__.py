@@ -13,14 +13,16 @@ another in one direction only.
   :mod:`ssbg.errors`, :mod:`ssbg.jsontext`, :mod:`ssbg.numbers`, :mod:`ssbg.model`,
   :mod:`ssbg.allocation`, :mod:`ssbg.units`, :mod:`ssbg.admissibility`,
   :mod:`ssbg.question`, :mod:`ssbg.problem`, :mod:`ssbg.adapter`,
-  :mod:`ssbg.trace`, :mod:`ssbg.constants`, :mod:`ssbg.kinds` (what is counted:
+  :mod:`ssbg.trace` (with :mod:`ssbg.trace_json`; it binds exactly the readings it is
+  given, ADR 0035), :mod:`ssbg.constants`, :mod:`ssbg.kinds` (what is counted:
   the kind check read from a bound graph, ADR 0017), and :mod:`ssbg.files` (what
   the edges read and write goes through it: regular files only, outputs renamed
   into place).  It imports only the core.
 - edges (import optional dependencies inside the functions that need them):
 
   - :mod:`ssbg.reading` (a problem's text and solution into a trace: readers,
-    mentions, formulas, grounding, the text view) imports only the core;
+    mentions, formulas, grounding, the text view; choosing and weighing readings,
+    :mod:`ssbg.reading.choosing`) imports only the core;
   - :mod:`ssbg.views` (networkx, Graphviz, notebook display) imports neither
     reading nor stats;
   - :mod:`ssbg.stats` (batch binding, tables, plots, the report, gold

@@ -325,8 +325,8 @@ def bind_problem(problem: object, pack: UnitPack | None = None) -> SemanticSymbo
 
     if isinstance(problem, MathProblemGraph):
         return bind_math_problem_graph(problem, pack=pack)
-    trace_mod = importlib.import_module("ssbg.trace")
-    graph: SemanticSymbolicBindingGraph = trace_mod.bind_trace(problem, pack=pack)
+    choosing = importlib.import_module("ssbg.reading.choosing")  # a trace as the reading side binds it (ADR 0035)
+    graph: SemanticSymbolicBindingGraph = choosing.bind_choosing(problem, pack=pack)
     return graph
 
 

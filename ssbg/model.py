@@ -878,7 +878,8 @@ _GRAPH_MEMBERS: tuple[tuple[str, type, Callable[[object], bool]], ...] = tuple(
 )
 
 # The binders' constructors (ADR 0013 amendment): the same fields, positional and all given, no checks.  Only
-# ssbg.adapter, ssbg.trace, ssbg.admissibility's binding stamper and ssbg.question's binder path use them;
+# ssbg.adapter, ssbg.trace (and ssbg.reading.choosing, which extends its binder), ssbg.admissibility's binding
+# stamper and ssbg.question's binder path use them;
 # tests/test_unchecked_binding.py is their guard.
 _prebuilt_span: Callable[[str, int, int, str], SourceSpanLink] = _prebuilt(SourceSpanLink)
 _prebuilt_symbol: Callable[[str, str, str, SourceSpanLink, str, str | None, str | None], SymbolBinding] = (

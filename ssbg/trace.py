@@ -16,10 +16,12 @@ propagates downstream), and the question target bound to the last step.  The
 operation kind of a step is decided at bind time from its operand units:
 ``apply_rate`` when one operand is a rate over the other's unit, the step's
 own op otherwise.  A pure number (``twice``, ``half``, ``3/4``) binds as a
-dimensionless ``ratio`` symbol with no unit.
+dimensionless ``ratio`` symbol with no unit.  It binds exactly the readings it is
+given (ADR-0134, ADR 0035); choosing another after a refusal is the reading side's
+(:mod:`ssbg.reading.choosing`), which asks this binder and never the other way round.
 
-The JSON codec mirrors :class:`~ssbg.problem.MathProblemGraph`'s; malformed
-input refuses with :class:`~ssbg.errors.ProblemGraphError` naming its JSON path.
+The JSON codec (:mod:`ssbg.trace_json`) mirrors :class:`~ssbg.problem.MathProblemGraph`'s; malformed input
+refuses with :class:`~ssbg.errors.ProblemGraphError` naming its JSON path.
 
 Examples
 --------
@@ -45,18 +47,15 @@ True
 from __future__ import annotations
 
 import functools
-import itertools
 import json
-import math
-import re
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import NamedTuple, Self
 
 from ssbg.admissibility import _BindingStamper
 from ssbg.allocation import slugify
 from ssbg.constants import IMPLICIT_CONSTANTS, ImplicitConstant
-from ssbg.errors import NumberError, PackError, ProblemGraphError, shown
+from ssbg.errors import PackError, ProblemGraphError, shown
 from ssbg.model import (
     STATE_INDEX_TERMINAL,
     BoundEquation,
@@ -72,9 +71,25 @@ from ssbg.model import (
     _prebuilt_symbol,
     _prebuilt_unknown,
 )
-from ssbg.numbers import MAX_MAGNITUDE, check_json_number
-from ssbg.problem import JsonDecoder
+from ssbg.numbers import MAX_MAGNITUDE
 from ssbg.question import question_form_for, reconcile_resolved
+from ssbg.trace_json import (
+    TraceDecoder,
+    TraceTypes,
+    check_index,
+    check_number,
+    check_probability,
+    check_reference,
+    check_span,
+    check_text,
+    fail,
+    in_range,
+    is_unicode,
+    mention_dict,
+    operand_dict,
+    step_dict,
+    trace_dict,
+)
 from ssbg.units import DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector, default_pack
 
 __all__ = [
@@ -82,19 +97,15 @@ __all__ = [
     "MENTION_SOURCES",
     "OPERAND_SOURCES",
     "STEP_OPS",
-    "BoundTrace",
     "Mention",
     "Operand",
-    "ReadingMass",
     "SourceReading",
     "Step",
     "Trace",
+    "TraceBinder",
     "UnitReadingChoice",
-    "answer_mass",
     "bind_trace",
     "clear_trace_cache",
-    "reading_mass",
-    "step_units",
 ]
 
 STEP_OPS: frozenset[str] = frozenset({"add", "subtract", "multiply", "divide"})
@@ -116,55 +127,6 @@ INTRODUCED_BY = "ssbg.trace.bind_trace"
 Number = int | float
 
 
-def _fail(reason: str, message: str, path: str) -> ProblemGraphError:
-    return ProblemGraphError(message, reason=reason, path=path)
-
-
-def _check_number(value: object, path: str) -> None:
-    """A number within :mod:`ssbg.numbers`' bounds (an int or a float, never a bool)."""
-    try:
-        check_json_number(value, field=path)
-    except NumberError as exc:
-        reason = "wrong_type" if exc.reason == "not_a_number" else "invalid_value"
-        what = "a number" if reason == "wrong_type" else f"a finite number of at most {MAX_MAGNITUDE:g} in magnitude"
-        raise _fail(reason, f"'{path}' must be {what} (got {exc.detail})", path) from None
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _unicode(text: str) -> bool:
-    """Whether ``text`` can be written as UTF-8 (no lone surrogate): checked when text is imported."""
-    return text.isascii() or _SURROGATE.search(text) is None
-
-
-def _check_text(value: object, path: str, *, optional: bool = False) -> None:
-    if value is None and optional:
-        return
-    if type(value) is str and value and not value.isspace() and _unicode(value):
-        return
-    if not isinstance(value, str):
-        raise _fail("wrong_type", f"'{path}' must be a str (got {type(value).__name__})", path)
-    if not value.strip():
-        raise _fail("invalid_value", f"'{path}' must not be empty", path)
-    if not _unicode(value):
-        raise _fail("invalid_value", f"'{path}' holds a lone surrogate, not Unicode text", path)
-
-
-def _in_range(value: float) -> bool:
-    return -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE  # False for NaN
-
-
-def _check_index(value: object, path: str) -> int:
-    if type(value) is int and value >= 0:  # the common case, first
-        return value
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail("wrong_type", f"'{path}' must be an int (got {type(value).__name__})", path)
-    if value < 0:
-        raise _fail("invalid_value", f"'{path}' must be >= 0 (got {shown(value)})", path)
-    return value
-
-
 class UnitReadingChoice(NamedTuple):
     """One of a mention's n-best unit readings (the learned reader's, ADR 0027): the unit as a reader writes it
     (None: a bare number) and how probable the reader finds it."""
@@ -181,11 +143,6 @@ class SourceReading(NamedTuple):
     probability: float
 
 
-def _check_probability(value: object, path: str) -> None:
-    if not (type(value) is float or type(value) is int) or not 0.0 <= value <= 1.0:
-        raise _fail("invalid_value", f"'{path}' must be a probability in [0, 1] (got {shown(value)})", path)
-
-
 @dataclass(frozen=True, slots=True)
 class Mention:
     """A quantity written in the problem text (or the solution): ``text[start:end]``.
@@ -195,12 +152,11 @@ class Mention:
     ``None`` for a bare number.  ``kind`` is one of :data:`MENTION_KINDS`;
     ``source`` one of :data:`MENTION_SOURCES` (offsets index that string).
     ``alt_unit`` is a second reading of the unit that the words support as well
-    (``$12.00`` for a combo: dollars, or dollars per combo); binding reports a
-    refusal that only the first reading makes as ``ambiguous_grounding`` (ADR 0018).
-    ``readings`` are the reader's n-best unit readings with their probabilities, best
-    first (:class:`UnitReadingChoice`; empty unless a caller asked for them:
-    :func:`ssbg.reading.learned.model.keeping_readings`, ADR 0027); they never change
-    what binding chooses, only what :func:`reading_mass` weighs.
+    (``$12.00`` for a combo: dollars, or dollars per combo).  ``readings`` are the
+    reader's n-best unit readings with their probabilities, best first
+    (:class:`UnitReadingChoice`; empty unless a caller asked for them, ADR 0027).
+    :func:`bind_trace` binds ``unit`` and reads neither: the reading side weighs
+    them (:mod:`ssbg.reading.choosing`, ADR 0018, ADR 0035).
     """
 
     start: int
@@ -222,11 +178,11 @@ class Mention:
             and 0 <= start < end
             and type(self.text) is str
             and len(self.text) == end - start
-            and _unicode(self.text)
+            and is_unicode(self.text)
             and (type(value) is int or type(value) is float)
             and -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE
-            and (unit is None or (type(unit) is str and unit and not unit.isspace() and _unicode(unit)))
-            and (lemma is None or (type(lemma) is str and lemma and not lemma.isspace() and _unicode(lemma)))
+            and (unit is None or (type(unit) is str and unit and not unit.isspace() and is_unicode(unit)))
+            and (lemma is None or (type(lemma) is str and lemma and not lemma.isspace() and is_unicode(lemma)))
             and type(self.kind) is str
             and self.kind in MENTION_KINDS
             and type(self.source) is str
@@ -235,58 +191,44 @@ class Mention:
             and not self.readings
         ):
             return
-        _check_index(self.start, "start")
-        _check_index(self.end, "end")
+        check_index(self.start, "start")
+        check_index(self.end, "end")
         if self.end <= self.start:
-            raise _fail(
+            raise fail(
                 "invalid_value",
                 f"mention span must satisfy start < end (got [{shown(self.start)}, {shown(self.end)}))",
                 "end",
             )
         if not isinstance(self.text, str) or len(self.text) != self.end - self.start:
-            raise _fail("invalid_value", "'text' must be the covered text (length end - start)", "text")
-        _check_text(self.text, "text")
-        _check_number(self.value, "value")
-        _check_text(self.unit, "unit", optional=True)
-        _check_text(self.lemma, "lemma", optional=True)
+            raise fail("invalid_value", "'text' must be the covered text (length end - start)", "text")
+        check_text(self.text, "text")
+        check_number(self.value, "value")
+        check_text(self.unit, "unit", optional=True)
+        check_text(self.lemma, "lemma", optional=True)
         if type(self.kind) is not str or self.kind not in MENTION_KINDS:
-            raise _fail("invalid_value", f"'kind' must be one of {sorted(MENTION_KINDS)} (got {shown(self.kind)})",
+            raise fail("invalid_value", f"'kind' must be one of {sorted(MENTION_KINDS)} (got {shown(self.kind)})",
                         "kind")
         if type(self.source) is not str or self.source not in MENTION_SOURCES:
-            raise _fail(
+            raise fail(
                 "invalid_value", f"'source' must be one of {list(MENTION_SOURCES)} (got {shown(self.source)})", "source"
             )
-        _check_text(self.alt_unit, "alt_unit", optional=True)
+        check_text(self.alt_unit, "alt_unit", optional=True)
         if self.alt_unit is not None and self.alt_unit == self.unit:
-            raise _fail("invalid_value", "'alt_unit' must differ from 'unit'", "alt_unit")
+            raise fail("invalid_value", "'alt_unit' must differ from 'unit'", "alt_unit")
         if not isinstance(self.readings, tuple):
-            raise _fail("wrong_type", "'readings' must be a tuple", "readings")
+            raise fail("wrong_type", "'readings' must be a tuple", "readings")
         for k, r in enumerate(self.readings):
             if not isinstance(r, UnitReadingChoice):
-                raise _fail("wrong_type", "must be a UnitReadingChoice", f"readings[{k}]")
-            _check_text(r.unit, f"readings[{k}].unit", optional=True)
-            _check_probability(r.probability, f"readings[{k}].probability")
+                raise fail("wrong_type", "must be a UnitReadingChoice", f"readings[{k}]")
+            check_text(r.unit, f"readings[{k}].unit", optional=True)
+            check_probability(r.probability, f"readings[{k}].probability")
 
     @property
     def is_pure(self) -> bool:
         """True for a multiplier or fraction with no unit: a dimensionless ratio."""
         return self.unit is None and self.kind != "quantity"
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"start": self.start, "end": self.end, "text": self.text, "value": self.value}
-        if self.unit is not None:
-            out["unit"] = self.unit
-        if self.lemma is not None:
-            out["lemma"] = self.lemma
-        if self.kind != "quantity":
-            out["kind"] = self.kind
-        if self.source != "text":
-            out["source"] = self.source
-        if self.alt_unit is not None:
-            out["alt_unit"] = self.alt_unit
-        if self.readings:
-            out["readings"] = [[r.unit, r.probability] for r in self.readings]
-        return out
+    to_dict = mention_dict
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +240,7 @@ class Operand:
     text has them; ``text`` is the literal as the corpus formula wrote it and
     ``at`` its offset in the solution (or equation) it was read from.  ``why``
     says what evidence chose this reading; ``alternative`` is another reading the
-    evidence supports as well (a tie, ADR 0018): it has no alternative of its own.
+    evidence supports as well (a tie, ADR 0018; the reading side weighs it): it has no alternative of its own.
     ``readings`` are the scorer's n-best sources of the literal with their probabilities,
     best first, the chosen one among them (:class:`SourceReading`; empty unless a caller
     asked for them, ADR 0027).
@@ -332,69 +274,49 @@ class Operand:
             return  # the common case (an index and a literal), checked in one pass; the rest below
         chosen = (self.mention is not None) + (self.step is not None) + (self.constant is not None)
         if chosen != 1:
-            raise _fail("invalid_value", f"an operand points at exactly one of {list(OPERAND_SOURCES)}", "operand")
+            raise fail("invalid_value", f"an operand points at exactly one of {list(OPERAND_SOURCES)}", "operand")
         if self.mention is not None:
-            _check_index(self.mention, "mention")
+            check_index(self.mention, "mention")
         elif self.step is not None:
-            _check_index(self.step, "step")
+            check_index(self.step, "step")
         elif type(self.constant) is not str or self.constant not in IMPLICIT_CONSTANTS:
-            raise _fail("invalid_value", f"'constant' {shown(self.constant)} is not an implicit constant", "constant")
+            raise fail("invalid_value", f"'constant' {shown(self.constant)} is not an implicit constant", "constant")
         if self.cue is not None:
             if self.constant is None:
-                raise _fail("unexpected_field", "only a constant operand has a 'cue'", "cue")
+                raise fail("unexpected_field", "only a constant operand has a 'cue'", "cue")
             if not (isinstance(self.cue, tuple) and len(self.cue) == 2):
-                raise _fail("wrong_type", "'cue' must be a (start, end) pair", "cue")
-            start, end = _check_index(self.cue[0], "cue[0]"), _check_index(self.cue[1], "cue[1]")
+                raise fail("wrong_type", "'cue' must be a (start, end) pair", "cue")
+            start, end = check_index(self.cue[0], "cue[0]"), check_index(self.cue[1], "cue[1]")
             if end <= start:
-                raise _fail("invalid_value", "'cue' must satisfy start < end", "cue")
+                raise fail("invalid_value", "'cue' must satisfy start < end", "cue")
         if self.text is not None:
-            _check_text(self.text, "text")
+            check_text(self.text, "text")
         if self.at is not None:
-            _check_index(self.at, "at")
-        _check_text(self.why, "why", optional=True)
+            check_index(self.at, "at")
+        check_text(self.why, "why", optional=True)
         alt = self.alternative
         if alt is not None:
             if not isinstance(alt, Operand):
-                raise _fail("wrong_type", "'alternative' must be an Operand", "alternative")
+                raise fail("wrong_type", "'alternative' must be an Operand", "alternative")
             if alt.alternative is not None:
-                raise _fail("invalid_value", "an alternative has no alternative of its own", "alternative")
+                raise fail("invalid_value", "an alternative has no alternative of its own", "alternative")
             if (alt.mention, alt.step, alt.constant) == (self.mention, self.step, self.constant):
-                raise _fail("invalid_value", "an alternative points elsewhere than its operand", "alternative")
+                raise fail("invalid_value", "an alternative points elsewhere than its operand", "alternative")
         if not isinstance(self.readings, tuple):
-            raise _fail("wrong_type", "'readings' must be a tuple", "readings")
+            raise fail("wrong_type", "'readings' must be a tuple", "readings")
         for k, r in enumerate(self.readings):
             if not isinstance(r, SourceReading) or not isinstance(r.operand, Operand):
-                raise _fail("wrong_type", "must be a SourceReading of an Operand", f"readings[{k}]")
+                raise fail("wrong_type", "must be a SourceReading of an Operand", f"readings[{k}]")
             if r.operand.alternative is not None or r.operand.readings:
-                raise _fail("invalid_value", "a reading has no alternative or readings of its own", f"readings[{k}]")
-            _check_probability(r.probability, f"readings[{k}].probability")
+                raise fail("invalid_value", "a reading has no alternative or readings of its own", f"readings[{k}]")
+            check_probability(r.probability, f"readings[{k}].probability")
 
     @property
     def source(self) -> str:
         """Which of :data:`OPERAND_SOURCES` this operand points at."""
         return "mention" if self.mention is not None else "step" if self.step is not None else "constant"
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.mention is not None:
-            out["mention"] = self.mention
-        elif self.step is not None:
-            out["step"] = self.step
-        else:
-            out["constant"] = self.constant
-            if self.cue is not None:
-                out["cue"] = list(self.cue)
-        if self.text is not None:
-            out["text"] = self.text
-        if self.at is not None:
-            out["at"] = self.at
-        if self.why is not None:
-            out["why"] = self.why
-        if self.alternative is not None:
-            out["alternative"] = self.alternative.to_dict()
-        if self.readings:
-            out["readings"] = [{"operand": r.operand.to_dict(), "probability": r.probability} for r in self.readings]
-        return out
+    to_dict = operand_dict
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,8 +328,8 @@ class Step:
     ``implicit`` marks a step the importer synthesized (a sub-expression of a
     longer formula, or a complement such as ``1 - 20%``).  ``at`` is the formula's
     offset in the solution.  ``per`` lists the units the context of the stated unit
-    makes it a rate of (``$3 ... each``, a problem that counts hours a week): a
-    stated unit that drops one of them is read as that rate and noted (ADR 0018).
+    makes it a rate of (``$3 ... each``, a problem that counts hours a week): the
+    reading side reads a stated unit that drops one of them as that rate (ADR 0018).
     """
 
     op: str
@@ -427,51 +349,42 @@ class Step:
             and type(operands) is tuple
             and all(map(_is_operand, operands))
             and (len(operands) == 2 or (len(operands) > 2 and op != "divide"))
-            and (result is None or ((type(result) is int or type(result) is float) and _in_range(result)))
-            and (unit is None or (type(unit) is str and unit and not unit.isspace() and _unicode(unit)))
-            and (formula is None or (type(formula) is str and formula and not formula.isspace() and _unicode(formula)))
+            and (result is None or ((type(result) is int or type(result) is float) and in_range(result)))
+            and (unit is None or (type(unit) is str and unit and not unit.isspace() and is_unicode(unit)))
+            and (formula is None or (type(formula) is str and formula and not formula.isspace()
+                                     and is_unicode(formula)))
             and type(self.implicit) is bool
             and (self.at is None or (type(self.at) is int and self.at >= 0))
             and not self.per
         ):
             return
         if type(self.op) is not str or self.op not in STEP_OPS:
-            raise _fail("unknown_operation", f"'op' must be one of {sorted(STEP_OPS)} (got {shown(self.op)})", "op")
+            raise fail("unknown_operation", f"'op' must be one of {sorted(STEP_OPS)} (got {shown(self.op)})", "op")
         if type(self.operands) is not tuple and not isinstance(self.operands, tuple):
-            raise _fail("wrong_type", "'operands' must be a tuple of Operand", "operands")
+            raise fail("wrong_type", "'operands' must be a tuple of Operand", "operands")
         for o in self.operands:  # a loop, not all(<generator>): this runs for every step imported
             if type(o) is not Operand and not isinstance(o, Operand):
-                raise _fail("wrong_type", "'operands' must be a tuple of Operand", "operands")
+                raise fail("wrong_type", "'operands' must be a tuple of Operand", "operands")
         low, high = (2, 2) if self.op == "divide" else (2, None)
         n = len(self.operands)
         if n < low or (high is not None and n > high):
-            raise _fail(
+            raise fail(
                 "invalid_value", f"a {self.op} step takes {'2' if high else '2 or more'} operands (got {n})", "operands"
             )
         if self.result is not None:
-            _check_number(self.result, "result")
-        _check_text(self.unit, "unit", optional=True)
-        _check_text(self.formula, "formula", optional=True)
+            check_number(self.result, "result")
+        check_text(self.unit, "unit", optional=True)
+        check_text(self.formula, "formula", optional=True)
         if not isinstance(self.implicit, bool):
-            raise _fail("wrong_type", "'implicit' must be a bool", "implicit")
+            raise fail("wrong_type", "'implicit' must be a bool", "implicit")
         if self.at is not None:
-            _check_index(self.at, "at")
+            check_index(self.at, "at")
         if not isinstance(self.per, tuple):
-            raise _fail("wrong_type", "'per' must be a tuple of unit texts", "per")
+            raise fail("wrong_type", "'per' must be a tuple of unit texts", "per")
         for k, unit_text in enumerate(self.per):
-            _check_text(unit_text, f"per[{k}]")
+            check_text(unit_text, f"per[{k}]")
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"op": self.op, "operands": [o.to_dict() for o in self.operands]}
-        for name in ("result", "unit", "formula", "at"):
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        if self.implicit:
-            out["implicit"] = True
-        if self.per:
-            out["per"] = list(self.per)
-        return out
+    to_dict = step_dict
 
 
 # isinstance(value, Operand), as a C callable for map()
@@ -512,46 +425,44 @@ class Trace:
             and type(text) is str
             and text
             and not text.isspace()
-            and _unicode(problem_id)
-            and _unicode(corpus)
-            and _unicode(text)
+            and is_unicode(problem_id)
+            and is_unicode(corpus)
+            and is_unicode(text)
         ):
-            _check_text(self.problem_id, "$.problem_id")
-            _check_text(self.corpus, "$.corpus")
-            _check_text(self.text, "$.text")
+            check_text(self.problem_id, "$.problem_id")
+            check_text(self.corpus, "$.corpus")
+            check_text(self.text, "$.text")
         for name in ("mentions", "steps"):
             if not isinstance(getattr(self, name), tuple):
-                raise _fail("wrong_type", f"'{name}' must be a tuple", f"$.{name}")
+                raise fail("wrong_type", f"'{name}' must be a tuple", f"$.{name}")
         if not self.steps:
-            raise _fail("invalid_value", "a trace needs at least one step", "$.steps")
+            raise fail("invalid_value", "a trace needs at least one step", "$.steps")
         size = len(self.text)
         if self.solution is not None:  # optional fields are checked only when present (a call saved per None)
-            _check_text(self.solution, "$.solution")
+            check_text(self.solution, "$.solution")
         previous_end = {"text": 0, "solution": 0}
         # Paths are formatted only when a check fails (these loops run for every imported problem).
         for i, m in enumerate(self.mentions):
             if not isinstance(m, Mention):
-                raise _fail("wrong_type", "must be a Mention", f"$.mentions[{i}]")
+                raise fail("wrong_type", "must be a Mention", f"$.mentions[{i}]")
             source = self.text if m.source == "text" else self.solution
             if source is None:
-                raise _fail(
-                    "missing_field", "a solution mention needs the trace's 'solution'", f"$.mentions[{i}].source"
-                )
+                raise fail("missing_field", "a solution mention needs the trace's solution", f"$.mentions[{i}].source")
             if m.end > len(source) or source[m.start : m.end] != m.text:
-                raise _fail(
+                raise fail(
                     "invalid_value",
                     f"mention text {shown(m.text)} is not {m.source}[{shown(m.start)}:{shown(m.end)}]",
                     f"$.mentions[{i}].text",
                 )
             if m.start < previous_end[m.source]:
-                raise _fail(
+                raise fail(
                     "invalid_value", "mentions must be sorted by offset and must not overlap", f"$.mentions[{i}].start"
                 )
             previous_end[m.source] = m.end
         count = len(self.mentions)
         for i, step in enumerate(self.steps):
             if not isinstance(step, Step):
-                raise _fail("wrong_type", "must be a Step", f"$.steps[{i}]")
+                raise fail("wrong_type", "must be a Step", f"$.steps[{i}]")
             for j, o in enumerate(step.operands):
                 if (
                     (o.mention is not None and o.mention >= count)
@@ -560,35 +471,19 @@ class Trace:
                     or o.alternative is not None
                     or o.readings
                 ):  # the rare operand that fails, or carries an alternative: checked (and named) apart
-                    self._check_reference(o, i, j, count, size)
+                    check_reference(o, i, j, count, size)
                     if o.alternative is not None:
-                        self._check_reference(o.alternative, i, j, count, size)
+                        check_reference(o.alternative, i, j, count, size)
                     for r in o.readings:
-                        self._check_reference(r.operand, i, j, count, size)
+                        check_reference(r.operand, i, j, count, size)
         if self.question_span is not None:
-            qs = self.question_span
-            if not (isinstance(qs, tuple) and len(qs) == 2):
-                raise _fail("wrong_type", "'question_span' must be a (start, end) pair", "$.question_span")
-            start = _check_index(qs[0], "$.question_span[0]")
-            end = _check_index(qs[1], "$.question_span[1]")
-            if not start < end <= size:
-                raise _fail("invalid_value", f"question span {list(qs)} is not inside the text", "$.question_span")
+            check_span(self.question_span, size, "$.question_span")
         if self.answer_unit is not None:
-            _check_text(self.answer_unit, "$.answer_unit")
+            check_text(self.answer_unit, "$.answer_unit")
         if self.gold_answer_unit is not None:
-            _check_text(self.gold_answer_unit, "$.gold_answer_unit")
+            check_text(self.gold_answer_unit, "$.gold_answer_unit")
         if self.answer is not None:
-            _check_number(self.answer, "$.answer")
-
-    @staticmethod
-    def _check_reference(o: Operand, i: int, j: int, count: int, size: int) -> None:
-        """An operand of step ``i`` resolves: a mention in range, an earlier step, a cue inside the text."""
-        if o.mention is not None and o.mention >= count:
-            raise _fail("invalid_value", f"mention {o.mention} does not exist", f"$.steps[{i}].operands[{j}].mention")
-        if o.step is not None and o.step >= i:
-            raise _fail("invalid_value", f"step {o.step} is not an earlier step", f"$.steps[{i}].operands[{j}].step")
-        if o.cue is not None and o.cue[1] > size:
-            raise _fail("invalid_value", f"cue {list(o.cue)} lies outside the text", f"$.steps[{i}].operands[{j}].cue")
+            check_number(self.answer, "$.answer")
 
     @property
     def question(self) -> str | None:
@@ -597,21 +492,7 @@ class Trace:
 
     # ------------------------------------------------------------------ JSON
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "problem_id": self.problem_id,
-            "corpus": self.corpus,
-            "text": self.text,
-            "mentions": [m.to_dict() for m in self.mentions],
-            "steps": [s.to_dict() for s in self.steps],
-        }
-        if self.question_span is not None:
-            out["question_span"] = list(self.question_span)
-        for name in ("answer_unit", "gold_answer_unit", "answer", "solution"):
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        return out
+    to_dict = trace_dict
 
     def to_json(self) -> str:
         """Canonical JSON: sorted keys, compact separators, UTF-8 text kept."""
@@ -620,99 +501,16 @@ class Trace:
     @classmethod
     def from_json(cls, text: str | bytes, *, path: str = "$") -> Trace:
         """Parse JSON text; malformed JSON refuses with reason ``malformed_json``."""
-        return cls.from_dict(JsonDecoder.loads(text, path), path=path)
+        return cls.from_dict(TraceDecoder.loads(text, path), path=path)
 
     @classmethod
     def from_dict(cls, data: object, *, path: str = "$") -> Trace:
         """Build from plain JSON data; every failure names its JSON path under ``path``."""
-        return _Decoder(path).trace(data)
-
-
-_TRACE_FIELDS = ("problem_id", "corpus", "text", "mentions", "steps")
-_TRACE_OPTIONAL = ("question_span", "answer_unit", "gold_answer_unit", "answer", "solution")
-_MENTION_FIELDS = ("start", "end", "text", "value")
-_MENTION_OPTIONAL = ("unit", "lemma", "kind", "source", "alt_unit", "readings")
-_STEP_FIELDS = ("op", "operands")
-_STEP_OPTIONAL = ("result", "unit", "formula", "implicit", "at", "per")
-_OPERAND_OPTIONAL = ("mention", "step", "constant", "cue", "text", "at", "why", "alternative", "readings")
-
-
-class _Decoder(JsonDecoder):
-    """Reads plain JSON data into the trace dataclasses, keeping the JSON path for errors."""
-
-    def at(self, sub: str) -> str:
-        """A path under this decoder's root (``$.steps[0]`` -> ``<root>.steps[0]``)."""
-        return sub.replace("$", self.root, 1) if sub.startswith("$") else sub
-
-    def pair(self, data: object, path: str) -> tuple[int, int] | None:
-        if data is None:
-            return None
-        items = self.array(data, path)
-        if len(items) != 2:
-            raise _fail("invalid_value", f"'{path}' must be a [start, end] pair", path)
-        return (_check_index(items[0], f"{path}[0]"), _check_index(items[1], f"{path}[1]"))
-
-    def build(self, cls: type[Any], path: str, **kwargs: Any) -> Any:
-        """Construct, re-rooting the dataclass's own field error at ``path``."""
-        try:
-            return cls(**kwargs)
-        except ProblemGraphError as exc:
-            sub = exc.path or ""
-            full = self.at(sub) if sub.startswith("$") else f"{path}.{sub}" if sub else path
-            raise ProblemGraphError(exc.message, reason=exc.reason, path=full, detail=exc.detail) from None
-
-    def mention(self, data: object, path: str) -> Mention:
-        d = dict(self.obj(data, path, _MENTION_FIELDS, _MENTION_OPTIONAL))
-        if "readings" in d:
-            pairs = [self.array(item, f"{path}.readings[{k}]") for k, item in
-                     enumerate(self.array(d["readings"], f"{path}.readings"))]
-            for k, pair in enumerate(pairs):
-                if len(pair) != 2:
-                    raise _fail("invalid_value", "a reading is a [unit, probability] pair", f"{path}.readings[{k}]")
-            d["readings"] = tuple(UnitReadingChoice(u, p) for u, p in pairs)
-        mention: Mention = self.build(Mention, path, **d)
-        return mention
-
-    def operand(self, data: object, path: str) -> Operand:
-        d = dict(self.obj(data, path, (), _OPERAND_OPTIONAL))
-        if "cue" in d:
-            d["cue"] = self.pair(d["cue"], f"{path}.cue")
-        if "alternative" in d:
-            d["alternative"] = self.operand(d["alternative"], f"{path}.alternative")
-        if "readings" in d:
-            items = []
-            for k, item in enumerate(self.array(d["readings"], f"{path}.readings")):
-                r = self.obj(item, f"{path}.readings[{k}]", ("operand", "probability"), ())
-                items.append(SourceReading(self.operand(r["operand"], f"{path}.readings[{k}].operand"),
-                                           r["probability"]))
-            d["readings"] = tuple(items)
-        operand: Operand = self.build(Operand, path, **d)
-        return operand
-
-    def step(self, data: object, path: str) -> Step:
-        d = dict(self.obj(data, path, _STEP_FIELDS, _STEP_OPTIONAL))
-        d["operands"] = tuple(
-            self.operand(item, f"{path}.operands[{j}]") for j, item in enumerate(self.array(d["operands"], path))
-        )
-        if "per" in d:
-            d["per"] = tuple(self.array(d["per"], f"{path}.per"))
-        step: Step = self.build(Step, path, **d)
-        return step
-
-    def trace(self, data: object) -> Trace:
-        root = self.root
-        d = dict(self.obj(data, root, _TRACE_FIELDS, _TRACE_OPTIONAL))
-        d["mentions"] = tuple(
-            self.mention(item, f"{root}.mentions[{i}]")
-            for i, item in enumerate(self.array(d["mentions"], f"{root}.mentions"))
-        )
-        d["steps"] = tuple(
-            self.step(item, f"{root}.steps[{i}]") for i, item in enumerate(self.array(d["steps"], f"{root}.steps"))
-        )
-        if "question_span" in d:
-            d["question_span"] = self.pair(d["question_span"], f"{root}.question_span")
-        trace: Trace = self.build(Trace, root, **d)
+        trace: Trace = TraceDecoder(path, _TYPES).trace(data)
         return trace
+
+
+_TYPES = TraceTypes(Trace, Mention, Operand, Step, UnitReadingChoice, SourceReading)
 
 
 # --------------------------------------------------------------------- binding
@@ -809,12 +607,16 @@ class _Bound(NamedTuple):
 _new_bound = tuple.__new__  # skips the generated NamedTuple constructor on the hot path
 
 
-class _TraceBinder:
-    """Scratch state of one :func:`bind_trace` run (never escapes it).
+class TraceBinder:
+    """The scratch state of binding one trace (never escapes it): :meth:`bound` binds every mention, then every
+    step in order, and :meth:`graph` is what it bound.
 
-    Its values are built from fields it has read from the validated trace, or made itself, without
-    validating them again (ADR 0013's amendment; ``tests/test_unchecked_binding.py`` rebuilds every
-    graph through the validating constructors and finds it equal).
+    It binds exactly the readings of the trace it is handed (ADR-0134, ADR 0035): each operand as its mention,
+    step or constant, each unit as written, each step stamped once.  :meth:`mismatch` is its one hook, where
+    the reading side (:class:`ssbg.reading.choosing.ChoosingBinder`) reconsiders a refused step; here a refusal
+    stays.  Its values are built from fields it has read from the validated trace, or made itself, without
+    validating them again (ADR 0013's amendment; ``tests/test_unchecked_binding.py`` rebuilds every graph through
+    the validating constructors and finds it equal).
     """
 
     def __init__(self, trace: Trace, pack: UnitPack) -> None:
@@ -831,9 +633,43 @@ class _TraceBinder:
         self.stamper = _BindingStamper(self.symbols, pack)
         self.fact_of: dict[str, BoundFact] = {}  # symbol id -> its first fact, for facts[:indexed]
         self.indexed = 0
-        self.kept: set[str] = set()  # per-thing readings kept in the graph (reconsider)
-        self.readings_of: dict[int, list[tuple[_Bound, float, str]]] | None = None  # step_readings, when asked
-        self.stated_reliability = 1.0  # reading_mass's ``stated``, for step_readings
+
+    @classmethod
+    def bound(cls, trace: Trace, pack: UnitPack | None = None) -> Self:
+        """A binder of this class that has bound ``trace`` over ``pack`` (None: the default pack): every mention,
+        then every step in order.
+
+        Raises
+        ------
+        ProblemGraphError
+            When ``trace`` is not a :class:`Trace`.
+        PackError
+            ``pack_missing`` when ``pack`` is neither a :class:`~ssbg.units.UnitPack` nor None.
+        """
+        if not isinstance(trace, Trace):
+            raise ProblemGraphError(f"bind_trace needs a Trace (got {type(trace).__name__})", reason="wrong_type",
+                                    path="$")
+        if pack is not None and not isinstance(pack, UnitPack):
+            raise PackError(f"'pack' must be a UnitPack or None (got {type(pack).__name__}; load a pack by name "
+                            "with ssbg.load_pack)", reason="pack_missing", path="pack", detail=shown(pack))
+        binder = cls(trace, default_pack() if pack is None else pack)
+        binder.bind_mentions()
+        for i, step in enumerate(trace.steps):
+            binder.bind_step(i, step)
+        return binder
+
+    def graph(self) -> SemanticSymbolicBindingGraph:
+        """The graph of the bound trace: its symbols, facts, equations and question target, as bound so far."""
+        unknown = self.unknown()
+        trace = self.trace
+        return _prebuilt_graph(
+            tuple(self.symbols.values()),
+            tuple(self.facts),
+            tuple(self.equations),
+            (unknown,),
+            (),
+            f"{INTRODUCED_BY} pack={self.pack.citation} corpus={trace.corpus} problem={trace.problem_id}",
+        )
 
     def virtual_span(self, where: str, text: str) -> SourceSpanLink:
         return _prebuilt_span(f"{self.source}:{where}", 0, len(text), text)
@@ -1002,7 +838,7 @@ class _TraceBinder:
         symbols[sid] = _prebuilt_symbol(sid, name, _RESULT_ROLE[kind], span, INTRODUCED_BY, None, unit_text)
         equation = stamper.stamp(sid, rhs, ids, kind, span)
         if equation.refusal_reason == "unit_mismatch":
-            equation = self.reconsider(step, equation, operands)
+            equation = self.mismatch(step, equation, operands)
         self.equations.append(equation)
         admitted = stamper.admitted.get(sid)
         unit = None
@@ -1013,405 +849,11 @@ class _TraceBinder:
         value = step.result
         steps.append(_new_bound(_Bound, (sid, unit, False, None if value is None else float(value))))
 
-    def reconsider(self, step: Step, refused: BoundEquation, operands: list[_Bound]) -> BoundEquation:
-        """A mismatch read again (ADR 0018): a stated unit that drops a denominator its context supplies
-        (or the things a measure is shared among) is that rate, noted in the proof; a product or quotient
-        a factor read per thing admits is admitted so where the text says it, else ``ambiguous_grounding``;
-        a mismatch that a tied grounding or a mention's second unit reading would not make is
-        ``ambiguous_grounding``; else the mismatch stands."""
-        sid, rhs, ids, kind, span = (
-            refused.lhs_symbol_id, refused.rhs_canonical, sorted(refused.dependencies), refused.operation_kind,
-            refused.source_span,
-        )  # fmt: skip
-        stamper, symbols = self.stamper, self.symbols
-        stated = step.unit
-        if stated and (refused.refusal_detail or "").startswith("lhs"):
-            original = symbols[sid]
-            readings = [(per, "its context") for per in step.per]
-            divisor = self.shared_by(step, stated)
-            if divisor is not None:  # $40 / 8 toys = $5: $5 per toy, as divided
-                readings.append((divisor, "its divisor"))
-            for per, why in readings:
-                rate = f"{stated} per {per}"
-                if isinstance(self.pack.lookup(rate), str):
-                    continue
-                symbols[sid] = _prebuilt_replace(original, unit=rate)
-                stamper.retract(sid)
-                again = stamper.stamp(sid, rhs, ids, kind, span)
-                if again.admissibility_status == "admitted":
-                    note = f"{again.unit_proof}; stated {shown(stated)} read as {shown(rate)} ({why})"
-                    return _prebuilt_replace(again, unit_proof=note)
-            symbols[sid] = original
-            stamper.retract(sid)
-            refused = stamper.stamp(sid, rhs, ids, kind, span)
-        per_thing = self.per_thing(step, sid, operands) if step.op in ("multiply", "divide") else None
-        if per_thing is not None:
-            k, rate, hit, said = per_thing
-            stamper.retract(sid)
-            if not said:  # a total or a per-thing amount: the words leave it open
-                detail = f"operand {operands[k].symbol_id} read as {shown(rate)} admits it"
-                return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
-            # the text says it is per thing ("each car has 4 wheels"): that reading, kept and noted
-            tried = list(operands)
-            tried[k] = self.read_per(operands[k], rate, hit, keep=True)
-            tried_ids = [t.symbol_id for t in tried]
-            kind = self.kind_for(step.op, tried) if step.op == "multiply" else kind  # a rate applied, now
-            again = stamper.stamp(sid, _OP_JOIN[step.op].join(tried_ids), tried_ids, kind, span)
-            note = f"{again.unit_proof}; {operands[k].symbol_id} read as {shown(rate)} (the text says per thing)"
-            return _prebuilt_replace(again, unit_proof=note)
-        tie = self.other_reading(step, sid, rhs, ids, kind, operands)
-        if tie is None:
-            return refused
-        stamper.retract(sid)
-        return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
-
-    def per_thing(self, step: Step, sid: str, operands: list[_Bound]) -> tuple[int, str, ResolvedUnit, bool] | None:
-        """A refused product or quotient that a factor read per thing admits (ADR 0018).  The first such
-        reading: (operand, the rate it is read as, its unit, whether the text says so), or None.
-
-        A product's factor (a text quantity or a step result with a plain unit) is read per the plain unit
-        another factor has, the factor in the stated unit first: ``2 cars * 4 wheels = 8 wheels`` is 4 wheels
-        per car.  A quotient's divisor is read per the stated unit: ``12 towels / 4 towels = 3 loads`` is 4
-        towels per load.  The text says so when a distributive word names the thing in a text quantity's
-        sentence ("each car", "for one load"; :func:`_says_per`); of a step result it never does (its
-        solution line is not read again).  Nothing is recorded by the trials."""
-        stated = None if step.unit is None else self.pack.lookup(step.unit)
-        first: tuple[int, str, ResolvedUnit, bool] | None = None
-        for k, (unit, span), j, thing in self.per_thing_readings(step, operands, stated):
-            rate = f"{unit} per {thing.lemma}"
-            hit = self.pack.lookup(rate)
-            if isinstance(hit, str):
-                continue
-            read_as = self.read_per(operands[k], rate, hit, keep=False)
-            try:
-                ok = self.trial(step.op, sid, operands, k, read_as)
-            finally:
-                if read_as.symbol_id not in self.kept:
-                    del self.symbols[read_as.symbol_id]
-            if not ok:
-                continue
-            other = None if j is None else step.operands[j].mention
-            avoid = (0, 0) if other is None else (self.trace.mentions[other].start, self.trace.mentions[other].end)
-            if span is not None and _says_per(self.trace.text, span, thing.lemma, self.pack, avoid=avoid):
-                return k, rate, hit, True  # the reading the text says, over one it leaves open
-            first = first or (k, rate, hit, False)
-        return first
-
-    def per_thing_readings(
-        self, step: Step, operands: list[_Bound], stated: ResolvedUnit | str | None
-    ) -> list[tuple[int, tuple[str, tuple[int, int] | None], int | None, ResolvedUnit]]:
-        """The readings to try: (factor, (its unit text, its span in the text or None for a step result), the
-        operand that has the thing or None for the stated unit, the thing)."""
-        things = [self.plain_unit(o) for o in step.operands]  # each operand's plain unit, or None
-        plain: dict[int, tuple[str, tuple[int, int] | None]] = {}  # factors with a plain unit
-        for k, o in enumerate(step.operands):
-            if things[k] is None:
-                continue
-            if o.mention is not None:
-                m = self.trace.mentions[o.mention]
-                plain[k] = (m.unit or "", (m.start, m.end))
-            elif o.step is not None:
-                plain[k] = (self.trace.steps[o.step].unit or "", None)
-        if step.op == "divide":
-            if len(operands) != 2 or 1 not in plain or not isinstance(stated, ResolvedUnit) or stated.is_rate:
-                return []
-            return [(1, plain[1], None, stated)] if self.same_kind(step, operands) else []
-        lemma = stated.lemma if isinstance(stated, ResolvedUnit) else None
-        lemmas = {k: getattr(things[k], "lemma", None) for k in plain}
-        # the factor in the stated unit first: 2 cars * 4 wheels = 8 wheels is wheels per car, not cars per wheel
-        order = sorted(plain, key=lambda k: (lemmas[k] != lemma, k))
-        return [(k, plain[k], j, thing) for k in order for j, thing in enumerate(things)
-                if j != k and thing and thing.lemma != lemmas[k]]
-
-    def read_per(self, bound: _Bound, rate: str, hit: ResolvedUnit, *, keep: bool) -> _Bound:
-        """A symbol for an operand read as ``rate`` (kept in the graph with the operand's fact when ``keep``)."""
-        thing = rate.rpartition(" per ")[2]
-        sid = f"{bound.symbol_id}_per_{slugify(thing)}"
-        if sid not in self.symbols:
-            original = self.symbols[bound.symbol_id]
-            self.symbols[sid] = _prebuilt_replace(
-                original, symbol_id=sid, name=f"{original.name} (per {thing})", unit=rate, semantic_role="rate"
-            )
-        if keep and sid not in self.kept:
-            self.kept.add(sid)
-            fact = self.fact(bound.symbol_id)
-            if fact is not None:
-                self.facts.append(_prebuilt_replace(fact, symbol_id=sid))
-        return bound._replace(symbol_id=sid, unit=hit)
-
-    def same_kind(self, step: Step, operands: list[_Bound]) -> bool:
-        """Whether a quotient divides like by like, so that its divisor may be per the stated thing: a measure
-        by the same measure (40 ounces / 8 ounces), a count by a count of the same thing (12 towels / 4 towels)."""
-        dividend, divisor = operands[0].unit, operands[1].unit
-        if dividend is None or divisor is None or dividend.dimension != divisor.dimension:
-            return False
-        if divisor.dimension != _COUNT:
-            return True
-        counted = self.plain_unit(step.operands[0])
-        return counted is not None and counted.lemma == divisor.lemma
-
-    def shared_by(self, step: Step, stated: str) -> str | None:
-        """The things a quotient is shared among, when its stated unit drops them: the lemma of a divisor that
-        counts things, where the dividend has the stated unit, a measure (``$40 / 8 toys = $5``: toy).  Not
-        a count: ``24 cookies / 4 friends`` per friend is count/count, a pure number no later sum could use."""
-        if step.op != "divide" or len(step.operands) != 2:
-            return None
-        dividend, divisor = self.plain_unit(step.operands[0]), self.plain_unit(step.operands[1])
-        unit = self.pack.lookup(stated)
-        if dividend is None or divisor is None or divisor.dimension != _COUNT or not isinstance(unit, ResolvedUnit):
-            return None
-        if dividend.dimension == _COUNT:
-            return None
-        return divisor.lemma if dividend.lemma == unit.lemma != divisor.lemma else None
-
-    def plain_unit(self, operand: Operand) -> ResolvedUnit | None:
-        """The plain unit an operand has (its mention's or its step's stated unit, not a rate), else None."""
-        if operand.mention is not None:
-            text = self.trace.mentions[operand.mention].unit
-        elif operand.step is not None:
-            text = self.trace.steps[operand.step].unit
-        else:
-            return None
-        hit = None if text is None else self.pack.lookup(text)
-        if isinstance(hit, ResolvedUnit) and not hit.is_rate and hit.dimension != DIMENSIONLESS:
-            return hit
-        return None
-
-    def other_reading(
-        self, step: Step, sid: str, rhs: str, ids: list[str], kind: str, operands: list[_Bound]
-    ) -> str | None:
-        """What another reading the words support as well would admit: an operand's tied alternative, or a
-        mention's second unit reading; None when none would (nothing is recorded by the trials)."""
-        for k, o in enumerate(step.operands):
-            alt = o.alternative
-            if alt is not None:
-                other = self.alternative_bound(alt, step.op)
-                if other.symbol_id not in ids and self.trial(step.op, sid, operands, k, other):
-                    return f"operand {operands[k].symbol_id} or its tie {other.symbol_id} admits it"
-            second = self.trace.mentions[o.mention].alt_unit if o.mention is not None else None
-            hit = None if second is None else self.pack.lookup(second)
-            if second is not None and hit is not None and not isinstance(hit, str):
-                bound = operands[k]
-                temp = f"{bound.symbol_id}__read_as"
-                self.symbols[temp] = _prebuilt_replace(
-                    self.symbols[bound.symbol_id], symbol_id=temp, unit=second, semantic_role=_role_for(hit, pure=False)
-                )
-                try:
-                    ok = self.trial(step.op, sid, operands, k, bound._replace(symbol_id=temp, unit=hit))
-                finally:
-                    del self.symbols[temp]
-                if ok:
-                    return f"operand {bound.symbol_id} read as {shown(second)} admits it"
-        return None
-
-    def alternative_bound(self, alt: Operand, op: str) -> _Bound:
-        """The symbol of an operand's tied alternative (a constant's symbol is made on first need)."""
-        if alt.mention is not None:
-            return self.mentions[alt.mention]
-        if alt.step is not None:
-            return self.steps[alt.step]
-        return self.constant(alt, additive=op in _ADDITIVE)
-
-    def trial(self, op: str, sid: str, operands: list[_Bound], k: int, other: _Bound) -> bool:
-        """Whether step ``sid`` would be admitted with operand ``k`` read as ``other``."""
-        tried = [*operands[:k], other, *operands[k + 1 :]]
-        ids = [t.symbol_id for t in tried]
-        kind = self.kind_for(op, tried, mark=False) if op == "multiply" else op
-        return self.stamper.admits(sid, _OP_JOIN[op].join(ids), ids, kind)
-
-    def source_bound(self, o: Operand, additive: bool) -> _Bound | None:
-        """The symbol a source of a literal stands for (None: an earlier step that was refused, whose unit no check
-        can give)."""
-        if o.mention is not None:
-            return self.mentions[o.mention]
-        if o.step is not None:
-            bound = self.steps[o.step]
-            return None if bound.symbol_id in self.stamper.root_of else bound
-        return self.constant(o, additive=additive)
-
-    def read_as(self, bound: _Bound, unit: str) -> _Bound | None:
-        """A scratch symbol for a mention read with another unit (None when the pack does not know the unit)."""
-        hit = self.pack.lookup(unit)
-        if isinstance(hit, str):
-            return None
-        sid = f"{bound.symbol_id}__as_{slugify(unit)}"
-        if sid not in self.symbols:
-            self.symbols[sid] = _scratch_symbol(
-                self.symbols[bound.symbol_id], symbol_id=sid, unit=unit, semantic_role=_role_for(hit, pure=False)
-            )
-        return bound._replace(symbol_id=sid, unit=hit)
-
-    def options(self, o: Operand, additive: bool) -> list[tuple[_Bound, float, str]]:
-        """An operand's readings the unit check can decide, each with its probability (its source's times its
-        unit's) and, where it departs from the chosen reading, the departure in words."""
-        sources = [(r.operand, r.probability) for r in o.readings] or [(o, 1.0)]
-        out: list[tuple[_Bound, float, str]] = []
-        for src, p in sources:
-            bound = self.source_bound(src, additive)
-            if bound is None:
-                continue
-            moved = (src.mention, src.step, src.constant) != (o.mention, o.step, o.constant)
-            said = ""
-            if moved:
-                said = f"{o.text or '?'} as " + (
-                    repr(self.trace.mentions[src.mention].text) if src.mention is not None
-                    else f"the result of step {src.step}" if src.step is not None
-                    else IMPLICIT_CONSTANTS[src.constant or ""].description
-                )
-            if src.step is not None:  # an earlier result: the units its own readings give it (joint weighing)
-                for alt, q, words in self.step_readings(src.step):
-                    out.append((alt, p * q, "; ".join(w for w in (said, words) if w)))
-                continue
-            if src.mention is None:
-                out.append((bound, p, said))
-                continue
-            m = self.trace.mentions[src.mention]
-            units = m.readings
-            if not any(u.unit == m.unit for u in units):  # none kept, or a later rule read the unit anew
-                units = (UnitReadingChoice(m.unit, 1.0),)
-            total = sum(u.probability for u in units) or 1.0
-            for u in units:
-                if u.unit is None and not (u.unit == m.unit and bound.pure):
-                    continue  # a quantity read without a unit: no check can decide it (unit_unbound); a pure one can
-                read = bound if u.unit == m.unit else self.read_as(bound, u.unit or "")
-                if read is None or (read.unit is None and not read.pure):
-                    continue
-                words = said if u.unit == m.unit else f"{m.text!r} read as {u.unit!r}" + (f" ({said})" if said else "")
-                out.append((read, p * u.probability / total, words))
-        return out
-
-    def mass(self, i: int, step: Step, stated: float = 1.0, expected: UnitVector | None = None,
-             asked: float = 1.0) -> ReadingMass:
-        """How much of the readings' probability the unit check admits step ``i`` under (:func:`reading_mass`):
-        ``stated`` is the probability that the unit the step states is its result's (else the check goes without
-        it); with ``expected``, the probability that it is admitted with that unit, ``asked`` being the
-        probability that the asked unit is the answer's (else any admitted unit answers: :func:`answer_mass`)."""
-        sid = _step_labels(i)[0]
-        lhs: list[tuple[str, float, str]] = [(sid, 1.0, "")]
-        if expected is None and step.unit and stated < 1.0:
-            free = f"{sid}__unstated"
-            self.symbols[free] = _scratch_symbol(self.symbols[sid], symbol_id=free, unit=None)
-            lhs = [(sid, stated, ""), (free, 1.0 - stated, f"the stated {shown(step.unit)} not the result's unit")]
-
-        def admitted_by(ids: list[str], kind: str) -> tuple[float, str]:
-            """The share of the lhs readings that admit the combination, and the likeliest one's words."""
-            rhs = _OP_JOIN[step.op].join(ids)
-            if expected is None:
-                admits = self.stamper.admits
-                hits: list[tuple[float, str]]
-                if len(lhs) == 2:  # its stated unit only adds a check: what the lhs without it refuses, it refuses
-                    (stated_lhs, q_stated, w_stated), (free_lhs, q_free, w_free) = lhs
-                    if not admits(free_lhs, rhs, ids, kind):
-                        return 0.0, ""
-                    hits = [(q_stated, w_stated)] if admits(stated_lhs, rhs, ids, kind) else []
-                    hits.append((q_free, w_free))
-                else:
-                    hits = [(q, w) for name, q, w in lhs if admits(name, rhs, ids, kind)]
-                return (sum(q for q, _ in hits), max(hits)[1]) if hits else (0.0, "")
-            trial = f"{sid}__trial"
-            self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
-            eq = self.stamper.stamp(trial, rhs, ids, kind, self.symbols[sid].source_span)
-            unit = self.stamper.admitted.get(trial)
-            self.stamper.retract(trial)
-            if eq.admissibility_status != "admitted":
-                return 0.0, ""
-            if unit == expected:
-                return 1.0, ""
-            return 1.0 - asked, "the asked unit not the answer's" if asked < 1.0 else ""
-
-        weighed = admitted = best_p = 0.0
-        best: str | None = None
-        count = 0
-        for p, ids, kind, departures in self.combinations(step):
-            count += 1
-            weighed += p
-            share, said = admitted_by(ids, kind)
-            if share:
-                admitted += p * share
-                if p * share > best_p:
-                    words = [*departures, *([said] if said else [])]
-                    best_p, best = p * share, "; ".join(dict.fromkeys(words)) or "the chosen reading"
-        if not weighed:
-            return ReadingMass(i, 0.0, None, 0.0, 0)
-        return ReadingMass(i, admitted / weighed, best, best_p / weighed, count)
-
-    def combinations(self, step: Step) -> Iterator[tuple[float, list[str], str, list[str]]]:
-        """The combinations of a step's operand readings (:meth:`options`, the likeliest :data:`MAX_READINGS`):
-        each as its probability, its operand symbols, its operation kind and its departures from the chosen
-        reading in words (none: the chosen reading)."""
-        additive = step.op in _ADDITIVE and not self.beside_a_rate(step)
-        choices = [self.options(o, additive) for o in step.operands]
-        for c in choices:
-            c.sort(key=lambda x: -x[1])
-        while math.prod(len(c) for c in choices) > MAX_READINGS:  # keep the likeliest: drop the least probable
-            longest = max(range(len(choices)), key=lambda k: (len(choices[k]), -k))
-            choices[longest].pop()
-        for combo in itertools.product(*choices):
-            seen: dict[str, int] = {}
-            tried: list[_Bound] = []
-            for bound, _, _ in combo:
-                repeats = seen.get(bound.symbol_id, 0)
-                seen[bound.symbol_id] = repeats + 1
-                tried.append(self.alias(bound, repeats) if repeats else bound)
-            kind = self.kind_for(step.op, tried, mark=False) if step.op == "multiply" else step.op
-            yield math.prod(x[1] for x in combo), [t.symbol_id for t in tried], kind, [w for _, _, w in combo if w]
-
-    def step_readings(self, j: int) -> list[tuple[_Bound, float, str]]:
-        """The units an earlier step's result may have under its own operands' readings, each with its
-        probability and, where it departs from the chosen reading, the departure in words (ADR 0027, joint
-        weighing): the chosen reading keeps the unit binding admitted; another combination the unit check
-        admits gives the unit it derives, weighed ``1 - stated`` when that is not the unit the step states.
-        Normalised over the combinations the check admits (the step is taken as right, as the check of a
-        later step takes it); empty for a refused step, whose unit no check can give.  Each step's readings
-        are weighed once and independently of the others' (a mention two steps share is not tied)."""
-        cache = self.readings_of
-        if cache is None:
-            cache = self.readings_of = {}
-        found = cache.get(j)
-        if found is not None:
-            return found
-        chosen = self.steps[j]
-        if chosen.symbol_id in self.stamper.root_of:
-            cache[j] = []
-            return cache[j]
-        cache[j] = [(chosen, 1.0, "")]  # what a use of the step inside its own readings sees (none does)
-        step, sid = self.trace.steps[j], chosen.symbol_id
-        stated = self.stated_reliability
-        declared = self.pack.lookup(step.unit) if step.unit else None
-        declared_dim = declared.dimension if isinstance(declared, ResolvedUnit) else None
-        trial = f"{sid}__free"
-        self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial, unit=None)
-        weights: dict[UnitVector, list[Any]] = {}
-        chosen_unit = self.stamper.admitted.get(sid)
-        for p, ids, kind, departures in self.combinations(step):
-            if not departures and chosen_unit is not None:
-                unit, q = chosen_unit, p
-            else:
-                eq = self.stamper.stamp(trial, _OP_JOIN[step.op].join(ids), ids, kind, self.symbols[sid].source_span)
-                derived = self.stamper.admitted.get(trial)
-                self.stamper.retract(trial)
-                if eq.admissibility_status != "admitted" or derived is None:
-                    continue
-                unit, q = derived, p if declared_dim is None or derived == declared_dim else p * (1.0 - stated)
-            if not q:
-                continue
-            entry = weights.setdefault(unit, [0.0, -1.0, ""])
-            entry[0] += q
-            if q > entry[1]:
-                entry[1], entry[2] = q, "; ".join(dict.fromkeys(departures))
-        total = sum(e[0] for e in weights.values())
-        out: list[tuple[_Bound, float, str]] = []
-        for k, (unit, (weight, _, words)) in enumerate(sorted(weights.items(), key=lambda kv: -kv[1][0])):
-            if unit == chosen_unit:
-                out.append((chosen, weight / total, ""))
-                continue
-            alt = f"{sid}__reading_{k:02d}"
-            self.symbols[alt] = _scratch_symbol(self.symbols[sid], symbol_id=alt, unit=None)
-            self.stamper.admitted[alt] = unit
-            out.append((chosen._replace(symbol_id=alt, unit=_from_vector(unit)), weight / total,
-                        f"the result of step {j} as {unit.to_canonical_string()} ({words})"))
-        cache[j] = out
-        return out
+    def mismatch(self, step: Step, refused: BoundEquation, operands: list[_Bound]) -> BoundEquation:
+        """What a step refused as ``unit_mismatch`` binds as: here, that refusal (ADR-0134: no coercion, no second
+        reading).  The one hook of the binder, for the reading side (:class:`ssbg.reading.choosing.ChoosingBinder`
+        reconsiders the step under the other readings its words support); the core never overrides it."""
+        return refused
 
     def unknown(self) -> BoundUnknown:
         t = self.trace
@@ -1434,215 +876,17 @@ class _TraceBinder:
         )  # fmt: skip
 
 
-_DISTRIBUTIVE = frozenset({"each", "every", "per", "a", "an", "one"})
-_EACH = frozenset({"each", "every", "per"})  # these reach the thing across a few words: "each of his 4 fandoms"
-_REACH = 5
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_WORD = re.compile(r"[A-Za-z]+")
-
-
-def _says_per(
-    text: str, span: tuple[int, int], lemma: str, pack: UnitPack, *, avoid: tuple[int, int] = (0, 0)
-) -> bool:
-    """Whether the sentence of the quantity at ``span`` says it is per thing ``lemma``: the thing named
-    after a distributive word ("each car", "a batch", "per guest", "each of his two hallways"; not the
-    thing's own quantity at ``avoid``), or "each" just before or after the quantity ("each bought 15
-    marbles", "4 wheels each").
-
-    >>> from ssbg.units import load_pack
-    >>> p = load_pack("en_units_v1+en_counts_v1")
-    >>> _says_per("He has 2 cars. Each car has 4 wheels.", (26, 34), "car", p)
-    True
-    >>> _says_per("He has 2 cars and 4 wheels.", (18, 26), "car", p)
-    False
-    >>> _says_per("Each of his two hallways took four planks.", (30, 41), "hallway", p)
-    True
-    >>> _says_per("20 customers came, and each bought 15 marbles.", (0, 12), "marble", p, avoid=(35, 45))
-    False
-    >>> _says_per("He practiced 86 minutes on each of 2 days.", (13, 23), "day", p, avoid=(35, 41))
-    True
-    >>> _says_per("He practiced 86 minutes on each of 2 days.", (35, 41), "minute", p, avoid=(13, 23))
-    False
-    """
-    start, end = span
-    before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
-    first = before[-1] if before else 0
-    after = _SENTENCE_END.search(text, end)
-    last = after.start() if after is not None else len(text)
-    words = [(m.group().lower(), m.start()) for m in _WORD.finditer(text, first, last)]
-    inside = [i for i, (_, at) in enumerate(words) if start <= at < end]
-    if inside:
-        a, b = inside[0], inside[-1] + 1
-        lead = range(max(0, a - 3), a)
-        if any(words[n][0] == "each" and words[n + 1][0] != "of" for n in lead):
-            return True  # "each bought 15 marbles" (not "on each of 2 days": that counts the things)
-        if b < len(words) and words[b][0] == "each":
-            return True
-    for i, (word, at) in enumerate(words):
-        if not i or start <= at < end:
-            continue
-        reach = words[max(0, i - _REACH) : i]
-        if avoid[0] <= at < avoid[1]:  # the thing's own quantity: "on each of 2 days", "for each of his 3 kids"
-            near = any(w == "each" and nxt == "of" for (w, _), (nxt, _) in itertools.pairwise(reach))
-        else:
-            near = words[i - 1][0] in _DISTRIBUTIVE or any(w in _EACH for w, _ in reach[:-1])
-        if near:
-            hit = pack.lookup(word)
-            if isinstance(hit, ResolvedUnit) and hit.lemma == lemma:
-                return True
-    return False
-
-
-def _scratch_symbol(symbol: SymbolBinding, **changes: Any) -> SymbolBinding:
-    """A copy of a symbol with some fields changed, validated as any other: the trial readings of
-    :func:`reading_mass` (a mention read with another unit, a step checked without its stated unit)."""
-    changed: SymbolBinding = replace(symbol, **changes)
-    return changed
-
-
-MAX_READINGS = 243
-"""The most combinations of its operands' readings :func:`reading_mass` weighs for one step (3 readings of 5
-operands); past it, the least probable readings are dropped first."""
-
-
-class ReadingMass(NamedTuple):
-    """How much of the reader's probability admits a refused step (ADR 0027).
-
-    ``mass`` is P(admissible): the probability of the combinations of its operands' n-best readings under which
-    the unit check admits the step, normalised over the combinations it can decide; ``best`` the most probable
-    admitting combination in words (what departs from the chosen reading; None when none admits) and
-    ``best_probability`` its normalised probability; ``readings`` how many combinations were weighed."""
-
-    step: int
-    mass: float
-    best: str | None
-    best_probability: float
-    readings: int
-
-
-def reading_mass(trace: Trace, *, pack: UnitPack | None = None, stated: float = 1.0) -> dict[int, ReadingMass]:
-    """P(admissible) of each step refused as a root-cause ``unit_mismatch``, over the n-best readings the trace keeps.
-
-    Each operand's readings are its sources (:attr:`Operand.readings`, else the chosen one) and, for a mention,
-    its unit readings (:attr:`Mention.readings`, else its unit); a combination's probability is the product of
-    its operands'.  The unchanged unit check (:meth:`~ssbg.admissibility.EquationStamper.admits`) is asked of
-    every combination and picks none: binding's choice is :func:`bind_trace`'s.  A reading no check can decide
-    (a bare number, a unit outside the pack, a refused earlier step) is left out of the normalisation.  Each step
-    is weighed alone: earlier steps keep their admitted units.  ``stated`` is the probability that a step's stated
-    unit (``>>24 clips``, a reading of the solution's words) is its result's; the other reading, weighed
-    ``1 - stated``, checks the step without it (1: the stated unit as read).
-
-    >>> t = Trace.from_dict({"problem_id": "p", "corpus": "example", "text": "a 3 kg bag and 4 apples",
-    ...     "mentions": [{"start": 2, "end": 6, "text": "3 kg", "value": 3, "unit": "kg"},
-    ...                  {"start": 15, "end": 23, "text": "4 apples", "value": 4, "unit": "apples",
-    ...                   "readings": [["apples", 0.7], ["kg", 0.3]]}],
-    ...     "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}]}]})
-    >>> from ssbg.units import load_pack
-    >>> m = reading_mass(t, pack=load_pack("en_units_v1+en_counts_v1"))[0]
-    >>> round(m.mass, 2), m.best
-    (0.3, "'4 apples' read as 'kg'")
-    """
-    return BoundTrace(trace, pack=pack, stated=stated).reading_mass()
-
-
-def answer_mass(
-    trace: Trace, *, pack: UnitPack | None = None, asked: float = 1.0, stated: float = 1.0
-) -> ReadingMass | None:
-    """P(the answer has the unit asked) when the last step's chosen reading gives another (its target refused as
-    ``expected_unit_mismatch``): the probability of the combinations of the last step's operand readings under which
-    the unit check admits it with the asked unit (as :func:`reading_mass`); None when the target is not so refused.
-    The asked unit is the question's reading (``answer_unit``, or the corpus's ``gold_answer_unit``): ``asked`` is
-    the probability that it is the answer's; the other reading, weighed ``1 - asked``, lets any admitted unit
-    answer (1: the asked unit as read); ``stated`` weighs the units earlier steps state, as in :func:`reading_mass`."""
-    return BoundTrace(trace, pack=pack, stated=stated).answer_mass(asked)
-
-
-def step_units(trace: Trace, *, pack: UnitPack | None = None) -> tuple[UnitVector | None, ...]:
-    """The admitted unit of each step's result (None where the step is refused), as :func:`bind_trace` checks them.
-
-    >>> t = Trace.from_dict({"problem_id": "p", "corpus": "example", "text": "3 hours and 20 minutes",
-    ...     "mentions": [{"start": 0, "end": 7, "text": "3 hours", "value": 3, "unit": "hours"},
-    ...                  {"start": 12, "end": 22, "text": "20 minutes", "value": 20, "unit": "minutes"}],
-    ...     "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}]}]})
-    >>> [u.to_canonical_string() for u in step_units(t) if u is not None]
-    ['time']
-    """
-    return BoundTrace(trace, pack=pack).step_units
-
-
-class BoundTrace:
-    """A trace bound once, and what the checker asks of that binding: the graph (:func:`bind_trace`'s), each
-    step's admitted unit (:func:`step_units`), the reading masses (:func:`reading_mass`, :func:`answer_mass`).
-
-    One binding answers all of them (ADR 0028): the masses' trials work on the binding's own scratch state
-    after the graph was taken from it, and an earlier step's readings (the joint weighing) are weighed once
-    for both masses.  ``stated`` is the stated-unit reliability both masses use.
-
-    >>> t = Trace.from_dict({"problem_id": "p", "corpus": "example", "text": "3 hours and 20 minutes",
-    ...     "mentions": [{"start": 0, "end": 7, "text": "3 hours", "value": 3, "unit": "hours"},
-    ...                  {"start": 12, "end": 22, "text": "20 minutes", "value": 20, "unit": "minutes"}],
-    ...     "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}]}]})
-    >>> b = BoundTrace(t)
-    >>> b.graph == bind_trace(t), b.reading_mass(), b.answer_mass()
-    (True, {}, None)
-    """
-
-    def __init__(self, trace: Trace, *, pack: UnitPack | None = None, stated: float = 1.0) -> None:
-        self.pack = default_pack() if pack is None else pack
-        self.trace = trace
-        binder = _bind(trace, self.pack)
-        binder.stated_reliability = stated
-        admitted = binder.stamper.admitted
-        self.step_units: tuple[UnitVector | None, ...] = tuple(
-            admitted.get(_step_labels(i)[0]) for i in range(len(trace.steps))
-        )
-        self.graph: SemanticSymbolicBindingGraph = _graph(binder, self.pack)
-        self._binder = binder
-        self._masses: dict[int, ReadingMass] | None = None
-
-    def reading_mass(self) -> dict[int, ReadingMass]:
-        """:func:`reading_mass` of the trace (weighed on first need, then kept)."""
-        if self._masses is None:
-            binder, out = self._binder, {}
-            by_lhs = {e.lhs_symbol_id: e for e in self.graph.equations}
-            for i, step in enumerate(self.trace.steps):
-                eq = by_lhs.get(_step_labels(i)[0])
-                if eq is not None and eq.refusal_reason == "unit_mismatch" and eq.is_root_cause:
-                    out[i] = binder.mass(i, step, binder.stated_reliability)
-            self._masses = out
-        return self._masses
-
-    def answer_mass(self, asked: float = 1.0) -> ReadingMass | None:
-        """:func:`answer_mass` of the trace, ``asked`` the probability that the asked unit is the answer's."""
-        trace = self.trace
-        target = self.graph.unknowns[0]
-        expected = trace.gold_answer_unit if trace.gold_answer_unit is not None else trace.answer_unit
-        hit = None if expected is None else self.pack.lookup(expected)
-        if target.target_refusal_reason != "expected_unit_mismatch" or not isinstance(hit, ResolvedUnit):
-            return None
-        last = len(trace.steps) - 1
-        return self._binder.mass(last, trace.steps[last], expected=hit.dimension, asked=asked)
-
-
-def _bind(trace: Trace, pack: UnitPack) -> _TraceBinder:
-    if not isinstance(trace, Trace):
-        raise ProblemGraphError(f"bind_trace needs a Trace (got {type(trace).__name__})", reason="wrong_type", path="$")
-    binder = _TraceBinder(trace, pack)
-    binder.bind_mentions()
-    for i, step in enumerate(trace.steps):
-        binder.bind_step(i, step)
-    return binder
-
-
 def bind_trace(trace: Trace, *, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
-    """Bind a trace: mention and constant facts, one checked equation per step, the question target.
+    """Bind a trace exactly as read: mention and constant facts, one checked equation per step, the question target.
 
     Symbols: ``q_<lemma>_<nnn>`` per mention (span into the text), ``c_<id>``
     per implicit constant used (span at its cue, else a virtual ``constants``
     source holding its description), ``step_<nnn>`` per step result (span: the
     step's formula), ``unknown_answer`` for the question.  Pure and
     deterministic; never raises on a well-formed trace (a dimension problem
-    becomes a refused equation or a refused target).
+    becomes a refused equation or a refused target).  No other reading is tried
+    (ADR-0134, ADR 0035): a refused step stays refused with the units it was
+    given; :func:`ssbg.reading.choosing.bind_choosing` reconsiders it.
 
     Raises
     ------
@@ -1652,22 +896,4 @@ def bind_trace(trace: Trace, *, pack: UnitPack | None = None) -> SemanticSymboli
         ``pack_missing`` when ``pack`` is neither a :class:`~ssbg.units.UnitPack` nor None (a name is loaded
         with :func:`~ssbg.units.load_pack` first).
     """
-    if pack is not None and not isinstance(pack, UnitPack):
-        raise PackError(f"'pack' must be a UnitPack or None (got {type(pack).__name__}; load a pack by name with "
-                        "ssbg.load_pack)", reason="pack_missing", path="pack", detail=shown(pack))
-    p = default_pack() if pack is None else pack
-    return _graph(_bind(trace, p), p)
-
-
-def _graph(binder: _TraceBinder, pack: UnitPack) -> SemanticSymbolicBindingGraph:
-    """The graph of a bound trace: its symbols, facts, equations and question target, as bound so far."""
-    unknown = binder.unknown()
-    trace = binder.trace
-    return _prebuilt_graph(
-        tuple(binder.symbols.values()),
-        tuple(binder.facts),
-        tuple(binder.equations),
-        (unknown,),
-        (),
-        f"{INTRODUCED_BY} pack={pack.citation} corpus={trace.corpus} problem={trace.problem_id}",
-    )
+    return TraceBinder.bound(trace, pack).graph()

@@ -8,9 +8,9 @@ import pytest
 
 from ssbg.checking import ERROR_FINDINGS, ROBUST_FINDINGS, check_solution
 from ssbg.checking.conversions import Slip, conversion_slips
+from ssbg.reading.choosing import BoundTrace
 from ssbg.reading.learned.model import keeping_readings
 from ssbg.reading.readers.solutions import read_solution
-from ssbg.trace import BoundTrace
 from ssbg.units import corpus_pack
 
 # (question, the solution that forgets the conversion, the solution that makes it, the factor named)

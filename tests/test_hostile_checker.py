@@ -640,6 +640,11 @@ def test_bind_trace_with_a_pack_name_is_a_typed_error() -> None:
     with pytest.raises(PackError, match="load_pack") as info:
         bind_trace(t, pack="x")  # type: ignore[arg-type]
     assert info.value.reason == "pack_missing"
+    from ssbg.reading.choosing import bind_choosing
+
+    with pytest.raises(PackError, match="load_pack") as info:
+        bind_choosing(t, pack="x")  # type: ignore[arg-type]
+    assert info.value.reason == "pack_missing"
 
 
 def test_from_networkx_with_graph_data_that_is_no_dict_is_a_typed_error() -> None:

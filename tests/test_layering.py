@@ -35,6 +35,7 @@ CORE = frozenset(
         "ssbg.problem",
         "ssbg.adapter",
         "ssbg.trace",
+        "ssbg.trace_json",
         "ssbg.constants",
         "ssbg.kinds",
     }

@@ -1,4 +1,5 @@
-"""The trace input type (ssbg.trace): validation, JSON codec, and bind_trace; the implicit constants."""
+"""The trace input type (ssbg.trace): validation, JSON codec, and bind_trace; the implicit constants; and the reading
+side's choosing and weighing of a trace's readings (ssbg.reading.choosing, ADR 0018, 0027, 0035)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ssbg.admissibility import check_operation
 from ssbg.constants import IMPLICIT_CONSTANTS, constants_with_value
 from ssbg.errors import ProblemGraphError
 from ssbg.model import SemanticSymbolicBindingGraph
+from ssbg.reading.choosing import answer_mass, bind_choosing, reading_mass, step_units
 from ssbg.reading.cues import CUE_PATTERNS, EQUATION_CONSTANTS, find_cues
 from ssbg.trace import (
     MENTION_KINDS,
@@ -23,11 +25,8 @@ from ssbg.trace import (
     Operand,
     SourceReading,
     Trace,
-    _TraceBinder,
-    answer_mass,
+    TraceBinder,
     bind_trace,
-    reading_mass,
-    step_units,
 )
 from ssbg.units import UnitVector, default_pack, load_pack
 
@@ -486,13 +485,13 @@ def test_aliasing_reads_each_fact_once(monkeypatch: pytest.MonkeyPatch) -> None:
     trace = Trace.from_dict(
         {"problem_id": "p", "corpus": "example", "text": " ".join(words), "mentions": mentions, "steps": steps}
     )
-    init = _TraceBinder.__init__
+    init = TraceBinder.__init__
 
-    def counting_init(self: _TraceBinder, *args: Any) -> None:
+    def counting_init(self: TraceBinder, *args: Any) -> None:
         init(self, *args)
         self.facts = _CountingFacts()
 
-    monkeypatch.setattr(_TraceBinder, "__init__", counting_init)
+    monkeypatch.setattr(TraceBinder, "__init__", counting_init)
     _CountingFacts.reads = 0
     graph = bind_trace(trace)
     assert sum("_again_" in f.symbol_id for f in graph.facts) == n
@@ -526,14 +525,14 @@ def _work_trace(*, per: list[str], alternative: dict[str, Any] | None = None, al
 
 
 def test_a_stated_unit_that_drops_a_denominator_its_context_supplies_is_that_rate_noted() -> None:
-    bound = bind_trace(_work_trace(per=["week"]))
+    bound = bind_choosing(_work_trace(per=["week"]))
     first = bound.equations[0]
     assert first.admissibility_status == "admitted"
     assert "stated 'hours' read as 'hours per week'" in first.unit_proof
 
 
 def test_without_such_context_the_stated_unit_is_a_mismatch() -> None:
-    first = bind_trace(_work_trace(per=[])).equations[0]
+    first = bind_choosing(_work_trace(per=[])).equations[0]
     assert (first.admissibility_status, first.refusal_reason) == ("refused", "unit_mismatch")
 
 
@@ -545,7 +544,7 @@ def test_a_mismatch_a_tied_reading_would_not_make_is_ambiguous_grounding() -> No
     off = {"start": len(WORK) + 8, "end": len(WORK) + 14, "text": "5 days", "value": 5, "unit": "days"}
     data["mentions"].append(off)
     data["steps"][0]["operands"][1]["alternative"] = {"mention": 2}
-    bound = bind_trace(Trace.from_dict(data))
+    bound = bind_choosing(Trace.from_dict(data))
     first, second = bound.equations[0], bound.equations[1]
     assert (first.refusal_reason, first.propagated_from) == ("ambiguous_grounding", None)
     assert "tie" in (first.refusal_detail or "")
@@ -553,7 +552,7 @@ def test_a_mismatch_a_tied_reading_would_not_make_is_ambiguous_grounding() -> No
 
 
 def test_a_mismatch_a_second_unit_reading_would_not_make_is_ambiguous_grounding() -> None:
-    first = bind_trace(_work_trace(per=[], alt_unit="hours")).equations[0]
+    first = bind_choosing(_work_trace(per=[], alt_unit="hours")).equations[0]
     assert first.refusal_reason == "ambiguous_grounding"
     assert "read as 'hours'" in (first.refusal_detail or "")
 
@@ -605,7 +604,7 @@ CARS_PACK = "en_units_v1+en_counts_v1"
 
 def test_a_product_the_text_says_is_per_thing_is_read_so_and_noted() -> None:
     text = "He has 2 cars. Each car has 4 wheels. How many wheels are there?"
-    bound = bind_trace(_cars_trace(text, (7, 13), (28, 36)), pack=load_pack(CARS_PACK))
+    bound = bind_choosing(_cars_trace(text, (7, 13), (28, 36)), pack=load_pack(CARS_PACK))
     first = bound.equations[0]
     assert first.admissibility_status == "admitted"
     assert "read as 'wheels per car' (the text says per thing)" in (first.unit_proof or "")
@@ -618,7 +617,7 @@ def test_a_product_the_text_says_is_per_thing_is_read_so_and_noted() -> None:
 def test_a_product_the_text_leaves_open_is_ambiguous_grounding_not_a_mismatch() -> None:
     # "2 cars and 4 wheels": a total or per car, the words do not say
     text = "He has 2 cars and 4 wheels. How many wheels are there?"
-    bound = bind_trace(_cars_trace(text, (7, 13), (18, 26)), pack=load_pack(CARS_PACK))
+    bound = bind_choosing(_cars_trace(text, (7, 13), (18, 26)), pack=load_pack(CARS_PACK))
     first = bound.equations[0]
     assert (first.refusal_reason, first.propagated_from) == ("ambiguous_grounding", None)
     assert "read as 'wheels per car' admits it" in (first.refusal_detail or "")
@@ -631,7 +630,7 @@ def test_a_product_no_per_thing_reading_admits_stays_a_mismatch() -> None:
     data = _cars_trace(text, (7, 13), (30, 37)).to_dict()
     data["mentions"][1].update(text="4 hours", unit="hours")
     data["steps"][0]["unit"] = "$"
-    first = bind_trace(Trace.from_dict(data), pack=load_pack(CARS_PACK)).equations[0]
+    first = bind_choosing(Trace.from_dict(data), pack=load_pack(CARS_PACK)).equations[0]
     assert first.refusal_reason == "unit_mismatch"
 
 
@@ -647,7 +646,7 @@ def test_a_quotient_whose_divisor_the_text_says_is_per_the_stated_thing_is_read_
     # 12 towels / 4 towels = 3 loads: "4 towels for one load" is 4 towels per load
     text = "She has 12 towels. The machine fits 4 towels for one load. How many loads?"
     trace = _divide_trace(text, ((8, 17), (36, 44)), ("towels", "towels"), "loads", (12, 4))
-    first = bind_trace(trace, pack=load_pack(CARS_PACK)).equations[0]
+    first = bind_choosing(trace, pack=load_pack(CARS_PACK)).equations[0]
     assert first.admissibility_status == "admitted"
     assert "read as 'towels per load' (the text says per thing)" in (first.unit_proof or "")
 
@@ -656,13 +655,13 @@ def test_a_quotient_shared_among_counted_things_states_its_unit_per_thing() -> N
     # $40 / 8 toys = $5: $5 per toy, as divided
     text = "The toys cost $40 in all. She has 8 toys. How much is one toy?"
     trace = _divide_trace(text, ((14, 17), (34, 40)), ("$", "toys"), "$", (40, 8))
-    first = bind_trace(trace, pack=load_pack(CARS_PACK)).equations[0]
+    first = bind_choosing(trace, pack=load_pack(CARS_PACK)).equations[0]
     assert first.admissibility_status == "admitted"
     assert "stated '$' read as '$ per toy' (its divisor)" in (first.unit_proof or "")
     # counts shared among counts are not: 24 cookies / 4 friends per friend is a pure number no sum could use
     text = "She shares 24 cookies among 4 friends. How many cookies does each get?"
     cookies = _divide_trace(text, ((11, 21), (28, 37)), ("cookies", "friends"), "cookies", (24, 4))
-    assert bind_trace(cookies, pack=load_pack(CARS_PACK)).equations[0].refusal_reason == "unit_mismatch"
+    assert bind_choosing(cookies, pack=load_pack(CARS_PACK)).equations[0].refusal_reason == "unit_mismatch"
 
 
 def test_a_step_result_read_per_thing_is_ambiguous_grounding_never_admitted() -> None:
@@ -676,7 +675,7 @@ def test_a_step_result_read_per_thing_is_ambiguous_grounding_never_admitted() ->
         "steps": [{"op": "add", "operands": [{"mention": 0}, {"mention": 1}], "unit": "berries"},
                   {"op": "multiply", "operands": [{"step": 0}, {"mention": 2}], "unit": "berries"}],
     }  # fmt: skip
-    second = bind_trace(Trace.from_dict(data), pack=load_pack(CARS_PACK)).equations[1]
+    second = bind_choosing(Trace.from_dict(data), pack=load_pack(CARS_PACK)).equations[1]
     assert second.refusal_reason == "ambiguous_grounding"
     assert second.refusal_detail == "operand step_000 read as 'berries per bird' admits it"
 

@@ -27,6 +27,7 @@ from ssbg.admissibility import EquationStamper
 from ssbg.errors import BindingGraphError
 from ssbg.model import SemanticSymbolicBindingGraph, SourceSpanLink, SymbolBinding
 from ssbg.problem import MathProblemGraph
+from ssbg.reading.choosing import bind_choosing
 from ssbg.reading.readers import read_corpus
 from ssbg.trace import Trace, bind_trace
 from tests.strategies import problem_graphs
@@ -107,8 +108,8 @@ def bound_records(spec: str, limit: int | None = None) -> list[SemanticSymbolicB
     graphs = []
     for record in itertools.islice(read_corpus(spec), limit):
         payload = record.payload
-        if isinstance(payload, Trace):
-            graphs.append(bind_trace(payload))
+        if isinstance(payload, Trace):  # exactly as read (the core) and reconsidered (the reading side, ADR 0035)
+            graphs.extend((bind_trace(payload), bind_choosing(payload)))
         elif isinstance(payload, MathProblemGraph):
             graphs.append(bind_math_problem_graph(payload))
     return graphs
@@ -142,6 +143,7 @@ def test_any_bound_problem_graph_round_trips(problem: MathProblemGraph) -> None:
 @given(traces())
 def test_any_bound_trace_round_trips(trace: Trace) -> None:
     assert_round_trips(bind_trace(trace))
+    assert_round_trips(bind_choosing(trace))
 
 
 # ------------------------------------------------------- public construction still validates

@@ -75,11 +75,12 @@ from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ProblemGraphError
 from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
 from ssbg.numbers import parse_number
+from ssbg.reading.choosing import BoundTrace, ReadingMass
 from ssbg.reading.learned.model import keeping_readings
 from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution
 from ssbg.reading.textview import text_spans
 from ssbg.reading.weighing import ASKED_UNIT_RELIABILITY, DEFAULT_MIN_EVIDENCE, STATED_UNIT_RELIABILITY, is_evidence
-from ssbg.trace import BoundTrace, Operand, ReadingMass, Trace
+from ssbg.trace import Operand, Trace
 from ssbg.units import UnitPack, UnitVector, corpus_pack, load_pack
 
 __all__ = [

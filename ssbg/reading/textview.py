@@ -32,8 +32,9 @@ from typing import Any
 from ssbg.errors import ProblemGraphError
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.outputs import html_text
+from ssbg.reading.choosing import bind_choosing
 from ssbg.reading.records import CorpusRecord
-from ssbg.trace import Trace, bind_trace
+from ssbg.trace import Trace
 from ssbg.units import UnitPack, default_pack
 
 __all__ = ["CATEGORY_COLORS", "TextView", "render_spans", "render_text", "text_spans", "tidy_numbers", "unit_category"]
@@ -145,7 +146,7 @@ def text_spans(
     if not isinstance(trace, Trace):
         raise ProblemGraphError(f"text_spans needs a Trace (got {type(trace).__name__})", reason="wrong_type", path="$")
     p = default_pack() if pack is None else pack
-    g = bind_trace(trace, pack=p) if graph is None else graph
+    g = bind_choosing(trace, pack=p) if graph is None else graph
     by_span: dict[tuple[str, int, int], str] = {}
     for symbol in g.symbols:
         link = symbol.source_span

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ssbg.model import SemanticSymbolicBindingGraph
-    from ssbg.trace import BoundTrace
+    from ssbg.reading.choosing import BoundTrace
 
 __all__ = [
     "ASKED_UNIT_RELIABILITY",
@@ -71,7 +71,7 @@ def is_evidence(support: float | None, min_evidence: float) -> bool:
 @dataclass(frozen=True, slots=True)
 class DimensionWeights:
     """The support of each dimension refusal of a bound trace: ``equations`` by the refused equation's lhs symbol
-    (its P(admissible) over the plausible readings, :meth:`~ssbg.trace.BoundTrace.reading_mass`; 0.0 for
+    (its P(admissible) over the plausible readings, :meth:`~ssbg.reading.choosing.BoundTrace.reading_mass`; 0.0 for
     ``rate_form_invalid``, which no unit reading undoes) and ``target`` the answer's P(the asked unit) when the
     question target is refused ``expected_unit_mismatch`` (else None)."""
 

@@ -110,9 +110,10 @@ class ProblemAnalysis:
 
 
 def bind_payload(payload: object, *, pack: UnitPack | None = None) -> SemanticSymbolicBindingGraph:
-    """Bind a record payload: a ``MathProblemGraph`` or an ``ssbg.trace.Trace``.
+    """Bind a record payload: a ``MathProblemGraph``, or an ``ssbg.trace.Trace`` as the reading side binds it
+    (:func:`ssbg.reading.choosing.bind_choosing`: a refused step reconsidered under the readings its words support).
 
-    ``ssbg.trace`` is imported only when a trace arrives.
+    ``ssbg.trace`` and ``ssbg.reading.choosing`` are imported only when a trace arrives.
 
     Raises
     ------
@@ -134,7 +135,8 @@ def bind_payload(payload: object, *, pack: UnitPack | None = None) -> SemanticSy
         trace_mod = None
     trace_type = getattr(trace_mod, "Trace", None)
     if trace_mod is not None and isinstance(trace_type, type) and isinstance(payload, trace_type):
-        graph: SemanticSymbolicBindingGraph = trace_mod.bind_trace(payload, pack=pack)
+        choosing = importlib.import_module("ssbg.reading.choosing")
+        graph: SemanticSymbolicBindingGraph = choosing.bind_choosing(payload, pack=pack)
         return graph
     raise ImportRefusal(
         f"payload of type {type(payload).__name__} is neither a MathProblemGraph nor a Trace",
@@ -320,8 +322,9 @@ def analyse_record(record: CorpusRecord, *, pack: UnitPack | None = None) -> Pro
 def _bind_weighed(payload: object, pack: UnitPack) -> tuple[SemanticSymbolicBindingGraph, DimensionWeights]:
     """A trace bound once and its dimension refusals weighed on that binding (:mod:`ssbg.reading.weighing`, the
     checker's weighing: ADR 0034); any other payload is refused as :func:`bind_payload` refuses it."""
+    from ssbg.reading.choosing import BoundTrace
     from ssbg.reading.weighing import STATED_UNIT_RELIABILITY, weigh_dimensions
-    from ssbg.trace import BoundTrace, Trace
+    from ssbg.trace import Trace
 
     if not isinstance(payload, Trace):
         graph = bind_payload(payload, pack=pack)  # refuses: neither a MathProblemGraph nor a trace
@@ -436,10 +439,10 @@ def predicted_answer_unit(graph: SemanticSymbolicBindingGraph, payload: object) 
     Examples
     --------
     >>> from ssbg.reading.readers.asdiv import asdiv_trace
-    >>> from ssbg.trace import bind_trace
+    >>> from ssbg.reading.choosing import bind_choosing
     >>> t = asdiv_trace("a-1", "Ann has 7 red apples and 2 green apples.", "How many apples does she have?",
     ...                 "Addition", "9 (fruits)", "7+2=9")
-    >>> t.gold_answer_unit, predicted_answer_unit(bind_trace(t), t)
+    >>> t.gold_answer_unit, predicted_answer_unit(bind_choosing(t), t)
     ('fruits', 'apples')
     """
     target = graph.unknowns[0] if graph.unknowns else None

@@ -48,11 +48,12 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ssbg.constants import IMPLICIT_CONSTANTS
+from ssbg.reading.choosing import bind_choosing, step_units
 from ssbg.reading.mentions import lemmatize, pack_lookup
 from ssbg.reading.readers.cogcomp import gold_rate_flags, pair_quantities, read_cogcomp
 from ssbg.reading.readers.common import iter_json_array
 from ssbg.reading.readers.mawps import read_mawps
-from ssbg.trace import Operand, Trace, bind_trace, step_units
+from ssbg.trace import Operand, Trace
 from ssbg.units import UnitPack, UnitVector, default_pack
 
 __all__ = [
@@ -366,7 +367,7 @@ def unit_mismatch_survey(traces: Iterable[Trace], *, pack: UnitPack | None = Non
     p = default_pack() if pack is None else pack
     out = MismatchSurvey()
     for trace in traces:
-        graph = bind_trace(trace, pack=p)
+        graph = bind_choosing(trace, pack=p)
         units = step_units(trace, pack=p)
         stamped = {e.lhs_symbol_id: e for e in graph.equations}
         declared = {s.symbol_id: s.unit for s in graph.symbols}
