@@ -31,7 +31,7 @@ error evidence (ADR 0017 has the figures, with the reference too).
 unit mismatch, an ungrounded number, an answer-unit mismatch) is error evidence only when the
 readings the reader finds plausible and that would undo it hold less than ``min_evidence`` (ε,
 :data:`DEFAULT_MIN_EVIDENCE`) of the probability: the n-best unit readings of the mentions and
-sources of the operands (:func:`~ssbg.trace.reading_mass`), the stated and the asked unit
+sources of the operands (:func:`~ssbg.reading.choosing.reading_mass`), the stated and the asked unit
 (weighed with :data:`STATED_UNIT_RELIABILITY`, :data:`ASKED_UNIT_RELIABILITY`), the quantities a
 question states without writing them (:mod:`ssbg.checking.implicit`).  Otherwise it is
 ``ambiguous_grounding`` (could not tell, coverage), its detail naming the most probable such
