@@ -512,7 +512,8 @@ def gives(value: float, written: str) -> bool:
     """
     percent = written.rstrip().endswith("%")
     number = written.rstrip().rstrip("%").strip().lstrip("$").strip()
-    number = _LONG_PLACES.sub(r"\1", number)  # "0.3333…" of 1,500 places: those past a double's say nothing more
+    if len(number) > _PLACES_READ + 1:  # "0.3333…" of 1,500 places: those past a double's say nothing more
+        number = _LONG_PLACES.sub(r"\1", number)
     try:
         stated = parse_number(number)
     except ValueError:
@@ -784,7 +785,9 @@ class _Reader:
     # -------------------------------------------------------------- annotations and prose
 
     def annotation(self, m: re.Match[str]) -> None:
-        body = _LONG_PLACES.sub(r"\1", m.group(1))  # "3/440=0.0068181818…" of 1,000 places: 20 are read
+        body = m.group(1)
+        if len(body) > _PLACES_READ + 1:  # "3/440=0.0068181818…" of 1,000 places: 20 are read
+            body = _LONG_PLACES.sub(r"\1", body)
         expr, eq, stated = body.rpartition("=")
         if not eq:
             expr, stated = body, ""
