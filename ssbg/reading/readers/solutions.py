@@ -1229,6 +1229,8 @@ def _another_reading_agrees(expr: str, value: float, result: float, written: str
 
 def _joined_thousands(text: str) -> str:
     """``text`` with digit groups split by spaces joined by commas (:data:`SPLIT_THOUSANDS`, same length)."""
+    if not _SPLIT_GROUP.search(text):
+        return text  # no digit group split by a space (what the pattern needs)
     return SPLIT_THOUSANDS.sub(lambda m: re.sub(r"[ \u00a0\u202f]", ",", m.group()), text)
 
 
