@@ -56,7 +56,7 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
@@ -303,6 +303,17 @@ def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
     working = "".join(chars)
     if "\\" not in working and "$" not in working and not any(c in working for c in "\u2248\u00b7\u2212&"):
         return
+    working = _math_dollars(chars, working)
+    if "\\" not in working and "{,}" not in working and not any(c in working for c in "\u2248\u00b7\u2212&"):
+        return  # the passes below each need a backslash, a "{,}" or one of these signs
+    working = _latex_commands(chars, working, rewritten)
+    for m in _LATEX.finditer(working):
+        _blank(chars, m.start(), m.end(), _LATEX_SIGNS.get(m.group(), ""))
+    _fractions(chars, rewritten)
+
+
+def _math_dollars(chars: list[str], working: str) -> str:
+    """Dollar signs that delimit math blanked ("$$ ... $$" always, "$ ... $" when it holds math); the text after."""
     if "$$" in working:
         for m in _DISPLAY_DOLLARS.finditer(working):  # "$$ ... $$": display math, never money
             _blank(chars, m.start(), m.start(1))
@@ -313,12 +324,16 @@ def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
             _blank(chars, m.start(), m.start() + 1)
             _blank(chars, m.end() - 1, m.end())
         working = "".join(chars)
-    if "\\" not in working and "{,}" not in working and not any(c in working for c in "\u2248\u00b7\u2212&"):
-        return  # the passes below each need a backslash, a "{,}" or one of these signs
-    for _ in range(2):  # "\boxed{\text{7455}}": one level inside another
+    return working
+
+
+def _latex_commands(chars: list[str], working: str, rewritten: list[tuple[int, int]]) -> str:
+    """``\\text{...}`` and its kin unwrapped (two levels deep) and LaTeX thousands separators as commas; the text
+    after."""
+    for _ in range(2):  # "\\boxed{\\text{7455}}": one level inside another
         for m in _TEXT_COMMAND.finditer(working):
-            # the words moved to where the command starts: "\$16/\text{hour}" reads "$16/hour", and a unit
-            # after a slash joins the number before it ("\$500 \text{/month}" reads "$500/month")
+            # the words moved to where the command starts: "\\$16/\\text{hour}" reads "$16/hour", and a unit
+            # after a slash joins the number before it ("\\$500 \\text{/month}" reads "$500/month")
             start = m.start()
             before = working[max(0, start - 20) : start].rstrip(" \t")
             if m.group(1).startswith("/") and before[-1:].isdigit():
@@ -326,15 +341,18 @@ def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
             _blank(chars, start, m.end(), m.group(1))
             rewritten.append((start, m.end()))
         working = "".join(chars)
-
     if "{,}" in working or "\\," in working:  # what a LaTeX thousands separator needs
         for m in _LATEX_THOUSANDS.finditer(working):
             digits = re.sub(r"\{,\}|\\,", ",", m.group())
             _blank(chars, m.start(), m.end(), digits)
             rewritten.append((m.start(), m.end()))
         working = "".join(chars)
-    for m in _LATEX.finditer(working):
-        _blank(chars, m.start(), m.end(), _LATEX_SIGNS.get(m.group(), ""))
+    return working
+
+
+def _fractions(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
+    """``\\frac{a}{b}`` as ``a/b`` (parenthesised where arithmetic around it needs it), innermost first, at most
+    :data:`_FRAC_DEPTH` levels."""
     for _ in range(_FRAC_DEPTH):
         working = "".join(chars)
         if "frac" not in working:
@@ -358,36 +376,21 @@ def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
             rewritten.append((m.start(), m.end()))
 
 
-def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
-    """The shown text, working copy and final answer of a solution in any of the formats above.
-
-    >>> n = normalize_solution(["Step 1: 9 \\\\times 2 = 18", "The answer is \\\\boxed{18}."])
-    >>> n.text.splitlines()[0], n.working.splitlines()[0].split(), n.answer, n.user_steps
-    ('Step 1: 9 \\\\times 2 = 18', ['9', '*', '2', '=', '18'], 18.0, ((0, 23), (24, 49)))
-    """
-    text = _as_text(solution)
-    chars = list(text)
-    answer: float | None = None
-    answer_span: tuple[int, int] | None = None
-    rewritten: list[tuple[int, int]] = []
-    # Each pass below runs only on a text holding what its pattern needs (the words of an ASCII text looked up
-    # in its lower case; a text with other letters, which the patterns' case folding may match, takes every pass).
-    lower = text.lower() if text.isascii() else None
-
-    def may_hold(*words: str) -> bool:
-        return lower is None or any(w in lower for w in words)
-
+def _answer_probe(text: str) -> str:
+    """``text`` as the answer patterns read it: "1{,}200" as "1,200" (padded after), bold and math delimiters
+    blanked (the same length)."""
     probe = text
-    if "*" in text or "\\" in text:  # "1{,}200" as "1,200" (padded after), bold and math delimiters blanked
+    if "*" in text or "\\" in text:
         if "{,}" in text or "\\," in text:
             probe = _LATEX_THOUSANDS.sub(lambda m: re.sub(r"\{,\}|\\,", ",", m.group()).ljust(len(m.group())), text)
         if "**" in probe or "\\" in probe or "}" in probe:
             probe = _ANSWER_MARKUP.sub(lambda m: " " * len(m.group()), probe)
-    lines = list(_ANSWER_LINE.finditer(probe)) if "####" in text or may_hold("a:", "answer") else []
-    if lines:  # the last answer line: blanked whole, its number is the answer
-        m = lines[-1]
-        answer, answer_span = _answer_value(m.group("num")), (m.start("num"), m.end("num"))
-        _blank(chars, m.start(), m.end())
+    return probe
+
+
+def _blank_markup(chars: list[str], text: str, may_hold: Callable[..., bool]) -> None:
+    """Bold, heading marks and line labels blanked in ``chars``, thousands split by spaces joined, a word chain's
+    operators written as signs; each pass only on a text holding what its pattern needs."""
     if "**" in text:
         for m in _BOLD.finditer(text):
             _blank(chars, m.start(), m.end())
@@ -404,6 +407,46 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
             for w in _WORD_SIGN.finditer(m.group()):
                 word = " ".join(w.group().lower().split())
                 _blank(chars, m.start() + w.start(), m.start() + w.end(), _WORD_SIGNS.get(word, "="))
+
+
+def _blank_words_of_numbers(chars: list[str]) -> None:
+    """Words naming a number blanked ("7 + 2 (food) + 3 (gas) = 12") and a part of a number written as a product
+    ("90% of 60 = 54", "1/3 of 18 = 6"), after the LaTeX pass."""
+    working = "".join(chars)
+    if "(" in working and _LABEL_OPENS.search(working):
+        for m in _LABEL_IN_PARENS.finditer(working):
+            _blank(chars, m.start(), m.end())
+    if ("%" in working or "/" in working) and _OF_NUMBER.search(working):
+        for m in _PERCENT_OF.finditer(working):
+            _blank(chars, m.start(1), m.end(1), "*")
+
+
+def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
+    """The shown text, working copy and final answer of a solution in any of the formats above.
+
+    >>> n = normalize_solution(["Step 1: 9 \\\\times 2 = 18", "The answer is \\\\boxed{18}."])
+    >>> n.text.splitlines()[0], n.working.splitlines()[0].split(), n.answer, n.user_steps
+    ('Step 1: 9 \\\\times 2 = 18', ['9', '*', '2', '=', '18'], 18.0, ((0, 23), (24, 49)))
+    """
+    text = _as_text(solution)
+    chars = list(text)
+    rewritten: list[tuple[int, int]] = []
+    # Each pass below runs only on a text holding what its pattern needs (the words of an ASCII text looked up
+    # in its lower case; a text with other letters, which the patterns' case folding may match, takes every pass).
+    lower = text.lower() if text.isascii() else None
+
+    def may_hold(*words: str) -> bool:
+        return lower is None or any(w in lower for w in words)
+
+    probe = _answer_probe(text)
+    answer: float | None = None
+    answer_span: tuple[int, int] | None = None
+    lines = list(_ANSWER_LINE.finditer(probe)) if "####" in text or may_hold("a:", "answer") else []
+    if lines:  # the last answer line: blanked whole, its number is the answer
+        m = lines[-1]
+        answer, answer_span = _answer_value(m.group("num")), (m.start("num"), m.end("num"))
+        _blank(chars, m.start(), m.end())
+    _blank_markup(chars, text, may_hold)
     if answer is None and may_hold("boxed", "answer"):
         inline = list(_ANSWER_INLINE.finditer(probe))
         if inline:
@@ -411,13 +454,7 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
             group = "boxed" if m.group("boxed") is not None else "said"
             answer, answer_span = _answer_value(m.group(group)), (m.start(group), m.end(group))
     _latex(chars, rewritten)
-    working = "".join(chars)
-    if "(" in working and _LABEL_OPENS.search(working):
-        for m in _LABEL_IN_PARENS.finditer(working):  # "7 + 2 (food) + 3 (gas) = 12": words naming a number
-            _blank(chars, m.start(), m.end())
-    if ("%" in working or "/" in working) and _OF_NUMBER.search(working):
-        for m in _PERCENT_OF.finditer(working):  # "90% of 60 = 54", "1/3 of 18 = 6": a part of a number, a product
-            _blank(chars, m.start(1), m.end(1), "*")
+    _blank_words_of_numbers(chars)
     if answer is None or not math.isfinite(answer):
         answer, answer_span = None, None
     return NormalizedSolution(text, "".join(chars), answer, answer_span, tuple(rewritten),
