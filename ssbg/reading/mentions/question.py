@@ -5,6 +5,7 @@ asks by a dimension's wh-word (``how far``).
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -154,6 +155,8 @@ def _how_many_unit(text: str, toks: Sequence[Token], look: _PackTexts) -> str | 
         unit, k = written
         if unit.lower() in ("times", "time"):
             return ""
+        if not asked[0] and lemmatize(unit.lower()) in _ASKED_BY_NOUN:
+            return None  # "how much profit": a dimension's noun, no unit (asked_unit reads it)
         return _with_question_rate(toks, unit, k, look)
     return None
 
@@ -260,10 +263,24 @@ _ASKED_DIMENSION: Mapping[str, UnitVector] = MappingProxyType({
     "far": _LENGTH, "tall": _LENGTH, "high": _LENGTH, "deep": _LENGTH, "wide": _LENGTH,
     "heavy": _MASS, "old": _TIME, "fast": UnitVector(length=1, time=-1),
 })  # fmt: skip
+# The nouns of a question that ask a dimension without naming a unit ("How much profit did she make?",
+# "What is the total cost?"): the answer is in the text's one unit of that dimension.  The money nouns
+# are issue 36's ('profit', 'change': 6 of 33 target refusals on unseen GSM8K problems).
+_ASKED_BY_NOUN: Mapping[str, UnitVector] = MappingProxyType({
+    **dict.fromkeys(_words("""money profit cost change price revenue income earnings saving savings salary wage
+        tip budget bill fee payment rent allowance spending expense debt balance deposit donation worth
+        commission bonus refund discount sales"""), _MONEY),
+    **dict.fromkeys(_words("weight"), _MASS),
+    **dict.fromkeys(_words("distance"), _LENGTH),
+})  # fmt: skip
 _WEIGH = frozenset(_words("weigh weighs weighed"))
 _DURATION = frozenset(_words("take takes took taken last lasts lasted"))
 _PAYING = frozenset(_words("""money cost costs spend spends spent pay pays paid earn earns earned worth profit
-    charge charges charged owe owes owed"""))
+    charge charges charged owe owes owed save saves saved make makes made sell sells sold receive receives
+    received collect collects collected raise raises raised donate donates donated contribute contributes
+    contributed"""))
+_PERIODS = frozenset(_words("second minute hour day night week month year"))
+_WH = frozenset(_words("what calculate find determine compute"))  # a question that asks by a noun
 _EACH = frozenset(_words("each every apiece"))  # a rate of what is asked: "how far will each member run"
 _ONE = frozenset(_words("per a an one"))  # money for one of something is a price: "how much does a ticket cost"
 
@@ -313,12 +330,19 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackT
             wanted = _ASKED_DIMENSION[nxt]
         elif nxt == "much" and any(w in _WEIGH for w in rest):
             wanted = _MASS
-        elif nxt == "much" and any(w in _PAYING for w in rest) and not any(w in _ONE for w in lows):
+        elif nxt == "much" and rest and lemmatize(rest[0]) in _ASKED_BY_NOUN:
+            wanted = _ASKED_BY_NOUN[lemmatize(rest[0])]  # "how much profit", "how much weight"
+            if wanted == _MONEY and _one_priced(lows, i + 2):
+                return None
+        elif nxt == "much" and any(w in _PAYING for w in rest) and not _one_priced(lows, i + 2):
             wanted = _MONEY
         elif nxt == "long" and any(w in _DURATION for w in rest):
             wanted = _TIME
         if wanted is not None:
             break
+    if wanted is None and lows and lows[0] in _WH and "many" not in lows and not _one_priced(lows, 1):
+        nouns = (_ASKED_BY_NOUN.get(lemmatize(w)) for w in lows)  # "What is the total cost?"
+        wanted = next((d for d in nouns if d is not None), None)
     if wanted is None:
         return None
     found: dict[str, str] = {}  # lemma -> the unit as first written
@@ -329,3 +353,12 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackT
         if resolved is not None and resolved.dimension == wanted:
             found.setdefault(resolved.lemma, m.unit)
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _one_priced(lows: Sequence[str], j: int) -> bool:
+    """Whether a question of money asks a price or a rate: ``per`` or ``average`` anywhere, ``a`` / ``an`` /
+    ``one`` within three words after ``how much`` ("how much does a ticket cost"; not "if she pays with a
+    $20 bill"), or before a period ("how much does he make a week")."""
+    if "per" in lows or "average" in lows or any(w in _ONE for w in lows[j : j + 3]):
+        return True
+    return any(w in _ONE and nxt in _PERIODS for w, nxt in itertools.pairwise(lows))
