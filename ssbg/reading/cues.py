@@ -30,6 +30,7 @@ __all__ = [
     "CUE_PATTERNS",
     "EQUATION_CONSTANTS",
     "FALLBACK_CONSTANTS",
+    "KNOWLEDGE_CONSTANTS",
     "SELF_COMPANION_CUE",
     "Cue",
     "find_cue_occurrences",
@@ -86,6 +87,18 @@ SELF_COMPANION_CUE: re.Pattern[str] = re.compile(
     r"(?i)(?<![a-z])(?:(?:his|her|their|my)\s+(?:[\w-]+\s+){0,2}|with\s+(?:[\w-]+\s+){1,2}"
     rf"|(?:has|have|had)\s+(?:[\w-]+\s+){{0,2}}){_COMPANIONS}(?![a-z])"
 )
+
+def _both(things: str, having: str, *keys: str) -> re.Pattern[str]:
+    """A thing and what it has, both named in a text in either order ("3 dogs ... how many legs"): a match
+    is the first of the two words, searched only in a text that holds one of ``keys`` (``having`` needs one)."""
+    thing, has = rf"(?<![a-z])(?:{things})(?![a-z])", rf"(?<![a-z])(?:{having})(?![a-z])"
+    return _gated(re.compile(rf"(?i){thing}(?=[\s\S]*{has})|{has}(?=[\s\S]*{thing})"), *keys)
+
+
+_LEGS = r"legs?"
+_WHEELS = r"wheels?|wheeled"
+_BILLS = r"bills?|notes?|cash"
+
 
 # Constant id -> the words that cue it, in order of preference among constants of
 # equal value (the first constant whose cue occurs in the text wins).
@@ -263,6 +276,62 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "hundred": _words(r"hundreds?"),
         "thousand": _words(r"thousands?"),
         "million": _words(r"millions?"),
+        # world knowledge (issue 36): the thing and what it has, both named
+        "legs_per_person": _both(r"people|persons?|m[ae]n|wom[ae]n|boys?|girls?|child(?:ren)?|kids?|humans?|"
+                                 r"students?|players?|friends?|dancers?", _LEGS, "leg"),
+        "legs_per_chicken": _both(r"chickens?|hens?|roosters?", _LEGS, "leg"),
+        "legs_per_duck": _both(r"ducks?|geese|goose|swans?", _LEGS, "leg"),
+        "legs_per_bird": _both(r"birds?|turkeys?|ostrich(?:es)?|pigeons?|parrots?|flamingos?|penguins?", _LEGS, "leg"),
+        "legs_per_dog": _both(r"dogs?|puppies|puppy", _LEGS, "leg"),
+        "legs_per_cat": _both(r"cats?|kittens?", _LEGS, "leg"),
+        "legs_per_horse": _both(r"horses?|ponies|pony|donkeys?|zebras?", _LEGS, "leg"),
+        "legs_per_cow": _both(r"cows?|cattle|bulls?|calf|calves", _LEGS, "leg"),
+        "legs_per_pig": _both(r"pigs?|piglets?|hogs?", _LEGS, "leg"),
+        "legs_per_sheep": _both(r"sheep|lambs?", _LEGS, "leg"),
+        "legs_per_goat": _both(r"goats?", _LEGS, "leg"),
+        "legs_per_table": _both(r"tables?", _LEGS, "leg"),
+        "legs_per_chair": _both(r"chairs?|stools?", _LEGS, "leg"),
+        "legs_per_insect": _both(r"insects?|ants?|bees?|beetles?|flies|ladybugs?|grasshoppers?|butterfl(?:y|ies)",
+                                 _LEGS, "leg"),
+        "legs_per_spider": _both(r"spiders?|octopus(?:es)?", _LEGS, "leg"),
+        "wheels_per_bicycle": _both(r"bicycles?|bikes?", _WHEELS, "wheel"),
+        "wheels_per_motorcycle": _both(r"motorcycles?|motorbikes?|scooters?", _WHEELS, "wheel"),
+        "wheels_per_tricycle": _both(r"tricycles?|trikes?", _WHEELS, "wheel"),
+        "wheels_per_car": _both(r"cars?|vehicles?|wagons?|skateboards?|roller skates?", _WHEELS, "wheel"),
+        "letters_per_alphabet": _words(r"alphabets?"),
+        "us_states": _gated(
+            re.compile(r"(?i)(?<![a-z])(?:united|u\.s\.|american|all(?: the)?|every|each|50|fifty) states?(?![a-z])"),
+            "state",
+        ),
+        "twins": _words(r"twins?"),
+        "triplets": _words(r"triplets?"),
+        "quadruplets": _words(r"quadruplets?", r"quads"),
+        "quintuplets": _words(r"quintuplets?"),
+        "sextuplets": _words(r"sextuplets?"),
+        "septuplets": _words(r"septuplets?"),
+        "octuplets": _words(r"octuplets?"),
+        "twenty_dollar_bill": _words(r"twenties", r"twenty[- ]dollar bills?"),
+        "ten_dollar_bill": _both(r"tens", _BILLS, "ten"),
+        "five_dollar_bill": _gated(
+            re.compile(r"(?i)(?<![a-z])fivers?(?![a-z])|(?<![a-z])fives(?![a-z])(?=[\s\S]*(?<![a-z])(?:bills?|notes?|cash)(?![a-z]))"
+                       r"|(?<![a-z])(?:bills?|notes?|cash)(?![a-z])(?=[\s\S]*(?<![a-z])fives(?![a-z]))"),
+            "five",
+        ),
+        "score": _gated(
+            re.compile(r"(?i)(?<![a-z])(?:(?:a|one|two|three|four|five|six) score(?= (?:of|and|years))|fourscore|"
+                       r"threescore)(?![a-z])"),
+            "score",
+        ),
+        "bakers_dozen": _words(r"baker'?s'? dozens?"),
+        "cards_per_deck": _words(r"decks? of (?:playing )?cards", r"card decks?"),
+        "triangle_sides": _words(r"triang(?:le|les|ular)"),
+        "pentagon_sides": _words(r"pentagon(?:s|al)?"),
+        "hexagon_sides": _words(r"hexagon(?:s|al)?"),
+        "octagon_sides": _words(r"octagon(?:s|al)?"),
+        "ounces_per_cup": _both(r"cups?", r"ounces?|oz", "ounc", "oz"),
+        "ounces_per_gallon": _both(r"gallons?", r"ounces?|oz", "ounc", "oz"),
+        "inches_per_yard": _both(r"yards?", r"inch(?:es)?", "inch"),
+        "yards_per_mile": _both(r"miles?", r"yards?", "yard"),
         "every_other": _words(r"every other", r"every second", r"alternate"),
         "buy_one_get_one": _words(r"buy (?:one|1),? get (?:one|1)", r"bogo"),
         "parents": _words(r"parents", r"grandparents"),
@@ -311,8 +380,29 @@ FALLBACK_CONSTANTS: frozenset[str] = frozenset(
         "rectangle_pairs",
         "diameter_per_radius",
         "two_sides",
+        "us_states",
+        "score",
+        "triangle_sides",
+        "pentagon_sides",
+        "hexagon_sides",
+        "octagon_sides",
+        "ounces_per_gallon",
+        "inches_per_yard",
+        "yards_per_mile",
     }
 )
+
+# World knowledge (issue 36): ordinary constants, weighed as candidates below what the text writes (a mention,
+# a scaled mention), since their cue words ("legs", "cars") say what a thing has, not that a number is meant.
+KNOWLEDGE_CONSTANTS: frozenset[str] = frozenset(
+    cid for cid in IMPLICIT_CONSTANTS if cid.startswith(("legs_per_", "wheels_per_"))
+) | frozenset(
+    {
+        "letters_per_alphabet", "twins", "triplets", "quadruplets", "quintuplets", "sextuplets", "septuplets",
+        "octuplets", "twenty_dollar_bill", "ten_dollar_bill", "five_dollar_bill", "bakers_dozen", "cards_per_deck",
+        "ounces_per_cup",
+    }
+)  # fmt: skip
 
 # Constants no words of a text cue: the form of an equation implies them (ssbg.reading.formula.isolate,
 # a lone unknown's coefficient 1 where the equation collects terms), so find_cues never offers them.
