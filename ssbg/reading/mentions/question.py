@@ -155,7 +155,7 @@ def _how_many_unit(text: str, toks: Sequence[Token], look: _PackTexts) -> str | 
         unit, k = written
         if unit.lower() in ("times", "time"):
             return ""
-        if not asked[0] and lemmatize(unit.lower()) in _ASKED_BY_NOUN:
+        if not asked[0] and _asked_noun_dimension(unit.lower()) is not None:
             return None  # "how much profit": a dimension's noun, no unit (asked_unit reads it)
         return _with_question_rate(toks, unit, k, look)
     return None
@@ -330,8 +330,8 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackT
             wanted = _ASKED_DIMENSION[nxt]
         elif nxt == "much" and any(w in _WEIGH for w in rest):
             wanted = _MASS
-        elif nxt == "much" and rest and lemmatize(rest[0]) in _ASKED_BY_NOUN:
-            wanted = _ASKED_BY_NOUN[lemmatize(rest[0])]  # "how much profit", "how much weight"
+        elif nxt == "much" and rest and _asked_noun_dimension(rest[0]) is not None:
+            wanted = _asked_noun_dimension(rest[0])  # "how much profit", "how much weight"
             if wanted == _MONEY and _one_priced(lows, i + 2):
                 return None
         elif nxt == "much" and any(w in _PAYING for w in rest) and not _one_priced(lows, i + 2):
@@ -341,7 +341,7 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackT
         if wanted is not None:
             break
     if wanted is None and lows and lows[0] in _WH and "many" not in lows and not _one_priced(lows, 1):
-        nouns = (_ASKED_BY_NOUN.get(lemmatize(w)) for w in lows)  # "What is the total cost?"
+        nouns = map(_asked_noun_dimension, lows)  # "What is the total cost?"
         wanted = next((d for d in nouns if d is not None), None)
     if wanted is None:
         return None
@@ -353,6 +353,11 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackT
         if resolved is not None and resolved.dimension == wanted:
             found.setdefault(resolved.lemma, m.unit)
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _asked_noun_dimension(low: str) -> UnitVector | None:
+    """The dimension a question's noun asks (``profits`` as ``profit``: the plural by its ``s``, no lemmatizer)."""
+    return _ASKED_BY_NOUN.get(low) or (_ASKED_BY_NOUN.get(low[:-1]) if low.endswith("s") else None)
 
 
 def _one_priced(lows: Sequence[str], j: int) -> bool:
