@@ -436,9 +436,28 @@ def _without_folding(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     return re.compile(pattern.pattern.removeprefix("(?i)"), pattern.flags & ~re.IGNORECASE)
 
 
-_LOWER_CASE: Mapping[str, re.Pattern[str] | None] = MappingProxyType(
-    {cid: _without_folding(pattern) for cid, pattern in CUE_PATTERNS.items()}
-)
+class _CaseSensitive(Mapping[str, "re.Pattern[str] | None"]):
+    """Each cue pattern's case-sensitive twin (:func:`_without_folding`), compiled on first use: a process
+    compiles only the twins of the constants its texts may cue, not all of them at import."""
+
+    def __init__(self) -> None:
+        self._compiled: dict[str, re.Pattern[str] | None] = {}
+
+    def __getitem__(self, cid: str) -> re.Pattern[str] | None:
+        try:
+            return self._compiled[cid]
+        except KeyError:
+            twin = self._compiled[cid] = _without_folding(CUE_PATTERNS[cid])
+            return twin
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(CUE_PATTERNS)
+
+    def __len__(self) -> int:
+        return len(CUE_PATTERNS)
+
+
+_LOWER_CASE: Mapping[str, re.Pattern[str] | None] = _CaseSensitive()
 
 
 @functools.lru_cache(maxsize=8)  # a problem's text and solution, asked for each value
