@@ -422,8 +422,8 @@ _GATES: Mapping[str, tuple[str, ...] | None] = MappingProxyType(
 
 
 def _may_occur(cid: str, lowered: str | None) -> bool:
-    """Whether constant ``cid``'s cue words may occur in a text, lower-cased (None: a text that is not
-    ASCII, where a case-blind match may pair other letters, is always searched)."""
+    """Whether constant ``cid``'s cue words may occur in a text, lower-cased (and folded: :func:`_lowered`;
+    None: always searched)."""
     keys = _GATES[cid]
     return keys is None or lowered is None or any(map(lowered.__contains__, keys))
 
@@ -460,20 +460,29 @@ class _CaseSensitive(Mapping[str, "re.Pattern[str] | None"]):
 _LOWER_CASE: Mapping[str, re.Pattern[str] | None] = _CaseSensitive()
 
 
+# The letters a case-blind pattern matches to ASCII ones although their lower case is not ASCII (re._casefix:
+# dotless i, long s; a capital I with a dot lowers to i and a combining dot): folded before a gate looks for keys.
+_FOLD_TO_ASCII = str.maketrans({"\u0131": "i", "\u017f": "s", "\u0307": None})
+
+
 @functools.lru_cache(maxsize=8)  # a problem's text and solution, asked for each value
-def _lowered(text: str) -> str | None:
-    """``text`` lower-cased where it is ASCII (the offsets stay), else None."""
-    return text.lower() if text.isascii() else None
+def _lowered(text: str) -> tuple[str, bool]:
+    """``text`` lower-cased (the offsets stay where it is ASCII; else it serves only the gates, its letters that
+    match ASCII ones case-blind folded to them), and whether it is ASCII."""
+    if text.isascii():
+        return text.lower(), True
+    return text.lower().translate(_FOLD_TO_ASCII), False
 
 
-def _matches(cid: str, text: str, lowered: str | None) -> Iterator[re.Match[str]]:
-    """The matches of constant ``cid``'s cue pattern in ``text`` (``lowered``: the text lower-cased, where
-    it is ASCII); none where its keys show it has none."""
-    if not _may_occur(cid, lowered):
+def _matches(cid: str, text: str, lowered: tuple[str, bool]) -> Iterator[re.Match[str]]:
+    """The matches of constant ``cid``'s cue pattern in ``text`` (``lowered``: :func:`_lowered`); none where
+    its keys show it has none."""
+    low, ascii_text = lowered
+    if not _may_occur(cid, low):
         return iter(())
     plain = _LOWER_CASE[cid]
-    if plain is not None and lowered is not None:
-        return plain.finditer(lowered)
+    if plain is not None and ascii_text:
+        return plain.finditer(low)
     return CUE_PATTERNS[cid].finditer(text)
 
 
