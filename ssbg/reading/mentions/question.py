@@ -1,5 +1,5 @@
 """The question: where it is in the text, the unit it states (``how many apples``), and the unit it
-asks by a dimension's wh-word (``how far``).
+asks by a dimension's wh-word (``how far``) or noun (``how much profit``, ``what is the total cost``).
 """
 
 from __future__ import annotations
@@ -299,10 +299,13 @@ def asked_unit(
     ``how far / tall / high / deep / wide`` ask a length, ``how heavy`` and ``how much ... weigh``
     a mass, ``how old`` a time (an age), ``how fast`` a speed, ``how long`` with ``take`` or
     ``last`` a time, ``how much`` with ``money``, ``cost``, ``spend``, ``pay``, ``earn`` ... a sum
-    of money.  The answer is in the one unit of that dimension the mentions use (compared by
-    lemma, so ``1 mile ... 3 miles`` is one unit); with none or several, None: the question does
-    not say which.  A question of ``each`` / ``every`` asks a rate of the dimension, and one of
-    money with ``per``, ``a``, ``an`` or ``one`` may ask a price: both are left alone.
+    of money; ``how much`` or a ``what`` / ``find`` / ``calculate`` question with a noun of money
+    (``profit``, ``change``, ``cost``, ``savings`` ...), weight or distance asks that dimension.
+    The answer is in the one unit of that dimension the mentions use (compared by lemma, so ``1 mile
+    ... 3 miles`` is one unit); with none or several, None: the question does not say which.  A
+    question of ``each`` / ``every`` asks a rate of the dimension, and one of money with ``per`` or
+    ``average``, ``a`` / ``an`` / ``one`` right after ``how much``, or ``a week`` may ask a price or a
+    rate: both are left alone.
 
     >>> from ssbg.reading.mentions import extract_mentions
     >>> text = "If 500 sheets of paper weigh 7 pounds, how much do 2 sheets weigh?"
