@@ -281,6 +281,8 @@ _PAYING = frozenset(_words("""money cost costs spend spends spent pay pays paid 
     contributed"""))
 _PERIODS = frozenset(_words("second minute hour day night week month year"))
 _WH = frozenset(_words("what calculate find determine compute"))  # a question that asks by a noun
+_HEAD_ENDS = frozenset(_words("""of if on for to in at with that which when would will can could does did do should
+    after before per from by she he they it you we i"""))  # the words that end a what-question's head phrase
 _EACH = frozenset(_words("each every apiece"))  # a rate of what is asked: "how far will each member run"
 _ONE = frozenset(_words("per a an one"))  # money for one of something is a price: "how much does a ticket cost"
 
@@ -348,7 +350,9 @@ def _asked_dimension(lows: Sequence[str]) -> UnitVector | None:
             if wanted is not None:
                 return wanted
     if lows and lows[0] in _WH and "many" not in lows and not _one_priced(lows, 1):
-        nouns = map(_asked_noun_dimension, lows)  # "What is the total cost?"
+        # the head noun asks ("What is the total cost?"), not a noun after it ("What mileage keeps you within
+        # your budget?", "What was the percent of discount?": MAWPS names those unknowns miles and percent)
+        nouns = map(_asked_noun_dimension, _head_phrase(lows[1:]))
         return next((d for d in nouns if d is not None), None)
     return None
 
@@ -369,6 +373,17 @@ def _how_asks(nxt: str, rest: Sequence[str]) -> tuple[UnitVector | None, str]:
     if nxt == "long" and any(w in _DURATION for w in rest):
         return _TIME, ""
     return None, ""
+
+
+def _head_phrase(lows: Sequence[str]) -> list[str]:
+    """The words of a what-question up to the first that ends its head phrase (``amount of``, ``sum of`` and
+    ``total of`` go on): "is the lowest price" of "What is the lowest price she can pay"."""
+    phrase: list[str] = []
+    for w in lows:
+        if w in _HEAD_ENDS and not (w == "of" and phrase and phrase[-1] in ("amount", "sum", "total")):
+            break
+        phrase.append(w)
+    return phrase
 
 
 def _asked_noun_dimension(low: str) -> UnitVector | None:
