@@ -1,11 +1,11 @@
 """How often an unwritten quantity a question states is a number its gold solution uses (ADR 0027).
 
 For every GSM8K train problem (development data) and every reading the rules of
-:data:`ssbg.checking.implicit.IMPLICIT_RULES` propose for its question, of a value the question does not write
+:data:`ssbg.reading.implicit.IMPLICIT_RULES` propose for its question, of a value the question does not write
 (in digits or as a number word), whether a calculator annotation of the gold solution uses that value as an
-operand.  The share per rule is :data:`ssbg.checking.implicit.IMPLICIT_RATES`, the probability the checker gives
+operand.  The share per rule is :data:`ssbg.reading.implicit.IMPLICIT_RATES`, the probability the checker gives
 such a reading of a number nothing else grounds.  Last, the rate of a step the solution leaves unsaid
-(:data:`ssbg.checking.implicit.UNSAID_STEP_RATE`): before each annotation of a gold solution, of the values one
+(:data:`ssbg.reading.implicit.UNSAID_STEP_RATE`): before each annotation of a gold solution, of the values one
 step of an earlier result and another known number gives (not themselves known), the share the annotation uses.
 
     .venv/bin/python benchmarks/implicit_rates.py [--corpus ../shared/corpora/gsm8k/train.jsonl]
@@ -20,7 +20,7 @@ import json
 import re
 from pathlib import Path
 
-from ssbg.checking.implicit import IMPLICIT_RULES, proposals, unsaid_values
+from ssbg.reading.implicit import IMPLICIT_RULES, proposals, unsaid_values
 from ssbg.units import corpus_pack
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "gsm8k" / "train.jsonl"

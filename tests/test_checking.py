@@ -587,7 +587,7 @@ def test_an_arithmetic_slip_is_evidence_at_every_min_evidence() -> None:
 
 
 def test_every_implicit_rule_has_a_measured_rate() -> None:
-    from ssbg.checking.implicit import IMPLICIT_RATES, IMPLICIT_RULES
+    from ssbg.reading.implicit import IMPLICIT_RATES, IMPLICIT_RULES
 
     assert set(IMPLICIT_RATES) == {name for name, _ in IMPLICIT_RULES}
     assert all(0.0 < rate < 1.0 for rate in IMPLICIT_RATES.values())
@@ -595,7 +595,7 @@ def test_every_implicit_rule_has_a_measured_rate() -> None:
 
 def test_a_question_s_implicit_proposals_are_found_once_and_handed_out_as_new_lists() -> None:
     """Its solutions share one reading of the rules (memoized per question and pack); a caller's list is its own."""
-    from ssbg.checking.implicit import _proposals, proposals
+    from ssbg.reading.implicit import _proposals, proposals
 
     question = "Ann and Bob share 10 apples. Both eat 3. How many each?"
     first = proposals(question)
@@ -630,14 +630,14 @@ def test_a_question_s_implicit_proposals_are_found_once_and_handed_out_as_new_li
 def test_an_implicit_rule_proposes_the_quantity_its_words_state_and_no_other(
     question: str, value: float, rule: str, proposed: bool
 ) -> None:
-    from ssbg.checking.implicit import implicit_readings
+    from ssbg.reading.implicit import implicit_readings
 
     assert (rule in [r.rule for r in implicit_readings(question, value)]) is proposed
 
 
 
 def test_a_step_left_unsaid_grounds_a_number_only_as_probably_as_such_readings_are_the_golds() -> None:
-    from ssbg.checking.implicit import IMPLICIT_RATES, implicit_readings
+    from ssbg.reading.implicit import IMPLICIT_RATES, implicit_readings
 
     found = implicit_readings("There are five phones on a plan, one of them the main phone. How many others?", 4)
     assert [(r.rule, r.words) for r in found] == [("one_step", "5 - 1 (a step left unsaid)")]
@@ -693,7 +693,7 @@ def test_a_number_an_earlier_line_states_in_prose_is_no_invented_number() -> Non
 
 
 def test_a_number_one_unwritten_step_of_earlier_results_gives_is_could_not_tell_at_its_measured_rate() -> None:
-    from ssbg.checking.implicit import UNSAID_STEP_RATE
+    from ssbg.reading.implicit import UNSAID_STEP_RATE
 
     q = "Clementine baked 72 cookies. Jake baked twice as many. Tory baked half as many as both combined. How many?"
     unsaid = "Jake baked 72 x 2 = <<72*2=144>>144 cookies.\nTory baked 216 / 2 = <<216/2=108>>108 cookies.\nA: 108"

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import NumberError
 from ssbg.numbers import number_or_none
-from ssbg.reading.readers.solutions import gives
+from ssbg.reading.readers.solutions import Said, gives, said_units
 from ssbg.units import DIMENSIONLESS
 
 if TYPE_CHECKING:
@@ -320,31 +320,6 @@ def _alternatives(
             unit = None if earlier is None else earlier.unit.replace(" per ", "_per_").replace(" ", "_")
         hit = None if unit is None else pack.lookup(unit)
         out.append((None if hit is None or isinstance(hit, str) else hit, source.probability))
-    return out
-
-
-_SAID = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?:\\text\{\s*)?([A-Za-z]+)(?:\s+([A-Za-z]+))?")
-
-
-Said = dict[float, list[tuple[int, object, Fraction]]]
-"""The units a text writes right after a number, by the number's value: (where, dimension, scale)."""
-
-
-def said_units(text: str, pack: UnitPack) -> Said:
-    """The units a text writes right after a number (``6 feet``, ``1 kg of food``, ``2 \\text{ hours}``), by
-    value: each as (its offset, dimension, scale), for the units the pack knows with a scale (one pass)."""
-    out: Said = {}
-    for m in _SAID.finditer(text):
-        try:
-            value = float(m.group(1).replace(",", ""))
-        except ValueError:
-            continue
-        for words in ((m.group(2), m.group(3)), (m.group(2), None)):
-            phrase = " ".join(w for w in words if w)
-            hit = pack.lookup(phrase)
-            if not isinstance(hit, str) and hit.ratio is not None:
-                out.setdefault(value, []).append((m.start(), hit.dimension, hit.ratio))
-                break
     return out
 
 

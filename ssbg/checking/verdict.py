@@ -33,7 +33,7 @@ readings the reader finds plausible and that would undo it hold less than ``min_
 :data:`DEFAULT_MIN_EVIDENCE`) of the probability: the n-best unit readings of the mentions and
 sources of the operands (:func:`~ssbg.reading.choosing.reading_mass`), the stated and the asked unit
 (weighed with :data:`STATED_UNIT_RELIABILITY`, :data:`ASKED_UNIT_RELIABILITY`), the quantities a
-question states without writing them (:mod:`ssbg.checking.implicit`).  Otherwise it is
+question states without writing them (:mod:`ssbg.reading.implicit`).  Otherwise it is
 ``ambiguous_grounding`` (could not tell, coverage), its detail naming the most probable such
 reading and its probability; ``Finding.support`` keeps the probability, so
 :meth:`Verdict.status_at` gives the verdict at any other ε.
@@ -70,14 +70,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ssbg.checking.conversions import conversion_slips
-from ssbg.checking.implicit import implicit_readings, unsaid_step
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ProblemGraphError
 from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
 from ssbg.numbers import parse_number
 from ssbg.reading.choosing import BoundTrace, ReadingMass
+from ssbg.reading.implicit import implicit_readings, unsaid_step
 from ssbg.reading.learned.model import keeping_readings
-from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution
+from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution, written_numbers
 from ssbg.reading.textview import text_spans
 from ssbg.reading.weighing import ASKED_UNIT_RELIABILITY, DEFAULT_MIN_EVIDENCE, STATED_UNIT_RELIABILITY, is_evidence
 from ssbg.trace import Operand, Trace
@@ -314,6 +314,22 @@ class CheckedStep:
     user_step: int | None = None
 
 
+def _unit_words(unit: str | None) -> str:
+    return "a bare number" if unit is None else unit
+
+
+def _source_words(trace: Trace, o: Operand, formulas: Sequence[int | None]) -> str:
+    """What an operand reading stands for, in words: the quantity as written, an earlier formula's result (counted
+    from 1, as :meth:`Verdict.explain` counts), a constant."""
+    if o.mention is not None:
+        mention = trace.mentions[o.mention]
+        return repr(mention.text) if mention.source == "text" else "nothing the question writes"
+    if o.step is not None:
+        formula = formulas[o.step]
+        return "an earlier result" if formula is None else f"the result of step {formula + 1}"
+    return f"the constant {o.constant}"
+
+
 _EXPLAIN = {
     "unit_mismatch": "its units do not combine",
     "expected_unit_mismatch": "the answer's unit is not the one the question asks for",
@@ -367,6 +383,8 @@ class Verdict:
     notes: tuple[Finding, ...] = ()  # the kind check's notes (NOTE_FINDINGS): never change the status
     min_evidence: float = DEFAULT_MIN_EVIDENCE
     user_steps: tuple[tuple[int, int], ...] = ()  # the user's steps' spans in ``solution`` (Finding.user_step)
+    # the formula (CheckedStep.index) each step of ``trace`` belongs to, None where none: how readings() places them
+    step_formulas: tuple[int | None, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_min_evidence(self.min_evidence)
@@ -423,7 +441,7 @@ class Verdict:
         located = sorted(self.errors, key=lambda f: (f.line if f.line is not None else 1 << 30, f.step or 0))
         return located[0] if located else None
 
-    def explain(self) -> str:
+    def explain(self, readings: bool = False) -> str:
         """The verdict in prose: what was found, at which step, and why it is evidence or a reading limit.
         One step numbering, said here once: this text counts steps from 1, as a person reads them (``step 1``
         is the first formula); ``Finding.step``, ``CheckedStep.index`` and the tables' ``first_error_step``
@@ -433,20 +451,88 @@ class Verdict:
         or paragraphs split on blank lines) it also names the user's step, counted from 0 as step-labelled
         benchmarks count ("step 3, in the user's step 1 counted from 0,", :attr:`Finding.user_step`).
 
+        With ``readings``, it ends with every reading the reader handed over (:meth:`readings`): each question
+        quantity's and each literal's, best first, ``*`` before the one bound.
+
         >>> print(check_solution("Ann has 3 bags of 4 kg. How many kg?", "3 * 4 = <<3*4=12>>12 kg").explain())
         sound: every step of the solution is admitted by dimensional analysis and the answer has the unit asked for.
+        >>> q = "Weng earns $12 an hour for babysitting. Yesterday she babysat for 5 hours. How much did she earn?"
+        >>> print(check_solution(q, "She earned 12 * 5 = $<<12*5=60>>60.").explain(readings=True))
+        sound: every step of the solution is admitted by dimensional analysis and the answer has the unit asked for.
+        readings handed over (best first; * the one bound):
+        - '$12 an hour': * $ per hour 0.997 | $ 0.00333 | hour 1.5e-05
+        - '5 hours': * hours 1 | a bare number 0.00013 | $ 6.1e-05
+        - step 1, 12: * '$12 an hour' 1
+        - step 1, 5: * '5 hours' 1
         """
         if self.status == "sound":
-            return "\n".join(["sound: every step of the solution is admitted by dimensional analysis and the answer "
-                               "has the unit asked for.", *("- note: " + self._sentence(f) for f in self.notes)])
-        head = {
-            "error": "error: the solution has error evidence",
-            "unverifiable": "unverifiable: no error evidence, but ssbg could not check everything",
-        }[self.status]
-        lines = [f"{head} ({len(self.errors)} error finding(s), {len(self.coverage)} coverage gap(s))."]
-        lines.extend("- " + self._sentence(f) for f in self._ordered())
-        lines.extend("- note: " + self._sentence(f) for f in self.notes)
+            lines = ["sound: every step of the solution is admitted by dimensional analysis and the answer has the "
+                     "unit asked for.", *("- note: " + self._sentence(f) for f in self.notes)]
+        else:
+            head = {
+                "error": "error: the solution has error evidence",
+                "unverifiable": "unverifiable: no error evidence, but ssbg could not check everything",
+            }[self.status]
+            lines = [f"{head} ({len(self.errors)} error finding(s), {len(self.coverage)} coverage gap(s))."]
+            lines.extend("- " + self._sentence(f) for f in self._ordered())
+            lines.extend("- note: " + self._sentence(f) for f in self.notes)
+        if readings:
+            lines.extend(self._readings_lines())
         return "\n".join(lines)
+
+    def _readings_lines(self) -> list[str]:
+        rows = self.readings()
+        if not rows:
+            return ["readings handed over: none (no step was read)."]
+        things: dict[int, tuple[str, list[str]]] = {}
+        for r in rows:
+            what, text, step = r["what"], r["text"], r["step"]
+            where = repr(text) if what == "quantity" else f"step {step + 1}, {text}" if step is not None else text
+            said = things.setdefault(r["thing"], (where, []))[1]
+            said.append(f"{'* ' if r['bound'] else ''}{r['reading']} {r['probability']:.3g}")
+        return ["readings handed over (best first; * the one bound):",
+                *(f"- {where}: " + " | ".join(said) for where, said in things.values())]
+
+    def readings(self) -> list[dict[str, Any]]:
+        """Every reading the reader handed over for this solution (ADR 0035), as plain rows, best first within each
+        thing: each question quantity's n-best units and each solution literal's n-best sources, with their
+        probabilities and whether it is the reading bound.  A row's keys: ``thing`` (numbers the things from 0; a
+        literal written twice is two things), ``what`` (``quantity`` or ``literal``), ``text`` (as written), ``step``
+        (the formula a literal is in, from 0 as :attr:`Finding.step`; None for a quantity), ``reading`` (a unit as
+        written, or what the literal stands for: ``'$12 an hour'``, ``the result of step 1``, a constant, "nothing
+        the question writes"), ``probability``, ``bound``.  A thing read one way only has one row, probability 1.
+        ``pandas.DataFrame(verdict.readings())`` is the table.
+
+        >>> q = "Weng earns $12 an hour for babysitting. Yesterday she babysat for 5 hours. How much did she earn?"
+        >>> v = check_solution(q, "She earned 12 * 5 = $<<12*5=60>>60.")
+        >>> [(r["thing"], r["text"], r["reading"], r["probability"], r["bound"]) for r in v.readings()][:2]
+        [(0, '$12 an hour', '$ per hour', 0.996645, True), (0, '$12 an hour', '$', 0.003334, False)]
+        """
+        trace = self.trace
+        if trace is None:
+            return []
+        rows: list[dict[str, Any]] = []
+        thing = 0
+        for m in trace.mentions:
+            if m.source != "text":
+                continue
+            choices = sorted(m.readings, key=lambda r: -r.probability) or ((m.unit, 1.0),)
+            rows.extend({"thing": thing, "what": "quantity", "text": m.text, "step": None,
+                         "reading": _unit_words(unit), "probability": p, "bound": unit == m.unit}
+                        for unit, p in choices)
+            thing += 1
+        formulas = self.step_formulas if len(self.step_formulas) == len(trace.steps) else (None,) * len(trace.steps)
+        for step, formula in zip(trace.steps, formulas, strict=True):
+            for o in step.operands:
+                if o.text is None:  # a constant the text cues, or a step's result the formula does not write
+                    continue
+                sources = sorted(o.readings, key=lambda r: -r.probability) or ((o, 1.0),)  # the plan may bind another
+                rows.extend({"thing": thing, "what": "literal", "text": o.text, "step": formula,
+                             "reading": _source_words(trace, r, formulas), "probability": p,
+                             "bound": (r.mention, r.step, r.constant) == (o.mention, o.step, o.constant)}
+                            for r, p in sources)
+                thing += 1
+        return rows
 
     def _sentence(self, f: Finding) -> str:
         where = "the solution" if f.step is None else f"step {f.step + 1}"
@@ -828,7 +914,6 @@ Signature = tuple[str, tuple[float, ...], float | None]
 """A step's computation: its operation, its operand values (sorted) and its stated result."""
 
 _ADDITIVE_KINDS = frozenset({"add", "subtract", "transfer", "compare_additive"})
-_NUMBER = re.compile(r"\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
 
 
 class _Facts(NamedTuple):
@@ -911,7 +996,7 @@ class Reference:
     def from_verdict(cls, verdict: Verdict) -> Reference:
         """The reference as its own verdict (checked alone) shows it."""
         trace, graph = verdict.trace, verdict.graph
-        numbers = {n for n in map(_number, _NUMBER.findall(verdict.solution)) if n is not None}
+        numbers = set(written_numbers(verdict.solution))
         steps: set[Signature] = set()
         if trace is not None:
             for i, step in enumerate(trace.steps):
@@ -1165,4 +1250,5 @@ def check_solution(
         tuple(notes),
         min_evidence,
         reading.solution.user_steps,
+        reading.owner(),
     )

@@ -58,6 +58,7 @@ import math
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
 from ssbg.limits import size_refusal
@@ -90,11 +91,14 @@ __all__ = [
     "NormalizedSolution",
     "ReadStep",
     "ReadingNote",
+    "Said",
     "SolutionReading",
     "clear_question_cache",
     "gives",
     "normalize_solution",
     "read_solution",
+    "said_units",
+    "written_numbers",
 ]
 
 CORPUS = "solution"
@@ -527,6 +531,54 @@ class SolutionReading:
             for k in range(*s.trace_steps):
                 owners[k] = s.index
         return tuple(owners)
+
+
+# ------------------------------------------------------------------ units written after a number
+
+
+_SAID = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?:\\text\{\s*)?([A-Za-z]+)(?:\s+([A-Za-z]+))?")
+
+
+Said = dict[float, list[tuple[int, object, Fraction]]]
+"""The units a text writes right after a number, by the number's value: (where, dimension, scale)."""
+
+
+def said_units(text: str, pack: UnitPack) -> Said:
+    """The units a text writes right after a number (``6 feet``, ``1 kg of food``, ``2 \\text{ hours}``), by
+    value: each as (its offset, dimension, scale), for the units the pack knows with a scale (one pass)."""
+    out: Said = {}
+    for m in _SAID.finditer(text):
+        try:
+            value = float(m.group(1).replace(",", ""))
+        except ValueError:
+            continue
+        for words in ((m.group(2), m.group(3)), (m.group(2), None)):
+            phrase = " ".join(w for w in words if w)
+            hit = pack.lookup(phrase)
+            if not isinstance(hit, str) and hit.ratio is not None:
+                out.setdefault(value, []).append((m.start(), hit.dimension, hit.ratio))
+                break
+    return out
+
+
+_WRITTEN_NUMBER = re.compile(r"\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
+_SPLIT_THOUSANDS = re.compile(r"(?<=\d)[ ,](?=\d{3}\b)")
+
+
+def written_numbers(text: str) -> frozenset[float]:
+    """Every number a text writes (``400 000``, ``3,000``, ``50%``, ``.5``), as values rounded to 6 places: what a
+    reference solution uses or writes, which the checker compares another solution's numbers with (ADR 0019).
+
+    >>> sorted(written_numbers("He paid 3,000 + 400 000 = 403,000, 50% of .5"))
+    [0.5, 50.0, 3000.0, 400000.0, 403000.0]
+    """
+    out: set[float] = set()
+    for written in _WRITTEN_NUMBER.findall(text):
+        try:
+            out.add(round(float(parse_number(_SPLIT_THOUSANDS.sub("", written.strip().rstrip("%").strip()))), 6))
+        except ValueError:  # NumberError is one
+            continue
+    return frozenset(out)
 
 
 # ------------------------------------------------------------------ arithmetic
