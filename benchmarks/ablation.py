@@ -20,7 +20,10 @@ Runs are deterministic (the same counts on every run), so the noise is zero: a f
 when every count of the table (admitted, mismatched steps, flagged, caught, false alarms) equals the baseline's.
 
     nice -n 5 .venv/bin/python benchmarks/ablation.py [--corpora ../shared/corpora] [--limit 2000] [--dev-limit N]
-        [--family KIND:NAME ...] [--out TABLE.md]
+        [--family KIND:NAME ...] [--together] [--out TABLE.md]
+
+``--together``: one run with the families given all switched off (families that overlap, such as two proposers
+of the same unwritten count, may each add nothing alone and something together).
 """
 
 from __future__ import annotations
@@ -149,6 +152,17 @@ def _finds_nothing(*args: Any, **kwargs: Any) -> None:
 
 
 @contextlib.contextmanager
+def all_off(off: Sequence[Family]) -> Iterator[None]:
+    """Read with every family of ``off`` switched off together inside the block (none: all on)."""
+    with contextlib.ExitStack() as stack:
+        if not off:
+            stack.enter_context(switched_off(None))
+        for family in off:
+            stack.enter_context(switched_off(family))
+        yield
+
+
+@contextlib.contextmanager
 def switched_off(family: Family | None) -> Iterator[None]:
     """Read with ``family`` switched off inside the block (None: all on); the caches cleared on entry and exit."""
     if family is None:
@@ -255,19 +269,19 @@ def checker_figures(records: Sequence[dict[str, Any]], pack: UnitPack) -> tuple[
 
 @dataclasses.dataclass
 class Run:
-    family: Family | None
+    off: tuple[Family, ...]  # the families switched off (none: the baseline)
     gsm8k: dict[str, int]
     checker: dict[str, int]
     outcomes: list[Any]
     verdicts: list[Any]
 
 
-def measure(family: Family | None, corpora: Path, limit: int, records: Sequence[dict[str, Any]]) -> Run:
-    """One run with ``family`` switched off (None: the baseline)."""
-    with switched_off(family):
+def measure(off: Sequence[Family], corpora: Path, limit: int, records: Sequence[dict[str, Any]]) -> Run:
+    """One run with the families ``off`` switched off together (none: the baseline)."""
+    with all_off(off):
         g, outcomes = gsm8k_figures(corpora, limit)
         c, verdicts = checker_figures(records, corpus_pack())
-    return Run(family, g, c, outcomes, verdicts)
+    return Run(tuple(off), g, c, outcomes, verdicts)
 
 
 # ============================================================================ how often a proposer fires
@@ -441,15 +455,16 @@ def table(base: Run, runs: Sequence[Run], fires: dict[str, tuple[int, int | None
     """One row for the baseline, then one per family switched off (:data:`COLUMNS`)."""
     rows = [_row("all on (baseline)", base, base, "", "", "")]
     for run in runs:
-        if run.family is None:
+        if not run.off:
             raise ValueError("a run of the table switches a family off")
-        f, u = fires.get(run.family.label, (0, None))
+        label = " + ".join(f.label for f in run.off)
+        f, u = fires.get(label, (None, None))
         rows.append(
             _row(
-                f"{run.family.label} off",
+                f"{label} off",
                 run,
                 base,
-                str(f),
+                "" if f is None else str(f),
                 "" if u is None else str(u),
                 "yes" if moves(run, base) else "no",
             )
@@ -469,6 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=2000, help="GSM8K train records read (those not trained on count)")
     ap.add_argument("--dev-limit", type=int, default=None, help="half A's first N problems (default: all)")
     ap.add_argument("--family", action="append", default=None, help="KIND:NAME, only these (default: every one)")
+    ap.add_argument("--together", action="store_true", help="one run with the families chosen all switched off")
     ap.add_argument("--out", type=Path, default=None, help="also write the table (Markdown) here")
     args = ap.parse_args(argv)
     chosen = families()
@@ -479,12 +495,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"no family {', '.join(missing)}; the families: {', '.join(known)}")
         chosen = [known[x] for x in args.family]
     records = dev_half_a(args.corpora, args.dev_limit)
-    base = measure(None, args.corpora, args.limit, records)
+    base = measure((), args.corpora, args.limit, records)
     fires = census(records, corpus_pack())
     runs = []
-    for family in chosen:
-        runs.append(measure(family, args.corpora, args.limit, records))
-        print(f"{family.label}: {'moves' if moves(runs[-1], base) else 'nothing moves'}", file=sys.stderr, flush=True)
+    for off in [chosen] if args.together else [[family] for family in chosen]:
+        runs.append(measure(off, args.corpora, args.limit, records))
+        said = " + ".join(f.label for f in off)
+        print(f"{said}: {'moves' if moves(runs[-1], base) else 'nothing moves'}", file=sys.stderr, flush=True)
     text = (f"GSM8K train: {base.gsm8k['problems']} problems not trained on of the first {args.limit} records; "
             f"dev half A: {len(records)} problems ({base.checker['gold']} gold solutions, "
             f"{base.checker['wrong'] + base.checker['correct']} model solutions without the reference)\n\n"

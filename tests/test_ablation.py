@@ -33,6 +33,12 @@ def test_every_family_is_one_table_entry_and_each_switch_undoes_itself(ablation)
     with ablation.switched_off(ablation.Family("grounding", "and_a_half")):
         assert [n for n, _ in grounding.GROUNDING_RULES] == [n for n, _ in rules if n != "and_a_half"]
         assert vars(ground_literal)["GROUNDING_RULES"] is grounding.GROUNDING_RULES
+    pair = [ablation.Family("grounding", "and_a_half"), ablation.Family("grounding", "with_self")]
+    with ablation.all_off(pair):
+        assert [n for n, _ in grounding.GROUNDING_RULES] == [
+            n for n, _ in rules if n not in ("and_a_half", "with_self")
+        ]
+    assert grounding.GROUNDING_RULES is rules
     with ablation.switched_off(ablation.Family("constants", "geometry")):
         assert not any("square_sides" in cids for runs_ in cues._RUNS.values() for r in runs_.values() for _, cids in r)
         assert cues.find_cues("a square garden with a perimeter", 4, fallback=True) == ()
@@ -56,9 +62,9 @@ def test_switching_a_family_off_and_on_restores_the_baseline_exactly(ablation) -
     records = ablation.dev_half_a(CORPORA, 4)
     assert len(records) == 4
     assert all(ablation.checker_halves.half(r["question"]) == "A" for r in records)
-    base = ablation.measure(None, CORPORA, 30, records)
-    off = ablation.measure(ablation.Family("candidate", "text_mention"), CORPORA, 30, records)
-    again = ablation.measure(None, CORPORA, 30, records)
+    base = ablation.measure((), CORPORA, 30, records)
+    off = ablation.measure([ablation.Family("candidate", "text_mention")], CORPORA, 30, records)
+    again = ablation.measure((), CORPORA, 30, records)
     assert ablation.moves(off, base)
     assert off.outcomes != base.outcomes
     assert (again.gsm8k, again.checker, again.outcomes, again.verdicts) == (
