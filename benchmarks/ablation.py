@@ -56,6 +56,7 @@ from ssbg.units import UnitPack, corpus_pack, load_pack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import checker_halves
+import modern_dev
 from implicit_rates import written
 
 GSM8K_PACK = "en_units_v1+en_counts_v2+en_measures_v1"
@@ -267,21 +268,43 @@ def checker_figures(records: Sequence[dict[str, Any]], pack: UnitPack) -> tuple[
             "gold false alarms": gold_fa}, verdicts  # fmt: skip
 
 
+def modern_figures(records: Sequence[dict[str, Any]], pack: UnitPack) -> tuple[dict[str, int], list[Any]]:
+    """Counts of the checker on the modern-format dev set (``benchmarks/modern_dev.py``: GSM8K train problems,
+    solutions in today's formats, each checked alone): wrong ones caught, false alarms on correct ones."""
+    caught = false_alarms = 0
+    verdicts: list[Any] = []
+    for r in records:
+        v = check_solution(r["question"], r["solution"], pack=pack)
+        caught += v.status == "error" and not r["is_correct"]
+        false_alarms += v.status == "error" and bool(r["is_correct"])
+        verdicts.append((v.status, None if v.first_error is None else (v.first_error.reason, v.first_error.line)))
+    wrong = sum(not r["is_correct"] for r in records)
+    return {"caught": caught, "false alarms": false_alarms, "wrong": wrong, "correct": len(records) - wrong}, verdicts
+
+
 @dataclasses.dataclass
 class Run:
     off: tuple[Family, ...]  # the families switched off (none: the baseline)
     gsm8k: dict[str, int]
     checker: dict[str, int]
+    modern: dict[str, int]
     outcomes: list[Any]
     verdicts: list[Any]
 
 
-def measure(off: Sequence[Family], corpora: Path, limit: int, records: Sequence[dict[str, Any]]) -> Run:
+def measure(
+    off: Sequence[Family],
+    corpora: Path,
+    limit: int,
+    records: Sequence[dict[str, Any]],
+    modern: Sequence[dict[str, Any]] = (),
+) -> Run:
     """One run with the families ``off`` switched off together (none: the baseline)."""
     with all_off(off):
         g, outcomes = gsm8k_figures(corpora, limit)
         c, verdicts = checker_figures(records, corpus_pack())
-    return Run(tuple(off), g, c, outcomes, verdicts)
+        m, more = modern_figures(modern, corpus_pack())
+    return Run(tuple(off), g, c, m, outcomes, verdicts + more)
 
 
 # ============================================================================ how often a proposer fires
@@ -422,7 +445,7 @@ def _pct(n: int, d: int) -> str:
 
 
 def cells(run: Run) -> dict[str, str]:
-    g, c = run.gsm8k, run.checker
+    g, c, m = run.gsm8k, run.checker, run.modern
     flagged = c["caught"] + c["false alarms"]
     return {
         "admitted": f"{_pct(g['admitted'], g['imported'])} ({g['admitted']}/{g['imported']})",
@@ -431,24 +454,27 @@ def cells(run: Run) -> dict[str, str]:
         "recall": f"{_pct(c['caught'], c['wrong'])} ({c['caught']})",
         "false alarms correct": f"{_pct(c['false alarms'], c['correct'])} ({c['false alarms']})",
         "false alarms gold": f"{_pct(c['gold false alarms'], c['gold'])} ({c['gold false alarms']})",
+        "modern caught": f"{_pct(m['caught'], m['wrong'])} ({m['caught']})",
+        "modern false alarms": f"{_pct(m['false alarms'], m['correct'])} ({m['false alarms']})",
     }
 
 
 COLUMNS = ("family", "admitted", "root unit_mismatch", "GSM8K changed", "precision", "recall", "false alarms correct",
-           "false alarms gold", "verdicts changed", "fires", "used", "pays")  # fmt: skip
+           "false alarms gold", "modern caught", "modern false alarms", "verdicts changed", "fires", "used",
+           "pays")  # fmt: skip
 
 
 def moves(run: Run, base: Run) -> bool:
     """Whether a metric of the table moves: any count of admitted, mismatched or resolved steps, caught, false
     alarms (correct and gold) differs from the baseline's (runs are deterministic: the noise is zero)."""
-    return run.gsm8k != base.gsm8k or run.checker != base.checker
+    return run.gsm8k != base.gsm8k or run.checker != base.checker or run.modern != base.modern
 
 
 def _row(label: str, run: Run, base: Run, fires: str, used: str, pays: str) -> list[str]:
     c = cells(run)
     return [label, c["admitted"], c["root unit_mismatch"], str(_changed(run.outcomes, base.outcomes)), c["precision"],
-            c["recall"], c["false alarms correct"], c["false alarms gold"], str(_changed(run.verdicts, base.verdicts)),
-            fires, used, pays]  # fmt: skip
+            c["recall"], c["false alarms correct"], c["false alarms gold"], c["modern caught"],
+            c["modern false alarms"], str(_changed(run.verdicts, base.verdicts)), fires, used, pays]  # fmt: skip
 
 
 def table(base: Run, runs: Sequence[Run], fires: dict[str, tuple[int, int | None]]) -> list[list[str]]:
@@ -484,6 +510,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=2000, help="GSM8K train records read (those not trained on count)")
     ap.add_argument("--dev-limit", type=int, default=None, help="half A's first N problems (default: all)")
     ap.add_argument("--family", action="append", default=None, help="KIND:NAME, only these (default: every one)")
+    ap.add_argument("--no-modern", action="store_true", help="leave out the modern-format dev set (data/checking)")
     ap.add_argument("--together", action="store_true", help="one run with the families chosen all switched off")
     ap.add_argument("--out", type=Path, default=None, help="also write the table (Markdown) here")
     args = ap.parse_args(argv)
@@ -495,16 +522,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error(f"no family {', '.join(missing)}; the families: {', '.join(known)}")
         chosen = [known[x] for x in args.family]
     records = dev_half_a(args.corpora, args.dev_limit)
-    base = measure((), args.corpora, args.limit, records)
+    modern = [] if args.no_modern else modern_dev.records([modern_dev.DEFAULT_FILE], args.corpora / "gsm8k/train.jsonl")
+    base = measure((), args.corpora, args.limit, records, modern)
     fires = census(records, corpus_pack())
     runs = []
     for off in [chosen] if args.together else [[family] for family in chosen]:
-        runs.append(measure(off, args.corpora, args.limit, records))
+        runs.append(measure(off, args.corpora, args.limit, records, modern))
         said = " + ".join(f.label for f in off)
         print(f"{said}: {'moves' if moves(runs[-1], base) else 'nothing moves'}", file=sys.stderr, flush=True)
     text = (f"GSM8K train: {base.gsm8k['problems']} problems not trained on of the first {args.limit} records; "
             f"dev half A: {len(records)} problems ({base.checker['gold']} gold solutions, "
-            f"{base.checker['wrong'] + base.checker['correct']} model solutions without the reference)\n\n"
+            f"{base.checker['wrong'] + base.checker['correct']} model solutions without the reference); modern-format "
+            f"dev set: {len(modern)} solutions ({base.modern['wrong']} wrong)\n\n"
             + markdown(table(base, runs, fires)))  # fmt: skip
     sys.stdout.write(text)
     if args.out is not None:
