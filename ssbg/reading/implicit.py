@@ -2,8 +2,8 @@
 
 A checked solution's number that neither the question, an earlier step nor a cued constant states is an
 ``ungrounded_number`` finding.  It is error evidence only when no plausible reading grounds it: the question
-may state it without a digit — two named people, "both", "an ounce", a list of three things, "lunch and dinner",
-"8 other adults" and the one doing it, a "loose" sock — or leave a step
+may state it without a digit — two named people, "lunch and dinner", "8 other adults" and the one doing it, the
+items of a list, a "loose" sock, "free" — or leave a step
 unsaid (five phones, one of them the main one: four others).  Each rule of
 :data:`IMPLICIT_RULES` proposes such readings of a question (a value and the words that state it); its
 probability, :data:`IMPLICIT_RATES`, is how often a reading of that rule with a value the question does not
@@ -11,9 +11,12 @@ write is a number the gold solution uses, measured on GSM8K train (development d
 ``python benchmarks/implicit_rates.py``.
 
 >>> [(r.rule, r.words) for r in implicit_readings("Ann and Bob share a pizza. How many slices each?", 2)]
-[('two_kinds', 'Ann and Bob'), ('named_people', 'Ann, Bob'), ('counted', 'Ann and Bob')]
->>> [(r.rule, r.words, r.probability) for r in implicit_readings("Both boys eat. How many?", 2)]
-[('both', 'Both', 0.37)]
+[('two_kinds', 'Ann and Bob'), ('named_people', 'Ann, Bob')]
+>>> [(r.rule, r.words, r.probability) for r in implicit_readings("Jack rides with 8 other adults. How many?", 9)]
+[('with_others', '8 other', 0.35)]
+
+Three rules were deleted by ablation (ADR 0039): "both / a pair / twins" (2), a list of plain words counted, and an
+article or calendar word counted ("an ounce" 1, "a week" 7) proposed only what the other rules propose as well.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from ssbg.numbers import one_step_results
-from ssbg.reading.counting import counted_mentions, listed_items, named_items
+from ssbg.reading.counting import listed_items, named_items
 from ssbg.units import UnitPack
 
 __all__ = ["IMPLICIT_RATES", "IMPLICIT_RULES", "UNSAID_STEP_RATE", "ImplicitReading", "implicit_readings", "proposals",
@@ -42,7 +45,6 @@ class ImplicitReading(NamedTuple):
     probability: float
 
 
-_BOTH = re.compile(r"(?i)(?<![a-z])(?:both|pair|couple|twins|either)(?![a-z])")
 _NONE = re.compile(r"(?i)(?<![a-z])(?:none|nothing|no one|nobody|zero|free)(?![a-z])")
 
 
@@ -52,18 +54,15 @@ def _named_people(question: str, pack: UnitPack | None) -> list[tuple[str, float
     return [(", ".join(m.text for m in persons), float(len(persons)))] if len(persons) >= 2 else []
 
 
-def _both(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
-    """A pair named as such: "both", "a pair", "a couple", "twins" are 2."""
-    return [(m.group(), 2.0) for m in _BOTH.finditer(question)][:1]
-
-
 def _none(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     """Nothing named in words: "none", "nobody", "free shipping" are 0."""
     return [(m.group(), 0.0) for m in _NONE.finditer(question)][:1]
 
 
 def _listed(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
-    """A list of things, counted: "knives, forks, and spoons" are 3 (:func:`~ssbg.reading.counting.listed_items`)."""
+    """A list of things, counted: "knives, forks, and spoons" are 3 (:func:`~ssbg.reading.counting.listed_items`);
+    no rule of its own since ADR 0039 (:func:`_items` proposes the same count), one of the counts :func:`_one_step`
+    combines."""
     return [(m.text, float(m.value)) for m in listed_items(question)]
 
 
@@ -130,7 +129,7 @@ _ITEMS = re.compile(rf"(?<![\w'\u2019])(?P<list>{_ITEM}(?:\s*,\s*{_ITEM})+\s*,?\
 
 def _items(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     """The items of a list, whatever they are: "grades of 90, 80, 70, and 100" are 4 grades, "25 milk, 25 dark,
-    25 almond and 25 white bars" 4 kinds (a list of plain words is :func:`_listed`'s)."""
+    25 almond and 25 white bars" 4 kinds, "breakfast, lunch and dinner" 3 meals."""
     out = []
     for sentence in re.split(r"(?<=[.?!])\s+", question):
         if "," not in sentence or "and" not in sentence:
@@ -141,12 +140,6 @@ def _items(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
                 first = " ".join(parts[0].split()[-3:])
                 out.append((f"{first}, {', '.join(parts[1:-1])} and {parts[-1].strip()}", float(len(parts))))
     return out
-
-
-def _counted(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
-    """A quantity an article, a calendar word or a family states: "an ounce" is 1, "a week" 7 days
-    (:func:`~ssbg.reading.counting.counted_mentions`)."""
-    return [(m.text, float(m.value)) for m in counted_mentions(question, pack=pack)]
 
 
 _DIGITS = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![\w.])")
@@ -208,11 +201,8 @@ def _percent_change(question: str, pack: UnitPack | None) -> list[tuple[str, flo
 
 IMPLICIT_RULES: tuple[tuple[str, Callable[[str, UnitPack | None], list[tuple[str, float]]]], ...] = (
     ("named_people", _named_people),
-    ("both", _both),
     ("none", _none),
-    ("listed", _listed),
     ("items", _items),
-    ("counted", _counted),
     ("two_kinds", _two_kinds),
     ("with_others", _with_others),
     ("one", _one),
@@ -224,11 +214,8 @@ IMPLICIT_RULES: tuple[tuple[str, Callable[[str, UnitPack | None], list[tuple[str
 IMPLICIT_RATES: Mapping[str, float] = MappingProxyType(
     {
         "named_people": 0.28,  # 374 of 1,354
-        "both": 0.37,  # 71 of 190
         "none": 0.03,  # 2 of 59
-        "listed": 0.38,  # 34 of 90
         "items": 0.16,  # 137 of 851
-        "counted": 0.11,  # 404 of 3,754
         "two_kinds": 0.36,  # 622 of 1,746
         "with_others": 0.35,  # 8 of 23
         "one": 0.05,  # 215 of 4,305
