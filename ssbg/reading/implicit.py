@@ -15,7 +15,7 @@ write is a number the gold solution uses, measured on GSM8K train (development d
 >>> [(r.rule, r.words, r.probability) for r in implicit_readings("Jack rides with 8 other adults. How many?", 9)]
 [('with_others', '8 other', 0.35)]
 
-Three rules were deleted by ablation (ADR 0039): "both / a pair / twins" (2), a list of plain words counted, and an
+Three rules were deleted by ablation (ADR 0040): "both / a pair / twins" (2), a list of plain words counted, and an
 article or calendar word counted ("an ounce" 1, "a week" 7) proposed only what the other rules propose as well.
 """
 
@@ -61,7 +61,7 @@ def _none(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
 
 def _listed(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     """A list of things, counted: "knives, forks, and spoons" are 3 (:func:`~ssbg.reading.counting.listed_items`);
-    no rule of its own since ADR 0039 (:func:`_items` proposes the same count), one of the counts :func:`_one_step`
+    no rule of its own since ADR 0040 (:func:`_items` proposes the same count), one of the counts :func:`_one_step`
     combines."""
     return [(m.text, float(m.value)) for m in listed_items(question)]
 
