@@ -13,7 +13,8 @@
 - the candidates' recall on the held-out half (is the right reading among those proposed?);
 - calibration (expected calibration error of the chosen readings' probabilities) on both;
 - ``--curve``: dev (cross-validated) and held-out figures with models fitted on 25%, 50% and 100% of the hand-gold
-  problems, with and without the weak labels (the learning curve);
+  problems, with and without the weak labels (the learning curve; ``--curve-heldout-only``: without the
+  cross-validation, which costs most of the run);
 - ``--weak-weights``: dev (cross-validated) figures for each weight of a weak label in ``WEIGHTS`` (how
   ``train_reader.WEAK_WEIGHT`` was chosen: on dev, never on the held-out half).
 
@@ -106,18 +107,20 @@ class Prepared:
         return T.cross_validated(self.gold, self.texts, self.answers, self.rows(weight), shares)
 
 
-def curve(corpora: Path, data: Prepared) -> dict[str, Any]:
-    """Dev (cross-validated) and held-out figures at each share of the hand gold, without and with weak labels."""
+def curve(corpora: Path, data: Prepared, *, dev: bool = True) -> dict[str, Any]:
+    """Held-out and (``dev``) cross-validated figures at each share of the hand gold, without and with weak labels
+    (the weak labels whole at every share: they cost no annotation)."""
     problems = sorted({g.problem_id for g in data.gold})
     out: dict[str, Any] = {}
     for name, weight in (("hand gold alone", None), (f"with weak labels (weight {T.WEAK_WEIGHT})", T.WEAK_WEIGHT)):
-        dev = data.dev(weight, SHARES)
+        cv = data.dev(weight, SHARES) if dev else {}
         for share in SHARES:
             keep = set(random.Random(T.SEED).sample(problems, round(share * len(problems))))
             rows = [e for e in data.rows(weight) if e.problem in keep or not e.hand]
             model = T.fit_model(rows, {})
             out[f"{share:.0%} ({len(keep)} problems), {name}"] = {
-                "dev (5-fold CV)": dev[f"{share:.2f}"], "held out": heldout_figures(corpora, model),
+                "held out": heldout_figures(corpora, model),
+                **({"dev (5-fold CV)": cv[f"{share:.2f}"]} if dev else {}),
             }  # fmt: skip
     return out
 
@@ -126,6 +129,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpora", default="../shared/corpora", type=Path)
     parser.add_argument("--curve", action="store_true")
+    parser.add_argument("--curve-heldout-only", action="store_true", help="the curve without its cross-validation")
     parser.add_argument("--weak-weights", action="store_true", help="dev figures for each weight in WEIGHTS only")
     args = parser.parse_args()
     data = Prepared.of(args.corpora)
@@ -146,8 +150,8 @@ def main() -> int:
         "weak labels": {"problems": len({e.problem for e in data.weak}), "choices": len(data.weak),
                         "weight": T.WEAK_WEIGHT},
     }  # fmt: skip
-    if args.curve:
-        figures["learning curve"] = curve(args.corpora, data)
+    if args.curve or args.curve_heldout_only:
+        figures["learning curve"] = curve(args.corpora, data, dev=not args.curve_heldout_only)
     print(json.dumps(figures, indent=1, sort_keys=False))
     return 0
 
