@@ -14,7 +14,11 @@ figure is near, not equal to, ``make reader-figures``'s cross-validated unit acc
 ``--weak`` adds the weak labels of every other GSM8K train problem (``data/weak/``, ADR 0036) to each fold's training
 of the logit, weighed as ``make train`` weighs them (the factor-level view of what they add).
 
+``--share S`` (repeatable) fits each fold's model on that share of the other folds' hand-gold problems (the weak
+labels whole): the learning curve's dev side, at the factor level.
+
     python benchmarks/reader_choices.py [--corpora ../shared/corpora] [--gbdt] [--weak [--weak-weight W ...]]
+        [--share S ...]
 """
 
 from __future__ import annotations
@@ -124,13 +128,16 @@ def gbdt(train: Sequence[Row], test: Sequence[Row]) -> dict[tuple[int, str], int
     return out
 
 
-def out_of_fold(rows: Sequence[Row], choose: Chooser) -> Counter[str]:
-    """The counts of right choices and of each cause of a wrong one, each token read out of fold."""
+def out_of_fold(rows: Sequence[Row], choose: Chooser, share: float = 1.0) -> Counter[str]:
+    """The counts of right choices and of each cause of a wrong one, each token read out of fold (by a model fitted
+    on ``share`` of the other folds' problems, drawn as ``train_reader.cross_validated`` draws them)."""
     fold = tr._folds([r["problem"] for r in rows])
     n: Counter[str] = Counter()
     for k in range(tr.FOLDS):
         test = [r for r in rows if fold[r["problem"]] == k]
-        picked = choose([r for r in rows if fold[r["problem"]] != k], test)
+        others = sorted({r["problem"] for r in rows if fold[r["problem"]] != k})
+        keep = set(random.Random(tr.SEED + k).sample(others, round(share * len(others))))
+        picked = choose([r for r in rows if r["problem"] in keep], test)
         for r in test:
             n["tokens"] += 1
             if "uf" not in r:
@@ -158,6 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--gbdt", action="store_true", help="also fit a gradient-boosted ranker (needs lightgbm)")
     parser.add_argument("--weak", action="store_true", help="the logit fitted with the weak labels of data/weak/ too")
     parser.add_argument("--weak-weight", type=float, action="append", help="with --weak: these weights, each in turn")
+    parser.add_argument("--share", type=float, action="append", help="fit on this share of the hand gold (a curve)")
     args = parser.parse_args(argv)
     random.seed(tr.SEED)
     rows = rows_of(args.corpora)
@@ -165,18 +173,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.gbdt:
         models.append(("gradient-boosted ranker", gbdt))
     weak = tr.weak_rows(args.corpora, tr.WEAK_FILE, 1.0)[0] if args.weak else []
-    for weight in args.weak_weight or [tr.WEAK_WEIGHT]:
-        WEAK[:] = [replace(e, weight=weight) for e in weak]
-        report(rows, models, f", weak labels weighed {weight}" if weak else "")
-        if not weak:
-            break
+    for share in args.share or [1.0]:
+        for weight in args.weak_weight or [tr.WEAK_WEIGHT]:
+            WEAK[:] = [replace(e, weight=weight) for e in weak]
+            how = f", {share:.0%} of the hand gold" + (f", weak labels weighed {weight}" if weak else "")
+            report(rows, models, how, share)
+            if not weak:
+                break
     return 0
 
 
-def report(rows: Sequence[Row], models: Sequence[tuple[str, Chooser]], how: str) -> None:
+def report(rows: Sequence[Row], models: Sequence[tuple[str, Chooser]], how: str, share: float = 1.0) -> None:
     """Each model's out-of-fold counts, printed."""
     for name, choose in models:
-        n = out_of_fold(rows, choose)
+        n = out_of_fold(rows, choose, share)
         total = n.pop("tokens")
         print(f"{name}{how}: {total} gold quantity tokens of the training gold, out of fold ({tr.FOLDS} folds)")
         for cause, count in sorted(n.items(), key=lambda kv: (-kv[1], kv[0])):
