@@ -183,7 +183,8 @@ def test_a_folder_of_corpora_skips_the_gold_annotations() -> None:
 
     specs = expand_specs([GOLD_FILE.parents[1]])
     assert specs
-    assert not [s for s in specs if s.endswith(".gold.jsonl")]
+    assert not [s for s in specs if s.endswith((".gold.jsonl", ".weak.jsonl"))]
+    assert any(p.name.endswith(".weak.jsonl") for p in (GOLD_FILE.parents[1] / "weak").iterdir())
 
 
 @pytest.mark.corpora

@@ -26,6 +26,7 @@ from ssbg.reading.learned.proposals import TextIndex, per_candidates, unit_candi
 from ssbg.reading.mentions import extract_mentions, find_question_span, tokenize
 from ssbg.reading.problem_text import read_problem_text
 from ssbg.stats.alignment import GOLD_FILE, load_gold
+from ssbg.stats.weak_labels import load_weak
 from tests.conftest import BACKGROUND, corpora_dir, run_job
 
 REPO = Path(__file__).resolve().parents[1]
@@ -150,15 +151,18 @@ def test_the_model_never_saw_a_held_out_or_test_question() -> None:
     model = load_model()
     assert model is not None
     seen = set(model.manifest["training_questions"])
+    weak = set(model.manifest["weak"]["questions"])  # weak labels from their gold solutions (ADR 0036)
     heldout = [g for g in load_gold(GOLD_FILE) if g.split == "heldout"]
     lines = (CORPORA / "gsm8k/train.jsonl").read_text(encoding="utf-8").splitlines()
     for g in heldout:
-        assert question_checksum(json.loads(lines[g.line - 1])["question"]) not in seen
+        assert question_checksum(json.loads(lines[g.line - 1])["question"]) not in seen | weak
     dev_file = CORPORA / "gsm8k_model_solutions/dev.jsonl"  # its questions are GSM8K test's
     test_questions = [json.loads(line)["question"] for line in dev_file.open(encoding="utf-8")]
     assert len(test_questions) > 500
-    assert not seen & {question_checksum(q) for q in test_questions}
+    assert not (seen | weak) & {question_checksum(q) for q in test_questions}
     assert model.manifest["problems"] == len(seen) == 1650
+    assert not seen & weak
+    assert all(model.trained_on(json.loads(lines[w.line - 1])["question"]) for w in load_weak()[1][:50])
 
 
 def _train() -> Path:
@@ -188,7 +192,11 @@ def test_make_train_rebuilds_the_shipped_model_byte_identically() -> None:
     assert (built / "model.bin").read_bytes() == SHIPPED.read_bytes()
     assert SHIPPED.stat().st_size <= 5 * 2**20
     data = {d["file"]: d["sha256"] for d in facts["data"]}
-    assert set(data) == {"data/gold/gsm8k_train_alignments.gold.jsonl", "data/gold/gsm8k_train_annotations.gold.jsonl"}
+    assert set(data) == {
+        "data/gold/gsm8k_train_alignments.gold.jsonl",
+        "data/gold/gsm8k_train_annotations.gold.jsonl",
+        "data/weak/gsm8k_train.weak.jsonl",
+    }
     assert recall["en_units_v1 both found"] / recall["en_units_v1 tokens"] > 0.9
 
 
