@@ -41,11 +41,12 @@ from typing import Any, NamedTuple
 from ssbg.allocation import slugify
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import shown
-from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding, _prebuilt_replace
+from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding, _prebuilt_replace, _prebuilt_span
 from ssbg.trace import (
     _ADDITIVE,
     _COUNT,
     _OP_JOIN,
+    Mention,
     Operand,
     Step,
     Trace,
@@ -59,6 +60,7 @@ from ssbg.trace import (
 from ssbg.units import DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector, default_pack
 
 __all__ = [
+    "FOR_ONE_RATE",
     "MAX_READINGS",
     "BoundTrace",
     "ChoosingBinder",
@@ -117,13 +119,10 @@ class ChoosingBinder(TraceBinder):
             stamper.retract(sid)
             refused = stamper.stamp(sid, rhs, ids, kind, span)
         per_thing = self.per_thing(step, sid, operands) if step.op in ("multiply", "divide") else None
-        if per_thing is not None:
-            k, rate, hit, said = per_thing
-            stamper.retract(sid)
-            if not said:  # a total or a per-thing amount: the words leave it open
-                detail = f"operand {operands[k].symbol_id} read as {shown(rate)} admits it"
-                return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
+        if per_thing is not None and per_thing[3]:
             # the text says it is per thing ("each car has 4 wheels"): that reading, kept and noted
+            k, rate, hit, _ = per_thing
+            stamper.retract(sid)
             tried = list(operands)
             tried[k] = self.read_per(operands[k], rate, hit, keep=True)
             tried_ids = [t.symbol_id for t in tried]
@@ -131,11 +130,41 @@ class ChoosingBinder(TraceBinder):
             again = stamper.stamp(sid, _OP_JOIN[step.op].join(tried_ids), tried_ids, kind, span)
             note = f"{again.unit_proof}; {operands[k].symbol_id} read as {shown(rate)} (the text says per thing)"
             return _prebuilt_replace(again, unit_proof=note)
+        if per_thing is not None:  # a total or a per-thing amount: the words leave it open
+            stamper.retract(sid)
+            detail = f"operand {operands[per_thing[0]].symbol_id} read as {shown(per_thing[1])} admits it"
+            return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
         tie = self.other_reading(step, sid, rhs, ids, kind, operands)
-        if tie is None:
+        if tie is not None:
+            stamper.retract(sid)
+            return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
+        ones = self.for_one(step, sid, operands)
+        said = [o for o in ones if o[4] is not None]
+        for n, (k, unit, hit, thing, cue) in enumerate(said):  # "the cash price of a refrigerator was $8000"
+            if cue is None:
+                continue
+            stamper.retract(sid)
+            tried = list(operands)
+            tried[k] = self.read_one(operands[k], unit, hit, thing, cue, keep=False)
+            tried_ids = [t.symbol_id for t in tried]
+            how = self.kind_for(step.op, tried, mark=False) if step.op == "multiply" else step.op
+            again = stamper.stamp(sid, _OP_JOIN[step.op].join(tried_ids), tried_ids, how, span)
+            if "; convert " in again.unit_proof and n + 1 < len(said):  # 8 h/day for one day x 5 days/week: next
+                stamper.retract(sid)
+                del self.symbols[tried[k].symbol_id]
+                continue
+            self.read_one(operands[k], unit, hit, thing, cue, keep=True)
+            if step.op == "multiply":
+                self.kind_for(step.op, tried)  # the rate's symbol takes its role
+            rate = shown(self.symbols[operands[k].symbol_id].unit or "")
+            note = f"{again.unit_proof}; {operands[k].symbol_id} {rate} for one {thing} (cue {shown(cue[2])})"
+            return _prebuilt_replace(again, unit_proof=note)
+        if not ones:
             return refused
+        k = ones[0][0]
         stamper.retract(sid)
-        return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
+        detail = f"operand {operands[k].symbol_id} read for one {ones[0][3]} admits it; no word says one {ones[0][3]}"
+        return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
 
     def per_thing(self, step: Step, sid: str, operands: list[_Bound]) -> tuple[int, str, ResolvedUnit, bool] | None:
         """A refused product or quotient that a factor read per thing admits (ADR 0018).  The first such
@@ -209,6 +238,67 @@ class ChoosingBinder(TraceBinder):
             fact = self.fact(bound.symbol_id)
             if fact is not None:
                 self.facts.append(_prebuilt_replace(fact, symbol_id=sid))
+        return bound._replace(symbol_id=sid, unit=hit)
+
+    def for_one(
+        self, step: Step, sid: str, operands: list[_Bound]
+    ) -> list[tuple[int, str, ResolvedUnit, str, tuple[int, int, str] | None]]:
+        """The readings of a refused step's text quantities read as a rate ``X per T`` that admit it read for one T
+        (GUIDE.md's "for one", issue 36: "the cash price of a refrigerator was $8000" spent once is $8000 for one
+        refrigerator): each as (the operand, its unit for one T and what that resolves to, T, the words that say
+        one T or None), in operand order.  Nothing is recorded by the trials."""
+        out: list[tuple[int, str, ResolvedUnit, str, tuple[int, int, str] | None]] = []
+        for k, o in enumerate(step.operands):
+            bound = operands[k]
+            if o.mention is None or bound.unit is None or not bound.unit.is_rate:
+                continue
+            split = _for_one_unit(self.symbols[bound.symbol_id].unit or "")
+            hit = None if split is None else self.pack.lookup(split[0])
+            if split is None or not isinstance(hit, ResolvedUnit):
+                continue
+            unit, thing = split
+            read = self.read_one(bound, unit, hit, thing, None, keep=False)
+            try:
+                ok = self.trial(step.op, sid, operands, k, read)
+            finally:
+                if read.symbol_id not in self.kept:
+                    del self.symbols[read.symbol_id]
+            if ok:
+                m = self.trace.mentions[o.mention]
+                out.append((k, unit, hit, thing, self.one_cue(m, thing)))
+        return out
+
+    def one_cue(self, m: Mention, thing: str) -> tuple[int, int, str] | None:
+        """The words of mention ``m``'s sentence that say one ``thing`` (:func:`_one_cue`), none inside another
+        quantity ("$25 every month" says nothing of "2 years")."""
+        others = tuple((o.start, o.end) for o in self.trace.mentions if o is not m and o.source == m.source)
+        return _one_cue(self.trace.text, (m.start, m.end), thing, self.pack, avoid=others)
+
+    def read_one(
+        self, bound: _Bound, unit: str, hit: ResolvedUnit, thing: str, cue: tuple[int, int, str] | None, *, keep: bool
+    ) -> _Bound:
+        """A symbol for a rate operand read as the amount of one ``thing`` (times 1 ``thing``): unit ``unit``, its
+        source the words that say one (``cue``; the quantity's own span without one); kept in the graph with the
+        quantity's fact when ``keep``."""
+        sid = f"{bound.symbol_id}_for_one_{slugify(thing)}"
+        original = self.symbols[bound.symbol_id]
+        if sid not in self.symbols or keep:
+            span = original.source_span
+            if cue is not None:
+                span = _prebuilt_span(span.source_id, cue[0], cue[1], cue[2])
+            self.symbols[sid] = _prebuilt_replace(
+                original,
+                symbol_id=sid,
+                name=f"{original.name} (for one {thing})",
+                unit=unit,
+                semantic_role=_role_for(hit, pure=False),
+                source_span=span,
+            )
+        if keep and sid not in self.kept:
+            self.kept.add(sid)
+            fact = self.fact(bound.symbol_id)
+            if fact is not None:
+                self.facts.append(_prebuilt_replace(fact, symbol_id=sid, unit=unit))
         return bound._replace(symbol_id=sid, unit=hit)
 
     def same_kind(self, step: Step, operands: list[_Bound]) -> bool:
@@ -349,8 +439,28 @@ class ChoosingBinder(TraceBinder):
                 if read is None or (read.unit is None and not read.pure):
                     continue
                 words = said if u.unit == m.unit else f"{m.text!r} read as {u.unit!r}" + (f" ({said})" if said else "")
-                out.append((read, p * u.probability / total, words))
+                q = p * u.probability / total
+                one = self.one_reading(read, m)
+                if one is not None:  # a rate its words say one of: for one, weighed FOR_ONE_RATE
+                    out.append((one[0], q * FOR_ONE_RATE, "; ".join(w for w in (words, one[1]) if w)))
+                    q *= 1.0 - FOR_ONE_RATE
+                out.append((read, q, words))
         return out
+
+    def one_reading(self, read: _Bound, m: Mention) -> tuple[_Bound, str] | None:
+        """A mention read as a rate ``X per T`` whose words say one T, read for one T (a scratch symbol, and the
+        reading in words); None for another reading."""
+        if read.unit is None or not read.unit.is_rate:
+            return None
+        split = _for_one_unit(self.symbols[read.symbol_id].unit or "")
+        hit = None if split is None else self.pack.lookup(split[0])
+        if split is None or not isinstance(hit, ResolvedUnit):
+            return None
+        unit, thing = split
+        cue = self.one_cue(m, thing)
+        if cue is None:
+            return None
+        return self.read_one(read, unit, hit, thing, None, keep=False), f"{m.text!r} for one {thing} (cue {cue[2]!r})"
 
     def mass(self, i: int, step: Step, stated: float = 1.0, expected: UnitVector | None = None,
              asked: float = 1.0) -> ReadingMass:
@@ -545,12 +655,79 @@ def _says_per(
     return False
 
 
+def _for_one_unit(rate: str) -> tuple[str, str] | None:
+    """A rate's unit for one of its (first) denominator, and that thing: ``dollars per refrigerator`` is
+    (``dollars``, ``refrigerator``), ``grams per parakeet per day`` (``grams per day``, ``parakeet``); None when
+    the unit text names no denominator."""
+    amount, sep, rest = rate.partition(" per ")
+    if not sep or not amount or not rest:
+        return None
+    thing, sep2, further = rest.partition(" per ")
+    return (f"{amount} per {further}" if sep2 else amount), thing
+
+
+_ONE = frozenset({"a", "an", "one", "each", "every", "per"})
+
+
+def _one_cue(
+    text: str, span: tuple[int, int], thing: str, pack: UnitPack, *, avoid: tuple[tuple[int, int], ...] = ()
+) -> tuple[int, int, str] | None:
+    """The words of the sentence of the quantity at ``span`` that say one ``thing`` (GUIDE.md's cues of one):
+    the thing after a/an/one/each/every/per ("a refrigerator"), "each" or "apiece" beside the quantity ("$4
+    each"), else the thing named in the singular ("the shirt costs $8"); as (start, end, words), or None.
+    Words inside the spans ``avoid`` (other quantities) say nothing of this one.
+
+    >>> from ssbg.units import corpus_pack
+    >>> p = corpus_pack()
+    >>> _one_cue("The cash price of a refrigerator was $8000.", (37, 42), "refrigerator", p)
+    (18, 32, 'a refrigerator')
+    >>> _one_cue("The shirts cost $8 each.", (16, 18), "shirt", p)
+    (19, 23, 'each')
+    >>> _one_cue("The shirt costs $8.", (16, 18), "shirt", p)
+    (4, 9, 'shirt')
+    >>> _one_cue("Shirts cost $8 and pants cost $5.", (12, 14), "shirt", p) is None
+    True
+    """
+    start, end = span
+    before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+    first = before[-1] if before else 0
+    after = _SENTENCE_END.search(text, end)
+    last = after.start() if after is not None else len(text)
+    words = [
+        (m.group(), m.start())
+        for m in _WORD.finditer(text, first, last)
+        if not any(a <= m.start() < b for a, b in avoid)
+    ]
+    following = [(w, at) for w, at in words if at >= end][:2]
+    for word, at in following:  # "$4 each", "4 dollars each", "2 apiece"
+        if word.lower() in ("each", "apiece"):
+            return at, at + len(word), word
+    singular: tuple[int, int, str] | None = None
+    for i, (word, at) in enumerate(words):
+        hit = pack.lookup(word.lower())
+        lemma = hit.lemma if isinstance(hit, ResolvedUnit) else word.lower()
+        if lemma != thing:
+            continue
+        if i and words[i - 1][0].lower() in _ONE:
+            at0 = words[i - 1][1]
+            return at0, at + len(word), text[at0 : at + len(word)]
+        if singular is None and word.lower() == thing:
+            singular = at, at + len(word), word
+    return singular
+
+
 def _scratch_symbol(symbol: SymbolBinding, **changes: Any) -> SymbolBinding:
     """A copy of a symbol with some fields changed, validated as any other: the trial readings of
     :func:`reading_mass` (a mention read with another unit, a step checked without its stated unit)."""
     changed: SymbolBinding = replace(symbol, **changes)
     return changed
 
+
+FOR_ONE_RATE = 0.269
+"""The probability of reading a quantity read as a rate ``X per T``, whose words say one T, as the amount of one T
+(GUIDE.md's "for one"; weighed in :func:`reading_mass` like an implicit reading's rate): of the rate-labelled
+quantities GSM8K train gold solutions use, hand-read outside the gold set's held-out half, 551 of 2,048 are used
+for one thing (``python benchmarks/for_one_rate.py``).  The rate reading keeps ``1 -`` this."""
 
 MAX_READINGS = 243
 """The most combinations of its operands' readings :func:`reading_mass` weighs for one step (3 readings of 5
