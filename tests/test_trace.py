@@ -501,6 +501,7 @@ def test_aliasing_reads_each_fact_once(monkeypatch: pytest.MonkeyPatch) -> None:
 # ------------------------------------------------------------------ reading again a mismatch (ADR 0018)
 
 WORK = "He works 8 hours a day, 5 days a week. How many hours does he work a week?"
+WORK_UNSAID = "He works 8 hours daily, 5 days weekly. How many hours does he work weekly?"  # WORK's spans
 
 
 def _work_trace(*, per: list[str], alternative: dict[str, Any] | None = None, alt_unit: str | None = None) -> Trace:
@@ -542,9 +543,11 @@ def test_without_such_context_the_rate_the_words_say_one_of_is_read_for_one() ->
 
 def test_a_mismatch_a_tied_reading_would_not_make_is_ambiguous_grounding() -> None:
     # the 5 is tied between "5 days a week" and "5 days off": with the second, 8 h/day x 5 days is hours
-    text = WORK + " He has 5 days off."
+    text = WORK_UNSAID + " He has 5 days off."  # no word says one day or one week: no reading for one
     data = _work_trace(per=[]).to_dict()
     data["text"] = text
+    for m in data["mentions"]:
+        m["text"] = text[m["start"] : m["end"]]
     off = {"start": len(WORK) + 8, "end": len(WORK) + 14, "text": "5 days", "value": 5, "unit": "days"}
     data["mentions"].append(off)
     data["steps"][0]["operands"][1]["alternative"] = {"mention": 2}
@@ -556,7 +559,11 @@ def test_a_mismatch_a_tied_reading_would_not_make_is_ambiguous_grounding() -> No
 
 
 def test_a_mismatch_a_second_unit_reading_would_not_make_is_ambiguous_grounding() -> None:
-    first = bind_choosing(_work_trace(per=[], alt_unit="hours")).equations[0]
+    data = _work_trace(per=[], alt_unit="hours").to_dict()
+    data["text"] = WORK_UNSAID
+    for m in data["mentions"]:
+        m["text"] = WORK_UNSAID[m["start"] : m["end"]]
+    first = bind_choosing(Trace.from_dict(data)).equations[0]
     assert first.refusal_reason == "ambiguous_grounding"
     assert "read as 'hours'" in (first.refusal_detail or "")
 

@@ -41,7 +41,14 @@ from typing import Any, NamedTuple
 from ssbg.allocation import slugify
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import shown
-from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding, _prebuilt_replace, _prebuilt_span
+from ssbg.model import (
+    BoundEquation,
+    BoundUnknown,
+    SemanticSymbolicBindingGraph,
+    SymbolBinding,
+    _prebuilt_replace,
+    _prebuilt_span,
+)
 from ssbg.trace import (
     _ADDITIVE,
     _COUNT,
@@ -82,6 +89,7 @@ class ChoosingBinder(TraceBinder):
         self.kept: set[str] = set()  # per-thing readings kept in the graph (reconsider)
         self.readings_of: dict[int, list[tuple[_Bound, float, str]]] | None = None  # step_readings, when asked
         self.stated_reliability = 1.0  # reading_mass's ``stated``, for step_readings
+        self.target_read = False  # whether unknown() read the last step again for one
 
     def mismatch(self, step: Step, refused: BoundEquation, operands: list[_Bound]) -> BoundEquation:
         """The core's hook for a step refused as ``unit_mismatch``: :meth:`reconsider` it."""
@@ -134,37 +142,97 @@ class ChoosingBinder(TraceBinder):
             stamper.retract(sid)
             detail = f"operand {operands[per_thing[0]].symbol_id} read as {shown(per_thing[1])} admits it"
             return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
-        tie = self.other_reading(step, sid, rhs, ids, kind, operands)
-        if tie is not None:
-            stamper.retract(sid)
-            return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
         ones = self.for_one(step, sid, operands)
-        said = [o for o in ones if o[4] is not None]
-        for n, (k, unit, hit, thing, cue) in enumerate(said):  # "the cash price of a refrigerator was $8000"
-            if cue is None:
-                continue
+        said = [r for r in ones if all(o.cue is not None for o in r)]
+        for n, reading in enumerate(said):  # "the cash price of a refrigerator was $8000": read for one, as said
             stamper.retract(sid)
             tried = list(operands)
-            tried[k] = self.read_one(operands[k], unit, hit, thing, cue, keep=False)
+            for o in reading:
+                tried[o.k] = self.read_one(operands[o.k], o, keep=False)
             tried_ids = [t.symbol_id for t in tried]
             how = self.kind_for(step.op, tried, mark=False) if step.op == "multiply" else step.op
             again = stamper.stamp(sid, _OP_JOIN[step.op].join(tried_ids), tried_ids, how, span)
             if "; convert " in again.unit_proof and n + 1 < len(said):  # 8 h/day for one day x 5 days/week: next
                 stamper.retract(sid)
-                del self.symbols[tried[k].symbol_id]
+                for o in reading:
+                    del self.symbols[tried[o.k].symbol_id]
                 continue
-            self.read_one(operands[k], unit, hit, thing, cue, keep=True)
+            notes = []
+            for o in reading:
+                self.read_one(operands[o.k], o, keep=True)
+                notes.append(self.one_note(operands[o.k], o))
             if step.op == "multiply":
                 self.kind_for(step.op, tried)  # the rate's symbol takes its role
-            rate = shown(self.symbols[operands[k].symbol_id].unit or "")
-            note = f"{again.unit_proof}; {operands[k].symbol_id} {rate} for one {thing} (cue {shown(cue[2])})"
-            return _prebuilt_replace(again, unit_proof=note)
+            return _prebuilt_replace(again, unit_proof="; ".join([again.unit_proof, *notes]))
+        tie = self.other_reading(step, sid, rhs, ids, kind, operands)
+        if tie is not None:
+            stamper.retract(sid)
+            return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
         if not ones:
             return refused
-        k = ones[0][0]
         stamper.retract(sid)
-        detail = f"operand {operands[k].symbol_id} read for one {ones[0][3]} admits it; no word says one {ones[0][3]}"
+        first = ones[0]
+        silent = ", ".join(o.thing for o in first if o.cue is None)
+        read = ", ".join(operands[o.k].symbol_id for o in first)
+        detail = f"operand {read} read for one {', '.join(o.thing for o in first)} admits it; no word says one {silent}"
         return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
+
+    def unknown(self) -> BoundUnknown:
+        """The core's question target; when the last step's admitted unit is not the one asked, the last step read
+        again with its rates for one (GUIDE.md's "for one": "The first chapter is 66 pages long ... How many pages
+        does the book have?" adds pages for one chapter each) where the words say one, and the target then."""
+        target = super().unknown()
+        if target.target_refusal_reason != "expected_unit_mismatch" or not self.trace.steps:
+            return target
+        t = self.trace
+        expected = self.pack.lookup(t.gold_answer_unit if t.gold_answer_unit is not None else t.answer_unit)
+        i = len(t.steps) - 1
+        step, (sid, _, _) = t.steps[i], _step_labels(i)
+        last = self.equations[-1] if self.equations else None
+        if not isinstance(expected, ResolvedUnit) or last is None or last.lhs_symbol_id != sid:
+            return target
+        if last.admissibility_status != "admitted" or self.target_read:
+            return target
+        operands = self.operands_of(step)
+        span = last.source_span
+        for reading in self.for_one(step, sid, operands, expected=expected.dimension):
+            if any(o.cue is None for o in reading):
+                continue
+            tried = list(operands)
+            for o in reading:
+                tried[o.k] = self.read_one(operands[o.k], o, keep=True)
+            ids = [b.symbol_id for b in tried]
+            how = self.kind_for(step.op, tried) if step.op == "multiply" else step.op
+            self.stamper.retract(sid)
+            again = self.stamper.stamp(sid, _OP_JOIN[step.op].join(ids), ids, how, span)
+            notes = [self.one_note(operands[o.k], o) for o in reading]
+            self.equations[-1] = _prebuilt_replace(again, unit_proof="; ".join([again.unit_proof, *notes]))
+            self.target_read = True  # the last step is read again once (graph() asks for the target each time)
+            return super().unknown()
+        return target
+
+    def operands_of(self, step: Step) -> list[_Bound]:
+        """A bound step's operand symbols, as :meth:`~ssbg.trace.TraceBinder.bind_step` bound them."""
+        additive = step.op in _ADDITIVE and not self.beside_a_rate(step)
+        seen: dict[str, int] = {}
+        out: list[_Bound] = []
+        for o in step.operands:
+            if o.mention is not None:
+                bound = self.mentions[o.mention]
+            elif o.step is not None:
+                bound = self.steps[o.step]
+            else:
+                bound = self.constant(o, additive=additive)
+            repeats = seen.get(bound.symbol_id, 0)
+            seen[bound.symbol_id] = repeats + 1
+            out.append(self.alias(bound, repeats) if repeats else bound)
+        return out
+
+    def one_note(self, operand: _Bound, one: _One) -> str:
+        """The proof's words for an operand read for one: its rate, the thing and the words that say one."""
+        rate = shown(self.symbols[operand.symbol_id].unit or "")
+        cue = shown(one.cue[2] if one.cue else "")
+        return f"{operand.symbol_id} {rate} for one {one.thing} (cue {cue})"
 
     def per_thing(self, step: Step, sid: str, operands: list[_Bound]) -> tuple[int, str, ResolvedUnit, bool] | None:
         """A refused product or quotient that a factor read per thing admits (ADR 0018).  The first such
@@ -241,13 +309,14 @@ class ChoosingBinder(TraceBinder):
         return bound._replace(symbol_id=sid, unit=hit)
 
     def for_one(
-        self, step: Step, sid: str, operands: list[_Bound]
-    ) -> list[tuple[int, str, ResolvedUnit, str, tuple[int, int, str] | None]]:
+        self, step: Step, sid: str, operands: list[_Bound], *, expected: UnitVector | None = None
+    ) -> list[tuple[_One, ...]]:
         """The readings of a refused step's text quantities read as a rate ``X per T`` that admit it read for one T
         (GUIDE.md's "for one", issue 36: "the cash price of a refrigerator was $8000" spent once is $8000 for one
-        refrigerator): each as (the operand, its unit for one T and what that resolves to, T, the words that say
-        one T or None), in operand order.  Nothing is recorded by the trials."""
-        out: list[tuple[int, str, ResolvedUnit, str, tuple[int, int, str] | None]] = []
+        refrigerator): each quantity alone in operand order, then, when none alone admits it, all of them together
+        ("a shirt costs $8 and a hat $5": 8 + 5); with ``expected``, those under which it gives that unit.  Nothing
+        is recorded by the trials."""
+        rates: list[_One] = []
         for k, o in enumerate(step.operands):
             bound = operands[k]
             if o.mention is None or bound.unit is None or not bound.unit.is_rate:
@@ -257,16 +326,37 @@ class ChoosingBinder(TraceBinder):
             if split is None or not isinstance(hit, ResolvedUnit):
                 continue
             unit, thing = split
-            read = self.read_one(bound, unit, hit, thing, None, keep=False)
-            try:
-                ok = self.trial(step.op, sid, operands, k, read)
-            finally:
-                if read.symbol_id not in self.kept:
-                    del self.symbols[read.symbol_id]
-            if ok:
-                m = self.trace.mentions[o.mention]
-                out.append((k, unit, hit, thing, self.one_cue(m, thing)))
+            rates.append(_One(k, unit, hit, thing, self.one_cue(self.trace.mentions[o.mention], thing)))
+        out: list[tuple[_One, ...]] = [(r,) for r in rates if self.trial_one(step.op, sid, operands, (r,), expected)]
+        if not out and len(rates) > 1 and self.trial_one(step.op, sid, operands, tuple(rates), expected):
+            out.append(tuple(rates))
         return out
+
+    def trial_one(
+        self, op: str, sid: str, operands: list[_Bound], reading: tuple[_One, ...], expected: UnitVector | None = None
+    ) -> bool:
+        """Whether step ``sid`` would be admitted with the operands of ``reading`` read for one (with ``expected``:
+        admitted with that unit); nothing is recorded."""
+        tried = list(operands)
+        for o in reading:
+            tried[o.k] = self.read_one(operands[o.k], o, keep=False)
+        try:
+            ids = [t.symbol_id for t in tried]
+            kind = self.kind_for(op, tried, mark=False) if op == "multiply" else op
+            rhs = _OP_JOIN[op].join(ids)
+            if expected is None:
+                return self.stamper.admits(sid, rhs, ids, kind)
+            trial = f"{sid}__for_one"
+            self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
+            eq = self.stamper.stamp(trial, rhs, ids, kind, self.symbols[sid].source_span)
+            unit = self.stamper.admitted.get(trial)
+            self.stamper.retract(trial)
+            del self.symbols[trial]
+            return eq.admissibility_status == "admitted" and unit == expected
+        finally:
+            for o in reading:
+                if tried[o.k].symbol_id not in self.kept:
+                    self.symbols.pop(tried[o.k].symbol_id, None)
 
     def one_cue(self, m: Mention, thing: str) -> tuple[int, int, str] | None:
         """The words of mention ``m``'s sentence that say one ``thing`` (:func:`_one_cue`), none inside another
@@ -274,12 +364,11 @@ class ChoosingBinder(TraceBinder):
         others = tuple((o.start, o.end) for o in self.trace.mentions if o is not m and o.source == m.source)
         return _one_cue(self.trace.text, (m.start, m.end), thing, self.pack, avoid=others)
 
-    def read_one(
-        self, bound: _Bound, unit: str, hit: ResolvedUnit, thing: str, cue: tuple[int, int, str] | None, *, keep: bool
-    ) -> _Bound:
-        """A symbol for a rate operand read as the amount of one ``thing`` (times 1 ``thing``): unit ``unit``, its
-        source the words that say one (``cue``; the quantity's own span without one); kept in the graph with the
+    def read_one(self, bound: _Bound, one: _One, *, keep: bool) -> _Bound:
+        """A symbol for a rate operand read as the amount of one thing (times 1 ``one.thing``): its unit for one,
+        its source the words that say one (the quantity's own span without them); kept in the graph with the
         quantity's fact when ``keep``."""
+        unit, hit, thing, cue = one.unit, one.hit, one.thing, one.cue
         sid = f"{bound.symbol_id}_for_one_{slugify(thing)}"
         original = self.symbols[bound.symbol_id]
         if sid not in self.symbols or keep:
@@ -460,7 +549,8 @@ class ChoosingBinder(TraceBinder):
         cue = self.one_cue(m, thing)
         if cue is None:
             return None
-        return self.read_one(read, unit, hit, thing, None, keep=False), f"{m.text!r} for one {thing} (cue {cue[2]!r})"
+        words = f"{m.text!r} for one {thing} (cue {cue[2]!r})"
+        return self.read_one(read, _One(0, unit, hit, thing, None), keep=False), words
 
     def mass(self, i: int, step: Step, stated: float = 1.0, expected: UnitVector | None = None,
              asked: float = 1.0) -> ReadingMass:
@@ -653,6 +743,17 @@ def _says_per(
             if isinstance(hit, ResolvedUnit) and hit.lemma == lemma:
                 return True
     return False
+
+
+class _One(NamedTuple):
+    """A rate operand read for one thing: operand ``k``, its ``unit`` for one ``thing`` and what it resolves to
+    (``hit``), and the words that say one (``cue``: start, end, words; None when none do)."""
+
+    k: int
+    unit: str
+    hit: ResolvedUnit
+    thing: str
+    cue: tuple[int, int, str] | None
 
 
 def _for_one_unit(rate: str) -> tuple[str, str] | None:
