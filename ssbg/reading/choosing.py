@@ -360,8 +360,12 @@ class ChoosingBinder(TraceBinder):
 
     def one_cue(self, m: Mention, thing: str) -> tuple[int, int, str] | None:
         """The words of mention ``m``'s sentence that say one ``thing`` (:func:`_one_cue`), none inside another
-        quantity ("$25 every month" says nothing of "2 years")."""
-        others = tuple((o.start, o.end) for o in self.trace.mentions if o is not m and o.source == m.source)
+        quantity read as a rate ("$25 every month" says nothing of "2 years"; "a pair of boots" says one pair)."""
+        others = tuple(
+            (o.start, o.end)
+            for o in self.trace.mentions
+            if o is not m and o.source == m.source and " per " in (o.unit or "")
+        )
         return _one_cue(self.trace.text, (m.start, m.end), thing, self.pack, avoid=others)
 
     def read_one(self, bound: _Bound, one: _One, *, keep: bool) -> _Bound:
@@ -788,6 +792,8 @@ def _one_cue(
     (4, 9, 'shirt')
     >>> _one_cue("Shirts cost $8 and pants cost $5.", (12, 14), "shirt", p) is None
     True
+    >>> _one_cue("Jar A has 28 marbles.", (10, 20), "Jar", p)
+    (0, 3, 'Jar')
     """
     start, end = span
     before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
@@ -803,6 +809,8 @@ def _one_cue(
     for word, at in following:  # "$4 each", "4 dollars each", "2 apiece"
         if word.lower() in ("each", "apiece"):
             return at, at + len(word), word
+    named = pack.lookup(thing.lower())
+    thing = named.lemma if isinstance(named, ResolvedUnit) else thing.lower()  # "marbles per Jar": one jar
     singular: tuple[int, int, str] | None = None
     for i, (word, at) in enumerate(words):
         hit = pack.lookup(word.lower())
