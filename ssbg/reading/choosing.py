@@ -45,6 +45,7 @@ from ssbg.model import (
     BoundEquation,
     BoundUnknown,
     SemanticSymbolicBindingGraph,
+    SourceSpanLink,
     SymbolBinding,
     _prebuilt_replace,
     _prebuilt_span,
@@ -99,8 +100,9 @@ class ChoosingBinder(TraceBinder):
         """A mismatch read again (ADR 0018): a stated unit that drops a denominator its context supplies
         (or the things a measure is shared among) is that rate, noted in the proof; a product or quotient
         a factor read per thing admits is admitted so where the text says it, else ``ambiguous_grounding``;
-        a mismatch that a tied grounding or a mention's second unit reading would not make is
-        ``ambiguous_grounding``; else the mismatch stands."""
+        a step a text quantity read as a rate admits read for one thing is admitted so where the words say one
+        (:meth:`admit_for_one`, ADR 0036); a mismatch that a tied grounding, a mention's second unit reading or
+        a reading for one no word says would not make is ``ambiguous_grounding``; else the mismatch stands."""
         sid, rhs, ids, kind, span = (
             refused.lhs_symbol_id, refused.rhs_canonical, sorted(refused.dependencies), refused.operation_kind,
             refused.source_span,
@@ -143,6 +145,28 @@ class ChoosingBinder(TraceBinder):
             detail = f"operand {operands[per_thing[0]].symbol_id} read as {shown(per_thing[1])} admits it"
             return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
         ones = self.for_one(step, sid, operands)
+        kept = self.admit_for_one(step, sid, span, operands, ones)
+        if kept is not None:
+            return kept
+        tie = self.other_reading(step, sid, rhs, ids, kind, operands)
+        if tie is not None:
+            stamper.retract(sid)
+            return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
+        if not ones:
+            return refused
+        stamper.retract(sid)
+        first = ones[0]
+        silent = ", ".join(o.thing for o in first if o.cue is None)
+        read = ", ".join(operands[o.k].symbol_id for o in first)
+        detail = f"operand {read} read for one {', '.join(o.thing for o in first)} admits it; no word says one {silent}"
+        return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
+
+    def admit_for_one(
+        self, step: Step, sid: str, span: SourceSpanLink, operands: list[_Bound], ones: list[tuple[_One, ...]]
+    ) -> BoundEquation | None:
+        """The refused step ``sid`` admitted with the first of its readings for one (:meth:`for_one`) whose words
+        say one, kept in the graph and noted in the proof; None when no reading is said."""
+        stamper = self.stamper
         said = [r for r in ones if all(o.cue is not None for o in r)]
         for n, reading in enumerate(said):  # "the cash price of a refrigerator was $8000": read for one, as said
             stamper.retract(sid)
@@ -164,18 +188,7 @@ class ChoosingBinder(TraceBinder):
             if step.op == "multiply":
                 self.kind_for(step.op, tried)  # the rate's symbol takes its role
             return _prebuilt_replace(again, unit_proof="; ".join([again.unit_proof, *notes]))
-        tie = self.other_reading(step, sid, rhs, ids, kind, operands)
-        if tie is not None:
-            stamper.retract(sid)
-            return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
-        if not ones:
-            return refused
-        stamper.retract(sid)
-        first = ones[0]
-        silent = ", ".join(o.thing for o in first if o.cue is None)
-        read = ", ".join(operands[o.k].symbol_id for o in first)
-        detail = f"operand {read} read for one {', '.join(o.thing for o in first)} admits it; no word says one {silent}"
-        return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
+        return None
 
     def unknown(self) -> BoundUnknown:
         """The core's question target; when the last step's admitted unit is not the one asked, the last step read
@@ -532,13 +545,17 @@ class ChoosingBinder(TraceBinder):
                 if read is None or (read.unit is None and not read.pure):
                     continue
                 words = said if u.unit == m.unit else f"{m.text!r} read as {u.unit!r}" + (f" ({said})" if said else "")
-                q = p * u.probability / total
-                one = self.one_reading(read, m)
-                if one is not None:  # a rate its words say one of: for one, weighed FOR_ONE_RATE
-                    out.append((one[0], q * FOR_ONE_RATE, "; ".join(w for w in (words, one[1]) if w)))
-                    q *= 1.0 - FOR_ONE_RATE
-                out.append((read, q, words))
+                out.extend(self.with_one(read, m, p * u.probability / total, words))
         return out
+
+    def with_one(self, read: _Bound, m: Mention, q: float, words: str) -> list[tuple[_Bound, float, str]]:
+        """A mention's unit reading weighed ``q``: itself, and when it is a rate its words say one of, also read for
+        one, weighed :data:`FOR_ONE_RATE` of ``q`` (the rate keeps the rest)."""
+        one = self.one_reading(read, m)
+        if one is None:
+            return [(read, q, words)]
+        said = "; ".join(w for w in (words, one[1]) if w)
+        return [(one[0], q * FOR_ONE_RATE, said), (read, q * (1.0 - FOR_ONE_RATE), words)]
 
     def one_reading(self, read: _Bound, m: Mention) -> tuple[_Bound, str] | None:
         """A mention read as a rate ``X per T`` whose words say one T, read for one T (a scratch symbol, and the
