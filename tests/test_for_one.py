@@ -10,6 +10,7 @@ import pytest
 from ssbg.reading.choosing import FOR_ONE_RATE, bind_choosing, reading_mass
 from ssbg.trace import Trace, bind_trace
 from ssbg.units import corpus_pack
+from ssbg.views.dot import to_dot
 
 PACK = corpus_pack()
 
@@ -50,6 +51,8 @@ def test_a_price_of_one_thing_spent_once_is_read_for_one_with_its_cue() -> None:
     assert one in first.dependencies
     symbol = next(s for s in graph.symbols if s.symbol_id == one)  # the explicit step, drawn from its cue
     assert (symbol.unit, symbol.source_span.text) == ("dollars", "a refrigerator")
+    assert symbol.name.endswith("(for one refrigerator, said by 'a refrigerator')")  # as the drawing labels it
+    assert "for one refrigerator, said by" in to_dot(graph).replace('<BR ALIGN="LEFT"/>', "")
     start = REFRIGERATOR.index("a refrigerator")
     assert (symbol.source_span.start, symbol.source_span.end) == (start, start + len("a refrigerator"))
     assert any(f.symbol_id == one and f.value == "8000" for f in graph.facts)

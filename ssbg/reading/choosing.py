@@ -395,7 +395,7 @@ class ChoosingBinder(TraceBinder):
             self.symbols[sid] = _prebuilt_replace(
                 original,
                 symbol_id=sid,
-                name=f"{original.name} (for one {thing})",
+                name=f"{original.name} (for one {thing}" + ("" if cue is None else f", said by {cue[2]!r}") + ")",
                 unit=unit,
                 semantic_role=_role_for(hit, pure=False),
                 source_span=span,
