@@ -139,7 +139,7 @@ def test_the_rate_is_the_one_measured_on_the_hand_read_gold(monkeypatch: pytest.
     from pathlib import Path
 
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    import for_one_rate  # type: ignore[import-not-found]
+    import for_one_rate  # type: ignore[import-not-found, unused-ignore]
 
     rates, ones = for_one_rate.count()
     assert (ones, rates) == (551, 2048)
