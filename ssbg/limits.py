@@ -90,7 +90,7 @@ def _refuse(field: str, what: str, count: int, cap: str, value: int) -> ImportRe
 def _text_refusal(field: str, text: str, max_chars: str, limit: int) -> ImportRefusal | None:
     if len(text) > limit:
         return _refuse(field, "characters", len(text), max_chars, limit)
-    numbers = sum(1 for _ in _DIGITS.finditer(text))
+    numbers = sum(1 for _ in _DIGITS.finditer(text)) if len(text) > MAX_NUMBERS else 0  # a run is a character at least
     if numbers > MAX_NUMBERS:
         return _refuse(field, "numbers", numbers, "MAX_NUMBERS", MAX_NUMBERS)
     return None
@@ -103,7 +103,7 @@ def _solution_refusal(field: str, text: str) -> ImportRefusal | None:
     equals = text.count("=")
     if equals > MAX_STEPS:
         return _refuse(field, "equals signs", equals, "MAX_STEPS", MAX_STEPS)
-    for piece in _STEP_BREAK.split(text):
+    for piece in _STEP_BREAK.split(text) if len(text) > MAX_OPERANDS else ():
         if len(piece) > MAX_OPERANDS:  # fewer characters than the cap cannot hold more numbers than it
             numbers = sum(1 for _ in _DIGITS.finditer(piece))
             if numbers > MAX_OPERANDS:

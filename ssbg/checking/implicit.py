@@ -133,6 +133,8 @@ def _items(question: str, pack: UnitPack | None) -> list[tuple[str, float]]:
     25 almond and 25 white bars" 4 kinds (a list of plain words is :func:`_listed`'s)."""
     out = []
     for sentence in re.split(r"(?<=[.?!])\s+", question):
+        if "," not in sentence or "and" not in sentence:
+            continue  # a list of _ITEMS needs a comma and an "and"
         for m in _ITEMS.finditer(sentence):
             parts = [p for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("list")) if p.strip()]
             if len(parts) >= 3:

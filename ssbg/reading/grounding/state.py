@@ -37,6 +37,16 @@ _SCALE_WORD = re.compile(r"(?i)\b(?:thousand|million|billion)\b")
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
+def _scale_word(text: str) -> re.Match[str] | None:
+    """:data:`_SCALE_WORD` searched in ``text``; an ASCII text whose lower case holds none of the words is not
+    (a text with other letters, which the pattern's case folding may match, always is)."""
+    if text.isascii():
+        low = text.lower()
+        if "thousand" not in low and "million" not in low and "billion" not in low:
+            return None
+    return _SCALE_WORD.search(text)
+
+
 @functools.lru_cache(maxsize=65_536)
 def _scale_factor(pack: UnitPack, unit: str) -> float | None:
     """The ratio of a dimensionless or count unit to its base (``percent``: 0.01), None for others and 1."""
@@ -129,7 +139,7 @@ class GroundingState:
         """The given mentions by their scaled values (``20%`` under 0.2, ``129.9 million`` under 129.9)."""
         by_scaled: dict[float, list[int]] = {}
         for i, m in enumerate(self._extracted):
-            scale = _SCALE_WORD.search(m.text)
+            scale = _scale_word(m.text)
             if scale is not None:  # "129.9 million voters" also stands for 129.9
                 by_scaled.setdefault(_value_key(float(m.value) / _SCALES[scale.group().lower()]), []).append(i)
             scaled = self.scaled[i]

@@ -56,7 +56,7 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
@@ -159,6 +159,8 @@ _FRAC_DEPTH = 4
 # "2 (food)": a word label after a number and a space; ".1(Number of Minutes)" (no space) multiplies an unknown
 _LABEL_IN_PARENS = re.compile(r"(?<=\d)[ \t]+\([A-Za-z][A-Za-z' -]{0,30}\)(?=[ \t]*[-+*/=\u00d7\u00f7])")
 _PERCENT_OF = re.compile(r"(?:(?<=\d%)|(?<![\d./])\d{1,4}/\d{1,4})[ \t]+(of)(?=[ \t]+\$?\d)")
+_LABEL_OPENS = re.compile(r"[ \t]\([A-Za-z]")  # what _LABEL_IN_PARENS needs
+_OF_NUMBER = re.compile(r"of[ \t]+\$?\d")  # what _PERCENT_OF needs (and a "%" or a "/" before)
 _SIGNS = frozenset("*/+-\u00d7\u00f7^")
 _PLAIN_NUMBER = re.compile(r"[ \t]*\d+(?:\.\d+)?[ \t]*")
 # "$\frac{3}{4} \times 8 = 6$", "$25 + 8 = 33$": dollar signs that delimit LaTeX math (a command inside, or an
@@ -171,9 +173,11 @@ _MATH_DOLLARS = re.compile(
     r"(?<!\\)\$(?=[^$\n]*\\(?:[dt]?frac|times|cdot|div|boxed|text|approx|left|right)(?![A-Za-z]))[^$\n]*(?<!\\)\$(?!\d|\.\d)"
     r"|(?<![\w$\\])\$(?=[\d(\\])[^$\n]*?=[^$\n]*?\d\$(?![\w$])"
 )
+_DIGIT_DOLLAR = re.compile(r"\d\$")  # what _MATH_DOLLARS needs without a backslash: a "$" right after a digit
 # "$350 000", "17 500", "1 000 000": digit groups split by a space (or a no-break or thin space), read as
 # "350,000" (same length); not a group followed by "-" or a word ("2 100-page books": two numbers)
 SPLIT_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d\w-]|,\d)")
+_SPLIT_GROUP = re.compile(r"\d[ \u00a0\u202f]\d\d\d")  # what SPLIT_THOUSANDS needs
 # Arithmetic in words: "12 plus 14 plus 4 equals 30", "5 times 3 is equal to 15" (signs written over the words)
 _WORD_SIGNS = {"plus": "+", "minus": "-", "times": "*", "multiplied by": "*", "divided by": "/"}
 _NOT_A_UNIT_WORD = r"(?!plus\b|minus\b|times\b|multiplied\b|divided\b|equals?\b|is\b)"
@@ -292,22 +296,44 @@ _ANSWER_MARKUP = re.compile(r"(?<!\d)\*\*|\*\*(?!\d)|\\[()\[\]]|\\(?:text|textbf
 def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
     """LaTeX math as prose arithmetic, in place and same length: text commands unwrapped, thousands
     separators, operators and delimiters, then fractions innermost first (at most :data:`_FRAC_DEPTH`
-    levels: each level one linear pass, so a nested-fraction bomb costs ``_FRAC_DEPTH`` passes)."""
+    levels: each level one linear pass, so a nested-fraction bomb costs ``_FRAC_DEPTH`` passes).
+
+    Each pass runs only on a text holding what its pattern needs (a 2021 solution's dollars need none of
+    them but the math-dollar test), and the working string is joined again only after a pass that ran."""
     working = "".join(chars)
     if "\\" not in working and "$" not in working and not any(c in working for c in "\u2248\u00b7\u2212&"):
         return
-    for m in _DISPLAY_DOLLARS.finditer(working):  # "$$ ... $$": display math, never money
-        _blank(chars, m.start(), m.start(1))
-        _blank(chars, m.end(1), m.end())
-    working = "".join(chars)
-    for m in _MATH_DOLLARS.finditer(working):
-        _blank(chars, m.start(), m.start() + 1)
-        _blank(chars, m.end() - 1, m.end())
-    working = "".join(chars)
-    for _ in range(2):  # "\boxed{\text{7455}}": one level inside another
+    working = _math_dollars(chars, working)
+    if "\\" not in working and "{,}" not in working and not any(c in working for c in "\u2248\u00b7\u2212&"):
+        return  # the passes below each need a backslash, a "{,}" or one of these signs
+    working = _latex_commands(chars, working, rewritten)
+    for m in _LATEX.finditer(working):
+        _blank(chars, m.start(), m.end(), _LATEX_SIGNS.get(m.group(), ""))
+    _fractions(chars, rewritten)
+
+
+def _math_dollars(chars: list[str], working: str) -> str:
+    """Dollar signs that delimit math blanked ("$$ ... $$" always, "$ ... $" when it holds math); the text after."""
+    if "$$" in working:
+        for m in _DISPLAY_DOLLARS.finditer(working):  # "$$ ... $$": display math, never money
+            _blank(chars, m.start(), m.start(1))
+            _blank(chars, m.end(1), m.end())
+        working = "".join(chars)
+    if "$" in working and ("\\" in working or _DIGIT_DOLLAR.search(working)):  # what _MATH_DOLLARS needs
+        for m in _MATH_DOLLARS.finditer(working):
+            _blank(chars, m.start(), m.start() + 1)
+            _blank(chars, m.end() - 1, m.end())
+        working = "".join(chars)
+    return working
+
+
+def _latex_commands(chars: list[str], working: str, rewritten: list[tuple[int, int]]) -> str:
+    """``\\text{...}`` and its kin unwrapped (two levels deep) and LaTeX thousands separators as commas; the text
+    after."""
+    for _ in range(2):  # "\\boxed{\\text{7455}}": one level inside another
         for m in _TEXT_COMMAND.finditer(working):
-            # the words moved to where the command starts: "\$16/\text{hour}" reads "$16/hour", and a unit
-            # after a slash joins the number before it ("\$500 \text{/month}" reads "$500/month")
+            # the words moved to where the command starts: "\\$16/\\text{hour}" reads "$16/hour", and a unit
+            # after a slash joins the number before it ("\\$500 \\text{/month}" reads "$500/month")
             start = m.start()
             before = working[max(0, start - 20) : start].rstrip(" \t")
             if m.group(1).startswith("/") and before[-1:].isdigit():
@@ -315,16 +341,22 @@ def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
             _blank(chars, start, m.end(), m.group(1))
             rewritten.append((start, m.end()))
         working = "".join(chars)
+    if "{,}" in working or "\\," in working:  # what a LaTeX thousands separator needs
+        for m in _LATEX_THOUSANDS.finditer(working):
+            digits = re.sub(r"\{,\}|\\,", ",", m.group())
+            _blank(chars, m.start(), m.end(), digits)
+            rewritten.append((m.start(), m.end()))
+        working = "".join(chars)
+    return working
 
-    for m in _LATEX_THOUSANDS.finditer(working):
-        digits = re.sub(r"\{,\}|\\,", ",", m.group())
-        _blank(chars, m.start(), m.end(), digits)
-        rewritten.append((m.start(), m.end()))
-    working = "".join(chars)
-    for m in _LATEX.finditer(working):
-        _blank(chars, m.start(), m.end(), _LATEX_SIGNS.get(m.group(), ""))
+
+def _fractions(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
+    """``\\frac{a}{b}`` as ``a/b`` (parenthesised where arithmetic around it needs it), innermost first, at most
+    :data:`_FRAC_DEPTH` levels."""
     for _ in range(_FRAC_DEPTH):
         working = "".join(chars)
+        if "frac" not in working:
+            break
         found = list(_FRAC.finditer(working))
         if not found:
             break
@@ -344,6 +376,51 @@ def _latex(chars: list[str], rewritten: list[tuple[int, int]]) -> None:
             rewritten.append((m.start(), m.end()))
 
 
+def _answer_probe(text: str) -> str:
+    """``text`` as the answer patterns read it: "1{,}200" as "1,200" (padded after), bold and math delimiters
+    blanked (the same length)."""
+    probe = text
+    if "*" in text or "\\" in text:
+        if "{,}" in text or "\\," in text:
+            probe = _LATEX_THOUSANDS.sub(lambda m: re.sub(r"\{,\}|\\,", ",", m.group()).ljust(len(m.group())), text)
+        if "**" in probe or "\\" in probe or "}" in probe:
+            probe = _ANSWER_MARKUP.sub(lambda m: " " * len(m.group()), probe)
+    return probe
+
+
+def _blank_markup(chars: list[str], text: str, may_hold: Callable[..., bool]) -> None:
+    """Bold, heading marks and line labels blanked in ``chars``, thousands split by spaces joined, a word chain's
+    operators written as signs; each pass only on a text holding what its pattern needs."""
+    if "**" in text:
+        for m in _BOLD.finditer(text):
+            _blank(chars, m.start(), m.end())
+    if "#" in text:  # a Markdown heading's marks (the pattern needs one): no pass over the others
+        for m in _HEADING.finditer("".join(chars)):
+            _blank(chars, m.start(), m.end())
+    for m in _LINE_LABEL.finditer("".join(chars)):
+        _blank(chars, m.start(), m.end())
+    if _SPLIT_GROUP.search(text):
+        for m in SPLIT_THOUSANDS.finditer(text):
+            chars[m.start() : m.end()] = _joined_thousands(m.group())
+    if may_hold("plus", "minus", "times", "multiplied", "divided"):  # a word chain's operator
+        for m in _WORD_CHAIN.finditer(text):
+            for w in _WORD_SIGN.finditer(m.group()):
+                word = " ".join(w.group().lower().split())
+                _blank(chars, m.start() + w.start(), m.start() + w.end(), _WORD_SIGNS.get(word, "="))
+
+
+def _blank_words_of_numbers(chars: list[str]) -> None:
+    """Words naming a number blanked ("7 + 2 (food) + 3 (gas) = 12") and a part of a number written as a product
+    ("90% of 60 = 54", "1/3 of 18 = 6"), after the LaTeX pass."""
+    working = "".join(chars)
+    if "(" in working and _LABEL_OPENS.search(working):
+        for m in _LABEL_IN_PARENS.finditer(working):
+            _blank(chars, m.start(), m.end())
+    if ("%" in working or "/" in working) and _OF_NUMBER.search(working):
+        for m in _PERCENT_OF.finditer(working):
+            _blank(chars, m.start(1), m.end(1), "*")
+
+
 def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
     """The shown text, working copy and final answer of a solution in any of the formats above.
 
@@ -353,45 +430,31 @@ def normalize_solution(solution: str | Sequence[str]) -> NormalizedSolution:
     """
     text = _as_text(solution)
     chars = list(text)
+    rewritten: list[tuple[int, int]] = []
+    # Each pass below runs only on a text holding what its pattern needs (the words of an ASCII text looked up
+    # in its lower case; a text with other letters, which the patterns' case folding may match, takes every pass).
+    lower = text.lower() if text.isascii() else None
+
+    def may_hold(*words: str) -> bool:
+        return lower is None or any(w in lower for w in words)
+
+    probe = _answer_probe(text)
     answer: float | None = None
     answer_span: tuple[int, int] | None = None
-    rewritten: list[tuple[int, int]] = []
-    probe = text
-    if "*" in text or "\\" in text:  # "1{,}200" as "1,200" (padded after), bold and math delimiters blanked
-        probe = _LATEX_THOUSANDS.sub(lambda m: re.sub(r"\{,\}|\\,", ",", m.group()).ljust(len(m.group())), text)
-        probe = _ANSWER_MARKUP.sub(lambda m: " " * len(m.group()), probe)
-    lines = list(_ANSWER_LINE.finditer(probe))
+    lines = list(_ANSWER_LINE.finditer(probe)) if "####" in text or may_hold("a:", "answer") else []
     if lines:  # the last answer line: blanked whole, its number is the answer
         m = lines[-1]
         answer, answer_span = _answer_value(m.group("num")), (m.start("num"), m.end("num"))
         _blank(chars, m.start(), m.end())
-    for m in _BOLD.finditer(text):
-        _blank(chars, m.start(), m.end())
-    if "#" in text:  # a Markdown heading's marks (the pattern needs one): no pass over the others
-        for m in _HEADING.finditer("".join(chars)):
-            _blank(chars, m.start(), m.end())
-    for m in _LINE_LABEL.finditer("".join(chars)):
-        _blank(chars, m.start(), m.end())
-    for m in SPLIT_THOUSANDS.finditer(text):
-        chars[m.start() : m.end()] = _joined_thousands(m.group())
-    for m in _WORD_CHAIN.finditer(text):
-        for w in _WORD_SIGN.finditer(m.group()):
-            word = " ".join(w.group().lower().split())
-            _blank(chars, m.start() + w.start(), m.start() + w.end(), _WORD_SIGNS.get(word, "="))
-    if answer is None:
+    _blank_markup(chars, text, may_hold)
+    if answer is None and may_hold("boxed", "answer"):
         inline = list(_ANSWER_INLINE.finditer(probe))
         if inline:
             m = inline[-1]
             group = "boxed" if m.group("boxed") is not None else "said"
             answer, answer_span = _answer_value(m.group(group)), (m.start(group), m.end(group))
     _latex(chars, rewritten)
-    working = "".join(chars)
-    if "(" in working:
-        for m in _LABEL_IN_PARENS.finditer(working):  # "7 + 2 (food) + 3 (gas) = 12": words naming a number
-            _blank(chars, m.start(), m.end())
-    if "of" in working:
-        for m in _PERCENT_OF.finditer(working):  # "90% of 60 = 54", "1/3 of 18 = 6": a part of a number, a product
-            _blank(chars, m.start(1), m.end(1), "*")
+    _blank_words_of_numbers(chars)
     if answer is None or not math.isfinite(answer):
         answer, answer_span = None, None
     return NormalizedSolution(text, "".join(chars), answer, answer_span, tuple(rewritten),
@@ -486,7 +549,8 @@ def gives(value: float, written: str) -> bool:
     """
     percent = written.rstrip().endswith("%")
     number = written.rstrip().rstrip("%").strip().lstrip("$").strip()
-    number = _LONG_PLACES.sub(r"\1", number)  # "0.3333…" of 1,500 places: those past a double's say nothing more
+    if len(number) > _PLACES_READ + 1:  # "0.3333…" of 1,500 places: those past a double's say nothing more
+        number = _LONG_PLACES.sub(r"\1", number)
     try:
         stated = parse_number(number)
     except ValueError:
@@ -758,7 +822,9 @@ class _Reader:
     # -------------------------------------------------------------- annotations and prose
 
     def annotation(self, m: re.Match[str]) -> None:
-        body = _LONG_PLACES.sub(r"\1", m.group(1))  # "3/440=0.0068181818…" of 1,000 places: 20 are read
+        body = m.group(1)
+        if len(body) > _PLACES_READ + 1:  # "3/440=0.0068181818…" of 1,000 places: 20 are read
+            body = _LONG_PLACES.sub(r"\1", body)
         expr, eq, stated = body.rpartition("=")
         if not eq:
             expr, stated = body, ""
@@ -1200,6 +1266,8 @@ def _another_reading_agrees(expr: str, value: float, result: float, written: str
 
 def _joined_thousands(text: str) -> str:
     """``text`` with digit groups split by spaces joined by commas (:data:`SPLIT_THOUSANDS`, same length)."""
+    if not _SPLIT_GROUP.search(text):
+        return text  # no digit group split by a space (what the pattern needs)
     return SPLIT_THOUSANDS.sub(lambda m: re.sub(r"[ \u00a0\u202f]", ",", m.group()), text)
 
 
