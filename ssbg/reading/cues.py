@@ -436,28 +436,10 @@ def _without_folding(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     return re.compile(pattern.pattern.removeprefix("(?i)"), pattern.flags & ~re.IGNORECASE)
 
 
-class _CaseSensitive(Mapping[str, "re.Pattern[str] | None"]):
-    """Each cue pattern's case-sensitive twin (:func:`_without_folding`), compiled on first use: a process
-    compiles only the twins of the constants its texts may cue, not all of them at import."""
-
-    def __init__(self) -> None:
-        self._compiled: dict[str, re.Pattern[str] | None] = {}
-
-    def __getitem__(self, cid: str) -> re.Pattern[str] | None:
-        try:
-            return self._compiled[cid]
-        except KeyError:
-            twin = self._compiled[cid] = _without_folding(CUE_PATTERNS[cid])
-            return twin
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(CUE_PATTERNS)
-
-    def __len__(self) -> int:
-        return len(CUE_PATTERNS)
-
-
-_LOWER_CASE: Mapping[str, re.Pattern[str] | None] = _CaseSensitive()
+# Compiled at import, not on first use: a twin compiled while a corpus is read would be paid by the problems.
+_LOWER_CASE: Mapping[str, re.Pattern[str] | None] = MappingProxyType(
+    {cid: _without_folding(pattern) for cid, pattern in CUE_PATTERNS.items()}
+)
 
 
 # The letters a case-blind pattern matches to ASCII ones although their lower case is not ASCII (re._casefix:
@@ -474,16 +456,38 @@ def _lowered(text: str) -> tuple[str, bool]:
     return text.lower().translate(_FOLD_TO_ASCII), False
 
 
-def _matches(cid: str, text: str, lowered: tuple[str, bool]) -> Iterator[re.Match[str]]:
-    """The matches of constant ``cid``'s cue pattern in ``text`` (``lowered``: :func:`_lowered`); none where
-    its keys show it has none."""
-    low, ascii_text = lowered
-    if not _may_occur(cid, low):
-        return iter(())
-    plain = _LOWER_CASE[cid]
-    if plain is not None and ascii_text:
-        return plain.finditer(low)
-    return CUE_PATTERNS[cid].finditer(text)
+def _runs(fallback: bool) -> Mapping[float, tuple[tuple[tuple[str, ...] | None, tuple[str, ...]], ...]]:
+    """Per value, its constants (the fallback ones or the others, in :data:`_BY_VALUE`'s order) in runs that
+    share their gate keys: the 15 constants of legs are one look for "leg" in a text, not 15."""
+    out: dict[float, tuple[tuple[tuple[str, ...] | None, tuple[str, ...]], ...]] = {}
+    for value, cids in _BY_VALUE.items():
+        runs: list[tuple[tuple[str, ...] | None, tuple[str, ...]]] = []
+        for cid in cids:
+            if (cid in FALLBACK_CONSTANTS) != fallback:
+                continue
+            if runs and runs[-1][0] == _GATES[cid] and _GATES[cid] is not None:
+                runs[-1] = (runs[-1][0], (*runs[-1][1], cid))
+            else:
+                runs.append((_GATES[cid], (cid,)))
+        out[value] = tuple(runs)
+    return MappingProxyType(out)
+
+
+_RUNS: Mapping[bool, Mapping[float, tuple[tuple[tuple[str, ...] | None, tuple[str, ...]], ...]]] = MappingProxyType(
+    {False: _runs(False), True: _runs(True)}
+)
+
+
+def _cued(text: str, value: float, fallback: bool) -> Iterator[tuple[str, Iterator[re.Match[str]]]]:
+    """Each constant of value ``value`` (the fallback ones or the others) whose gate keys ``text`` holds, in
+    :data:`_BY_VALUE`'s order, with the matches of its cue pattern."""
+    low, ascii_text = _lowered(text)
+    for keys, cids in _RUNS[fallback].get(value, ()):
+        if keys is not None and not any(map(low.__contains__, keys)):
+            continue
+        for cid in cids:
+            plain = _LOWER_CASE[cid]
+            yield cid, (plain.finditer(low) if plain is not None and ascii_text else CUE_PATTERNS[cid].finditer(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,11 +510,8 @@ def find_cues(text: str, value: float, *, fallback: bool = False) -> tuple[Cue, 
     ['self']
     """
     out: list[Cue] = []
-    lowered = _lowered(text)
-    for cid in _BY_VALUE.get(value, ()):
-        if (cid in FALLBACK_CONSTANTS) != fallback:
-            continue
-        hit = next(_matches(cid, text, lowered), None)
+    for cid, matches in _cued(text, value, fallback):
+        hit = next(matches, None)
         if hit is not None:
             out.append(Cue(cid, hit.start(), hit.end()))
     return tuple(out)
@@ -529,11 +530,8 @@ def find_cue_occurrences(text: str, value: float) -> tuple[Cue, ...]:
     [('items_per_dozen', 2), ('items_per_dozen', 19)]
     """
     out: list[Cue] = []
-    lowered = _lowered(text)
-    for cid in _BY_VALUE.get(value, ()):
-        if cid in FALLBACK_CONSTANTS:
-            continue
-        for k, hit in enumerate(_matches(cid, text, lowered)):
+    for cid, matches in _cued(text, value, False):
+        for k, hit in enumerate(matches):
             if k == _MAX_OCCURRENCES:
                 break
             out.append(Cue(cid, hit.start(), hit.end()))
