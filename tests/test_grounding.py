@@ -504,3 +504,62 @@ def test_no_rule_answering_refuses_as_operand_not_found() -> None:
     with pytest.raises(ImportRefusal) as info:
         ground(state, parse_formula("3*7").right)  # type: ignore[union-attr]
     assert (info.value.reason, info.value.detail) == ("operand_not_found", "7")
+
+
+# ------------------------------------------------- issue 36: the speaker's own 1, "an X every Y", world knowledge
+
+
+def test_the_speakers_own_one_is_self_not_the_whole_a_solution_divides_by() -> None:
+    # the solution's "12/4" once cued the constant whole for Greg's 1: the whole is for a part, never a count's + 1
+    solution = "There are 3+1=<<3+1=4>>4 people.\nEach gets 12/4=<<12/4=3>>3 cookies."
+    b = builder("Greg and his 3 friends share 12 cookies equally.", solution)
+    b.add_formula("3+1=4", position=solution.index("<<"))
+    assert sources(b) == [["mention", "constant:self"]]
+    assert b.build().steps[0].operands[1].cue is not None  # "his 3 friends": the words of the group he leads
+
+
+def test_an_x_every_y_is_one_x_per_y() -> None:
+    solution = "It drinks 1*5=<<1*5=5>>5 ounces."
+    b = builder("The baby drinks an ounce of milk every hour. How many ounces does it drink in 5 hours?", solution)
+    b.add_formula("1*5=5", position=solution.index("<<"))
+    trace = b.build()
+    first = trace.mentions[trace.steps[0].operands[0].mention or 0]
+    assert (first.text, first.value, first.unit) == ("an ounce of milk every hour", 1, "ounce per hour")
+
+
+@pytest.mark.parametrize(
+    ("text", "formula", "constant"),
+    [
+        ("Greg has 3 dogs. How many legs do his dogs have?", "3*4=12", "legs_per_dog"),
+        ("A farmer has 5 chickens. How many legs are there?", "5*2=10", "legs_per_chicken"),
+        ("There are 6 spiders in the web. How many legs are in the web?", "6*8=48", "legs_per_spider"),
+        ("The shop has 7 tricycles. How many wheels are there?", "7*3=21", "wheels_per_tricycle"),
+        ("She wrote each letter of the alphabet 3 times. How many letters did she write?", "26*3=78",
+         "letters_per_alphabet"),
+        ("Ann had octuplets and buys each baby 2 hats. How many hats?", "8*2=16", "octuplets"),
+        ("He paid with three twenties. How much did he pay?", "3*20=60", "twenty_dollar_bill"),
+    ],
+)
+def test_a_fact_of_the_world_the_text_cues_grounds_as_its_constant(text: str, formula: str, constant: str) -> None:
+    b = builder(text)
+    b.add_formula(formula)
+    assert f"constant:{constant}" in sources(b)[0]
+
+
+def test_a_fact_of_the_world_needs_both_the_thing_and_what_it_has() -> None:
+    with pytest.raises(ImportRefusal):
+        builder("Greg has 3 dogs. How many bowls does he fill?").add_formula("3*4=12")  # no legs: no 4
+
+
+def test_a_fact_the_solution_states_is_its_number_not_the_constant() -> None:
+    solution = "Each dog has 4 legs, so 3*4=<<3*4=12>>12 legs."
+    b = builder("Greg has 3 dogs. How many legs do his dogs have?", solution)
+    b.add_formula("3*4=12", position=solution.index("<<"))
+    assert sources(b) == [["mention", "mention"]]
+    assert [m.source for m in b.build().mentions] == ["text", "solution"]
+
+
+def test_a_rarer_fact_is_a_fallback_constant() -> None:
+    b = builder("Tom has visited half of all the states. How many states has he visited?")
+    b.add_formula("50/2=25")
+    assert sources(b)[0][0] == "constant:us_states"

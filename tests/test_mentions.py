@@ -191,6 +191,32 @@ def test_asked_units(text: str, unit: str | None) -> None:
     assert question_unit(text, start) is None  # without the mentions, only what the question writes
 
 
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [  # the answer unit from what the question asks (issue 36): a noun of money, weight or distance
+        ("Lucas went to the store with $20 and needed to buy 3 avocados that cost $2 each. "
+         "How much change does he bring home?", "$"),
+        ("Carrie sold 20 cakes for $100 and spent $40 on flour. How much profit did Carrie earn on the cakes?", "$"),
+        ("Tom spent $12 on a shirt and $8 on socks. What is the total cost?", "$"),
+        ("A truck carried 5000 pounds of sand and delivered 1200 pounds. How much weight is left on the truck?",
+         "pounds"),
+        ("Jane walked 3 miles and then 2 miles more. What is the total distance she walked?", "miles"),
+        ("He sold 3 pies for 9 dollars. How much did he save?", "dollars"),  # a verb of money
+        ("He sells mice for $120. How much money does he make a week?", None),  # a rate of money
+        ("Tickets are $5. What is the cost per ticket?", None),  # a price
+        ("He had $20 and spent $6. How many apples does he bring home?", "apples"),  # a stated unit wins
+    ],
+)
+def test_the_asked_unit_from_the_question_noun(text: str, unit: str | None) -> None:
+    start = text.index("How") if "How" in text else text.index("What")
+    assert question_unit(text, start, mentions=extract_mentions(text)) == unit
+
+
+def test_a_noun_of_money_is_no_stated_unit() -> None:
+    assert question_unit("How much profit, in dollars, was made on Wednesday?") == "dollars"  # not "profit"
+    assert question_unit("How much change does he bring home?") is None  # no unit written: asked by the noun
+
+
 def test_a_stated_unit_wins_over_the_asked_one() -> None:
     text = "She ran 3 miles. How far did she run, in kilometers?"
     assert question_unit(text, text.index("How"), mentions=extract_mentions(text)) == "kilometers"

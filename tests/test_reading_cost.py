@@ -11,7 +11,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ssbg.reading.cues import _LOWER_CASE, CUE_PATTERNS, _may_occur
+from ssbg.reading.cues import _LOWER_CASE, CUE_PATTERNS, _may_occur, find_cue_occurrences, find_cues
 from ssbg.reading.evidence import _SENTENCE_END, sentence_bounds
 from ssbg.reading.readers.gsm8k import _EACHES, _PERIOD_RATES
 
@@ -78,3 +78,12 @@ def test_sentence_bounds_are_those_a_scan_finds(text: str, data: st.DataObject) 
     """The sentence bounds read from a text's memoized ends are those a scan up to the offset finds."""
     at = data.draw(st.integers(0, len(text)))
     assert sentence_bounds(text, at) == _sentence_bounds_scanned(text, at), (text, at)
+
+
+def test_a_text_that_is_not_ascii_is_gated_by_its_folded_lower_case() -> None:
+    # a curly quote no longer sends every cue pattern over the text, and a letter a case-blind match folds
+    # to an ASCII one (a long s, a dotless i, a dotted capital I) still lets its constant's pattern run
+    assert [c.constant_id for c in find_cue_occurrences("Greg\u2019s 3 dogs. How many legs?", 4)] == ["legs_per_dog"]
+    assert find_cue_occurrences("Greg\u2019s 3 dogs. How many bowls?", 4) == ()
+    assert [c.constant_id for c in find_cues("She ran 3 mile\u017f\u2026 How many feet?", 5280)] == ["feet_per_mile"]
+    assert [c.constant_id for c in find_cues("3 M\u0130NUTES \u2014 60?", 60)] == ["minutes_per_hour"]

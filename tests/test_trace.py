@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ssbg.admissibility import check_operation
-from ssbg.constants import IMPLICIT_CONSTANTS, constants_with_value
+from ssbg.constants import IMPLICIT_CONSTANTS, SOURCES, constants_with_value
 from ssbg.errors import ProblemGraphError
 from ssbg.model import SemanticSymbolicBindingGraph
 from ssbg.reading.choosing import FOR_ONE_RATE, answer_mass, bind_choosing, reading_mass, step_units
-from ssbg.reading.cues import CUE_PATTERNS, EQUATION_CONSTANTS, find_cues
+from ssbg.reading.cues import CUE_PATTERNS, EQUATION_CONSTANTS, KNOWLEDGE_CONSTANTS, find_cues
 from ssbg.trace import (
     MENTION_KINDS,
     MENTION_SOURCES,
@@ -28,7 +28,7 @@ from ssbg.trace import (
     TraceBinder,
     bind_trace,
 )
-from ssbg.units import UnitVector, default_pack, load_pack
+from ssbg.units import UnitVector, corpus_pack, default_pack, load_pack
 
 WENG = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
 
@@ -95,8 +95,15 @@ def test_vocabularies_are_closed_and_small() -> None:
 
 @pytest.mark.parametrize("cid", sorted(IMPLICIT_CONSTANTS))
 def test_every_constant_unit_resolves_in_the_pack(cid: str) -> None:
+    # a fact of the world counts things (a dog's legs, the US states): its nouns are the corpus pack's count nouns
     unit = IMPLICIT_CONSTANTS[cid].unit
-    assert unit is None or default_pack().resolve(unit).dimension is not None
+    pack = corpus_pack() if cid in KNOWLEDGE_CONSTANTS or cid == "us_states" else default_pack()
+    assert unit is None or pack.resolve(unit).dimension is not None
+
+
+@pytest.mark.parametrize("cid", sorted(IMPLICIT_CONSTANTS))
+def test_every_constant_says_where_its_fact_comes_from(cid: str) -> None:
+    assert IMPLICIT_CONSTANTS[cid].source in SOURCES
 
 
 @pytest.mark.parametrize("cid", sorted(IMPLICIT_CONSTANTS))

@@ -30,6 +30,7 @@ __all__ = [
     "CUE_PATTERNS",
     "EQUATION_CONSTANTS",
     "FALLBACK_CONSTANTS",
+    "KNOWLEDGE_CONSTANTS",
     "SELF_COMPANION_CUE",
     "Cue",
     "find_cue_occurrences",
@@ -86,6 +87,18 @@ SELF_COMPANION_CUE: re.Pattern[str] = re.compile(
     r"(?i)(?<![a-z])(?:(?:his|her|their|my)\s+(?:[\w-]+\s+){0,2}|with\s+(?:[\w-]+\s+){1,2}"
     rf"|(?:has|have|had)\s+(?:[\w-]+\s+){{0,2}}){_COMPANIONS}(?![a-z])"
 )
+
+def _both(things: str, having: str, *keys: str) -> re.Pattern[str]:
+    """A thing and what it has, both named in a text in either order ("3 dogs ... how many legs"): a match
+    is the first of the two words, searched only in a text that holds one of ``keys`` (``having`` needs one)."""
+    thing, has = rf"(?<![a-z])(?:{things})(?![a-z])", rf"(?<![a-z])(?:{having})(?![a-z])"
+    return _gated(re.compile(rf"(?i){thing}(?=[\s\S]*{has})|{has}(?=[\s\S]*{thing})"), *keys)
+
+
+_LEGS = r"legs?"
+_WHEELS = r"wheels?|wheeled"
+_BILLS = r"bills?|notes?|cash"
+
 
 # Constant id -> the words that cue it, in order of preference among constants of
 # equal value (the first constant whose cue occurs in the text wins).
@@ -263,6 +276,62 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "hundred": _words(r"hundreds?"),
         "thousand": _words(r"thousands?"),
         "million": _words(r"millions?"),
+        # world knowledge (issue 36): the thing and what it has, both named
+        "legs_per_person": _both(r"people|persons?|m[ae]n|wom[ae]n|boys?|girls?|child(?:ren)?|kids?|humans?|"
+                                 r"students?|players?|friends?|dancers?", _LEGS, "leg"),
+        "legs_per_chicken": _both(r"chickens?|hens?|roosters?", _LEGS, "leg"),
+        "legs_per_duck": _both(r"ducks?|geese|goose|swans?", _LEGS, "leg"),
+        "legs_per_bird": _both(r"birds?|turkeys?|ostrich(?:es)?|pigeons?|parrots?|flamingos?|penguins?", _LEGS, "leg"),
+        "legs_per_dog": _both(r"dogs?|puppies|puppy", _LEGS, "leg"),
+        "legs_per_cat": _both(r"cats?|kittens?", _LEGS, "leg"),
+        "legs_per_horse": _both(r"horses?|ponies|pony|donkeys?|zebras?", _LEGS, "leg"),
+        "legs_per_cow": _both(r"cows?|cattle|bulls?|calf|calves", _LEGS, "leg"),
+        "legs_per_pig": _both(r"pigs?|piglets?|hogs?", _LEGS, "leg"),
+        "legs_per_sheep": _both(r"sheep|lambs?", _LEGS, "leg"),
+        "legs_per_goat": _both(r"goats?", _LEGS, "leg"),
+        "legs_per_table": _both(r"tables?", _LEGS, "leg"),
+        "legs_per_chair": _both(r"chairs?|stools?", _LEGS, "leg"),
+        "legs_per_insect": _both(r"insects?|ants?|bees?|beetles?|flies|ladybugs?|grasshoppers?|butterfl(?:y|ies)",
+                                 _LEGS, "leg"),
+        "legs_per_spider": _both(r"spiders?|octopus(?:es)?", _LEGS, "leg"),
+        "wheels_per_bicycle": _both(r"bicycles?|bikes?", _WHEELS, "wheel"),
+        "wheels_per_motorcycle": _both(r"motorcycles?|motorbikes?|scooters?", _WHEELS, "wheel"),
+        "wheels_per_tricycle": _both(r"tricycles?|trikes?", _WHEELS, "wheel"),
+        "wheels_per_car": _both(r"cars?|vehicles?|wagons?|skateboards?|roller skates?", _WHEELS, "wheel"),
+        "letters_per_alphabet": _words(r"alphabets?"),
+        "us_states": _gated(
+            re.compile(r"(?i)(?<![a-z])(?:united|u\.s\.|american|all(?: the)?|every|each|50|fifty) states?(?![a-z])"),
+            "state",
+        ),
+        "twins": _words(r"twins?"),
+        "triplets": _words(r"triplets?"),
+        "quadruplets": _words(r"quadruplets?", r"quads"),
+        "quintuplets": _words(r"quintuplets?"),
+        "sextuplets": _words(r"sextuplets?"),
+        "septuplets": _words(r"septuplets?"),
+        "octuplets": _words(r"octuplets?"),
+        "twenty_dollar_bill": _words(r"twenties", r"twenty[- ]dollar bills?"),
+        "ten_dollar_bill": _both(r"tens", _BILLS, "ten"),
+        "five_dollar_bill": _gated(
+            re.compile(r"(?i)(?<![a-z])fivers?(?![a-z])|(?<![a-z])fives(?![a-z])(?=[\s\S]*(?<![a-z])(?:bills?|notes?|cash)(?![a-z]))"
+                       r"|(?<![a-z])(?:bills?|notes?|cash)(?![a-z])(?=[\s\S]*(?<![a-z])fives(?![a-z]))"),
+            "five",
+        ),
+        "score": _gated(
+            re.compile(r"(?i)(?<![a-z])(?:(?:a|one|two|three|four|five|six) score(?= (?:of|and|years))|fourscore|"
+                       r"threescore)(?![a-z])"),
+            "score",
+        ),
+        "bakers_dozen": _words(r"baker'?s'? dozens?"),
+        "cards_per_deck": _words(r"decks? of (?:playing )?cards", r"card decks?"),
+        "triangle_sides": _words(r"triang(?:le|les|ular)"),
+        "pentagon_sides": _words(r"pentagon(?:s|al)?"),
+        "hexagon_sides": _words(r"hexagon(?:s|al)?"),
+        "octagon_sides": _words(r"octagon(?:s|al)?"),
+        "ounces_per_cup": _both(r"cups?", r"ounces?|oz", "ounc", "oz"),
+        "ounces_per_gallon": _both(r"gallons?", r"ounces?|oz", "ounc", "oz"),
+        "inches_per_yard": _both(r"yards?", r"inch(?:es)?", "inch"),
+        "yards_per_mile": _both(r"miles?", r"yards?", "yard"),
         "every_other": _words(r"every other", r"every second", r"alternate"),
         "buy_one_get_one": _words(r"buy (?:one|1),? get (?:one|1)", r"bogo"),
         "parents": _words(r"parents", r"grandparents"),
@@ -311,8 +380,29 @@ FALLBACK_CONSTANTS: frozenset[str] = frozenset(
         "rectangle_pairs",
         "diameter_per_radius",
         "two_sides",
+        "us_states",
+        "score",
+        "triangle_sides",
+        "pentagon_sides",
+        "hexagon_sides",
+        "octagon_sides",
+        "ounces_per_gallon",
+        "inches_per_yard",
+        "yards_per_mile",
     }
 )
+
+# World knowledge (issue 36): ordinary constants, weighed as candidates below what the text writes (a mention,
+# a scaled mention), since their cue words ("legs", "cars") say what a thing has, not that a number is meant.
+KNOWLEDGE_CONSTANTS: frozenset[str] = frozenset(
+    cid for cid in IMPLICIT_CONSTANTS if cid.startswith(("legs_per_", "wheels_per_"))
+) | frozenset(
+    {
+        "letters_per_alphabet", "twins", "triplets", "quadruplets", "quintuplets", "sextuplets", "septuplets",
+        "octuplets", "twenty_dollar_bill", "ten_dollar_bill", "five_dollar_bill", "bakers_dozen", "cards_per_deck",
+        "ounces_per_cup",
+    }
+)  # fmt: skip
 
 # Constants no words of a text cue: the form of an equation implies them (ssbg.reading.formula.isolate,
 # a lone unknown's coefficient 1 where the equation collects terms), so find_cues never offers them.
@@ -332,8 +422,8 @@ _GATES: Mapping[str, tuple[str, ...] | None] = MappingProxyType(
 
 
 def _may_occur(cid: str, lowered: str | None) -> bool:
-    """Whether constant ``cid``'s cue words may occur in a text, lower-cased (None: a text that is not
-    ASCII, where a case-blind match may pair other letters, is always searched)."""
+    """Whether constant ``cid``'s cue words may occur in a text, lower-cased (and folded: :func:`_lowered`;
+    None: always searched)."""
     keys = _GATES[cid]
     return keys is None or lowered is None or any(map(lowered.__contains__, keys))
 
@@ -346,26 +436,58 @@ def _without_folding(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     return re.compile(pattern.pattern.removeprefix("(?i)"), pattern.flags & ~re.IGNORECASE)
 
 
+# Compiled at import, not on first use: a twin compiled while a corpus is read would be paid by the problems.
 _LOWER_CASE: Mapping[str, re.Pattern[str] | None] = MappingProxyType(
     {cid: _without_folding(pattern) for cid, pattern in CUE_PATTERNS.items()}
 )
 
 
+# The letters a case-blind pattern matches to ASCII ones although their lower case is not ASCII (re._casefix:
+# dotless i, long s; a capital I with a dot lowers to i and a combining dot): folded before a gate looks for keys.
+_FOLD_TO_ASCII = str.maketrans({"\u0131": "i", "\u017f": "s", "\u0307": None})
+
+
 @functools.lru_cache(maxsize=8)  # a problem's text and solution, asked for each value
-def _lowered(text: str) -> str | None:
-    """``text`` lower-cased where it is ASCII (the offsets stay), else None."""
-    return text.lower() if text.isascii() else None
+def _lowered(text: str) -> tuple[str, bool]:
+    """``text`` lower-cased (the offsets stay where it is ASCII; else it serves only the gates, its letters that
+    match ASCII ones case-blind folded to them), and whether it is ASCII."""
+    if text.isascii():
+        return text.lower(), True
+    return text.lower().translate(_FOLD_TO_ASCII), False
 
 
-def _matches(cid: str, text: str, lowered: str | None) -> Iterator[re.Match[str]]:
-    """The matches of constant ``cid``'s cue pattern in ``text`` (``lowered``: the text lower-cased, where
-    it is ASCII); none where its keys show it has none."""
-    if not _may_occur(cid, lowered):
-        return iter(())
-    plain = _LOWER_CASE[cid]
-    if plain is not None and lowered is not None:
-        return plain.finditer(lowered)
-    return CUE_PATTERNS[cid].finditer(text)
+def _runs(fallback: bool) -> Mapping[float, tuple[tuple[tuple[str, ...] | None, tuple[str, ...]], ...]]:
+    """Per value, its constants (the fallback ones or the others, in :data:`_BY_VALUE`'s order) in runs that
+    share their gate keys: the 15 constants of legs are one look for "leg" in a text, not 15."""
+    out: dict[float, tuple[tuple[tuple[str, ...] | None, tuple[str, ...]], ...]] = {}
+    for value, cids in _BY_VALUE.items():
+        runs: list[tuple[tuple[str, ...] | None, tuple[str, ...]]] = []
+        for cid in cids:
+            if (cid in FALLBACK_CONSTANTS) != fallback:
+                continue
+            if runs and runs[-1][0] == _GATES[cid] and _GATES[cid] is not None:
+                runs[-1] = (runs[-1][0], (*runs[-1][1], cid))
+            else:
+                runs.append((_GATES[cid], (cid,)))
+        out[value] = tuple(runs)
+    return MappingProxyType(out)
+
+
+_RUNS: Mapping[bool, Mapping[float, tuple[tuple[tuple[str, ...] | None, tuple[str, ...]], ...]]] = MappingProxyType(
+    {False: _runs(False), True: _runs(True)}
+)
+
+
+def _cued(text: str, value: float, fallback: bool) -> Iterator[tuple[str, Iterator[re.Match[str]]]]:
+    """Each constant of value ``value`` (the fallback ones or the others) whose gate keys ``text`` holds, in
+    :data:`_BY_VALUE`'s order, with the matches of its cue pattern."""
+    low, ascii_text = _lowered(text)
+    for keys, cids in _RUNS[fallback].get(value, ()):
+        if keys is not None and not any(map(low.__contains__, keys)):
+            continue
+        for cid in cids:
+            plain = _LOWER_CASE[cid]
+            yield cid, (plain.finditer(low) if plain is not None and ascii_text else CUE_PATTERNS[cid].finditer(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,11 +510,8 @@ def find_cues(text: str, value: float, *, fallback: bool = False) -> tuple[Cue, 
     ['self']
     """
     out: list[Cue] = []
-    lowered = _lowered(text)
-    for cid in _BY_VALUE.get(value, ()):
-        if (cid in FALLBACK_CONSTANTS) != fallback:
-            continue
-        hit = next(_matches(cid, text, lowered), None)
+    for cid, matches in _cued(text, value, fallback):
+        hit = next(matches, None)
         if hit is not None:
             out.append(Cue(cid, hit.start(), hit.end()))
     return tuple(out)
@@ -411,11 +530,8 @@ def find_cue_occurrences(text: str, value: float) -> tuple[Cue, ...]:
     [('items_per_dozen', 2), ('items_per_dozen', 19)]
     """
     out: list[Cue] = []
-    lowered = _lowered(text)
-    for cid in _BY_VALUE.get(value, ()):
-        if cid in FALLBACK_CONSTANTS:
-            continue
-        for k, hit in enumerate(_matches(cid, text, lowered)):
+    for cid, matches in _cued(text, value, False):
+        for k, hit in enumerate(matches):
             if k == _MAX_OCCURRENCES:
                 break
             out.append(Cue(cid, hit.start(), hit.end()))

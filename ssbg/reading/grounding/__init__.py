@@ -52,7 +52,7 @@ Examples
 >>> [(s.op, [o.source for o in s.operands]) for s in b.build().steps]
 [('divide', ['mention', 'constant']), ('multiply', ['step', 'mention'])]
 >>> [name for name, _ in CANDIDATE_RULES]
-['earlier_step', 'text_mention', 'cued_constant', 'scaled_mention', 'solution_cue', 'fraction_part']
+['earlier_step', 'text_mention', 'cued_constant', 'scaled_mention', 'solution_cue', 'self', 'fraction_part']
 """
 
 from __future__ import annotations

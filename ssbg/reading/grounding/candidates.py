@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from ssbg.reading.cues import find_cue_occurrences, find_cues
+from ssbg.reading.cues import KNOWLEDGE_CONSTANTS, SELF_COMPANION_CUE, find_cue_occurrences, find_cues
 from ssbg.reading.formula import Literal, close
 from ssbg.reading.grounding.literals import _value_key
 from ssbg.reading.grounding.state import GroundingState, _is_fraction_part
@@ -155,6 +155,48 @@ def _mentions_by(
     return out
 
 
+_KNOWLEDGE_DISCOUNT = 0.4  # a fact of the world (a dog's 4 legs) weighs below a scaled mention (1.2): ADR 0037
+
+
+def _solution_says(g: GroundingState, cid: str, value: float) -> bool:
+    """Whether the solution's own words cue constant ``cid`` (it states that fact: its number grounds)."""
+    return g.solution is not None and any(c.constant_id == cid for c in find_cues(g.blanked_solution, value))
+
+
+def _a_whole(g: GroundingState, op: str | None) -> bool:
+    """Whether a 1 may be the whole: in a difference or a quotient, or beside a part of a whole (``1 + 0.3``)."""
+    return op in ("subtract", "divide") or _PART_OF_A_WHOLE.search(g.formula_text) is not None
+
+
+def _self_span(g: GroundingState) -> tuple[int, int] | None:
+    """The words that cue ``self``: its own ('including him', '3 other people'), else a group named with a
+    possessive ('his 3 friends'); None."""
+    cue = next((c for c in find_cues(g.text, 1, fallback=True) if c.constant_id == "self"), None)
+    if cue is not None:
+        return cue.start, cue.end
+    hit = SELF_COMPANION_CUE.search(g.text)
+    return None if hit is None else (hit.start(), hit.end())
+
+
+def _self_counted(g: GroundingState, lit: Literal, op: str | None) -> bool:
+    """Whether a 1 is added where the text counts a person with their group and no part of a whole is near:
+    the whole a solution's words cue ('12/4' in its prose) is then no candidate, the person is (issue 36)."""
+    return lit.value == 1 and op == "add" and not _a_whole(g, op) and _self_span(g) is not None
+
+
+def _self_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
+    """'3+1' with 'Greg and his 3 friends': 1 is Greg himself (the constant ``self``, cued by the group he
+    names with a possessive or by 'including him', '3 other people'), a candidate the scorer weighs."""
+    if lit.value != 1 or op != "add":
+        return []
+    span = _self_span(g)
+    if span is None:
+        return []
+    reading = Reading(constant="self", cue=span, text=lit.text)
+    label = f"constant self (cue {g.text[span[0] : span[1]]!r})"
+    return [Candidate(reading, ("constant", "self", span[0]), 1.5, label, ("cue", span[0], span[1], "self"))]
+
+
 def _cued_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Candidate]:
     """'48/2' after 'half as many': 2 is the constant half (a multiplier preferred in a product, a divisor
     in a quotient; each place the cue words occur is a candidate of its own)."""
@@ -166,15 +208,19 @@ def _cued_candidates(g: GroundingState, lit: Literal, op: str | None) -> list[Ca
     ranks: dict[str, int] = {}
     for cue in cues:
         cid = cue.constant_id
-        if cid == "whole" and op not in ("subtract", "divide") and not _PART_OF_A_WHOLE.search(g.formula_text):
+        if cid == "whole" and not _a_whole(g, op):
             continue  # the whole of a complement (1 - 1/4), an increase (1 + 0.3) or a job (1/4 hours), not a count
         if any(
             m.start <= cue.start and cue.end <= m.end and m.kind != "quantity" and _is_fraction_part(g, i, lit.value)
             for i, m in enumerate(g.mentions)
         ):
             continue  # "One-third": the fraction mention itself is the candidate (its part), not its word
+        if cid in KNOWLEDGE_CONSTANTS and _solution_says(g, cid, lit.value):
+            continue  # "Each bicycle has 2 wheels" in the solution: the number it states, not the fact again
         rank = ranks[cid] = ranks.get(cid, -1) + 1
         prior = 1.5 + (0.2 if cid in preferred else 0.0) - 0.01 * rank - 0.02 * len(ranks)
+        if cid in KNOWLEDGE_CONSTANTS:
+            prior -= _KNOWLEDGE_DISCOUNT
         reading = Reading(constant=cid, cue=(cue.start, cue.end), text=lit.text)
         label = f"constant {cid} (cue {g.text[cue.start : cue.end]!r})"
         out.append(Candidate(reading, ("constant", cid, cue.start), prior, label, ("cue", cue.start, cue.end, cid)))
@@ -185,7 +231,12 @@ def _solution_cued_candidates(g: GroundingState, lit: Literal, op: str | None) -
     """'3*2' where the solution says 'He does this twice a day': 2 is the constant twice (no cue span)."""
     if g.solution is None:
         return []
-    cues = find_cues(g.blanked_solution, lit.value)
+    # a fact of the world the solution words ("Each car has 4 wheels") it states itself: its number, not a constant
+    cues = [
+        c
+        for c in find_cues(g.blanked_solution, lit.value)
+        if c.constant_id not in KNOWLEDGE_CONSTANTS and (c.constant_id != "whole" or not _self_counted(g, lit, op))
+    ]
     if not cues:
         return []
     cid, start, end = cues[0].constant_id, cues[0].start, cues[0].end
@@ -204,6 +255,7 @@ CANDIDATE_RULES: tuple[tuple[str, CandidateRule], ...] = (
     ("cued_constant", _cued_candidates),
     ("scaled_mention", _scaled_candidates),
     ("solution_cue", _solution_cued_candidates),
+    ("self", _self_candidates),
     ("fraction_part", _fraction_part_candidates),
 )
 """The proposers of a literal's ordinary readings, each with a one-line example; :func:`ground` weighs them."""

@@ -202,7 +202,8 @@ def _counted_mention(g: GroundingState, lit: Literal, op: str | None) -> Operand
         if value in (0, 1):
             if line is None:
                 line = g.solution_line()
-            noun = (c.lemma or "").rpartition("_")[2]
+            # the noun it counts: "a ferret", or a rate's numerator ("an ounce every hour" for "1*5 ounces")
+            noun = (c.lemma or "").partition("_per_")[0].rpartition("_")[2]
             if not noun or not re.search(rf"(?i)(?<![A-Za-z]){re.escape(noun)}", line):
                 continue
         index = g.extra_mention(c)

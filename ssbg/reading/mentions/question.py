@@ -1,10 +1,11 @@
 """The question: where it is in the text, the unit it states (``how many apples``), and the unit it
-asks by a dimension's wh-word (``how far``).
+asks by a dimension's wh-word (``how far``) or noun (``how much profit``, ``what is the total cost``).
 """
 
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -154,6 +155,8 @@ def _how_many_unit(text: str, toks: Sequence[Token], look: _PackTexts) -> str | 
         unit, k = written
         if unit.lower() in ("times", "time"):
             return ""
+        if not asked[0] and _asked_noun_dimension(unit.lower()) is not None:
+            return None  # "how much profit": a dimension's noun, no unit (asked_unit reads it)
         return _with_question_rate(toks, unit, k, look)
     return None
 
@@ -260,10 +263,24 @@ _ASKED_DIMENSION: Mapping[str, UnitVector] = MappingProxyType({
     "far": _LENGTH, "tall": _LENGTH, "high": _LENGTH, "deep": _LENGTH, "wide": _LENGTH,
     "heavy": _MASS, "old": _TIME, "fast": UnitVector(length=1, time=-1),
 })  # fmt: skip
+# The nouns of a question that ask a dimension without naming a unit ("How much profit did she make?",
+# "What is the total cost?"): the answer is in the text's one unit of that dimension.  The money nouns
+# are issue 36's ('profit', 'change': 6 of 33 target refusals on unseen GSM8K problems).
+_ASKED_BY_NOUN: Mapping[str, UnitVector] = MappingProxyType({
+    **dict.fromkeys(_words("""money profit cost change price revenue income earnings saving savings salary wage
+        tip budget bill fee payment rent allowance spending expense debt balance deposit donation worth
+        commission bonus refund discount sales"""), _MONEY),
+    **dict.fromkeys(_words("weight"), _MASS),
+    **dict.fromkeys(_words("distance"), _LENGTH),
+})  # fmt: skip
 _WEIGH = frozenset(_words("weigh weighs weighed"))
 _DURATION = frozenset(_words("take takes took taken last lasts lasted"))
 _PAYING = frozenset(_words("""money cost costs spend spends spent pay pays paid earn earns earned worth profit
-    charge charges charged owe owes owed"""))
+    charge charges charged owe owes owed save saves saved make makes made sell sells sold receive receives
+    received collect collects collected raise raises raised donate donates donated contribute contributes
+    contributed"""))
+_PERIODS = frozenset(_words("second minute hour day night week month year"))
+_WH = frozenset(_words("what calculate find determine compute"))  # a question that asks by a noun
 _EACH = frozenset(_words("each every apiece"))  # a rate of what is asked: "how far will each member run"
 _ONE = frozenset(_words("per a an one"))  # money for one of something is a price: "how much does a ticket cost"
 
@@ -282,10 +299,13 @@ def asked_unit(
     ``how far / tall / high / deep / wide`` ask a length, ``how heavy`` and ``how much ... weigh``
     a mass, ``how old`` a time (an age), ``how fast`` a speed, ``how long`` with ``take`` or
     ``last`` a time, ``how much`` with ``money``, ``cost``, ``spend``, ``pay``, ``earn`` ... a sum
-    of money.  The answer is in the one unit of that dimension the mentions use (compared by
-    lemma, so ``1 mile ... 3 miles`` is one unit); with none or several, None: the question does
-    not say which.  A question of ``each`` / ``every`` asks a rate of the dimension, and one of
-    money with ``per``, ``a``, ``an`` or ``one`` may ask a price: both are left alone.
+    of money; ``how much`` or a ``what`` / ``find`` / ``calculate`` question with a noun of money
+    (``profit``, ``change``, ``cost``, ``savings`` ...), weight or distance asks that dimension.
+    The answer is in the one unit of that dimension the mentions use (compared by lemma, so ``1 mile
+    ... 3 miles`` is one unit); with none or several, None: the question does not say which.  A
+    question of ``each`` / ``every`` asks a rate of the dimension, and one of money with ``per`` or
+    ``average``, ``a`` / ``an`` / ``one`` right after ``how much``, or ``a week`` may ask a price or a
+    rate: both are left alone.
 
     >>> from ssbg.reading.mentions import extract_mentions
     >>> text = "If 500 sheets of paper weigh 7 pounds, how much do 2 sheets weigh?"
@@ -313,12 +333,19 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackT
             wanted = _ASKED_DIMENSION[nxt]
         elif nxt == "much" and any(w in _WEIGH for w in rest):
             wanted = _MASS
-        elif nxt == "much" and any(w in _PAYING for w in rest) and not any(w in _ONE for w in lows):
+        elif nxt == "much" and rest and _asked_noun_dimension(rest[0]) is not None:
+            wanted = _asked_noun_dimension(rest[0])  # "how much profit", "how much weight"
+            if wanted == _MONEY and _one_priced(lows, i + 2):
+                return None
+        elif nxt == "much" and any(w in _PAYING for w in rest) and not _one_priced(lows, i + 2):
             wanted = _MONEY
         elif nxt == "long" and any(w in _DURATION for w in rest):
             wanted = _TIME
         if wanted is not None:
             break
+    if wanted is None and lows and lows[0] in _WH and "many" not in lows and not _one_priced(lows, 1):
+        nouns = map(_asked_noun_dimension, lows)  # "What is the total cost?"
+        wanted = next((d for d in nouns if d is not None), None)
     if wanted is None:
         return None
     found: dict[str, str] = {}  # lemma -> the unit as first written
@@ -329,3 +356,17 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackT
         if resolved is not None and resolved.dimension == wanted:
             found.setdefault(resolved.lemma, m.unit)
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _asked_noun_dimension(low: str) -> UnitVector | None:
+    """The dimension a question's noun asks (``profits`` as ``profit``: the plural by its ``s``, no lemmatizer)."""
+    return _ASKED_BY_NOUN.get(low) or (_ASKED_BY_NOUN.get(low[:-1]) if low.endswith("s") else None)
+
+
+def _one_priced(lows: Sequence[str], j: int) -> bool:
+    """Whether a question of money asks a price or a rate: ``per`` or ``average`` anywhere, ``a`` / ``an`` /
+    ``one`` within three words after ``how much`` ("how much does a ticket cost"; not "if she pays with a
+    $20 bill"), or before a period ("how much does he make a week")."""
+    if "per" in lows or "average" in lows or any(w in _ONE for w in lows[j : j + 3]):
+        return True
+    return any(w in _ONE and nxt in _PERIODS for w, nxt in itertools.pairwise(lows))
