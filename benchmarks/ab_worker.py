@@ -106,7 +106,10 @@ def chained_trace(steps: int, *, refused: bool = False) -> Any:
 
 
 def _bind_trace(trace: Any) -> Callable[[], int]:
-    from ssbg.reading.choosing import bind_choosing
+    try:
+        from ssbg.reading.choosing import bind_choosing
+    except ImportError:  # a base tree before ADR 0035, whose bind_trace reconsidered as bind_choosing does
+        from ssbg.trace import bind_trace as bind_choosing
 
     def run() -> int:
         bind_choosing(trace)

@@ -51,7 +51,10 @@ import itertools, sys
 from pathlib import Path
 from ssbg.reading.mentions import lemmatize
 from ssbg.reading.readers.gsm8k import read_gsm8k
-from ssbg.reading.choosing import bind_choosing
+try:
+    from ssbg.reading.choosing import bind_choosing
+except ImportError:  # a base tree before ADR 0035, whose bind_trace reconsidered as bind_choosing does
+    from ssbg.trace import bind_trace as bind_choosing
 lemmatize("apples")
 """
 # What one counted process runs: argv is (corpus, problems, bind 0/1[, "rules"]): with "rules", the reading is

@@ -205,6 +205,13 @@ def test_asked_units(text: str, unit: str | None) -> None:
         ("He sells mice for $120. How much money does he make a week?", None),  # a rate of money
         ("Tickets are $5. What is the cost per ticket?", None),  # a price
         ("He had $20 and spent $6. How many apples does he bring home?", "apples"),  # a stated unit wins
+        # only the head phrase of a what-question asks (MAWPS names these unknowns percent and miles)
+        ("At a sale, the cost of a pair of shoes was reduced from 42.00 dollars to 33.60 dollars. "
+         "What was the percent of discount?", None),
+        ("A car rents for 30 dollars per day plus 18 cents per mile. You are on a budget of 75 dollars. "
+         "What mileage would allow you to stay within your budget?", None),
+        ("Butter costs $4 for 16 oz. What is the lowest price she can pay for the butter she needs?", "$"),
+        ("He saved $40 and then $25. What is his total amount of remaining money?", "$"),
     ],
 )
 def test_the_asked_unit_from_the_question_noun(text: str, unit: str | None) -> None:

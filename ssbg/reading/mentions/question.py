@@ -281,6 +281,8 @@ _PAYING = frozenset(_words("""money cost costs spend spends spent pay pays paid 
     contributed"""))
 _PERIODS = frozenset(_words("second minute hour day night week month year"))
 _WH = frozenset(_words("what calculate find determine compute"))  # a question that asks by a noun
+_HEAD_ENDS = frozenset(_words("""of if on for to in at with that which when would will can could does did do should
+    after before per from by she he they it you we i"""))  # the words that end a what-question's head phrase
 _EACH = frozenset(_words("each every apiece"))  # a rate of what is asked: "how far will each member run"
 _ONE = frozenset(_words("per a an one"))  # money for one of something is a price: "how much does a ticket cost"
 
@@ -321,31 +323,7 @@ def asked_unit(
 
 def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackTexts) -> str | None:
     """:func:`asked_unit` over the question's own tokens ``toks``."""
-    lows = [t.low for t in toks]
-    if any(w in _EACH for w in lows):
-        return None
-    wanted: UnitVector | None = None
-    for i in range(len(lows) - 1):
-        if lows[i] != "how":
-            continue
-        nxt, rest = lows[i + 1], lows[i + 2 :]
-        if nxt in _ASKED_DIMENSION:
-            wanted = _ASKED_DIMENSION[nxt]
-        elif nxt == "much" and any(w in _WEIGH for w in rest):
-            wanted = _MASS
-        elif nxt == "much" and rest and _asked_noun_dimension(rest[0]) is not None:
-            wanted = _asked_noun_dimension(rest[0])  # "how much profit", "how much weight"
-            if wanted == _MONEY and _one_priced(lows, i + 2):
-                return None
-        elif nxt == "much" and any(w in _PAYING for w in rest) and not _one_priced(lows, i + 2):
-            wanted = _MONEY
-        elif nxt == "long" and any(w in _DURATION for w in rest):
-            wanted = _TIME
-        if wanted is not None:
-            break
-    if wanted is None and lows and lows[0] in _WH and "many" not in lows and not _one_priced(lows, 1):
-        nouns = map(_asked_noun_dimension, lows)  # "What is the total cost?"
-        wanted = next((d for d in nouns if d is not None), None)
+    wanted = _asked_dimension([t.low for t in toks])
     if wanted is None:
         return None
     found: dict[str, str] = {}  # lemma -> the unit as first written
@@ -356,6 +334,56 @@ def _asked_unit(toks: Sequence[Token], mentions: Sequence[Mention], look: _PackT
         if resolved is not None and resolved.dimension == wanted:
             found.setdefault(resolved.lemma, m.unit)
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _asked_dimension(lows: Sequence[str]) -> UnitVector | None:
+    """The dimension a question's lower-case words ask with no unit named, or None (:func:`asked_unit`)."""
+    if any(w in _EACH for w in lows):
+        return None
+    for i in range(len(lows) - 1):
+        if lows[i] == "how":
+            wanted, by = _how_asks(lows[i + 1], lows[i + 2 :])
+            if by and _one_priced(lows, i + 2):  # a price of one thing: a noun's question left alone, a verb's
+                if by == "noun":  # not taken (the next "how" may still ask)
+                    return None
+                continue
+            if wanted is not None:
+                return wanted
+    if lows and lows[0] in _WH and "many" not in lows and not _one_priced(lows, 1):
+        # the head noun asks ("What is the total cost?"), not a noun after it ("What mileage keeps you within
+        # your budget?", "What was the percent of discount?": MAWPS names those unknowns miles and percent)
+        nouns = map(_asked_noun_dimension, _head_phrase(lows[1:]))
+        return next((d for d in nouns if d is not None), None)
+    return None
+
+
+def _how_asks(nxt: str, rest: Sequence[str]) -> tuple[UnitVector | None, str]:
+    """What ``how`` + ``nxt`` followed by ``rest`` asks: its dimension or None, and ``"noun"`` (a money noun,
+    "how much profit") or ``"verb"`` (a paying verb, "how much did she pay") when asking a price of one thing
+    would change it, else ``""``."""
+    if nxt in _ASKED_DIMENSION:
+        return _ASKED_DIMENSION[nxt], ""
+    if nxt == "much" and any(w in _WEIGH for w in rest):
+        return _MASS, ""
+    if nxt == "much" and rest and _asked_noun_dimension(rest[0]) is not None:
+        wanted = _asked_noun_dimension(rest[0])  # "how much profit", "how much weight"
+        return wanted, "noun" if wanted == _MONEY else ""
+    if nxt == "much" and any(w in _PAYING for w in rest):
+        return _MONEY, "verb"
+    if nxt == "long" and any(w in _DURATION for w in rest):
+        return _TIME, ""
+    return None, ""
+
+
+def _head_phrase(lows: Sequence[str]) -> list[str]:
+    """The words of a what-question up to the first that ends its head phrase (``amount of``, ``sum of`` and
+    ``total of`` go on): "is the lowest price" of "What is the lowest price she can pay"."""
+    phrase: list[str] = []
+    for w in lows:
+        if w in _HEAD_ENDS and not (w == "of" and phrase and phrase[-1] in ("amount", "sum", "total")):
+            break
+        phrase.append(w)
+    return phrase
 
 
 def _asked_noun_dimension(low: str) -> UnitVector | None:
