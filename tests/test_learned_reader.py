@@ -56,6 +56,52 @@ def test_the_proposers_offer_what_the_rules_miss() -> None:
     assert None in {c.lemma for c in unit_candidates(toks, three, mentions, index)}  # and no unit at all
 
 
+def _per_features_of(text: str, k: int = 0) -> dict[str | None, dict[str, float]]:
+    from ssbg.reading.learned.features import MentionContext, per_features
+
+    toks, mentions = tokenize(text), extract_mentions(text)
+    index = TextIndex.of(toks)
+    m = mentions[k]
+    ctx = MentionContext.of(toks, m, index)
+    return {c.lemma: dict(per_features(c, ctx, m.lemma)) for c in per_candidates(toks, m, index)}
+
+
+def test_a_written_denominator_is_seen_against_a_thing_named_elsewhere() -> None:
+    """"A car uses 2 gallons of gas per hour": the hour is the number's written denominator, the car a thing of
+    its sentence; the features say which is which, so training can weigh it (issue 36, ADR 0038)."""
+    features = _per_features_of("A car uses 2 gallons of gas per hour. How many quarts does it use in 3 hours?")
+    assert {"p:written", "p:written*cat=time", "p:written*cue=per"} <= set(features["hour"])
+    assert "p:written" not in features["car"]
+    assert {"p:not_written*written=time", "p:not_written*written=time*cat=count"} <= set(features["car"])
+    assert "p:none*written=time" in features[None]
+    daily = _per_features_of("Each chicken lays 6 eggs a week.")
+    assert "p:written" in daily["week"]
+    assert "p:not_written*written=time*cue=each" in daily["chicken"]
+    plain = _per_features_of("Tom has 5 apples and a car.")  # no denominator written beside the number
+    assert not any(k.startswith(("p:written", "p:not_written")) for f in plain.values() for k in f)
+
+
+def test_a_label_with_two_denominators_trains_the_written_one() -> None:
+    """The GUIDE labels "One horse produces 5 gallons per day" per horse, per2 day; the one-denominator reader is
+    trained on the denominator the number's words write (day), and on ``per`` when ``per2`` is not written there."""
+    from ssbg.stats.alignment import GoldMention
+    from ssbg.stats.train_reader import per_label
+
+    text = "One horse produces 5 gallons of fertilizer per day. Each horse eats 3 apples on Monday."
+    toks, mentions = tokenize(text), extract_mentions(text)
+    index = TextIndex.of(toks)
+    gallons, apples = (next(m for m in mentions if m.text.startswith(n)) for n in ("5", "3"))
+    pers = per_candidates(toks, gallons, index)
+    lemmas = [c.lemma for c in pers]
+    two = GoldMention("n0", (gallons.start, gallons.end), "5", "gallon", "horse", skip=False, per2="day")
+    one = GoldMention("n0", (gallons.start, gallons.end), "5", "gallon", "horse", skip=False)
+    assert lemmas[per_label(two, pers)] == "day"
+    assert lemmas[per_label(one, pers)] == "horse"
+    pers = per_candidates(toks, apples, index)
+    unwritten = GoldMention("n1", (apples.start, apples.end), "3", "apple", "horse", skip=False, per2="monday")
+    assert [c.lemma for c in pers][per_label(unwritten, pers)] == "horse"  # Monday is no written denominator
+
+
 def test_the_proposers_stay_bounded_on_a_long_text() -> None:
     text = "He has 5 apples and 3 pears. " * 400
     toks = tokenize(text)

@@ -34,9 +34,16 @@ from typing import Any
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ImportRefusal
 from ssbg.reading.cues import find_cue_occurrences
-from ssbg.reading.learned.features import MentionContext, per_features, unit_features
+from ssbg.reading.learned.features import MentionContext, per_features, unit_features, written_denominator
 from ssbg.reading.learned.model import MODEL_FILE, Model, mention_readings, question_checksum, using
-from ssbg.reading.learned.proposals import Neighbours, TextIndex, per_candidates, reading_of, unit_candidates
+from ssbg.reading.learned.proposals import (
+    Neighbours,
+    PerCandidate,
+    TextIndex,
+    per_candidates,
+    reading_of,
+    unit_candidates,
+)
 from ssbg.reading.mentions import find_question_span, tokenize
 from ssbg.reading.problem_text import read_problem_text
 from ssbg.stats.alignment import (
@@ -65,6 +72,7 @@ __all__ = [
     "cross_validated",
     "examples",
     "main",
+    "per_label",
     "texts_of",
     "training_gold",
     "weak_examples",
@@ -139,6 +147,21 @@ def _match(gold: str | None, lemmas: Sequence[str | None]) -> int | None:
     return next((k for k, x in enumerate(lemmas) if x is not None and _same_noun(gold, x)), None)
 
 
+def per_label(gm: GoldMention, pers: Sequence[PerCandidate]) -> int | None:
+    """The per candidate a gold label names.  A reading carries one denominator: of a label with two ("1 cup per
+    puppy per meal", ``per`` the thing, ``per2`` the period, ``data/gold/GUIDE.md``) it is the one the number's own
+    words write ("each puppy eats 1/2 cup a meal": meal), so a written period is never learned to lose to a thing
+    named elsewhere (ADR 0038); the thing is then the "for one" or the count the solution multiplies by."""
+    lemmas = [c.lemma for c in pers]
+    pi = _match(gm.per, lemmas)
+    if gm.per2 is None:
+        return pi
+    p2 = _match(gm.per2, lemmas)
+    if p2 is not None and written_denominator(pers[p2]) and (pi is None or not written_denominator(pers[pi])):
+        return p2
+    return pi
+
+
 def read_rules(question: str, pack: UnitPack) -> tuple[Sequence[Any], tuple[Mention, ...]]:
     """The question's tokens and the rules' mentions (the model off)."""
     toks = tokenize(question)
@@ -167,7 +190,7 @@ def examples(gold: Sequence[GoldProblem], texts: Mapping[str, str]) -> tuple[lis
                 pers = per_candidates(toks, m, index)
                 ctx = MentionContext.of(toks, m, index)
                 ui = _match(gm.unit, [c.lemma for c in units])
-                pi = _match(gm.per, [c.lemma for c in pers])
+                pi = per_label(gm, pers)
                 recall[f"{name} tokens"] += 1
                 recall[f"{name} unit found"] += ui is not None
                 recall[f"{name} per found"] += pi is not None
