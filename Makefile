@@ -92,7 +92,7 @@ TRAIN_ARGS ?=
 train: $(STAMP)
 	$(PY) -m ssbg.stats.train_reader --corpora $(CORPORA) $(TRAIN_ARGS)
 
-# Weak labels for the learned reader from every other GSM8K train gold solution (issue 36, ADR 0036): the readings
+# Weak labels for the learned reader from every other GSM8K train gold solution (issue 36, ADR 0039): the readings
 # under which the binder admits each solution, written to data/weak/ (byte-identical; make train reads them).
 weak-labels: $(STAMP)
 	$(PY) -m ssbg.stats.weak_labels --corpora $(CORPORA)

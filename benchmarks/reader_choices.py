@@ -11,7 +11,7 @@ figure is near, not equal to, ``make reader-figures``'s cross-validated unit acc
 ``--gbdt`` fits the same candidates with a gradient-boosted ranker instead of the conditional logit (needs
 ``lightgbm``; not a dependency of ssbg): whether a model with feature interactions would choose better.
 
-``--weak`` adds the weak labels of every other GSM8K train problem (``data/weak/``, ADR 0036) to each fold's training
+``--weak`` adds the weak labels of every other GSM8K train problem (``data/weak/``, ADR 0039) to each fold's training
 of the logit, weighed as ``make train`` weighs them (the factor-level view of what they add).
 
 ``--share S`` (repeatable) fits each fold's model on that share of the other folds' hand-gold problems (the weak

@@ -197,7 +197,7 @@ def test_the_model_never_saw_a_held_out_or_test_question() -> None:
     model = load_model()
     assert model is not None
     seen = set(model.manifest["training_questions"])
-    weak = set(model.manifest["weak"]["questions"])  # weak labels from their gold solutions (ADR 0036)
+    weak = set(model.manifest["weak"]["questions"])  # weak labels from their gold solutions (ADR 0039)
     heldout = [g for g in load_gold(GOLD_FILE) if g.split == "heldout"]
     lines = (CORPORA / "gsm8k/train.jsonl").read_text(encoding="utf-8").splitlines()
     for g in heldout:

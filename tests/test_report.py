@@ -564,7 +564,7 @@ def test_the_reading_uncertainty_note_is_said_once(data_report: str) -> None:
 def test_drill_downs_name_quantities_in_words_not_symbol_ids(data_report: str) -> None:
     drills = _visible(data_report[data_report.index('<h2 id="drilldowns">') :])
     assert re.findall(r"\b(?:q_\w+_\d{3}|step_\d{3}|op_\d{3}_\w+|t\d+_\w+)\b", drills) == []
-    # (the $80 jacket of the GSM8K sample is admitted for one jacket now, ADR 0036: no longer a drill-down)
+    # (the $80 jacket of the GSM8K sample is admitted for one jacket now, ADR 0039: no longer a drill-down)
     assert "operand '4 wheels' read as 'wheels per car'" in drills
 
 

@@ -1,4 +1,4 @@
-"""Weak labels from gold solutions (issue 36 item 2, ADR 0036): what the binder admits becomes a soft target, the
+"""Weak labels from gold solutions (issue 36 item 2, ADR 0039): what the binder admits becomes a soft target, the
 training fits soft targets with a weight, and neither a gold problem nor the held-out half is ever weakly labelled."""
 
 from __future__ import annotations

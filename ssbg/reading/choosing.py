@@ -101,7 +101,7 @@ class ChoosingBinder(TraceBinder):
         (or the things a measure is shared among) is that rate, noted in the proof; a product or quotient
         a factor read per thing admits is admitted so where the text says it, else ``ambiguous_grounding``;
         a step a text quantity read as a rate admits read for one thing is admitted so where the words say one
-        (:meth:`admit_for_one`, ADR 0036); a mismatch that a tied grounding, a mention's second unit reading or
+        (:meth:`admit_for_one`, ADR 0039); a mismatch that a tied grounding, a mention's second unit reading or
         a reading for one no word says would not make is ``ambiguous_grounding``; else the mismatch stands."""
         sid, rhs, ids, kind, span = (
             refused.lhs_symbol_id, refused.rhs_canonical, sorted(refused.dependencies), refused.operation_kind,

@@ -6,7 +6,7 @@ Training data (never the gold set's held-out half, never a GSM8K test question):
   for training (``data/gold/README.md``), and
 - the ``dev`` half of ``data/gold/gsm8k_train_alignments.gold.jsonl``;
 - the weak labels of every other GSM8K train problem (``data/weak/gsm8k_train.weak.jsonl``, written by
-  ``make weak-labels``: :mod:`ssbg.stats.weak_labels`, ADR 0036), soft targets weighed :data:`WEAK_WEIGHT`
+  ``make weak-labels``: :mod:`ssbg.stats.weak_labels`, ADR 0039), soft targets weighed :data:`WEAK_WEIGHT`
   against hand gold's 1 (a file naming an annotated problem is refused).
 
 For every gold question token that is a quantity, the rules read the question (the model off),

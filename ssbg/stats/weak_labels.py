@@ -1,4 +1,4 @@
-"""Weak labels for the learned reader from every GSM8K train gold solution (issue 36 item 2; edge, ADR 0036).
+"""Weak labels for the learned reader from every GSM8K train gold solution (issue 36 item 2; edge, ADR 0039).
 
 A GSM8K train problem nobody annotated still has a gold solution, and the binder knows which readings of its
 question's quantities admit that solution's steps.  For every GSM8K train problem outside the 1,800 annotated ones
