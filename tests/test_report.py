@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from ssbg.cli import main
+from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE
 from ssbg.stats.batch import run_batch
 from ssbg.stats.report import REASONS_LEDE, ReportResult, cell_text, highlight_text, write_report
 from ssbg.stats.tables import SUMMARY_TABLES, corpus_overview
@@ -573,12 +574,12 @@ def test_no_share_in_the_report_has_more_than_two_decimals(tmp_path: Path) -> No
     page = write_report([write_jsonl(tmp_path / "c.jsonl", lines)], tmp_path / "r.html",
                         progress=False).html_path.read_text(encoding="utf-8")
     assert "66.67" in page
-    shown = _visible(page).replace("min_evidence (ε) = 0.001", "")  # ε is a threshold, not a share
+    shown = _visible(page).replace(f"min_evidence (ε) = {DEFAULT_MIN_EVIDENCE:g}", "")  # ε is a threshold, not a share
     assert re.findall(r"\d\.\d{3,}", shown) == []
 
 
 def test_the_header_states_epsilon_and_keeps_errors_apart_from_could_not_tell(data_report: str) -> None:
     header = data_report.split("</header>", 1)[0]
-    assert "min_evidence (ε) = 0.001" in _visible(header)
+    assert f"min_evidence (ε) = {DEFAULT_MIN_EVIDENCE:g}" in _visible(header)
     assert "check-solutions" in _visible(header)  # the checker's weighing, named
     assert "could not tell" in _visible(header)
