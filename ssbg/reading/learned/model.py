@@ -104,12 +104,14 @@ class Model:
         return [e / total for e in exps]
 
     def trained_on(self, question: str) -> bool:
-        """Whether this model was trained on a problem with this question (by checksum)."""
+        """Whether this model was trained on a problem with this question (by checksum): hand gold, or a weak label
+        drawn from its gold solution."""
         return question_checksum(question) in self._training
 
     @functools.cached_property
     def _training(self) -> frozenset[str]:
-        return frozenset(self.manifest.get("training_questions", ()))
+        weak = self.manifest.get("weak", {}).get("questions", ())  # weak labels from their gold solutions (issue 36)
+        return frozenset(self.manifest.get("training_questions", ())) | frozenset(weak)
 
 
 def question_checksum(question: str) -> str:
