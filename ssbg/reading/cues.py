@@ -38,20 +38,46 @@ __all__ = [
 ]
 
 
-# Pattern -> the lower-case strings one of which every match contains (None: not known).  A text none of
-# them occurs in (lower-cased) is not searched: most texts have no cue of most constants, and a search
-# with a look-behind at its start runs the whole pattern at every offset.
-_KEYS: dict[re.Pattern[str], tuple[str, ...] | None] = {}
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    """A cue pattern before it is compiled: its source and flags, and the lower-case strings one of which every
+    match contains (None: not known).  A text none of them occurs in (lower-cased) is not searched: most
+    texts have no cue of most constants, and a search with a look-behind at its start runs the whole pattern
+    at every offset."""
+
+    source: str
+    flags: int = 0
+    keys: tuple[str, ...] | None = None
+
+    @property
+    def case_blind(self) -> bool:
+        return bool(self.flags & re.IGNORECASE) or self.source.startswith("(?i)")
+
+    def compiled(self) -> re.Pattern[str]:
+        return re.compile(self.source, self.flags)
+
+    def without_folding(self) -> re.Pattern[str] | None:
+        """A case-blind pattern (written in lower case) as a case-sensitive one, to search a lower-cased text
+        with: the same matches at the same offsets, without folding the case of every character it reads."""
+        if not self.case_blind:
+            return None
+        return re.compile(self.source.removeprefix("(?i)"), self.flags & ~re.IGNORECASE)
+
+
 _LITERAL_START = re.compile(r"[A-Za-z0-9 '-]*")
 
 
-def _gated(pattern: re.Pattern[str], *keys: str) -> re.Pattern[str]:
+def _rx(source: str, flags: int = 0) -> _Spec:
+    """A pattern as :func:`re.compile` takes it, not compiled yet; no keys."""
+    return _Spec(source, flags)
+
+
+def _gated(pattern: _Spec, *keys: str) -> _Spec:
     """``pattern``, every match of which contains one of ``keys`` (lower case)."""
-    _KEYS[pattern] = keys
-    return pattern
+    return _Spec(pattern.source, pattern.flags, keys)
 
 
-def _words(*alternatives: str) -> re.Pattern[str]:
+def _words(*alternatives: str) -> _Spec:
     """The alternatives as whole words, in any case; each one's plain start is its key (``hours?`` has
     ``hour``; an alternative that starts with a group or an escape has none, and so has the pattern)."""
     keys: list[str] = []
@@ -65,9 +91,8 @@ def _words(*alternatives: str) -> re.Pattern[str]:
             if char == "|" and depth == 0:
                 start = ""
         keys.append(start.lower())
-    pattern = re.compile(r"(?<![A-Za-z])(?:" + "|".join(alternatives) + r")(?![A-Za-z])", re.IGNORECASE)
-    _KEYS[pattern] = None if "" in keys else tuple(keys)
-    return pattern
+    source = r"(?<![A-Za-z])(?:" + "|".join(alternatives) + r")(?![A-Za-z])"
+    return _Spec(source, re.IGNORECASE, None if "" in keys else tuple(keys))
 
 
 # Persons one goes with: the owner of "her 3 friends" is one person more.
@@ -88,11 +113,11 @@ SELF_COMPANION_CUE: re.Pattern[str] = re.compile(
     rf"|(?:has|have|had)\s+(?:[\w-]+\s+){{0,2}}){_COMPANIONS}(?![a-z])"
 )
 
-def _both(things: str, having: str, *keys: str) -> re.Pattern[str]:
+def _both(things: str, having: str, *keys: str) -> _Spec:
     """A thing and what it has, both named in a text in either order ("3 dogs ... how many legs"): a match
     is the first of the two words, searched only in a text that holds one of ``keys`` (``having`` needs one)."""
     thing, has = rf"(?<![a-z])(?:{things})(?![a-z])", rf"(?<![a-z])(?:{having})(?![a-z])"
-    return _gated(re.compile(rf"(?i){thing}(?=[\s\S]*{has})|{has}(?=[\s\S]*{thing})"), *keys)
+    return _gated(_rx(rf"(?i){thing}(?=[\s\S]*{has})|{has}(?=[\s\S]*{thing})"), *keys)
 
 
 _LEGS = r"legs?"
@@ -101,17 +126,17 @@ _BILLS = r"bills?|notes?|cash"
 
 
 # Constant id -> the words that cue it, in order of preference among constants of
-# equal value (the first constant whose cue occurs in the text wins).
-CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
+# equal value (the first constant whose cue occurs in the text wins); compiled below (CUE_PATTERNS).
+_SPECS: Mapping[str, _Spec] = MappingProxyType(
     {
         "percent": _gated(
-            re.compile(r"%|(?<![A-Za-z])(?:percent(?:age)?s?|per cent)(?![A-Za-z])", re.IGNORECASE),
+            _rx(r"%|(?<![A-Za-z])(?:percent(?:age)?s?|per cent)(?![A-Za-z])", re.IGNORECASE),
             "%",
             "percent",
             "per cent",
         ),
         "percent_scale": _gated(
-            re.compile(r"%|(?<![A-Za-z])(?:percent(?:age)?s?|per cent)(?![A-Za-z])", re.IGNORECASE),
+            _rx(r"%|(?<![A-Za-z])(?:percent(?:age)?s?|per cent)(?![A-Za-z])", re.IGNORECASE),
             "%",
             "percent",
             "per cent",
@@ -160,31 +185,31 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "days_per_month": _words(r"months?", r"monthly"),
         # month names are capitalized ("May", not "may"): case-sensitive
         "days_in_31_day_month": _gated(
-            re.compile(r"(?<![A-Za-z])(?:January|March|May|July|August|October|December)(?![A-Za-z])"),
+            _rx(r"(?<![A-Za-z])(?:January|March|May|July|August|October|December)(?![A-Za-z])"),
             *["january", "march", "may", "july", "august", "october", "december"],
         ),
         "days_in_30_day_month": _gated(
-            re.compile(r"(?<![A-Za-z])(?:April|June|September|November)(?![A-Za-z])"),
+            _rx(r"(?<![A-Za-z])(?:April|June|September|November)(?![A-Za-z])"),
             *["april", "june", "september", "november"],
         ),
-        "days_in_february": _gated(re.compile(r"(?<![A-Za-z])February(?![A-Za-z])"), "february"),
+        "days_in_february": _gated(_rx(r"(?<![A-Za-z])February(?![A-Za-z])"), "february"),
         # a conversion between two units the text both names: the key is one both branches need
         "seconds_per_hour": _gated(
-            re.compile(
+            _rx(
                 r"(?i)(?<![a-z])(?:seconds?|secs?)(?![a-z])(?=[\s\S]*(?<![a-z])(?:hours?|hrs?)(?![a-z]))"
                 r"|(?<![a-z])(?:hours?|hrs?)(?![a-z])(?=[\s\S]*(?<![a-z])(?:seconds?|secs?)(?![a-z]))"
             ),
             "sec",
         ),
         "minutes_per_day": _gated(
-            re.compile(
+            _rx(
                 r"(?i)(?<![a-z])minutes?(?![a-z])(?=[\s\S]*(?<![a-z])(?:days?|daily)(?![a-z]))"
                 r"|(?<![a-z])(?:days?|daily)(?![a-z])(?=[\s\S]*(?<![a-z])minutes?(?![a-z]))"
             ),
             "minute",
         ),
         "hours_per_week": _gated(
-            re.compile(
+            _rx(
                 r"(?i)(?<![a-z])hours?(?![a-z])(?=[\s\S]*(?<![a-z])weeks?(?![a-z]))"
                 r"|(?<![a-z])weeks?(?![a-z])(?=[\s\S]*(?<![a-z])hours?(?![a-z]))"
             ),
@@ -225,21 +250,21 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "cups_per_gallon": _words(r"gallons?"),
         # a conversion between two units the text both names ("4.5 gallons ... how many pints")
         "pints_per_gallon": _gated(
-            re.compile(
+            _rx(
                 r"(?i)(?<![a-z])pints?(?![a-z])(?=[\s\S]*(?<![a-z])gallons?(?![a-z]))"
                 r"|(?<![a-z])gallons?(?![a-z])(?=[\s\S]*(?<![a-z])pints?(?![a-z]))"
             ),
             "pint",
         ),
         "tablespoons_per_cup": _gated(
-            re.compile(
+            _rx(
                 r"(?i)(?<![a-z])tablespoons?(?![a-z])(?=[\s\S]*(?<![a-z])cups?(?![a-z]))"
                 r"|(?<![a-z])cups?(?![a-z])(?=[\s\S]*(?<![a-z])tablespoons?(?![a-z]))"
             ),
             "tablespoon",
         ),
         "teaspoons_per_tablespoon": _gated(
-            re.compile(
+            _rx(
                 r"(?i)(?<![a-z])teaspoons?(?![a-z])(?=[\s\S]*(?<![a-z])tablespoons?(?![a-z]))"
                 r"|(?<![a-z])tablespoons?(?![a-z])(?=[\s\S]*(?<![a-z])teaspoons?(?![a-z]))"
             ),
@@ -247,14 +272,14 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         ),
         # shapes: a square fence has 4 sides ("square feet" is an area unit, not a square)
         "square_sides": _gated(
-            re.compile(
+            _rx(
                 r"(?i)(?<![a-z])squares?(?![a-z])(?!\s+(?:feet|foot|inch(?:es)?|met(?:er|re)s?|yards?|miles?|units?|"
                 r"centimet(?:er|re)s?|kilomet(?:er|re)s?|km|cm|m|ft|in|yd)(?![a-z]))"
             ),
             "square",
         ),
         "rectangle_pairs": _gated(
-            re.compile(
+            _rx(
                 rf"(?i)(?<![a-z]){_RECTANGLE}(?![a-z])(?=[\s\S]*(?<![a-z]){_AROUND}(?![a-z]))"
                 rf"|(?<![a-z]){_AROUND}(?![a-z])(?=[\s\S]*(?<![a-z]){_RECTANGLE}(?![a-z]))"
             ),
@@ -264,7 +289,7 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
             "border",
         ),
         "diameter_per_radius": _gated(
-            re.compile(
+            _rx(
                 r"(?i)(?<![a-z])radius(?![a-z])(?=[\s\S]*(?<![a-z])diameter(?![a-z]))"
                 r"|(?<![a-z])diameter(?![a-z])(?=[\s\S]*(?<![a-z])radius(?![a-z]))"
             ),
@@ -300,7 +325,7 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "wheels_per_car": _both(r"cars?|vehicles?|wagons?|skateboards?|roller skates?", _WHEELS, "wheel"),
         "letters_per_alphabet": _words(r"alphabets?"),
         "us_states": _gated(
-            re.compile(r"(?i)(?<![a-z])(?:united|u\.s\.|american|all(?: the)?|every|each|50|fifty) states?(?![a-z])"),
+            _rx(r"(?i)(?<![a-z])(?:united|u\.s\.|american|all(?: the)?|every|each|50|fifty) states?(?![a-z])"),
             "state",
         ),
         "twins": _words(r"twins?"),
@@ -313,13 +338,13 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
         "twenty_dollar_bill": _words(r"twenties", r"twenty[- ]dollar bills?"),
         "ten_dollar_bill": _both(r"tens", _BILLS, "ten"),
         "five_dollar_bill": _gated(
-            re.compile(r"(?i)(?<![a-z])fivers?(?![a-z])|(?<![a-z])fives(?![a-z])(?=[\s\S]*(?<![a-z])(?:bills?|notes?|cash)(?![a-z]))"
-                       r"|(?<![a-z])(?:bills?|notes?|cash)(?![a-z])(?=[\s\S]*(?<![a-z])fives(?![a-z]))"),
+            _rx(r"(?i)(?<![a-z])fivers?(?![a-z])|(?<![a-z])fives(?![a-z])(?=[\s\S]*(?<![a-z])(?:bills?|notes?|cash)(?![a-z]))"
+                r"|(?<![a-z])(?:bills?|notes?|cash)(?![a-z])(?=[\s\S]*(?<![a-z])fives(?![a-z]))"),
             "five",
         ),
         "score": _gated(
-            re.compile(r"(?i)(?<![a-z])(?:(?:a|one|two|three|four|five|six) score(?= (?:of|and|years))|fourscore|"
-                       r"threescore)(?![a-z])"),
+            _rx(r"(?i)(?<![a-z])(?:(?:a|one|two|three|four|five|six) score(?= (?:of|and|years))|fourscore|"
+                r"threescore)(?![a-z])"),
             "score",
         ),
         "bakers_dozen": _words(r"baker'?s'? dozens?"),
@@ -346,7 +371,7 @@ CUE_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
             r"along with",
             r"together with",
         ),
-        "whole": re.compile(
+        "whole": _rx(
             r"%|(?<![A-Za-z])(?:percent|per cent|half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|"
             r"eighths?|ninths?|tenths?|fraction|rest|remaining|remainder|left|whole|entire)(?![A-Za-z])"
             r"|\d+\s*/\s*\d+"
@@ -410,15 +435,13 @@ EQUATION_CONSTANTS: frozenset[str] = frozenset({"unknown_itself"})
 
 _BY_VALUE: Mapping[float, tuple[str, ...]] = MappingProxyType(
     {
-        value: tuple(cid for cid in CUE_PATTERNS if IMPLICIT_CONSTANTS[cid].value == value)
+        value: tuple(cid for cid in _SPECS if IMPLICIT_CONSTANTS[cid].value == value)
         for value in sorted({c.value for c in IMPLICIT_CONSTANTS.values()})
     }
 )
 
 
-_GATES: Mapping[str, tuple[str, ...] | None] = MappingProxyType(
-    {cid: _KEYS.get(pattern) for cid, pattern in CUE_PATTERNS.items()}
-)
+_GATES: Mapping[str, tuple[str, ...] | None] = MappingProxyType({cid: spec.keys for cid, spec in _SPECS.items()})
 
 
 def _may_occur(cid: str, lowered: str | None) -> bool:
@@ -428,18 +451,40 @@ def _may_occur(cid: str, lowered: str | None) -> bool:
     return keys is None or lowered is None or any(map(lowered.__contains__, keys))
 
 
-def _without_folding(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
-    """A case-blind pattern (written in lower case) as a case-sensitive one, to search a lower-cased text
-    with: the same matches at the same offsets, without folding the case of every character it reads."""
-    if not pattern.flags & re.IGNORECASE:
-        return None
-    return re.compile(pattern.pattern.removeprefix("(?i)"), pattern.flags & ~re.IGNORECASE)
-
-
-# Compiled at import, not on first use: a twin compiled while a corpus is read would be paid by the problems.
+# Each case-blind pattern's case-sensitive twin, what an ASCII text is searched with (lower-cased), compiled at
+# import: a twin compiled while a corpus is read would be paid by the problems.
 _LOWER_CASE: Mapping[str, re.Pattern[str] | None] = MappingProxyType(
-    {cid: _without_folding(pattern) for cid, pattern in CUE_PATTERNS.items()}
+    {cid: spec.without_folding() for cid, spec in _SPECS.items()}
 )
+
+
+class _Patterns(Mapping[str, "re.Pattern[str]"]):
+    """Each constant's cue pattern as written (:data:`_SPECS`).  A case-sensitive one (the months) is compiled
+    at import, since every text is searched with it; a case-blind one only when first asked for: a text is
+    searched with it only when it is not ASCII (an ASCII text is searched lower-cased with its twin,
+    :data:`_LOWER_CASE`), and compiling the case-blind patterns cost four times what their twins cost, in
+    every process that reads a problem."""
+
+    def __init__(self) -> None:
+        self._compiled = {cid: spec.compiled() for cid, spec in _SPECS.items() if _LOWER_CASE[cid] is None}
+
+    def __getitem__(self, cid: str) -> re.Pattern[str]:
+        try:
+            return self._compiled[cid]
+        except KeyError:
+            pattern = self._compiled[cid] = _SPECS[cid].compiled()  # KeyError for a constant with no cue
+            return pattern
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_SPECS)
+
+    def __len__(self) -> int:
+        return len(_SPECS)
+
+
+CUE_PATTERNS: Mapping[str, re.Pattern[str]] = _Patterns()
+"""Constant id -> the compiled pattern of the words that cue it, in order of preference among constants of
+equal value (the first constant whose cue occurs in the text wins)."""
 
 
 # The letters a case-blind pattern matches to ASCII ones although their lower case is not ASCII (re._casefix:
