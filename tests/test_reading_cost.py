@@ -87,3 +87,26 @@ def test_a_text_that_is_not_ascii_is_gated_by_its_folded_lower_case() -> None:
     assert find_cue_occurrences("Greg\u2019s 3 dogs. How many bowls?", 4) == ()
     assert [c.constant_id for c in find_cues("She ran 3 mile\u017f\u2026 How many feet?", 5280)] == ["feet_per_mile"]
     assert [c.constant_id for c in find_cues("3 M\u0130NUTES \u2014 60?", 60)] == ["minutes_per_hour"]
+
+
+def test_reading_an_ascii_text_compiles_no_case_blind_cue_pattern() -> None:
+    """An ASCII text is searched lower-cased with the twins compiled at import; the case-blind patterns (four
+    times their twins' cost to compile) are compiled only when a text that is not ASCII needs them."""
+    import subprocess
+    import sys
+
+    program = (
+        "from ssbg.reading import cues\n"
+        "eager = set(cues.CUE_PATTERNS._compiled)\n"
+        "assert eager == {c for c in cues._SPECS if cues._LOWER_CASE[c] is None}, eager\n"
+        "text = 'Ann walks 3 hours a day for 2 weeks and buys a dozen eggs. How many minutes?'\n"
+        "found = [c.constant_id for v in (60, 7, 12, 24) for c in cues.find_cues(text, v)]\n"
+        "assert set(cues.CUE_PATTERNS._compiled) == eager, set(cues.CUE_PATTERNS._compiled) - eager\n"
+        "accented = cues.find_cues('Zoë walks 3 hours.', 60)\n"
+        "print(found, [c.constant_id for c in accented], 'minutes_per_hour' in cues.CUE_PATTERNS._compiled)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    # the same cues as main found them; the accented text compiled the one case-blind pattern it needed
+    assert out.stdout.strip() == (
+        "['minutes_per_hour', 'days_per_week', 'items_per_dozen', 'hours_per_day'] ['minutes_per_hour'] True"
+    )
