@@ -72,9 +72,10 @@ def _scaled_value(m: Mention, pack: UnitPack) -> float | None:
 
 
 class TextReadings:
-    """What the grounding rules read of a text and its mentions as extracted, whatever the solution: shared by
-    every :class:`GroundingState` over the same text, mentions and pack (the solutions of one question read
-    them once, not once each), each made on first need and never changed after."""
+    """What the grounding rules read of a text and its mentions as extracted, whatever the solution: handed to
+    every :class:`GroundingState` over the same text, mentions and pack (the solution reader reads a question once
+    for all its solutions, :func:`~ssbg.reading.readers.solutions.read_solution`), each made on first need and
+    never changed after."""
 
     def __init__(self, text: str, mentions: tuple[Mention, ...], pack: UnitPack) -> None:
         self.text = text
@@ -106,12 +107,6 @@ class TextReadings:
         return by_scaled
 
 
-@functools.lru_cache(maxsize=256)
-def _text_readings(text: str, mentions: tuple[Mention, ...], pack: UnitPack) -> TextReadings:
-    """The :class:`TextReadings` of a text, its mentions and a pack (memoized: one per question checked)."""
-    return TextReadings(text, mentions, pack)
-
-
 class GroundingState:
     """What the grounding rules of one problem read and extend.
 
@@ -123,7 +118,14 @@ class GroundingState:
     on first need.
     """
 
-    def __init__(self, text: str, mentions: Sequence[Mention], pack: UnitPack, solution: str | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        mentions: Sequence[Mention],
+        pack: UnitPack,
+        solution: str | None = None,
+        shared: TextReadings | None = None,
+    ) -> None:
         self.text = text
         self.mentions = tuple(mentions)
         self.pack = pack
@@ -139,7 +141,9 @@ class GroundingState:
         self.prose_words: tuple[tuple[int, float], ...] | None = None
         self.counted_clear_of: tuple[tuple[int, int], ...] | None = None  # spans counted mentions keep clear of
         self._extracted = self.mentions  # as given (a rule may later widen or narrow one of self.mentions)
-        self.shared = _text_readings(text, self.mentions, pack)  # read of the text and its mentions alone
+        if shared is None or shared.pack is not pack or shared.text != text or shared.mentions != self.mentions:
+            shared = TextReadings(text, self.mentions, pack)  # none handed over (or another text's): this state's own
+        self.shared = shared  # what is read of the text and its mentions alone
         self.by_value: dict[float, list[int]] = self.shared.by_value
         self._blanked: str | None = None  # the solution with annotations blanked: see blanked_solution
         self._readings: dict[str, tuple[Any, ...]] = {}  # the later rules' readings of the text, on need
@@ -167,7 +171,7 @@ class GroundingState:
         self.solution_numbers = True  # False: the rule solution_number is off
         self.last_resort: GroundingRule | None = None
 
-    @property
+    @functools.cached_property
     def scaled(self) -> tuple[float | None, ...]:
         """Each given mention's value in its unit's scale (:meth:`scaled_value`), read on first need."""
         return self.shared.scaled
@@ -190,7 +194,7 @@ class GroundingState:
             self.shared.fraction_parts = out
         return out
 
-    @property
+    @functools.cached_property
     def by_scaled(self) -> dict[float, list[int]]:
         """The given mentions by their scaled values (``20%`` under 0.2, ``129.9 million`` under 129.9)."""
         return self.shared.by_scaled
