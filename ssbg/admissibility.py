@@ -615,9 +615,12 @@ def _prove(
     message, so with the ids it would refuse as well.
     """
     ordered_deps = sorted(dependencies)
-    known = _known_proof(lhs_id, ordered_deps, kind, rhs, table, upstream, memo) if kind in _MEMO_KINDS else None
-    if known is not None:
-        return known
+    known = _known_proof(lhs_id, ordered_deps, kind, rhs, table, upstream, memo) if kind in _MEMO_KINDS else _UNKNOWN
+    if not isinstance(known, _Unknown):
+        if known is not None:
+            return known
+        if not explain:  # its operands' units in role order were refused before: the checks below refuse again
+            return _REFUSED_BY_UNITS
     if kind not in KIND_RULES:
         return _Refusal(
             "unknown_operation", f"operation kind {kind!r} is not one of {list(OPERATION_KINDS)}", detail=kind
@@ -682,6 +685,13 @@ _REFUSED_BY_UNITS = _Refusal("unit_mismatch", "the operands' units in role order
 """What :func:`_prove` gives a trial (``explain=False``) its operands' units refuse; never stamped on an equation."""
 
 
+class _Unknown:
+    """What :func:`_known_proof` gives when the memo cannot answer (None is a memoized refusal)."""
+
+
+_UNKNOWN = _Unknown()
+
+
 def _known_proof(
     lhs_id: str,
     ordered_deps: list[str],
@@ -690,18 +700,19 @@ def _known_proof(
     table: Mapping[str, SymbolBinding],
     upstream: Mapping[str, UnitVector],
     memo: ProofMemo,
-) -> tuple[UnitProof, str] | None:
+) -> tuple[UnitProof, str] | _Unknown | None:
     """The proof :func:`_prove` gave before to an equation of this kind whose operands have the same (role,
-    unit) and whose lhs declares the same unit, if it did: its checks would give it again (same kind,
-    roles, unit texts and pack).  None when the memo has none, or a symbol is missing or has no unit."""
+    unit) and whose lhs declares the same unit, if it did (None: its operands' units in role order refused it):
+    its checks would give it again (same kind, roles, unit texts and pack).  :data:`_UNKNOWN` when the memo has
+    neither, or a symbol is missing or has no unit."""
     lhs = table.get(lhs_id)
     if lhs is None:
-        return None
+        return _UNKNOWN
     seen: list[tuple[str, str | UnitVector | None]] = []
     for sid in ordered_deps:
         sym = table.get(sid)
         if sym is None:
-            return None
+            return _UNKNOWN
         if sym.unit is not None:
             seen.append((sym.semantic_role, sym.unit))
         elif sid in upstream:
@@ -709,9 +720,9 @@ def _known_proof(
         elif sym.semantic_role == "ratio":
             seen.append((sym.semantic_role, None))
         else:
-            return None
+            return _UNKNOWN
     in_order = _in_role_order(kind, ordered_deps, rhs, seen)
-    return None if in_order is None else memo.get((kind, in_order, lhs.unit))
+    return _UNKNOWN if in_order is None else memo.get((kind, in_order, lhs.unit), _UNKNOWN)
 
 
 def _operand_unit(source: str | UnitVector | None, p: UnitPack) -> ResolvedUnit | None:
@@ -903,6 +914,21 @@ class EquationStamper:
         except AdmissibilityError:
             return False
         return not isinstance(proved, _Refusal)
+
+    def derives(self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str) -> UnitVector | None:
+        """The unit the equation's lhs would be admitted with now (None: it would be refused), recording nothing:
+        a trial of another reading that asks what unit it gives (what :meth:`stamp`, then :meth:`retract`, leave
+        in :attr:`admitted` between them, without building the equation or the words of a refusal)."""
+        deps = frozenset(dependencies)
+        root_of = self.root_of
+        if root_of and any(dep in root_of for dep in deps):
+            return None
+        try:
+            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted, self.memo, self.refusals,
+                            explain=False)
+        except AdmissibilityError:
+            return None
+        return None if isinstance(proved, _Refusal) else proved[0].lhs_unit
 
     def retract(self, lhs: str) -> None:
         """Forget what stamping ``lhs`` recorded, so that it can be stamped again under another reading."""

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NamedTuple
 
-from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
+from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding, _prebuilt_replace
 from ssbg.units import BASE_DIMENSIONS, DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector
 
 __all__ = [
@@ -370,16 +370,16 @@ class KindReading:
     findings: tuple[KindFinding, ...]
 
     def graph(self, graph: SemanticSymbolicBindingGraph) -> SemanticSymbolicBindingGraph:
-        """``graph`` with its equations' proofs written with the counted nouns (the same graph when none is)."""
-        from dataclasses import replace
-
+        """``graph`` with its equations' proofs written with the counted nouns (the same graph when none is).
+        Built as the binder builds (ADR 0013's amendment): a proof is :func:`counted_proof`'s non-empty text and
+        the rest of the graph is the validated graph's, so nothing is validated again."""
         if all(eq.unit_proof == proof for eq, proof in zip(graph.equations, self.proofs, strict=True)):
             return graph
         equations = tuple(
-            eq if eq.unit_proof == proof else replace(eq, unit_proof=proof)
+            eq if eq.unit_proof == proof else _prebuilt_replace(eq, unit_proof=proof)
             for eq, proof in zip(graph.equations, self.proofs, strict=True)
         )
-        return replace(graph, equations=equations)
+        return _prebuilt_replace(graph, equations=equations)
 
 
 def _ordered(eq: BoundEquation, table: Mapping[str, SymbolBinding]) -> list[str] | None:

@@ -913,6 +913,7 @@ _PREBUILT: dict[type, tuple[Callable[..., Any], tuple[str, ...]]] = {
         (BoundFact, _prebuilt_fact),
         (BoundEquation, _prebuilt_equation),
         (BoundUnknown, _prebuilt_unknown),
+        (SemanticSymbolicBindingGraph, _prebuilt_graph),
     )
 }
 

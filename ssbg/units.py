@@ -1114,6 +1114,7 @@ def _citation(components: tuple[PackComponent, ...]) -> str:
     return "+".join(c.token for c in components)
 
 
+@functools.cache
 def corpus_pack() -> UnitPack:
     """The pack of corpus work, :data:`CORPUS_PACK_NAME` (``en_units_v1+en_counts_v2+en_measures_v1``), loaded once and
     memoized.
@@ -1129,6 +1130,7 @@ def clear_pack_cache() -> None:
     if default_pack.cache_info().currsize:
         default_pack().clear_cache()
     default_pack.cache_clear()
+    corpus_pack.cache_clear()
     _load_named.cache_clear()
     _compose.cache_clear()
     _FOLDER_PACKS.clear()

@@ -74,7 +74,7 @@ def stamper_calls(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
 
         return counted
 
-    for name in ("stamp", "admits", "retract", "refuse"):
+    for name in ("stamp", "admits", "derives", "retract", "refuse"):
         monkeypatch.setattr(EquationStamper, name, counting(name))
     return calls
 
@@ -128,7 +128,7 @@ CHOOSERS = frozenset({
 })  # fmt: skip
 """What chooses or weighs readings (ssbg.reading.choosing); no core module defines one."""
 
-TRIALS = frozenset({"admits", "retract", "refuse"})
+TRIALS = frozenset({"admits", "derives", "retract", "refuse"})
 """The stamper's API for trying another reading and undoing a stamp; the core defines it and never calls it."""
 
 

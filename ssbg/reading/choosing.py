@@ -35,7 +35,6 @@ import itertools
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any, NamedTuple
 
 from ssbg.allocation import slugify
@@ -603,10 +602,8 @@ class ChoosingBinder(TraceBinder):
                 return (sum(q for q, _ in hits), max(hits)[1]) if hits else (0.0, "")
             trial = f"{sid}__trial"
             self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
-            eq = self.stamper.stamp(trial, rhs, ids, kind, self.symbols[sid].source_span)
-            unit = self.stamper.admitted.get(trial)
-            self.stamper.retract(trial)
-            if eq.admissibility_status != "admitted":
+            unit = self.stamper.derives(trial, rhs, ids, kind)
+            if unit is None:
                 return 0.0, ""
             if unit == expected:
                 return 1.0, ""
@@ -680,10 +677,8 @@ class ChoosingBinder(TraceBinder):
             if not departures and chosen_unit is not None:
                 unit, q = chosen_unit, p
             else:
-                eq = self.stamper.stamp(trial, _OP_JOIN[step.op].join(ids), ids, kind, self.symbols[sid].source_span)
-                derived = self.stamper.admitted.get(trial)
-                self.stamper.retract(trial)
-                if eq.admissibility_status != "admitted" or derived is None:
+                derived = self.stamper.derives(trial, _OP_JOIN[step.op].join(ids), ids, kind)
+                if derived is None:
                     continue
                 unit, q = derived, p if declared_dim is None or derived == declared_dim else p * (1.0 - stated)
             if not q:
@@ -843,9 +838,11 @@ def _one_cue(
 
 
 def _scratch_symbol(symbol: SymbolBinding, **changes: Any) -> SymbolBinding:
-    """A copy of a symbol with some fields changed, validated as any other: the trial readings of
-    :func:`reading_mass` (a mention read with another unit, a step checked without its stated unit)."""
-    changed: SymbolBinding = replace(symbol, **changes)
+    """A copy of a symbol with some fields changed: the trial readings of :func:`reading_mass` (a mention read
+    with another unit, a step checked without its stated unit).  Built as the binder builds its symbols, from
+    fields it made itself (ids, a unit the pack resolved, a role), without validating them again (ADR 0013's
+    amendment, as :meth:`ChoosingBinder.read_per`)."""
+    changed: SymbolBinding = _prebuilt_replace(symbol, **changes)
     return changed
 
 

@@ -97,7 +97,7 @@ _PROSE_NUMBER = re.compile(r"(?<![\w.,])(?P<cur>\$)?(?P<num>\d{1,3}(?:,\d{3})+(?
 
 def _says(g: GroundingState, key: str, words: re.Pattern[str]) -> bool:
     """Whether the text says ``words`` (searched once per problem, not once per number tried)."""
-    return bool(g.reading(f"says:{key}", lambda: (words.search(g.text) is not None,))[0])
+    return bool(g.text_reading(f"says:{key}", lambda: (words.search(g.text) is not None,))[0])
 
 
 def _implicit(g: GroundingState, kind: str, operands: tuple[Operand, ...], value: float, lit: Literal) -> Operand:
@@ -375,14 +375,14 @@ def _named_total(g: GroundingState, lit: Literal, op: str | None) -> Operand | N
         return None
     taken = [(m.start, m.end) for m in g.mentions]
     # "knives, forks, and spoons": a count as one mention
-    for listed in g.reading("listed", lambda: listed_items(g.text)):
+    for listed in g.text_reading("listed", lambda: listed_items(g.text)):
         if close(float(listed.value), value) and not any(a < listed.end and listed.start < b for a, b in taken):
             index = g.extra_mention(listed)
             if index is not None:
                 return Operand(mention=index, text=lit.text)
     if op != "divide":
         return None
-    for group in g.reading("named", lambda: named_items(g.text)):
+    for group in g.text_reading("named", lambda: named_items(g.text)):
         items = [c for c in group if not any(a < c.end and c.start < b for a, b in taken)]
         if len(items) != value or len(items) != len(group):
             continue
@@ -474,7 +474,7 @@ def _number_word_measure(g: GroundingState, lit: Literal, op: str | None) -> Ope
     # narrowed to the words before it ("one"), which keep their value and unit; "half" before "an hour"
     # widens to "half an hour", converted to minutes by minutes_per_hour for 30.
     value = lit.value
-    for c in g.reading("compound", lambda: compound_measures(g.text, pack=g.pack)):
+    for c in g.text_reading("compound", lambda: compound_measures(g.text, pack=g.pack)):
         minutes = c.unit == "hour" and close(float(c.value) * 60, value)  # "half an hour" for 30 minutes
         if not close(float(c.value), value) and not minutes:
             continue

@@ -61,6 +61,52 @@ def _scale_factor(pack: UnitPack, unit: str) -> float | None:
     return float(resolved.ratio)
 
 
+def _scaled_value(m: Mention, pack: UnitPack) -> float | None:
+    """A mention's value in its unit's scale, for dimensionless and count units (``20%`` -> 0.2)."""
+    if m.unit is None:
+        return None
+    if _PERCENT_RATE.match(m.unit):  # "50% every year": a percentage per period scales as a percentage
+        return float(m.value) / 100
+    factor = _scale_factor(pack, m.unit)
+    return None if factor is None else float(m.value) * factor
+
+
+class TextReadings:
+    """What the grounding rules read of a text and its mentions as extracted, whatever the solution: handed to
+    every :class:`GroundingState` over the same text, mentions and pack (the solution reader reads a question once
+    for all its solutions, :func:`~ssbg.reading.readers.solutions.read_solution`), each made on first need and
+    never changed after."""
+
+    def __init__(self, text: str, mentions: tuple[Mention, ...], pack: UnitPack) -> None:
+        self.text = text
+        self.mentions = mentions
+        self.pack = pack
+        self.by_value: dict[float, list[int]] = {}
+        for i, m in enumerate(mentions):
+            self.by_value.setdefault(_value_key(float(m.value)), []).append(i)
+        self.readings: dict[str, tuple[Any, ...]] = {}  # the text's readings (GroundingState.text_reading)
+        self.contexts: dict[Any, dict[str, float]] = {}  # the words around a mention as extracted, or a cue
+        self.fraction_parts: dict[float, list[int]] | None = None  # of the mentions as extracted, on first need
+
+    @functools.cached_property
+    def scaled(self) -> tuple[float | None, ...]:
+        """Each mention's value in its unit's scale (:func:`_scaled_value`)."""
+        return tuple(_scaled_value(m, self.pack) for m in self.mentions)
+
+    @functools.cached_property
+    def by_scaled(self) -> dict[float, list[int]]:
+        """The mentions by their scaled values (``20%`` under 0.2, ``129.9 million`` under 129.9)."""
+        by_scaled: dict[float, list[int]] = {}
+        for i, m in enumerate(self.mentions):
+            scale = _scale_word(m.text)
+            if scale is not None:  # "129.9 million voters" also stands for 129.9
+                by_scaled.setdefault(_value_key(float(m.value) / _SCALES[scale.group().lower()]), []).append(i)
+            scaled = self.scaled[i]
+            if scaled is not None:
+                by_scaled.setdefault(_value_key(scaled), []).append(i)
+        return by_scaled
+
+
 class GroundingState:
     """What the grounding rules of one problem read and extend.
 
@@ -72,7 +118,14 @@ class GroundingState:
     on first need.
     """
 
-    def __init__(self, text: str, mentions: Sequence[Mention], pack: UnitPack, solution: str | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        mentions: Sequence[Mention],
+        pack: UnitPack,
+        solution: str | None = None,
+        shared: TextReadings | None = None,
+    ) -> None:
         self.text = text
         self.mentions = tuple(mentions)
         self.pack = pack
@@ -88,9 +141,10 @@ class GroundingState:
         self.prose_words: tuple[tuple[int, float], ...] | None = None
         self.counted_clear_of: tuple[tuple[int, int], ...] | None = None  # spans counted mentions keep clear of
         self._extracted = self.mentions  # as given (a rule may later widen or narrow one of self.mentions)
-        self.by_value: dict[float, list[int]] = {}
-        for i, m in enumerate(self.mentions):
-            self.by_value.setdefault(_value_key(float(m.value)), []).append(i)
+        if shared is None or shared.pack is not pack or shared.text != text or shared.mentions != self.mentions:
+            shared = TextReadings(text, self.mentions, pack)  # none handed over (or another text's): this state's own
+        self.shared = shared  # what is read of the text and its mentions alone
+        self.by_value: dict[float, list[int]] = self.shared.by_value
         self._blanked: str | None = None  # the solution with annotations blanked: see blanked_solution
         self._readings: dict[str, tuple[Any, ...]] = {}  # the later rules' readings of the text, on need
         self._of_mentions: dict[str, tuple[tuple[Mention, ...], tuple[Any, ...]]] = {}  # see of_mentions
@@ -120,41 +174,34 @@ class GroundingState:
     @functools.cached_property
     def scaled(self) -> tuple[float | None, ...]:
         """Each given mention's value in its unit's scale (:meth:`scaled_value`), read on first need."""
-        return tuple(self.scaled_value(m) for m in self._extracted)
+        return self.shared.scaled
 
     @functools.cached_property
     def fraction_parts(self) -> dict[float, list[int]]:
         """The mentions by the parts of the fraction they write (``one-third``: 1 and 3; ``20%``: 1 and 5;
-        ``4 1/2``: 4 and 1/2), read on first need; a mention widened later keeps the parts it had."""
+        ``4 1/2``: 4 and 1/2), read on first need; a mention widened later keeps the parts it had.  Of the
+        mentions as given, read once for every state over them (:class:`TextReadings`)."""
+        unchanged = self.mentions is self._extracted
+        if unchanged and self.shared.fraction_parts is not None:
+            return self.shared.fraction_parts
         out: dict[float, list[int]] = {}
         for i, m in enumerate(self.mentions):
             if m.kind == "quantity" and m.unit is None:
                 continue
             for part in _parts_of(self, i):
                 out.setdefault(part, []).append(i)
+        if unchanged:
+            self.shared.fraction_parts = out
         return out
 
     @functools.cached_property
     def by_scaled(self) -> dict[float, list[int]]:
         """The given mentions by their scaled values (``20%`` under 0.2, ``129.9 million`` under 129.9)."""
-        by_scaled: dict[float, list[int]] = {}
-        for i, m in enumerate(self._extracted):
-            scale = _scale_word(m.text)
-            if scale is not None:  # "129.9 million voters" also stands for 129.9
-                by_scaled.setdefault(_value_key(float(m.value) / _SCALES[scale.group().lower()]), []).append(i)
-            scaled = self.scaled[i]
-            if scaled is not None:
-                by_scaled.setdefault(_value_key(scaled), []).append(i)
-        return by_scaled
+        return self.shared.by_scaled
 
     def scaled_value(self, m: Mention) -> float | None:
         """A mention's value in its unit's scale, for dimensionless and count units (``20%`` -> 0.2)."""
-        if m.unit is None:
-            return None
-        if _PERCENT_RATE.match(m.unit):  # "50% every year": a percentage per period scales as a percentage
-            return float(m.value) / 100
-        factor = _scale_factor(self.pack, m.unit)
-        return None if factor is None else float(m.value) * factor
+        return _scaled_value(m, self.pack)
 
     def push(self, step: Step, value: float) -> int:
         """Append a step and its value: its index."""
@@ -178,6 +225,15 @@ class GroundingState:
         found = self._readings.get(key)
         if found is None:
             found = self._readings[key] = read()
+        return found
+
+    def text_reading(self, key: str, read: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+        """A reading of the text alone a later rule needs (``read()``, which reads nothing but the text and the
+        pack), computed once for every state over the same text (:class:`TextReadings`)."""
+        readings = self.shared.readings
+        found = readings.get(key)
+        if found is None:
+            found = readings[key] = read()
         return found
 
     def of_mentions(self, key: str, read: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -228,7 +284,13 @@ class GroundingState:
         found = self._contexts.get(key)
         if found is None:
             m = self.mentions[i]
-            found = self._contexts[key] = mention_context(self.text, m.start, m.end, _unit_words(m.unit, m.lemma))
+            shared = self.shared.contexts if i < len(self._extracted) and m is self._extracted[i] else None
+            found = None if shared is None else shared.get(i)
+            if found is None:
+                found = mention_context(self.text, m.start, m.end, _unit_words(m.unit, m.lemma))
+                if shared is not None:
+                    shared[i] = found
+            self._contexts[key] = found
         return found
 
     def clear_contexts(self) -> None:
@@ -269,7 +331,12 @@ class GroundingState:
         key = ("cue", start)
         found = self._contexts.get(key)
         if found is None:
-            found = self._contexts[key] = mention_context(self.text, start, end, tuple(sorted(unit)))
+            words_of_unit = tuple(sorted(unit))
+            shared, cue = self.shared.contexts, ("cue", start, end, words_of_unit)
+            found = shared.get(cue)
+            if found is None:
+                found = shared[cue] = mention_context(self.text, start, end, words_of_unit)
+            self._contexts[key] = found
         return found
 
     def step_context(self, i: int) -> dict[str, float]:

@@ -21,7 +21,7 @@ from ssbg.reading.grounding.literals import _LITERAL_IN_FORMULA, _literal_value
 from ssbg.reading.grounding.renumbering import _renumbered
 from ssbg.reading.grounding.scoring import _scored
 from ssbg.reading.grounding.solution_plan import _contested, plan_solution
-from ssbg.reading.grounding.state import GroundingState
+from ssbg.reading.grounding.state import GroundingState, TextReadings
 from ssbg.reading.grounding.trees import _chain, _literals
 from ssbg.trace import Mention, Operand, Step, Trace
 from ssbg.units import UnitPack, default_pack
@@ -63,7 +63,10 @@ class StepBuilder:
     neither the text, an earlier step nor a cued constant explains may still be
     one the solution's prose states ("everyone has 2 legs"); it then grounds to a
     mention of source ``solution`` (real offsets into the solution, annotations
-    excluded).
+    excluded).  ``shared`` is what the rules read of the text and its mentions
+    alone (:class:`~ssbg.reading.grounding.state.TextReadings`), handed over by a
+    reader that grounds many solutions of one text; without it the state reads
+    its own.
     """
 
     def __init__(
@@ -80,6 +83,7 @@ class StepBuilder:
         solution: str | None = None,
         where: str | None = None,
         pack: UnitPack | None = None,
+        shared: TextReadings | None = None,
     ) -> None:
         self.problem_id = problem_id
         self.corpus = corpus
@@ -88,7 +92,7 @@ class StepBuilder:
         self.gold_answer_unit = gold_answer_unit
         self.answer = answer
         self.where = where
-        self.state = GroundingState(text, mentions, default_pack() if pack is None else pack, solution)
+        self.state = GroundingState(text, mentions, default_pack() if pack is None else pack, solution, shared)
         self._formulas = 0  # formulas tried (MAX_FORMULAS bounds a corrupt record's work)
         self._entered: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]] = {}
         self._fraction_results: set[str] = set()  # results stated as fractions ("= 8/3"), as written

@@ -65,6 +65,7 @@ from ssbg.limits import size_refusal
 from ssbg.numbers import one_step_results, parse_number
 from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
+from ssbg.reading.grounding.state import TextReadings
 from ssbg.reading.learned.model import keeping_readings, readings_kept
 from ssbg.reading.mentions import find_question_span
 from ssbg.reading.problem_text import ProblemText, read_problem_text
@@ -644,13 +645,17 @@ def _formula_value(expr: str) -> float | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _question(question: str, pack: UnitPack, keep: bool) -> tuple[tuple[int, int] | None, ProblemText]:
+def _question(
+    question: str, pack: UnitPack, keep: bool
+) -> tuple[tuple[int, int] | None, ProblemText, TextReadings]:
     """A question's span, mentions and answer unit (memoized: every solution of one question reads them;
-    all immutable values); ``keep``: with the n-best unit readings
+    all immutable values), and what grounding reads of the question alone (:class:`TextReadings`, made on
+    first need and handed to the grounding of each solution); ``keep``: with the n-best unit readings
     (:func:`~ssbg.reading.learned.model.keeping_readings`)."""
     span = find_question_span(question)
     with keeping_readings(keep):
-        return span, read_problem_text(question, span, pack=pack)
+        read = read_problem_text(question, span, pack=pack)
+    return span, read, TextReadings(question, read.mentions, pack)
 
 
 def clear_question_cache() -> None:
@@ -1361,12 +1366,13 @@ def read_solution(
         return SolutionReading(normalized, None, (), (note,))
     question = _joined_thousands(question)  # "$400 000" as "$400,000" (same length: the offsets hold)
     try:
-        span, read = _question(question, p, readings_kept())
+        span, read, shared = _question(question, p, readings_kept())
     except NumberError as exc:  # a number past ssbg.numbers' bounds: the question cannot be read
         note = ReadingNote("number_out_of_range", None, None, None, None, f"question: {exc.detail or exc.message}")
         return SolutionReading(normalized, None, (), (note,))
     builder = StepBuilder(problem_id, CORPUS, question, read.mentions, question_span=span,
-                          answer_unit=read.answer_unit, answer=normalized.answer, solution=normalized.working, pack=p)
+                          answer_unit=read.answer_unit, answer=normalized.answer, solution=normalized.working, pack=p,
+                          shared=shared)
     builder.state.solution_numbers = False
     reader = _Reader(builder, normalized, p)
     reader.run()
