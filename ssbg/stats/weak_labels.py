@@ -164,19 +164,22 @@ def _variant(
     return replace(trace, mentions=tuple(mentions))
 
 
-_Target = tuple[int, Mention, list[UnitReading], list[tuple[str | None, str | None]]]
-"""A labelled quantity of a problem: its trace mention index, its rules' mention, its n-best readings, their units."""
+def derive(question: str, answer: str, problem_id: str, line: int, model: Model, pack: UnitPack) -> WeakProblem | None:
+    """The weak labels of one problem (None: it does not import, or no combination admits its solution)."""
+    from ssbg.reading.readers.gsm8k import gsm8k_trace
 
-
-def _targets(question: str, trace: Trace, model: Model, pack: UnitPack) -> list[_Target]:
-    """The text quantities the gold solution uses that the reader reads more than one way, with their readings."""
+    try:
+        with using(model):
+            trace = gsm8k_trace(question, answer, problem_id=problem_id, pack=pack)
+    except (ImportRefusal, SsbgError):
+        return None
     toks = tokenize(question)
     with using(None):
         rules = read_problem_text(question, find_question_span(question), pack=pack).mentions
     index, neighbours = TextIndex.of(toks), Neighbours.of(rules)
     by_span = {(m.start, m.end): m for m in rules if m.source == "text" and m.kind == "quantity"}
     used = sorted({o.mention for s in trace.steps for o in s.operands if o.mention is not None})
-    targets: list[_Target] = []
+    targets: list[tuple[int, Mention, list[UnitReading], list[tuple[str | None, str | None]]]] = []
     for i in used:
         m = trace.mentions[i]
         rule = by_span.get((m.start, m.end))
@@ -185,14 +188,10 @@ def _targets(question: str, trace: Trace, model: Model, pack: UnitPack) -> list[
         readings = mention_readings(toks, rule, rules, index, model, neighbours)
         if len(readings) > 1:
             targets.append((i, rule, readings, [_text_of(r, rule, pack) for r in readings]))
-    return targets
-
-
-def _weigh(
-    trace: Trace, targets: list[_Target], choices: list[list[int]], probability: list[list[float]], pack: UnitPack
-) -> tuple[list[dict[int, float]], float, int, int]:
-    """Each tried reading's probability mass among the combinations that admit the solution (a rate reading also
-    read for one), their total, and how many combinations were bound and admitted."""
+    if not targets:
+        return None
+    probability = [[r.probability for r in readings] for _, _, readings, _ in targets]
+    choices = _bounded([list(range(len(p))) for p in probability], probability)
     held: list[dict[int, float]] = [dict.fromkeys(c, 0.0) for c in choices]
     total = 0.0
     bound = admitting = 0
@@ -207,24 +206,6 @@ def _weigh(
         total += p
         for q, k in enumerate(combo):
             held[q][k] += p
-    return held, total, bound, admitting
-
-
-def derive(question: str, answer: str, problem_id: str, line: int, model: Model, pack: UnitPack) -> WeakProblem | None:
-    """The weak labels of one problem (None: it does not import, or no combination admits its solution)."""
-    from ssbg.reading.readers.gsm8k import gsm8k_trace
-
-    try:
-        with using(model):
-            trace = gsm8k_trace(question, answer, problem_id=problem_id, pack=pack)
-    except (ImportRefusal, SsbgError):
-        return None
-    targets = _targets(question, trace, model, pack)
-    if not targets:
-        return None
-    probability = [[r.probability for r in readings] for _, _, readings, _ in targets]
-    choices = _bounded([list(range(len(p))) for p in probability], probability)
-    held, total, bound, admitting = _weigh(trace, targets, choices, probability, pack)
     if not admitting or not total:
         return None
     out = []
