@@ -134,12 +134,8 @@ def _bound(fmt: str, pid: str) -> Any:
         ("gsm8k", "gsm8k_sample-16", [("subtract", "admitted"), ("add", "admitted")] + [("divide", "admitted")] * 2
          + [("add", "admitted")]),
         ("svamp", "s-11", [("apply_rate", "admitted")]),
-        # Two reading limits of the reader trained on the re-read per labels (ADR 0038), kept visible: "A pool holds
-        # 3,600 gallons" is gallons per pool as the GUIDE reads it, and 3,600 / 150 gallons an hour gives hours per
-        # pool, a unit the pack does not compose (unknown_unit: 'for one' answers a unit_mismatch only); "fills
-        # bottles for 3 hours" is read hours per bottle ("A machine" lends the bottles its article).
-        ("mawps", "102", [("divide", "refused")]),
-        ("asdiv", "asdiv-s-04", [("multiply", "refused")]),
+        ("mawps", "102", [("divide", "admitted")]),
+        ("asdiv", "asdiv-s-04", [("apply_rate", "admitted")]),
     ],
 )
 def test_sample_equations(fmt: str, pid: str, kinds: list[tuple[str, str]]) -> None:
