@@ -4,7 +4,7 @@
 #   make bench  ssbg vs pint vs sympy, binding and corpus throughput
 #   make lab    JupyterLab on the notebooks
 #   make fuzz   the seams' property tests with 20,000 inputs each (by hand: about an hour; FUZZ_EXAMPLES=2000: fewer)
-#   make train  rebuild the learned reader's model file from data/gold/ and data/weak/ (byte-identical; ADR 0021)
+#   make train  rebuild the learned reader's model file from data/gold/ (byte-identical; ADR 0021)
 #   make mutation  mutmut on ssbg/units.py and ssbg/admissibility.py (by hand: CPU-heavy, not in CI)
 
 PYTHON ?= python3
@@ -18,7 +18,7 @@ LAB_ROOT = $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 LAB_ARGS ?=
 CORPORA ?= ../shared/corpora
 
-.PHONY: train weak-labels reader-figures demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint alignment fuzz mutation
+.PHONY: train reader-figures demo test lint typecheck pytest bench lab system-deps clean demo-corpora fingerprint alignment fuzz mutation
 
 # Debian packages: graphviz (dot) for diagrams, chromium for the browser test and screenshots.
 # --no-install-recommends: what they need and nothing else (ADR 0020: 29 packages instead of 118).
@@ -91,11 +91,6 @@ mutation: $(STAMP)
 TRAIN_ARGS ?=
 train: $(STAMP)
 	$(PY) -m ssbg.stats.train_reader --corpora $(CORPORA) $(TRAIN_ARGS)
-
-# Weak labels for the learned reader from every other GSM8K train gold solution (issue 36, ADR 0039): the readings
-# under which the binder admits each solution, written to data/weak/ (byte-identical; make train reads them).
-weak-labels: $(STAMP)
-	$(PY) -m ssbg.stats.weak_labels --corpora $(CORPORA)
 
 # The reader's figures, dev (cross-validated) and held out side by side, with the learning curve.
 reader-figures: $(STAMP)

@@ -11,14 +11,7 @@ figure is near, not equal to, ``make reader-figures``'s cross-validated unit acc
 ``--gbdt`` fits the same candidates with a gradient-boosted ranker instead of the conditional logit (needs
 ``lightgbm``; not a dependency of ssbg): whether a model with feature interactions would choose better.
 
-``--weak`` adds the weak labels of every other GSM8K train problem (``data/weak/``, ADR 0039) to each fold's training
-of the logit, weighed as ``make train`` weighs them (the factor-level view of what they add).
-
-``--share S`` (repeatable) fits each fold's model on that share of the other folds' hand-gold problems (the weak
-labels whole): the learning curve's dev side, at the factor level.
-
-    python benchmarks/reader_choices.py [--corpora ../shared/corpora] [--gbdt] [--weak [--weak-weight W ...]]
-        [--share S ...]
+    python benchmarks/reader_choices.py [--corpora ../shared/corpora] [--gbdt]
 """
 
 from __future__ import annotations
@@ -28,7 +21,6 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,16 +68,12 @@ def rows_of(corpora: Path) -> list[Row]:
     return out
 
 
-WEAK: list[tr.Example] = []  # --weak: the weak labels' choices, in every fold's training (none is a gold problem)
-
-
 def logit(train: Sequence[Row], test: Sequence[Row]) -> dict[tuple[int, str], int]:
-    """The conditional logit of ``make train`` (same penalty and feature cut; with ``--weak``, its weak labels)."""
+    """The conditional logit of ``make train`` (same penalty and feature cut)."""
     out = {}
-    for key, label, factor in (("uf", "ui", "unit"), ("pf", "pi", "per")):
+    for key, label in (("uf", "ui"), ("pf", "pi")):
         w = tr._fit([tr.Example(r["problem"], key, tuple(r[key]), r[label]) for r in train
-                     if "uf" in r and r[label] is not None and len(r[key]) > 1]
-                    + [e for e in WEAK if e.factor == factor])  # fmt: skip
+                     if "uf" in r and r[label] is not None and len(r[key]) > 1])  # fmt: skip
         for r in test:
             if "uf" in r:
                 s = [sum(w.get(k, 0.0) * v for k, v in f.items()) for f in r[key]]
@@ -128,16 +116,13 @@ def gbdt(train: Sequence[Row], test: Sequence[Row]) -> dict[tuple[int, str], int
     return out
 
 
-def out_of_fold(rows: Sequence[Row], choose: Chooser, share: float = 1.0) -> Counter[str]:
-    """The counts of right choices and of each cause of a wrong one, each token read out of fold (by a model fitted
-    on ``share`` of the other folds' problems, drawn as ``train_reader.cross_validated`` draws them)."""
+def out_of_fold(rows: Sequence[Row], choose: Chooser) -> Counter[str]:
+    """The counts of right choices and of each cause of a wrong one, each token read out of fold."""
     fold = tr._folds([r["problem"] for r in rows])
     n: Counter[str] = Counter()
     for k in range(tr.FOLDS):
         test = [r for r in rows if fold[r["problem"]] == k]
-        others = sorted({r["problem"] for r in rows if fold[r["problem"]] != k})
-        keep = set(random.Random(tr.SEED + k).sample(others, round(share * len(others))))
-        picked = choose([r for r in rows if r["problem"] in keep], test)
+        picked = choose([r for r in rows if fold[r["problem"]] != k], test)
         for r in test:
             n["tokens"] += 1
             if "uf" not in r:
@@ -163,34 +148,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", default=Path(__file__).resolve().parents[2] / "shared" / "corpora", type=Path)
     parser.add_argument("--gbdt", action="store_true", help="also fit a gradient-boosted ranker (needs lightgbm)")
-    parser.add_argument("--weak", action="store_true", help="the logit fitted with the weak labels of data/weak/ too")
-    parser.add_argument("--weak-weight", type=float, action="append", help="with --weak: these weights, each in turn")
-    parser.add_argument("--share", type=float, action="append", help="fit on this share of the hand gold (a curve)")
     args = parser.parse_args(argv)
     random.seed(tr.SEED)
     rows = rows_of(args.corpora)
     models: list[tuple[str, Chooser]] = [("conditional logit", logit)]
     if args.gbdt:
         models.append(("gradient-boosted ranker", gbdt))
-    weak = tr.weak_rows(args.corpora, tr.WEAK_FILE, 1.0)[0] if args.weak else []
-    for share in args.share or [1.0]:
-        for weight in args.weak_weight or [tr.WEAK_WEIGHT]:
-            WEAK[:] = [replace(e, weight=weight) for e in weak]
-            how = f", {share:.0%} of the hand gold" + (f", weak labels weighed {weight}" if weak else "")
-            report(rows, models, how, share)
-            if not weak:
-                break
-    return 0
-
-
-def report(rows: Sequence[Row], models: Sequence[tuple[str, Chooser]], how: str, share: float = 1.0) -> None:
-    """Each model's out-of-fold counts, printed."""
     for name, choose in models:
-        n = out_of_fold(rows, choose, share)
+        n = out_of_fold(rows, choose)
         total = n.pop("tokens")
-        print(f"{name}{how}: {total} gold quantity tokens of the training gold, out of fold ({tr.FOLDS} folds)")
+        print(f"{name}: {total} gold quantity tokens of the training gold, out of fold ({tr.FOLDS} folds)")
         for cause, count in sorted(n.items(), key=lambda kv: (-kv[1], kv[0])):
             print(f"  {cause:<42} {count:>5}  {count / total:6.1%}")
+    return 0
 
 
 if __name__ == "__main__":

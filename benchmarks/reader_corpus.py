@@ -1,6 +1,6 @@
 """The learned reader over whole corpora, beside the rules alone (issue 24).
 
-    python benchmarks/reader_corpus.py [--corpora ../shared/corpora] [--limit N] [--corpus NAME ...] [--model FILE]
+    python benchmarks/reader_corpus.py [--corpora ../shared/corpora] [--limit N]
 
 For GSM8K train (composed pack ``en_units_v1+en_counts_v2+en_measures_v1``), only the problems the shipped model was
 **not** trained on (its manifest knows its training questions by checksum): those are read out of fold.
@@ -12,10 +12,6 @@ For each, the same problems read with the learned reader and with the rules alon
 
 For SVAMP, MAWPS and CogComp (no problem of which trained the model), the import share and the
 fully admitted share, learned and rules.
-
-``--model FILE`` reads with another model file's weights (an earlier ``reader.json``: ``git show
-REV:ssbg/reading/learned/reader.json``) on the problems the shipped model skips, so two models compare on one
-population.
 """
 
 from __future__ import annotations
@@ -24,7 +20,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ssbg.reading.learned.model import Model, load_model, using
+from ssbg.reading.learned.model import load_model, using
 from ssbg.stats.batch import analyse_record, iter_records
 from ssbg.stats.gold import unit_mismatch_survey
 from ssbg.trace import Trace
@@ -38,16 +34,9 @@ SPECS = {
 }
 
 
-def measure(
-    corpora: Path, name: str, learned: bool, limit: int | None, weights: Path | None = None
-) -> dict[str, float]:
-    """One corpus read with the shipped model (or the weights of the model file ``weights``: the shipped model's
-    manifest still says which problems to skip, so two models are measured on one population) or the rules."""
+def measure(corpora: Path, name: str, learned: bool, limit: int | None) -> dict[str, float]:
     pack = load_pack("en_units_v1+en_counts_v2+en_measures_v1")
     model = load_model()
-    if weights is not None and model is not None:
-        other = Model.from_dict(json.loads(weights.read_text(encoding="utf-8")))
-        model = Model(other.weights, other.temperature, model.manifest)
     key, _, rel = SPECS[name].partition("=")
     rows = admitted = imported = skipped = 0
     traces: list[Trace] = []
@@ -77,13 +66,9 @@ def main() -> int:
     parser.add_argument("--corpora", default="../shared/corpora", type=Path)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--corpus", action="append", choices=sorted(SPECS))
-    parser.add_argument("--model", type=Path, help="read with this model file's weights instead (no rules run)")
     args = parser.parse_args()
     out = {}
     for name in args.corpus or list(SPECS):
-        if args.model is not None:
-            out[name] = {"learned": measure(args.corpora, name, True, args.limit, args.model)}
-            continue
         out[name] = {
             "learned": measure(args.corpora, name, True, args.limit),
             "rules": measure(args.corpora, name, False, args.limit),

@@ -43,9 +43,6 @@ HOW: dict[str, str] = {
     "make train": ELSEWHERE + "test_learned_reader.py::test_make_train_rebuilds_the_shipped_model_byte_identically",
     "make reader-figures": "not run: minutes of cross-validation and re-training on a shared machine, whose figures "
     "the README reports; tests/test_learned_reader.py runs its parts (training, calibration on the held-out half)",
-    "make weak-labels": "not run: minutes of reading and binding every other GSM8K train problem on a shared machine; "
-    "tests/test_weak_labels.py runs its parts (a problem's derivation, the file's guards) and "
-    "test_make_train_rebuilds_the_shipped_model_byte_identically trains on the committed file",
     "python benchmarks/reader_corpus.py": ELSEWHERE + "test_learned_reader.py::test_reader_corpus_runs_on_a_sample",
     "python benchmarks/checker_halves.py --alone": CORPORA_RUN,
     "python benchmarks/train_gold_verdicts.py": CORPORA_RUN,

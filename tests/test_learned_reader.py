@@ -26,7 +26,6 @@ from ssbg.reading.learned.proposals import TextIndex, per_candidates, unit_candi
 from ssbg.reading.mentions import extract_mentions, find_question_span, tokenize
 from ssbg.reading.problem_text import read_problem_text
 from ssbg.stats.alignment import GOLD_FILE, load_gold
-from ssbg.stats.weak_labels import load_weak
 from tests.conftest import BACKGROUND, corpora_dir, run_job
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,52 +53,6 @@ def test_the_proposers_offer_what_the_rules_miss() -> None:
     assert three.unit is None
     assert "apple" in {c.lemma for c in unit_candidates(toks, three, mentions, index)}  # the elided noun
     assert None in {c.lemma for c in unit_candidates(toks, three, mentions, index)}  # and no unit at all
-
-
-def _per_features_of(text: str, k: int = 0) -> dict[str | None, dict[str, float]]:
-    from ssbg.reading.learned.features import MentionContext, per_features
-
-    toks, mentions = tokenize(text), extract_mentions(text)
-    index = TextIndex.of(toks)
-    m = mentions[k]
-    ctx = MentionContext.of(toks, m, index)
-    return {c.lemma: dict(per_features(c, ctx, m.lemma)) for c in per_candidates(toks, m, index)}
-
-
-def test_a_written_denominator_is_seen_against_a_thing_named_elsewhere() -> None:
-    """"A car uses 2 gallons of gas per hour": the hour is the number's written denominator, the car a thing of
-    its sentence; the features say which is which, so training can weigh it (issue 36, ADR 0038)."""
-    features = _per_features_of("A car uses 2 gallons of gas per hour. How many quarts does it use in 3 hours?")
-    assert {"p:written", "p:written*cat=time", "p:written*cue=per"} <= set(features["hour"])
-    assert "p:written" not in features["car"]
-    assert {"p:not_written*written=time", "p:not_written*written=time*cat=count"} <= set(features["car"])
-    assert "p:none*written=time" in features[None]
-    daily = _per_features_of("Each chicken lays 6 eggs a week.")
-    assert "p:written" in daily["week"]
-    assert "p:not_written*written=time*cue=each" in daily["chicken"]
-    plain = _per_features_of("Tom has 5 apples and a car.")  # no denominator written beside the number
-    assert not any(k.startswith(("p:written", "p:not_written")) for f in plain.values() for k in f)
-
-
-def test_a_label_with_two_denominators_trains_the_written_one() -> None:
-    """The GUIDE labels "One horse produces 5 gallons per day" per horse, per2 day; the one-denominator reader is
-    trained on the denominator the number's words write (day), and on ``per`` when ``per2`` is not written there."""
-    from ssbg.stats.alignment import GoldMention
-    from ssbg.stats.train_reader import per_label
-
-    text = "One horse produces 5 gallons of fertilizer per day. Each horse eats 3 apples on Monday."
-    toks, mentions = tokenize(text), extract_mentions(text)
-    index = TextIndex.of(toks)
-    gallons, apples = (next(m for m in mentions if m.text.startswith(n)) for n in ("5", "3"))
-    pers = per_candidates(toks, gallons, index)
-    lemmas = [c.lemma for c in pers]
-    two = GoldMention("n0", (gallons.start, gallons.end), "5", "gallon", "horse", skip=False, per2="day")
-    one = GoldMention("n0", (gallons.start, gallons.end), "5", "gallon", "horse", skip=False)
-    assert lemmas[per_label(two, pers)] == "day"
-    assert lemmas[per_label(one, pers)] == "horse"
-    pers = per_candidates(toks, apples, index)
-    unwritten = GoldMention("n1", (apples.start, apples.end), "3", "apple", "horse", skip=False, per2="monday")
-    assert [c.lemma for c in pers][per_label(unwritten, pers)] == "horse"  # Monday is no written denominator
 
 
 def test_the_proposers_stay_bounded_on_a_long_text() -> None:
@@ -197,18 +150,15 @@ def test_the_model_never_saw_a_held_out_or_test_question() -> None:
     model = load_model()
     assert model is not None
     seen = set(model.manifest["training_questions"])
-    weak = set(model.manifest["weak"]["questions"])  # weak labels from their gold solutions (ADR 0039)
     heldout = [g for g in load_gold(GOLD_FILE) if g.split == "heldout"]
     lines = (CORPORA / "gsm8k/train.jsonl").read_text(encoding="utf-8").splitlines()
     for g in heldout:
-        assert question_checksum(json.loads(lines[g.line - 1])["question"]) not in seen | weak
+        assert question_checksum(json.loads(lines[g.line - 1])["question"]) not in seen
     dev_file = CORPORA / "gsm8k_model_solutions/dev.jsonl"  # its questions are GSM8K test's
     test_questions = [json.loads(line)["question"] for line in dev_file.open(encoding="utf-8")]
     assert len(test_questions) > 500
-    assert not (seen | weak) & {question_checksum(q) for q in test_questions}
+    assert not seen & {question_checksum(q) for q in test_questions}
     assert model.manifest["problems"] == len(seen) == 1650
-    assert not seen & weak
-    assert all(model.trained_on(json.loads(lines[w.line - 1])["question"]) for w in load_weak()[1][:50])
 
 
 def _train() -> Path:
@@ -238,11 +188,7 @@ def test_make_train_rebuilds_the_shipped_model_byte_identically() -> None:
     assert (built / "model.bin").read_bytes() == SHIPPED.read_bytes()
     assert SHIPPED.stat().st_size <= 5 * 2**20
     data = {d["file"]: d["sha256"] for d in facts["data"]}
-    assert set(data) == {
-        "data/gold/gsm8k_train_alignments.gold.jsonl",
-        "data/gold/gsm8k_train_annotations.gold.jsonl",
-        "data/weak/gsm8k_train.weak.jsonl",
-    }
+    assert set(data) == {"data/gold/gsm8k_train_alignments.gold.jsonl", "data/gold/gsm8k_train_annotations.gold.jsonl"}
     assert recall["en_units_v1 both found"] / recall["en_units_v1 tokens"] > 0.9
 
 

@@ -23,9 +23,9 @@ CLAIMS: list[tuple[str, str, list[str]]] = [
     ("04_checking_model_solutions", "Yet ssbg does not call it an error: it could not tell.",
      ["(line 2: '4 - 2 = <<4-2=2>>2'): ssbg could not tell whether its units do not combine",
       "Verdict(status='unverifiable'"]),
-    ("04_checking_model_solutions", "so `P(admissible) = 0.0576`, above ε = 0.02",
-     ["P(admissible) = 0.0576, the most probable reading that admits it: '$2 per fresh' read as 'duck per day' "
-      "(p = 0.0576)"]),
+    ("04_checking_model_solutions", "so `P(admissible) = 0.0815`, above ε = 0.001",
+     ["P(admissible) = 0.0815, the most probable reading that admits it: 'four' read as 'eggs per day'; "
+      "'$2 per fresh' read as 'duck per day' (p = 0.0815)"]),
     ("01_binding_graph_tour", "adding cookies is refused as `unknown_unit`", ["unknown_unit"]),
 ]
 

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from ssbg.cli import main
-from ssbg.reading.weighing import DEFAULT_MIN_EVIDENCE
 from ssbg.stats.batch import run_batch
 from ssbg.stats.report import REASONS_LEDE, ReportResult, cell_text, highlight_text, write_report
 from ssbg.stats.tables import SUMMARY_TABLES, corpus_overview
@@ -565,8 +564,7 @@ def test_the_reading_uncertainty_note_is_said_once(data_report: str) -> None:
 def test_drill_downs_name_quantities_in_words_not_symbol_ids(data_report: str) -> None:
     drills = _visible(data_report[data_report.index('<h2 id="drilldowns">') :])
     assert re.findall(r"\b(?:q_\w+_\d{3}|step_\d{3}|op_\d{3}_\w+|t\d+_\w+)\b", drills) == []
-    # (the $80 jacket of the GSM8K sample is admitted for one jacket now, ADR 0039: no longer a drill-down)
-    assert "operand '4 wheels' read as 'wheels per car'" in drills
+    assert "operand '$80' read as '$'" in drills
 
 
 def test_no_share_in_the_report_has_more_than_two_decimals(tmp_path: Path) -> None:
@@ -574,12 +572,12 @@ def test_no_share_in_the_report_has_more_than_two_decimals(tmp_path: Path) -> No
     page = write_report([write_jsonl(tmp_path / "c.jsonl", lines)], tmp_path / "r.html",
                         progress=False).html_path.read_text(encoding="utf-8")
     assert "66.67" in page
-    shown = _visible(page).replace(f"min_evidence (ε) = {DEFAULT_MIN_EVIDENCE:g}", "")  # ε is a threshold, not a share
+    shown = _visible(page).replace("min_evidence (ε) = 0.001", "")  # ε is a threshold, not a share
     assert re.findall(r"\d\.\d{3,}", shown) == []
 
 
 def test_the_header_states_epsilon_and_keeps_errors_apart_from_could_not_tell(data_report: str) -> None:
     header = data_report.split("</header>", 1)[0]
-    assert f"min_evidence (ε) = {DEFAULT_MIN_EVIDENCE:g}" in _visible(header)
+    assert "min_evidence (ε) = 0.001" in _visible(header)
     assert "check-solutions" in _visible(header)  # the checker's weighing, named
     assert "could not tell" in _visible(header)

@@ -414,9 +414,9 @@ class Verdict:
     def status_at(self, min_evidence: float) -> str:
         """The status this verdict's findings give at another ε (what a sweep of ε reads, without checking again).
 
-        >>> v = check_solution("Ann has 3 bags and 4 kg of rice. How many kg?", "3 + 4 = <<3+4=7>>7 kg")
+        >>> v = check_solution("Ann has 3 bags of 4 kg. How many kg?", "3 + 4 = <<3+4=7>>7 kg")
         >>> v.status, v.status_at(0.01), [(f.reason, f.would_be, f.support) for f in v.findings]
-        ('error', 'unverifiable', [('unit_mismatch', '', 0.015438)])
+        ('unverifiable', 'error', [('ambiguous_grounding', 'unit_mismatch', 0.001793)])
         """
         _check_min_evidence(min_evidence)
         below = self.evidence_below

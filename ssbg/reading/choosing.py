@@ -40,20 +40,11 @@ from typing import Any, NamedTuple
 from ssbg.allocation import slugify
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import shown
-from ssbg.model import (
-    BoundEquation,
-    BoundUnknown,
-    SemanticSymbolicBindingGraph,
-    SourceSpanLink,
-    SymbolBinding,
-    _prebuilt_replace,
-    _prebuilt_span,
-)
+from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding, _prebuilt_replace
 from ssbg.trace import (
     _ADDITIVE,
     _COUNT,
     _OP_JOIN,
-    Mention,
     Operand,
     Step,
     Trace,
@@ -67,7 +58,6 @@ from ssbg.trace import (
 from ssbg.units import DIMENSIONLESS, ResolvedUnit, UnitPack, UnitVector, default_pack
 
 __all__ = [
-    "FOR_ONE_RATE",
     "MAX_READINGS",
     "BoundTrace",
     "ChoosingBinder",
@@ -89,7 +79,6 @@ class ChoosingBinder(TraceBinder):
         self.kept: set[str] = set()  # per-thing readings kept in the graph (reconsider)
         self.readings_of: dict[int, list[tuple[_Bound, float, str]]] | None = None  # step_readings, when asked
         self.stated_reliability = 1.0  # reading_mass's ``stated``, for step_readings
-        self.target_read = False  # whether unknown() read the last step again for one
 
     def mismatch(self, step: Step, refused: BoundEquation, operands: list[_Bound]) -> BoundEquation:
         """The core's hook for a step refused as ``unit_mismatch``: :meth:`reconsider` it."""
@@ -99,9 +88,8 @@ class ChoosingBinder(TraceBinder):
         """A mismatch read again (ADR 0018): a stated unit that drops a denominator its context supplies
         (or the things a measure is shared among) is that rate, noted in the proof; a product or quotient
         a factor read per thing admits is admitted so where the text says it, else ``ambiguous_grounding``;
-        a step a text quantity read as a rate admits read for one thing is admitted so where the words say one
-        (:meth:`admit_for_one`, ADR 0039); a mismatch that a tied grounding, a mention's second unit reading or
-        a reading for one no word says would not make is ``ambiguous_grounding``; else the mismatch stands."""
+        a mismatch that a tied grounding or a mention's second unit reading would not make is
+        ``ambiguous_grounding``; else the mismatch stands."""
         sid, rhs, ids, kind, span = (
             refused.lhs_symbol_id, refused.rhs_canonical, sorted(refused.dependencies), refused.operation_kind,
             refused.source_span,
@@ -128,10 +116,13 @@ class ChoosingBinder(TraceBinder):
             stamper.retract(sid)
             refused = stamper.stamp(sid, rhs, ids, kind, span)
         per_thing = self.per_thing(step, sid, operands) if step.op in ("multiply", "divide") else None
-        if per_thing is not None and per_thing[3]:
-            # the text says it is per thing ("each car has 4 wheels"): that reading, kept and noted
-            k, rate, hit, _ = per_thing
+        if per_thing is not None:
+            k, rate, hit, said = per_thing
             stamper.retract(sid)
+            if not said:  # a total or a per-thing amount: the words leave it open
+                detail = f"operand {operands[k].symbol_id} read as {shown(rate)} admits it"
+                return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
+            # the text says it is per thing ("each car has 4 wheels"): that reading, kept and noted
             tried = list(operands)
             tried[k] = self.read_per(operands[k], rate, hit, keep=True)
             tried_ids = [t.symbol_id for t in tried]
@@ -139,112 +130,11 @@ class ChoosingBinder(TraceBinder):
             again = stamper.stamp(sid, _OP_JOIN[step.op].join(tried_ids), tried_ids, kind, span)
             note = f"{again.unit_proof}; {operands[k].symbol_id} read as {shown(rate)} (the text says per thing)"
             return _prebuilt_replace(again, unit_proof=note)
-        if per_thing is not None:  # a total or a per-thing amount: the words leave it open
-            stamper.retract(sid)
-            detail = f"operand {operands[per_thing[0]].symbol_id} read as {shown(per_thing[1])} admits it"
-            return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
-        ones = self.for_one(step, sid, operands)
-        kept = self.admit_for_one(step, sid, span, operands, ones)
-        if kept is not None:
-            return kept
         tie = self.other_reading(step, sid, rhs, ids, kind, operands)
-        if tie is not None:
-            stamper.retract(sid)
-            return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
-        if not ones:
+        if tie is None:
             return refused
         stamper.retract(sid)
-        first = ones[0]
-        silent = ", ".join(o.thing for o in first if o.cue is None)
-        read = ", ".join(operands[o.k].symbol_id for o in first)
-        detail = f"operand {read} read for one {', '.join(o.thing for o in first)} admits it; no word says one {silent}"
-        return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", detail)
-
-    def admit_for_one(
-        self, step: Step, sid: str, span: SourceSpanLink, operands: list[_Bound], ones: list[tuple[_One, ...]]
-    ) -> BoundEquation | None:
-        """The refused step ``sid`` admitted with the first of its readings for one (:meth:`for_one`) whose words
-        say one, kept in the graph and noted in the proof; None when no reading is said."""
-        stamper = self.stamper
-        said = [r for r in ones if all(o.cue is not None for o in r)]
-        for n, reading in enumerate(said):  # "the cash price of a refrigerator was $8000": read for one, as said
-            stamper.retract(sid)
-            tried = list(operands)
-            for o in reading:
-                tried[o.k] = self.read_one(operands[o.k], o, keep=False)
-            tried_ids = [t.symbol_id for t in tried]
-            how = self.kind_for(step.op, tried, mark=False) if step.op == "multiply" else step.op
-            again = stamper.stamp(sid, _OP_JOIN[step.op].join(tried_ids), tried_ids, how, span)
-            if "; convert " in again.unit_proof and n + 1 < len(said):  # 8 h/day for one day x 5 days/week: next
-                stamper.retract(sid)
-                for o in reading:
-                    del self.symbols[tried[o.k].symbol_id]
-                continue
-            notes = []
-            for o in reading:
-                self.read_one(operands[o.k], o, keep=True)
-                notes.append(self.one_note(operands[o.k], o))
-            if step.op == "multiply":
-                self.kind_for(step.op, tried)  # the rate's symbol takes its role
-            return _prebuilt_replace(again, unit_proof="; ".join([again.unit_proof, *notes]))
-        return None
-
-    def unknown(self) -> BoundUnknown:
-        """The core's question target; when the last step's admitted unit is not the one asked, the last step read
-        again with its rates for one (GUIDE.md's "for one": "The first chapter is 66 pages long ... How many pages
-        does the book have?" adds pages for one chapter each) where the words say one, and the target then."""
-        target = super().unknown()
-        if target.target_refusal_reason != "expected_unit_mismatch" or not self.trace.steps:
-            return target
-        t = self.trace
-        expected = self.pack.lookup(t.gold_answer_unit if t.gold_answer_unit is not None else t.answer_unit)
-        i = len(t.steps) - 1
-        step, (sid, _, _) = t.steps[i], _step_labels(i)
-        last = self.equations[-1] if self.equations else None
-        if not isinstance(expected, ResolvedUnit) or last is None or last.lhs_symbol_id != sid:
-            return target
-        if last.admissibility_status != "admitted" or self.target_read:
-            return target
-        operands = self.operands_of(step)
-        span = last.source_span
-        for reading in self.for_one(step, sid, operands, expected=expected.dimension):
-            if any(o.cue is None for o in reading):
-                continue
-            tried = list(operands)
-            for o in reading:
-                tried[o.k] = self.read_one(operands[o.k], o, keep=True)
-            ids = [b.symbol_id for b in tried]
-            how = self.kind_for(step.op, tried) if step.op == "multiply" else step.op
-            self.stamper.retract(sid)
-            again = self.stamper.stamp(sid, _OP_JOIN[step.op].join(ids), ids, how, span)
-            notes = [self.one_note(operands[o.k], o) for o in reading]
-            self.equations[-1] = _prebuilt_replace(again, unit_proof="; ".join([again.unit_proof, *notes]))
-            self.target_read = True  # the last step is read again once (graph() asks for the target each time)
-            return super().unknown()
-        return target
-
-    def operands_of(self, step: Step) -> list[_Bound]:
-        """A bound step's operand symbols, as :meth:`~ssbg.trace.TraceBinder.bind_step` bound them."""
-        additive = step.op in _ADDITIVE and not self.beside_a_rate(step)
-        seen: dict[str, int] = {}
-        out: list[_Bound] = []
-        for o in step.operands:
-            if o.mention is not None:
-                bound = self.mentions[o.mention]
-            elif o.step is not None:
-                bound = self.steps[o.step]
-            else:
-                bound = self.constant(o, additive=additive)
-            repeats = seen.get(bound.symbol_id, 0)
-            seen[bound.symbol_id] = repeats + 1
-            out.append(self.alias(bound, repeats) if repeats else bound)
-        return out
-
-    def one_note(self, operand: _Bound, one: _One) -> str:
-        """The proof's words for an operand read for one: its rate, the thing and the words that say one."""
-        rate = shown(self.symbols[operand.symbol_id].unit or "")
-        cue = shown(one.cue[2] if one.cue else "")
-        return f"{operand.symbol_id} {rate} for one {one.thing} (cue {cue})"
+        return stamper.refuse(sid, rhs, ids, kind, span, "ambiguous_grounding", tie)
 
     def per_thing(self, step: Step, sid: str, operands: list[_Bound]) -> tuple[int, str, ResolvedUnit, bool] | None:
         """A refused product or quotient that a factor read per thing admits (ADR 0018).  The first such
@@ -318,92 +208,6 @@ class ChoosingBinder(TraceBinder):
             fact = self.fact(bound.symbol_id)
             if fact is not None:
                 self.facts.append(_prebuilt_replace(fact, symbol_id=sid))
-        return bound._replace(symbol_id=sid, unit=hit)
-
-    def for_one(
-        self, step: Step, sid: str, operands: list[_Bound], *, expected: UnitVector | None = None
-    ) -> list[tuple[_One, ...]]:
-        """The readings of a refused step's text quantities read as a rate ``X per T`` that admit it read for one T
-        (GUIDE.md's "for one", issue 36: "the cash price of a refrigerator was $8000" spent once is $8000 for one
-        refrigerator): each quantity alone in operand order, then, when none alone admits it, all of them together
-        ("a shirt costs $8 and a hat $5": 8 + 5); with ``expected``, those under which it gives that unit.  Nothing
-        is recorded by the trials."""
-        rates: list[_One] = []
-        for k, o in enumerate(step.operands):
-            bound = operands[k]
-            if o.mention is None or bound.unit is None or not bound.unit.is_rate:
-                continue
-            split = _for_one_unit(self.symbols[bound.symbol_id].unit or "")
-            hit = None if split is None else self.pack.lookup(split[0])
-            if split is None or not isinstance(hit, ResolvedUnit):
-                continue
-            unit, thing = split
-            rates.append(_One(k, unit, hit, thing, self.one_cue(self.trace.mentions[o.mention], thing)))
-        out: list[tuple[_One, ...]] = [(r,) for r in rates if self.trial_one(step.op, sid, operands, (r,), expected)]
-        if not out and len(rates) > 1 and self.trial_one(step.op, sid, operands, tuple(rates), expected):
-            out.append(tuple(rates))
-        return out
-
-    def trial_one(
-        self, op: str, sid: str, operands: list[_Bound], reading: tuple[_One, ...], expected: UnitVector | None = None
-    ) -> bool:
-        """Whether step ``sid`` would be admitted with the operands of ``reading`` read for one (with ``expected``:
-        admitted with that unit); nothing is recorded."""
-        tried = list(operands)
-        for o in reading:
-            tried[o.k] = self.read_one(operands[o.k], o, keep=False)
-        try:
-            ids = [t.symbol_id for t in tried]
-            kind = self.kind_for(op, tried, mark=False) if op == "multiply" else op
-            rhs = _OP_JOIN[op].join(ids)
-            if expected is None:
-                return self.stamper.admits(sid, rhs, ids, kind)
-            trial = f"{sid}__for_one"
-            self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
-            eq = self.stamper.stamp(trial, rhs, ids, kind, self.symbols[sid].source_span)
-            unit = self.stamper.admitted.get(trial)
-            self.stamper.retract(trial)
-            del self.symbols[trial]
-            return eq.admissibility_status == "admitted" and unit == expected
-        finally:
-            for o in reading:
-                if tried[o.k].symbol_id not in self.kept:
-                    self.symbols.pop(tried[o.k].symbol_id, None)
-
-    def one_cue(self, m: Mention, thing: str) -> tuple[int, int, str] | None:
-        """The words of mention ``m``'s sentence that say one ``thing`` (:func:`_one_cue`), none inside another
-        quantity read as a rate ("$25 every month" says nothing of "2 years"; "a pair of boots" says one pair)."""
-        others = tuple(
-            (o.start, o.end)
-            for o in self.trace.mentions
-            if o is not m and o.source == m.source and " per " in (o.unit or "")
-        )
-        return _one_cue(self.trace.text, (m.start, m.end), thing, self.pack, avoid=others)
-
-    def read_one(self, bound: _Bound, one: _One, *, keep: bool) -> _Bound:
-        """A symbol for a rate operand read as the amount of one thing (times 1 ``one.thing``): its unit for one,
-        its source the words that say one (the quantity's own span without them); kept in the graph with the
-        quantity's fact when ``keep``."""
-        unit, hit, thing, cue = one.unit, one.hit, one.thing, one.cue
-        sid = f"{bound.symbol_id}_for_one_{slugify(thing)}"
-        original = self.symbols[bound.symbol_id]
-        if sid not in self.symbols or keep:
-            span = original.source_span
-            if cue is not None:
-                span = _prebuilt_span(span.source_id, cue[0], cue[1], cue[2])
-            self.symbols[sid] = _prebuilt_replace(
-                original,
-                symbol_id=sid,
-                name=f"{original.name} (for one {thing}" + ("" if cue is None else f", said by {cue[2]!r}") + ")",
-                unit=unit,
-                semantic_role=_role_for(hit, pure=False),
-                source_span=span,
-            )
-        if keep and sid not in self.kept:
-            self.kept.add(sid)
-            fact = self.fact(bound.symbol_id)
-            if fact is not None:
-                self.facts.append(_prebuilt_replace(fact, symbol_id=sid, unit=unit))
         return bound._replace(symbol_id=sid, unit=hit)
 
     def same_kind(self, step: Step, operands: list[_Bound]) -> bool:
@@ -544,33 +348,8 @@ class ChoosingBinder(TraceBinder):
                 if read is None or (read.unit is None and not read.pure):
                     continue
                 words = said if u.unit == m.unit else f"{m.text!r} read as {u.unit!r}" + (f" ({said})" if said else "")
-                out.extend(self.with_one(read, m, p * u.probability / total, words))
+                out.append((read, p * u.probability / total, words))
         return out
-
-    def with_one(self, read: _Bound, m: Mention, q: float, words: str) -> list[tuple[_Bound, float, str]]:
-        """A mention's unit reading weighed ``q``: itself, and when it is a rate its words say one of, also read for
-        one, weighed :data:`FOR_ONE_RATE` of ``q`` (the rate keeps the rest)."""
-        one = self.one_reading(read, m)
-        if one is None:
-            return [(read, q, words)]
-        said = "; ".join(w for w in (words, one[1]) if w)
-        return [(one[0], q * FOR_ONE_RATE, said), (read, q * (1.0 - FOR_ONE_RATE), words)]
-
-    def one_reading(self, read: _Bound, m: Mention) -> tuple[_Bound, str] | None:
-        """A mention read as a rate ``X per T`` whose words say one T, read for one T (a scratch symbol, and the
-        reading in words); None for another reading."""
-        if read.unit is None or not read.unit.is_rate:
-            return None
-        split = _for_one_unit(self.symbols[read.symbol_id].unit or "")
-        hit = None if split is None else self.pack.lookup(split[0])
-        if split is None or not isinstance(hit, ResolvedUnit):
-            return None
-        unit, thing = split
-        cue = self.one_cue(m, thing)
-        if cue is None:
-            return None
-        words = f"{m.text!r} for one {thing} (cue {cue[2]!r})"
-        return self.read_one(read, _One(0, unit, hit, thing, None), keep=False), words
 
     def mass(self, i: int, step: Step, stated: float = 1.0, expected: UnitVector | None = None,
              asked: float = 1.0) -> ReadingMass:
@@ -761,82 +540,6 @@ def _says_per(
     return False
 
 
-class _One(NamedTuple):
-    """A rate operand read for one thing: operand ``k``, its ``unit`` for one ``thing`` and what it resolves to
-    (``hit``), and the words that say one (``cue``: start, end, words; None when none do)."""
-
-    k: int
-    unit: str
-    hit: ResolvedUnit
-    thing: str
-    cue: tuple[int, int, str] | None
-
-
-def _for_one_unit(rate: str) -> tuple[str, str] | None:
-    """A rate's unit for one of its (first) denominator, and that thing: ``dollars per refrigerator`` is
-    (``dollars``, ``refrigerator``), ``grams per parakeet per day`` (``grams per day``, ``parakeet``); None when
-    the unit text names no denominator."""
-    amount, sep, rest = rate.partition(" per ")
-    if not sep or not amount or not rest:
-        return None
-    thing, sep2, further = rest.partition(" per ")
-    return (f"{amount} per {further}" if sep2 else amount), thing
-
-
-_ONE = frozenset({"a", "an", "one", "each", "every", "per"})
-
-
-def _one_cue(
-    text: str, span: tuple[int, int], thing: str, pack: UnitPack, *, avoid: tuple[tuple[int, int], ...] = ()
-) -> tuple[int, int, str] | None:
-    """The words of the sentence of the quantity at ``span`` that say one ``thing`` (GUIDE.md's cues of one):
-    the thing after a/an/one/each/every/per ("a refrigerator"), "each" or "apiece" beside the quantity ("$4
-    each"), else the thing named in the singular ("the shirt costs $8"); as (start, end, words), or None.
-    Words inside the spans ``avoid`` (other quantities) say nothing of this one.
-
-    >>> from ssbg.units import corpus_pack
-    >>> p = corpus_pack()
-    >>> _one_cue("The cash price of a refrigerator was $8000.", (37, 42), "refrigerator", p)
-    (18, 32, 'a refrigerator')
-    >>> _one_cue("The shirts cost $8 each.", (16, 18), "shirt", p)
-    (19, 23, 'each')
-    >>> _one_cue("The shirt costs $8.", (16, 18), "shirt", p)
-    (4, 9, 'shirt')
-    >>> _one_cue("Shirts cost $8 and pants cost $5.", (12, 14), "shirt", p) is None
-    True
-    >>> _one_cue("Jar A has 28 marbles.", (10, 20), "Jar", p)
-    (0, 3, 'Jar')
-    """
-    start, end = span
-    before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
-    first = before[-1] if before else 0
-    after = _SENTENCE_END.search(text, end)
-    last = after.start() if after is not None else len(text)
-    words = [
-        (m.group(), m.start())
-        for m in _WORD.finditer(text, first, last)
-        if not any(a <= m.start() < b for a, b in avoid)
-    ]
-    following = [(w, at) for w, at in words if at >= end][:2]
-    for word, at in following:  # "$4 each", "4 dollars each", "2 apiece"
-        if word.lower() in ("each", "apiece"):
-            return at, at + len(word), word
-    named = pack.lookup(thing.lower())
-    thing = named.lemma if isinstance(named, ResolvedUnit) else thing.lower()  # "marbles per Jar": one jar
-    singular: tuple[int, int, str] | None = None
-    for i, (word, at) in enumerate(words):
-        hit = pack.lookup(word.lower())
-        lemma = hit.lemma if isinstance(hit, ResolvedUnit) else word.lower()
-        if lemma != thing:
-            continue
-        if i and words[i - 1][0].lower() in _ONE:
-            at0 = words[i - 1][1]
-            return at0, at + len(word), text[at0 : at + len(word)]
-        if singular is None and word.lower() == thing:
-            singular = at, at + len(word), word
-    return singular
-
-
 def _scratch_symbol(symbol: SymbolBinding, **changes: Any) -> SymbolBinding:
     """A copy of a symbol with some fields changed: the trial readings of :func:`reading_mass` (a mention read
     with another unit, a step checked without its stated unit).  Built as the binder builds its symbols, from
@@ -845,12 +548,6 @@ def _scratch_symbol(symbol: SymbolBinding, **changes: Any) -> SymbolBinding:
     changed: SymbolBinding = _prebuilt_replace(symbol, **changes)
     return changed
 
-
-FOR_ONE_RATE = 0.269
-"""The probability of reading a quantity read as a rate ``X per T``, whose words say one T, as the amount of one T
-(GUIDE.md's "for one"; weighed in :func:`reading_mass` like an implicit reading's rate): of the rate-labelled
-quantities GSM8K train gold solutions use, hand-read outside the gold set's held-out half, 551 of 2,048 are used
-for one thing (``python benchmarks/for_one_rate.py``).  The rate reading keeps ``1 -`` this."""
 
 MAX_READINGS = 243
 """The most combinations of its operands' readings :func:`reading_mass` weighs for one step (3 readings of 5

@@ -45,7 +45,7 @@ train gold solutions whose last step is admitted and whose asked unit is in the 
 the asked unit (``benchmarks/stated_units.py``).  With a reference that does not share the mismatch, the asked
 unit is taken as confirmed (1)."""
 
-DEFAULT_MIN_EVIDENCE = 0.02
+DEFAULT_MIN_EVIDENCE = 0.001
 """ε, the default ``min_evidence``: a reading-dependent finding is error evidence only when the plausible readings
 under which the step is admitted (the number grounded, the answer's unit the one asked) hold less than this share
 of the reader's probability; otherwise ssbg could not tell (``ambiguous_grounding``).  Chosen on half A of the dev

@@ -199,7 +199,6 @@ class GoldMention:
     unit: str | None
     per: str | None
     skip: bool
-    per2: str | None = None  # a rate's second denominator ("5 pounds of oats per meal for each horse": meal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +265,7 @@ def _problem(raw: Mapping[str, Any], where: str) -> GoldProblem:
         mentions = tuple(
             GoldMention(
                 m["id"], _span(m["span"], f"{where}.mentions[{i}].span"), m["text"], m.get("unit"), m.get("per"),
-                "skip" in m, m.get("per2"),
+                "skip" in m,
             )
             for i, m in enumerate(raw["mentions"])
         )  # fmt: skip
@@ -505,8 +504,7 @@ def _unit_right(gm: GoldMention, found: Mention | None) -> bool:
         return gm.unit is None and gm.per is None
     num, den = _mention_unit(found)
     scaled = num is not None and gm.unit is not None and _noun(num) in _SCALE_WORDS and _noun(gm.text) == _noun(num)
-    per = _same_noun(gm.per, den) or (gm.per2 is not None and _same_noun(gm.per2, den))  # a reading carries one
-    return (scaled or _same_noun(gm.unit, num)) and per
+    return (scaled or _same_noun(gm.unit, num)) and _same_noun(gm.per, den)
 
 
 # ---------------------------------------------------------------- scoring

@@ -18,7 +18,7 @@ Examples
 >>> table[["outcome", "first_refusal", "family", "finding"]].values.tolist()
 [['admitted', <NA>, <NA>, 'admitted'], ['equation_refused', 'unit_mismatch', 'admissibility', 'dimension error found']]
 >>> float(round(table["dimension_support"][1], 4))  # P(a plausible reading admits it): 60 minutes per hour, rarely
-0.0006
+0.0007
 """
 
 from __future__ import annotations

@@ -569,9 +569,6 @@ def _spec_list(specs: object) -> list[object]:
     return list(cast("Iterable[object]", specs))
 
 
-_NOT_CORPORA = (".gold.jsonl", ".weak.jsonl")  # the reader's annotations and weak labels, beside the corpora in data/
-
-
 def expand_specs(specs: Iterable[Any]) -> list[Any]:
     """Expand corpus specs: a bare folder becomes one spec per corpus file below it.
 
@@ -583,8 +580,8 @@ def expand_specs(specs: Iterable[Any]) -> list[Any]:
     Each file's format is guessed from its own name (so ``data/`` with lanes and
     per-format samples reads each file with its reader); ``FORMAT=FOLDER`` and
     file specs are kept as they are.  Files are sorted; hidden files, READMEs,
-    gold annotations (``*.gold.jsonl``, read by :mod:`ssbg.stats.alignment`), the reader's weak labels
-    (``*.weak.jsonl``, :mod:`ssbg.stats.weak_labels`) and files whose format is not recognised as a corpus are skipped.
+    gold annotations (``*.gold.jsonl``, read by :mod:`ssbg.stats.alignment`) and
+    files whose format is not recognised as a corpus are skipped.
 
     Raises
     ------
@@ -615,7 +612,7 @@ def expand_specs(specs: Iterable[Any]) -> list[Any]:
             # a FIFO or a device named like a corpus file is kept: its reader refuses it (unreadable_file)
             if f.is_dir() or any(part.startswith(".") for part in f.relative_to(path).parts):
                 continue
-            if f.suffix not in (".jsonl", ".json", ".xml", ".csv", ".parquet") or f.name.endswith(_NOT_CORPORA):
+            if f.suffix not in (".jsonl", ".json", ".xml", ".csv", ".parquet") or f.name.endswith(".gold.jsonl"):
                 continue
             guessed = guess_format(f)
             if f.suffix in (".json", ".xml", ".csv", ".parquet") and guessed == "ssbg":

@@ -4,10 +4,7 @@ Training data (never the gold set's held-out half, never a GSM8K test question):
 
 - ``data/gold/gsm8k_train_annotations.gold.jsonl`` — GSM8K train problems annotated by readers
   for training (``data/gold/README.md``), and
-- the ``dev`` half of ``data/gold/gsm8k_train_alignments.gold.jsonl``;
-- the weak labels of every other GSM8K train problem (``data/weak/gsm8k_train.weak.jsonl``, written by
-  ``make weak-labels``: :mod:`ssbg.stats.weak_labels`, ADR 0039), soft targets weighed :data:`WEAK_WEIGHT`
-  against hand gold's 1 (a file naming an annotated problem is refused).
+- the ``dev`` half of ``data/gold/gsm8k_train_alignments.gold.jsonl``.
 
 For every gold question token that is a quantity, the rules read the question (the model off),
 the proposers give the candidates, and the gold reading names the right one (a token whose right
@@ -34,16 +31,9 @@ from typing import Any
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ImportRefusal
 from ssbg.reading.cues import find_cue_occurrences
-from ssbg.reading.learned.features import MentionContext, per_features, unit_features, written_denominator
+from ssbg.reading.learned.features import MentionContext, per_features, unit_features
 from ssbg.reading.learned.model import MODEL_FILE, Model, mention_readings, question_checksum, using
-from ssbg.reading.learned.proposals import (
-    Neighbours,
-    PerCandidate,
-    TextIndex,
-    per_candidates,
-    reading_of,
-    unit_candidates,
-)
+from ssbg.reading.learned.proposals import Neighbours, TextIndex, per_candidates, reading_of, unit_candidates
 from ssbg.reading.mentions import find_question_span, tokenize
 from ssbg.reading.problem_text import read_problem_text
 from ssbg.stats.alignment import (
@@ -57,27 +47,10 @@ from ssbg.stats.alignment import (
     gold_texts,
     load_gold,
 )
-from ssbg.stats.weak_labels import WEAK_FILE, WeakProblem, annotated_lines, load_weak
 from ssbg.trace import Mention
-from ssbg.units import CORPUS_PACK_NAME, UnitPack, corpus_pack, default_pack, load_pack
+from ssbg.units import CORPUS_PACK_NAME, UnitPack, default_pack, load_pack
 
-__all__ = [
-    "ANNOTATIONS_FILE",
-    "SEED",
-    "WEAK_FILE",
-    "WEAK_WEIGHT",
-    "Example",
-    "build_model",
-    "cross_validate",
-    "cross_validated",
-    "examples",
-    "main",
-    "per_label",
-    "texts_of",
-    "training_gold",
-    "weak_examples",
-    "weak_rows",
-]
+__all__ = ["ANNOTATIONS_FILE", "SEED", "Example", "build_model", "examples", "main", "texts_of", "training_gold"]
 
 ANNOTATIONS_FILE = GOLD_FILE.with_name("gsm8k_train_annotations.gold.jsonl")
 SEED = 20261202
@@ -87,32 +60,18 @@ NEWTON_STEPS = 8
 FOLDS = 5
 FACTORS = ("unit", "per", "operand")
 PACKS = ("en_units_v1", CORPUS_PACK_NAME)  # the reading is trained under both packs it binds with
-WEAK_WEIGHT = 0.3
-"""The weight of a weak label's choice against a hand-gold one's (1): chosen on dev, never on the held-out half, among
-0.1, 0.3 and 1.0 by the training gold's quantity tokens read out of fold (``benchmarks/reader_choices.py --weak
---weak-weight 0.1 --weak-weight 0.3 --weak-weight 1.0``: 80.3, 80.4 and 79.7% right, 80.1% without weak labels;
-``benchmarks/reader_figures.py --weak-weights`` gives the full cross-validated figures)."""
 
 Features = Mapping[str, float]
 
 
 @dataclass(frozen=True)
 class Example:
-    """One factor's choice for one token: the candidates' features and the right one's index; for a weak label
-    (:mod:`ssbg.stats.weak_labels`) the soft ``targets`` over the candidates and the ``weight`` it is fitted with
-    (hand gold: one-hot at ``label``, weight 1)."""
+    """One factor's choice for one gold token: the candidates' features and the right one's index."""
 
     problem: str
     factor: str
     features: tuple[Features, ...]
     label: int
-    targets: tuple[float, ...] | None = None
-    weight: float = 1.0
-
-    @property
-    def hand(self) -> bool:
-        """Whether the label is hand gold (not a weak label)."""
-        return self.targets is None
 
 
 def training_gold(gold_dir: Path | None = None) -> list[GoldProblem]:
@@ -147,21 +106,6 @@ def _match(gold: str | None, lemmas: Sequence[str | None]) -> int | None:
     return next((k for k, x in enumerate(lemmas) if x is not None and _same_noun(gold, x)), None)
 
 
-def per_label(gm: GoldMention, pers: Sequence[PerCandidate]) -> int | None:
-    """The per candidate a gold label names.  A reading carries one denominator: of a label with two ("1 cup per
-    puppy per meal", ``per`` the thing, ``per2`` the period, ``data/gold/GUIDE.md``) it is the one the number's own
-    words write ("each puppy eats 1/2 cup a meal": meal), so a written period is never learned to lose to a thing
-    named elsewhere (ADR 0038); the thing is then the "for one" or the count the solution multiplies by."""
-    lemmas = [c.lemma for c in pers]
-    pi = _match(gm.per, lemmas)
-    if gm.per2 is None:
-        return pi
-    p2 = _match(gm.per2, lemmas)
-    if p2 is not None and written_denominator(pers[p2]) and (pi is None or not written_denominator(pers[pi])):
-        return p2
-    return pi
-
-
 def read_rules(question: str, pack: UnitPack) -> tuple[Sequence[Any], tuple[Mention, ...]]:
     """The question's tokens and the rules' mentions (the model off)."""
     toks = tokenize(question)
@@ -190,7 +134,7 @@ def examples(gold: Sequence[GoldProblem], texts: Mapping[str, str]) -> tuple[lis
                 pers = per_candidates(toks, m, index)
                 ctx = MentionContext.of(toks, m, index)
                 ui = _match(gm.unit, [c.lemma for c in units])
-                pi = per_label(gm, pers)
+                pi = _match(gm.per, [c.lemma for c in pers])
                 recall[f"{name} tokens"] += 1
                 recall[f"{name} unit found"] += ui is not None
                 recall[f"{name} per found"] += pi is not None
@@ -203,56 +147,6 @@ def examples(gold: Sequence[GoldProblem], texts: Mapping[str, str]) -> tuple[lis
                     rnum = reading_of(m)[0]
                     out.append(Example(g.problem_id, "per", tuple(per_features(c, ctx, rnum) for c in pers), pi))
     return out, recall
-
-
-def weak_examples(
-    weak: Sequence[WeakProblem], questions: Mapping[str, str], weight: float
-) -> tuple[list[Example], Counter[str]]:
-    """The unit and per choices of every weakly labelled quantity (:mod:`ssbg.stats.weak_labels`), read under the
-    pack the labels were derived with: each candidate's target the share of the readings whose noun it names
-    (a reading no candidate names loses its share, the rest renormalized), fitted with ``weight``."""
-    out: list[Example] = []
-    counts: Counter[str] = Counter()
-    pack = corpus_pack()
-    for w in weak:
-        toks, mentions = read_rules(questions[w.problem_id], pack)
-        index, neighbours = TextIndex.of(toks), Neighbours.of(mentions)
-        spans = {(m.start, m.end): m for m in mentions if m.source == "text" and m.kind == "quantity"}
-        for wm in w.mentions:
-            m = spans.get(wm.span)
-            if m is None:
-                counts["weak quantities not read"] += 1
-                continue
-            ctx = MentionContext.of(toks, m, index)
-            units = unit_candidates(toks, m, mentions, index, neighbours)
-            pers = per_candidates(toks, m, index)
-            rnum = reading_of(m)[0]
-            for factor, candidates, features, pick in (
-                ("unit", units, [unit_features(c, ctx) for c in units], 0),
-                ("per", pers, [per_features(c, ctx, rnum) for c in pers], 1),
-            ):
-                mass: dict[str | None, float] = {}
-                for unit, per, share in wm.readings:
-                    value = unit if pick == 0 else per
-                    mass[value] = mass.get(value, 0.0) + share
-                if all(mass.values()):  # every value of this factor tried admits: the binder tells nothing of it
-                    counts[f"weak {factor} choices the binder leaves open"] += 1
-                    continue
-                target = [0.0] * len(candidates)
-                lemmas = [c.lemma for c in candidates]
-                for value, share in mass.items():
-                    k = _match(value, lemmas)
-                    if k is not None:
-                        target[k] += share
-                total = sum(target)
-                if total <= 0 or len(candidates) < 2:
-                    counts[f"weak {factor} choices without a candidate"] += 1
-                    continue
-                soft = tuple(round(t / total, 6) for t in target)
-                label = max(range(len(soft)), key=lambda i: (soft[i], -i))
-                out.append(Example(w.problem_id, factor, tuple(features), label, soft, weight))
-                counts[f"weak {factor} choices"] += 1
-    return out, counts
 
 
 def _pointer(state: Any, key: tuple[Any, ...], regions: Sequence[tuple[int, int]]) -> Pointer:
@@ -327,8 +221,7 @@ def operand_examples(
 
 
 def _fit(rows: Sequence[Example], l2: float = L2) -> dict[str, float]:
-    """The weights of one factor's conditional logit (L-BFGS, L2), rounded to 6 places.  Each row's loss is its
-    weight times the cross-entropy of its targets (one-hot for hand gold, soft for a weak label)."""
+    """The weights of one factor's conditional logit (L-BFGS, L2), rounded to 6 places."""
     import numpy as np
     from scipy import sparse
     from scipy.optimize import minimize
@@ -339,15 +232,11 @@ def _fit(rows: Sequence[Example], l2: float = L2) -> dict[str, float]:
         return {}
     col = {k: i for i, k in enumerate(names)}
     data, ri, ci = [], [], []
-    groups: list[int] = []
-    targets: list[float] = []
-    weights: list[float] = []
+    groups, labels = [], []
     r = 0
     for e in rows:
         groups.append(r)
-        weights.append(e.weight)
-        soft = e.targets if e.targets is not None else tuple(float(k == e.label) for k in range(len(e.features)))
-        targets.extend(soft)
+        labels.append(r + e.label)
         for f in e.features:
             for k, v in sorted(f.items()):
                 if k in col:
@@ -359,33 +248,25 @@ def _fit(rows: Sequence[Example], l2: float = L2) -> dict[str, float]:
     x = sparse.csr_matrix((np.array(data, dtype=np.float64), (ri, ci)), shape=(r, len(names)))
     starts = np.array(groups[:-1])
     group_of = np.repeat(np.arange(len(rows)), np.diff(np.array(groups)))
-    fit = _Targets(np.array(targets, dtype=np.float64), np.array(weights, dtype=np.float64), starts, group_of)
+    label_rows = np.array(labels)
 
     def loss(w: Any) -> tuple[float, Any]:
         s = x @ w
         top = np.maximum.reduceat(s, starts)
         e = np.exp(s - top[group_of])
         z = np.add.reduceat(e, starts)
-        nll = float(np.sum(fit.weight * (np.log(z) + top)) - np.sum(fit.row_weight * fit.target * s))
+        nll = float(np.sum(np.log(z) + top - s[label_rows]))
         p = e / z[group_of]
-        grad = x.T @ (fit.row_weight * (p - fit.target)) + 2 * l2 * w
+        p[label_rows] -= 1.0
+        grad = x.T @ p + 2 * l2 * w
         return nll + l2 * float(w @ w), grad
 
     result = minimize(loss, np.zeros(len(names)), jac=True, method="L-BFGS-B", options={"maxiter": 500})
-    w = _newton(result.x, x, fit, l2)
+    w = _newton(result.x, x, starts, group_of, label_rows, l2)
     return {k: round(float(v), 6) for k, v in zip(names, w, strict=True) if round(float(v), 6) != 0.0}
 
 
-class _Targets:
-    """What a fit weighs each candidate row by: its target probability, its choice's weight (per choice and per
-    row), and where each choice's rows start."""
-
-    def __init__(self, target: Any, weight: Any, starts: Any, group_of: Any) -> None:
-        self.target, self.weight, self.starts, self.group_of = target, weight, starts, group_of
-        self.row_weight = weight[group_of]
-
-
-def _newton(w: Any, x: Any, fit: _Targets, l2: float) -> Any:
+def _newton(w: Any, x: Any, starts: Any, group_of: Any, label_rows: Any, l2: float) -> Any:
     """Newton steps from where L-BFGS stopped to the penalised optimum itself (unique: the loss is
     strictly convex), so the weights rounded to 6 places do not depend on the optimiser's path or on
     the float rounding of one numpy, scipy or CPU build: L-BFGS alone stops about 1e-7 from it, which
@@ -393,17 +274,17 @@ def _newton(w: Any, x: Any, fit: _Targets, l2: float) -> Any:
     import numpy as np
     from scipy import sparse
 
-    starts, group_of = fit.starts, fit.group_of
     n_groups = len(starts)
     for _ in range(NEWTON_STEPS):
         s = x @ w
         top = np.maximum.reduceat(s, starts)
         e = np.exp(s - top[group_of])
         p = e / np.add.reduceat(e, starts)[group_of]
-        grad = x.T @ (fit.row_weight * (p - fit.target)) + 2 * l2 * w
+        r = p.copy()
+        r[label_rows] -= 1.0
+        grad = x.T @ r + 2 * l2 * w
         mix = sparse.csr_matrix((p, (group_of, np.arange(len(p)))), shape=(n_groups, len(p))) @ x
-        weighted = sparse.diags(fit.weight) @ mix
-        hessian = (x.T @ sparse.diags(fit.row_weight * p) @ x - mix.T @ weighted).toarray() + 2 * l2 * np.eye(len(w))
+        hessian = (x.T @ sparse.diags(p) @ x - mix.T @ mix).toarray() + 2 * l2 * np.eye(len(w))
         step = np.linalg.solve(hessian, grad)
         w = w - step
         if float(np.max(np.abs(step))) < 1e-12:
@@ -431,14 +312,14 @@ def _folds(problems: Sequence[str], k: int = FOLDS, seed: int = SEED) -> dict[st
 def fit_model(rows: Sequence[Example], manifest: Mapping[str, Any]) -> Model:
     """Weights on every row, each factor's temperature fitted to out-of-fold predictions."""
     final = {f: _fit([e for e in rows if e.factor == f]) for f in FACTORS}
-    fold = _folds([e.problem for e in rows if e.hand])  # weak labels are in every fold's training
+    fold = _folds([e.problem for e in rows])
     held: dict[str, list[tuple[Model, Example]]] = {f: [] for f in FACTORS}
     for k in range(FOLDS):
-        train = [e for e in rows if fold.get(e.problem, -1) != k]
+        train = [e for e in rows if fold[e.problem] != k]
         weights = {f: _fit([e for e in train if e.factor == f]) for f in FACTORS}
         part = Model(weights, dict.fromkeys(FACTORS, 1.0), {})
         for e in rows:
-            if e.hand and fold.get(e.problem) == k:  # the temperature is fitted to hand gold only
+            if fold[e.problem] == k:
                 held[e.factor].append((part, e))
     temperature = {}
     for f in FACTORS:
@@ -451,47 +332,17 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def weak_rows(corpora: Path, weak: Path | None, weight: float) -> tuple[list[Example], Counter[str], dict[str, str]]:
-    """The weak labels' training choices (none when ``weak`` is None or the file is absent), their counts and the
-    questions they were read from, by problem id."""
-    if weak is None or not weak.exists():
-        return [], Counter(), {}
-    _, problems = load_weak(weak)
-    annotated = annotated_lines()
-    if any(w.line in annotated for w in problems):  # a guard on the files: gold problems, the held-out half above all
-        raise ValueError(f"{weak}: weak labels for an annotated problem (rebuild it: make weak-labels)")
-    lines = {w.line: w.problem_id for w in problems}
-    questions: dict[str, str] = {}
-    with (corpora / "gsm8k/train.jsonl").open(encoding="utf-8") as f:
-        for n, line in enumerate(f, start=1):
-            if n in lines:
-                questions[lines[n]] = json.loads(line)["question"]
-    rows, counts = weak_examples(problems, questions, weight)
-    counts["weak problems"] = len(problems)
-    return rows, counts, questions
-
-
-def build_model(
-    corpora: Path, gold_dir: Path | None = None, *, weak: Path | None = WEAK_FILE, weak_weight: float = WEAK_WEIGHT
-) -> tuple[Model, Counter[str]]:
-    """The model ``make train`` writes, and the candidates' recall counts: hand gold and, from ``weak`` (None:
-    none), the weak labels of every other GSM8K train problem weighed ``weak_weight``."""
+def build_model(corpora: Path, gold_dir: Path | None = None) -> tuple[Model, Counter[str]]:
+    """The model ``make train`` writes, and the candidates' recall counts."""
     gold = training_gold(gold_dir)
     texts, answers = texts_of(gold, corpora / "gsm8k/train.jsonl")
     rows, recall = examples(gold, texts)
     more, operand_recall = operand_examples(gold, texts, answers)
     rows += more
     recall.update(operand_recall)
-    weak_part, weak_counts, weak_questions = weak_rows(corpora, weak, weak_weight)
-    rows += weak_part
-    recall.update(weak_counts)
     base = GOLD_FILE if gold_dir is None else gold_dir / GOLD_FILE.name
     annotations = ANNOTATIONS_FILE if gold_dir is None else gold_dir / ANNOTATIONS_FILE.name
-    data: list[dict[str, Any]] = [
-        {"file": f"data/gold/{p.name}", "sha256": _sha256(p)} for p in (base, annotations) if p.exists()
-    ]
-    if weak_part and weak is not None:
-        data.append({"file": f"data/weak/{weak.name}", "sha256": _sha256(weak), "weight": weak_weight})
+    data = [{"file": f"data/gold/{p.name}", "sha256": _sha256(p)} for p in (base, annotations) if p.exists()]
     manifest = {
         "command": "make train",
         "seed": SEED,
@@ -499,57 +350,34 @@ def build_model(
         "data": data,
         "corpus": {"file": "gsm8k/train.jsonl", "sha256": _sha256(corpora / "gsm8k/train.jsonl")},
         "problems": len(gold),
-        "examples": {f: sum(1 for e in rows if e.factor == f and e.hand) for f in FACTORS},
+        "examples": {f: sum(1 for e in rows if e.factor == f) for f in FACTORS},
         "training_questions": sorted({question_checksum(q) for q in texts.values()}),
     }
-    if weak_part:
-        manifest["weak"] = {
-            "problems": len({e.problem for e in weak_part}),
-            "examples": {f: sum(1 for e in weak_part if e.factor == f) for f in FACTORS},
-            "questions": sorted({question_checksum(weak_questions[p]) for p in {e.problem for e in weak_part}}),
-        }
     return fit_model(rows, manifest), recall
 
 
 def cross_validate(
-    corpora: Path,
-    gold_dir: Path | None = None,
-    *,
-    fractions: Sequence[float] = (1.0,),
-    weak: Path | None = WEAK_FILE,
-    weak_weight: float = WEAK_WEIGHT,
+    corpora: Path, gold_dir: Path | None = None, *, fractions: Sequence[float] = (1.0,)
 ) -> dict[str, Any]:
     """Out-of-fold figures on the training gold: each problem read by a model fitted on the other folds
-    (of which a share ``fraction`` of the hand-gold problems, for the learning curve; the weak labels of ``weak``,
-    none of them a gold problem, in every fold's training), scored by the alignment scorer; with the calibration
-    of the chosen readings' probabilities."""
-    gold = training_gold(gold_dir)
-    texts, answers = texts_of(gold, corpora / "gsm8k/train.jsonl")
-    rows, _ = examples(gold, texts)
-    rows += operand_examples(gold, texts, answers)[0]
-    rows += weak_rows(corpora, weak, weak_weight)[0]
-    return cross_validated(gold, texts, answers, rows, fractions)
-
-
-def cross_validated(
-    gold: Sequence[GoldProblem],
-    texts: Mapping[str, str],
-    answers: Mapping[str, str],
-    rows: Sequence[Example],
-    fractions: Sequence[float] = (1.0,),
-) -> dict[str, Any]:
-    """:func:`cross_validate` on training choices already built (hand gold of ``gold``, and weak labels)."""
+    (of which a share ``fraction`` of the problems, for the learning curve), scored by the alignment
+    scorer; with the calibration of the chosen readings' probabilities."""
     from ssbg.stats.alignment import score
 
+    gold = training_gold(gold_dir)
+    train = corpora / "gsm8k/train.jsonl"
+    texts, answers = texts_of(gold, train)
+    rows, _ = examples(gold, texts)
+    rows += operand_examples(gold, texts, answers)[0]
     fold = _folds([g.problem_id for g in gold])
     out: dict[str, Any] = {}
     for fraction in fractions:
         traces: dict[str, Any] = {}
         pairs: list[tuple[float, bool]] = []
         for k in range(FOLDS):
-            others = sorted({e.problem for e in rows if e.hand and fold.get(e.problem) != k})
+            others = sorted({e.problem for e in rows if fold.get(e.problem) != k})
             keep = set(random.Random(SEED + k).sample(others, round(fraction * len(others))))  # noqa: S311
-            model = fit_model([e for e in rows if e.problem in keep or not e.hand], {})
+            model = fit_model([e for e in rows if e.problem in keep], {})
             for g in gold:
                 if fold[g.problem_id] != k:
                     continue

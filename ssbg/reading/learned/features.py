@@ -15,14 +15,11 @@ question's words, the rules' reading and the shipped packs, never from a solutio
 
 from __future__ import annotations
 
-import bisect
-import operator
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from ssbg.reading.learned.proposals import (
-    WRITTEN_AFTER,
     PerCandidate,
     TextIndex,
     UnitCandidate,
@@ -31,12 +28,11 @@ from ssbg.reading.learned.proposals import (
     reading_of,
     sentence_bounds,
     unit_candidates,
-    writes_denominator,
 )
 from ssbg.reading.mentions import Token
 from ssbg.trace import Mention
 
-__all__ = ["MentionContext", "TextIndex", "per_features", "unit_candidates", "unit_features", "written_denominator"]
+__all__ = ["MentionContext", "TextIndex", "per_features", "unit_candidates", "unit_features"]
 
 Features = dict[str, float]
 
@@ -72,7 +68,6 @@ class MentionContext(NamedTuple):
     adjacent: bool  # the mention's own words say a rate ("$12 an hour", "3 per box", "$2 each")
     rule_scale: bool  # the rules read a scale word as the unit ("5 dozen", "2 pairs")
     of_them: bool  # "3 of them", "12 of these"
-    written: str  # the category of the denominator the mention's own words write ("per hour", "a day"), else ""
 
     @staticmethod
     def of(toks: Sequence[Token], m: Mention, index: TextIndex) -> MentionContext:
@@ -81,7 +76,6 @@ class MentionContext(NamedTuple):
         lows = {t.low for t in toks[max(lo, first - 25) : min(hi, last + 26)]}
         rnum, _, rden, _ = reading_of(m)
         nxt = toks[last + 1].low if last + 1 < hi else ""
-        written = _written_after(toks, index, first, last, min(hi, last + 1 + WRITTEN_AFTER))
         prev = toks[first - 1].low if first > lo else ""
         return MentionContext(
             currency="$" in m.text or (m.unit or "").startswith("$"),
@@ -98,24 +92,7 @@ class MentionContext(NamedTuple):
             adjacent=bool(_ADJACENT_RATE.search(m.text)),
             rule_scale=rnum in _SCALE_WORDS,
             of_them=nxt == "of" and last + 2 < len(toks) and toks[last + 2].low in _PRONOUNS,
-            written=written,
         )
-
-
-def written_denominator(c: PerCandidate) -> bool:
-    """Whether a per candidate is the denominator the number's own words write (at one of its occurrences:
-    :func:`~ssbg.reading.learned.proposals.writes_denominator`)."""
-    return c.written
-
-
-def _written_after(toks: Sequence[Token], index: TextIndex, first: int, last: int, end: int) -> str:
-    """The category of the first noun from a mention's number to ``end`` that the number's words write as its
-    denominator, else ""."""
-    at = bisect.bisect_right(index.nouns, first, key=operator.itemgetter(0))
-    for j, lemma, cue, _head in index.nouns[at : bisect.bisect_left(index.nouns, end, key=operator.itemgetter(0))]:
-        if writes_denominator(toks, first, last, j, cue):
-            return category(lemma.replace("_", " "))
-    return ""
 
 
 def _flags(f: Features, *flags: tuple[str, bool]) -> None:
@@ -184,7 +161,6 @@ def per_features(c: PerCandidate, ctx: MentionContext, unit_lemma: str | None) -
             ("p:none*sentence_per", ctx.sentence_per),
             ("p:none*question", ctx.question),
             (f"p:none*next={ctx.next_word}", ctx.next_word in ("each", "per", "a", "an", "every", "apiece")),
-            (f"p:none*written={ctx.written}", bool(ctx.written)),
         )
         f[f"p:none*prev={ctx.prev_word}"] = 1.0  # the word before the number ("costs", "earns", "for")
         f[f"p:none*next_word={ctx.next_word}"] = 1.0
@@ -210,14 +186,6 @@ def per_features(c: PerCandidate, ctx: MentionContext, unit_lemma: str | None) -
         f[f"p:{side}*crossed={c.crossed}*cue={c.cue}"] = 1.0
         if ctx.next_word in ("each", "apiece", "per") and side == "before":
             f[f"p:before*next={ctx.next_word}*crossed={c.crossed}"] = 1.0
-    if written_denominator(c):  # the number's own words write this denominator: against any other (issue 36)
-        f["p:written"] = 1.0
-        f[f"p:written*cat={cat}"] = 1.0
-        f[f"p:written*cue={c.cue}"] = 1.0
-    elif ctx.written:  # another denominator is written beside the number: this one (a thing named elsewhere) is not
-        f[f"p:not_written*written={ctx.written}"] = 1.0
-        f[f"p:not_written*written={ctx.written}*cat={cat}"] = 1.0
-        f[f"p:not_written*written={ctx.written}*cue={c.cue}"] = 1.0
     if unit_lemma is not None and c.lemma == unit_lemma:
         f["p:same_as_unit"] = 1.0
     if ctx.currency:

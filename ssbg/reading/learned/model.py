@@ -104,14 +104,12 @@ class Model:
         return [e / total for e in exps]
 
     def trained_on(self, question: str) -> bool:
-        """Whether this model was trained on a problem with this question (by checksum): hand gold, or a weak label
-        drawn from its gold solution."""
+        """Whether this model was trained on a problem with this question (by checksum)."""
         return question_checksum(question) in self._training
 
     @functools.cached_property
     def _training(self) -> frozenset[str]:
-        weak = self.manifest.get("weak", {}).get("questions", ())  # weak labels from their gold solutions (issue 36)
-        return frozenset(self.manifest.get("training_questions", ())) | frozenset(weak)
+        return frozenset(self.manifest.get("training_questions", ()))
 
 
 def question_checksum(question: str) -> str:

@@ -34,10 +34,7 @@ from ssbg.trace import Mention
 from ssbg.units import CORPUS_PACK_NAME, UnitPack, load_pack
 
 __all__ = [
-    "CLAUSE_BREAKS",
     "NOUN_PACK",
-    "WRITING_CUES",
-    "WRITTEN_AFTER",
     "Neighbours",
     "PerCandidate",
     "TextIndex",
@@ -48,7 +45,6 @@ __all__ = [
     "reading_of",
     "sentence_bounds",
     "unit_candidates",
-    "writes_denominator",
 ]
 
 NOUN_PACK = CORPUS_PACK_NAME
@@ -94,7 +90,6 @@ class PerCandidate(NamedTuple):
     in_mention: bool  # written inside the mention's own words ("$12 an hour")
     crossed: bool = False  # a clause break (a comma, "and", "but", ...) stands between it and the number
     head: bool = True  # the last noun of a run ("egg" of "duck egg"), not a modifier of the next
-    written: bool = False  # the number's own words write it as its denominator (:func:`writes_denominator`)
 
 
 _NOT_NOUNS |= NOT_UNITS
@@ -102,8 +97,7 @@ _PERIODIC = {
     "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year",
     "hourly": "hour", "nightly": "night",
 }  # fmt: skip
-CLAUSE_BREAKS = frozenset({",", "and", "but", "while", "so", "then", "if", "when", "or", "whereas"})
-"""Words that end a clause: a noun across one is not governed by the number's cue words."""
+_BREAKS = frozenset({",", "and", "but", "while", "so", "then", "if", "when", "or", "whereas"})
 _CUE_PREPOSITIONS = frozenset({"for", "in", "of", "on", "from", "to"})
 
 
@@ -283,7 +277,7 @@ def _cue(toks: Sequence[Token], j: int) -> str | None:
     before = toks[j - 1].low if j > 0 else ""
     cue = before if before in _CUES else None
     k = j - 2
-    while cue is None and k >= max(0, j - 4) and toks[k + 1].kind == "word" and toks[k + 1].low not in CLAUSE_BREAKS:
+    while cue is None and k >= max(0, j - 4) and toks[k + 1].kind == "word" and toks[k + 1].low not in _BREAKS:
         if toks[k].low in _CUES:
             cue = toks[k].low  # "each small task", "a fried chicken", "per fresh duck egg"
             break
@@ -337,23 +331,6 @@ class TextIndex(NamedTuple):
         return TextIndex(tuple(nouns), tuple(cued.values()), tuple(sentence), starts, ends)
 
 
-WRITTEN_AFTER = 3  # words after a mention in which a cued noun is still its written denominator ("$5 each hour")
-WRITING_CUES = frozenset({"per", "a", "an", "each", "every", "periodic"})
-"""The cue words of a noun that write it as a number's denominator ("per hour", "a day", "every week", "daily")."""
-
-
-def writes_denominator(toks: Sequence[Token], first: int, last: int, j: int, cue: str | None) -> bool:
-    """Whether the noun at token ``j`` (cued ``cue``) is the denominator the words of the number at ``first..last``
-    write: cued by per, a/an, each, every or "daily", inside the mention or at most :data:`WRITTEN_AFTER` words
-    after it with no clause break between ("2 gallons of gas per hour", "$12 an hour", "5 hours a day"; not "5
-    apples and a car", nor a cued noun of another sentence)."""
-    if cue not in WRITING_CUES:
-        return False
-    if first <= j <= last:
-        return True
-    return 0 < j - last <= WRITTEN_AFTER and not any(t.low in CLAUSE_BREAKS for t in toks[last + 1 : j])
-
-
 PER_WINDOW = 25  # words either side of a number whose nouns it may be per (its sentence only)
 MAX_CUED = 30  # distinct cued nouns of other sentences a number may be per
 
@@ -376,8 +353,7 @@ def per_candidates(toks: Sequence[Token], m: Mention, nouns: TextIndex) -> list[
                 distance=c.distance, cue=c.cue or old.cue, in_mention=c.in_mention or old.in_mention, crossed=c.crossed
             )
         out[c.lemma] = keep._replace(
-            rule=old.rule or c.rule, alt=old.alt or c.alt, cue=keep.cue or c.cue, surface=old.surface or c.surface,
-            written=old.written or c.written,
+            rule=old.rule or c.rule, alt=old.alt or c.alt, cue=keep.cue or c.cue, surface=old.surface or c.surface
         )
 
     _rnum, _, rden, rdsurf = reading_of(m)
@@ -397,10 +373,9 @@ def per_candidates(toks: Sequence[Token], m: Mention, nouns: TextIndex) -> list[
             continue
         distance = j - last if j > last else j - first
         between = toks[j + 1 : first] if j < first else toks[last + 1 : j]
-        crossed = any(t.low in CLAUSE_BREAKS for t in between)
+        crossed = any(t.low in _BREAKS for t in between)
         surface = _surface(toks, j, lemma, cue)
-        written = writes_denominator(toks, first, last, j, cue)
-        add(PerCandidate(lemma, surface, False, False, cue, distance, first <= j <= last, crossed, head, written))
+        add(PerCandidate(lemma, surface, False, False, cue, distance, first <= j <= last, crossed, head))
     for j, lemma, cue, head in nouns.cued:
         if not lo <= j < hi:
             add(PerCandidate(lemma, _surface(toks, j, lemma, cue), False, False, cue, None, False, False, head))
