@@ -741,3 +741,11 @@ def background_jobs(item: pytest.Item) -> list[tuple[object, Callable[[], list[l
 @pytest.mark.slow
 def test_every_gsm8k_train_problem_reads_the_same_in_its_socratic_form(corpora: Path) -> None:
     assert BACKGROUND.result("socratic", _socratic_job) == []
+
+
+@pytest.mark.parametrize("fmt", sorted(SAMPLE_FILES))
+def test_a_reader_takes_a_path_as_a_string_too(fmt: str) -> None:
+    """``read_gsm8k("train.jsonl")`` read the file, not a bare AttributeError on ``str.name``."""
+    path = SAMPLES / SAMPLE_FILES[fmt]
+    as_text = list(READERS[fmt](str(path)))  # type: ignore[arg-type]  # the registry's type says Path; a str reads too
+    assert [r.problem_id for r in as_text] == [r.problem_id for r in records(fmt, path)]

@@ -482,13 +482,15 @@ class StagedReader:
     """The id :attr:`build` gives a raw record, without building it (None: only a build says): how
     ``ssbg render --id`` finds a problem of a large file without reading every one."""
 
-    def __call__(self, path: Path) -> Iterator[CorpusRecord]:
+    def __call__(self, path: Path | str) -> Iterator[CorpusRecord]:
         pack = default_pack()
-        for raw in self.scan_records(path):
+        for raw in self.scan_records(Path(path)):
             yield self.read(raw, pack)
 
-    def scan_records(self, path: Path) -> Iterator[RawRecord]:
-        """:attr:`scan`, with a failure in it turned into a last refused record of the file."""
+    def scan_records(self, path: Path | str) -> Iterator[RawRecord]:
+        """:attr:`scan`, with a failure in it turned into a last refused record of the file (``path`` a
+        :class:`~pathlib.Path` or a string)."""
+        path = Path(path)
         records = self.scan(path)
         line = 0
         while True:
