@@ -460,10 +460,12 @@ _LOWER_CASE: Mapping[str, re.Pattern[str] | None] = MappingProxyType(
 
 class _Patterns(Mapping[str, "re.Pattern[str]"]):
     """Each constant's cue pattern as written (:data:`_SPECS`).  A case-sensitive one (the months) is compiled
-    at import, since every text is searched with it; a case-blind one only when first asked for: a text is
-    searched with it only when it is not ASCII (an ASCII text is searched lower-cased with its twin,
-    :data:`_LOWER_CASE`), and compiling the case-blind patterns cost four times what their twins cost, in
-    every process that reads a problem."""
+    at import, since every text is searched with it; the case-blind ones only when one is first asked for, all
+    of them then: a text is searched with them only when it is not ASCII (an ASCII text is searched lower-cased
+    with its twin, :data:`_LOWER_CASE`), and compiling them cost four times what their twins cost, in every
+    process that reads a problem.  All at once, so that a corpus pays them at its first text that is not ASCII
+    and not one by one inside the reading of later problems (``bench_instructions.py``'s reading figure counts
+    problems 400..800: compiled one by one they cost it 0.44 M instructions a problem)."""
 
     def __init__(self) -> None:
         self._compiled = {cid: spec.compiled() for cid, spec in _SPECS.items() if _LOWER_CASE[cid] is None}
@@ -472,8 +474,11 @@ class _Patterns(Mapping[str, "re.Pattern[str]"]):
         try:
             return self._compiled[cid]
         except KeyError:
-            pattern = self._compiled[cid] = _SPECS[cid].compiled()  # KeyError for a constant with no cue
-            return pattern
+            _SPECS[cid]  # KeyError for a constant with no cue
+            for other, spec in _SPECS.items():
+                if other not in self._compiled:
+                    self._compiled[other] = spec.compiled()
+            return self._compiled[cid]
 
     def __iter__(self) -> Iterator[str]:
         return iter(_SPECS)
