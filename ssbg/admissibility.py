@@ -904,31 +904,29 @@ class EquationStamper:
 
     def admits(self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str) -> bool:
         """Whether the equation would be admitted now, recording nothing: a trial of another reading."""
-        deps = frozenset(dependencies)
-        root_of = self.root_of
-        if root_of and any(dep in root_of for dep in deps):  # walk the few dependencies, never the refusals
-            return False
-        try:
-            proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted, self.memo, self.refusals,
-                            explain=False)
-        except AdmissibilityError:
-            return False
-        return not isinstance(proved, _Refusal)
+        return self._tried(lhs, rhs, dependencies, kind) is not None
 
     def derives(self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str) -> UnitVector | None:
         """The unit the equation's lhs would be admitted with now (None: it would be refused), recording nothing:
         a trial of another reading that asks what unit it gives (what :meth:`stamp`, then :meth:`retract`, leave
         in :attr:`admitted` between them, without building the equation or the words of a refusal)."""
+        proved = self._tried(lhs, rhs, dependencies, kind)
+        return None if proved is None else proved[0].lhs_unit
+
+    def _tried(
+        self, lhs: str, rhs: str, dependencies: Iterable[str], kind: str
+    ) -> tuple[UnitProof, str] | None:
+        """The proof the equation would be admitted with now (None: refused), recording nothing."""
         deps = frozenset(dependencies)
         root_of = self.root_of
-        if root_of and any(dep in root_of for dep in deps):
+        if root_of and any(dep in root_of for dep in deps):  # walk the few dependencies, never the refusals
             return None
         try:
             proved = _prove(lhs, deps, kind, rhs, self.symbols, self.pack, self.admitted, self.memo, self.refusals,
                             explain=False)
         except AdmissibilityError:
             return None
-        return None if isinstance(proved, _Refusal) else proved[0].lhs_unit
+        return None if isinstance(proved, _Refusal) else proved
 
     def retract(self, lhs: str) -> None:
         """Forget what stamping ``lhs`` recorded, so that it can be stamped again under another reading."""

@@ -73,11 +73,10 @@ from ssbg.checking.conversions import conversion_slips
 from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import ProblemGraphError
 from ssbg.model import BoundEquation, SemanticSymbolicBindingGraph, SymbolBinding
-from ssbg.numbers import parse_number
 from ssbg.reading.choosing import BoundTrace, ReadingMass
 from ssbg.reading.implicit import implicit_readings, unsaid_step
 from ssbg.reading.learned.model import keeping_readings
-from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution, written_numbers
+from ssbg.reading.readers.solutions import SolutionReading, gives, read_solution, written_number, written_numbers
 from ssbg.reading.textview import text_spans
 from ssbg.reading.weighing import ASKED_UNIT_RELIABILITY, DEFAULT_MIN_EVIDENCE, STATED_UNIT_RELIABILITY, is_evidence
 from ssbg.trace import Operand, Trace
@@ -890,7 +889,7 @@ def _note_findings(reading: SolutionReading, question: str, pack: UnitPack) -> l
         if n.reason != "ungrounded_number":
             out.append((f, _Facts()))
             continue
-        number = _number(n.detail)
+        number = written_number(n.detail)
         found = [] if number is None else implicit_readings(question, number, pack)
         if not found and number is not None:
             if results is None:
@@ -935,7 +934,7 @@ def _stated_results(reading: SolutionReading) -> list[tuple[int, float]]:
     """``(step index, result)`` of each formula of the solution that states its result (``16-3=13``: 13), in order."""
     out = []
     for s in reading.steps:
-        value = _number(s.formula.rpartition("=")[2]) if "=" in s.formula else None
+        value = written_number(s.formula.rpartition("=")[2]) if "=" in s.formula else None
         if value is not None:
             out.append((s.index, value))
     return out
@@ -946,14 +945,6 @@ def _results_before(results: list[tuple[int, float]], step: int | None) -> list[
     if step is None:
         return [v for _, v in results]
     return [v for _, v in results[: bisect.bisect_left(results, (step, -math.inf))]]
-
-
-def _number(text: str) -> float | None:
-    """A number as a finding's detail or a solution writes it (``400 000``, ``3,000``, ``50%``), else None."""
-    try:
-        return _value(parse_number(re.sub(r"(?<=\d)[ ,](?=\d{3}\b)", "", text.strip().rstrip("%").strip())))
-    except ValueError:  # NumberError is one
-        return None
 
 
 def _operand_value(trace: Trace, o: Operand) -> float | None:

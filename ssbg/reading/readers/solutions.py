@@ -99,6 +99,7 @@ __all__ = [
     "normalize_solution",
     "read_solution",
     "said_units",
+    "written_number",
     "written_numbers",
 ]
 
@@ -573,13 +574,16 @@ def written_numbers(text: str) -> frozenset[float]:
     >>> sorted(written_numbers("He paid 3,000 + 400 000 = 403,000, 50% of .5"))
     [0.5, 50.0, 3000.0, 400000.0, 403000.0]
     """
-    out: set[float] = set()
-    for written in _WRITTEN_NUMBER.findall(text):
-        try:
-            out.add(round(float(parse_number(_SPLIT_THOUSANDS.sub("", written.strip().rstrip("%").strip()))), 6))
-        except ValueError:  # NumberError is one
-            continue
-    return frozenset(out)
+    return frozenset(n for n in map(written_number, _WRITTEN_NUMBER.findall(text)) if n is not None)
+
+
+def written_number(text: str) -> float | None:
+    """One number as a solution or a finding's detail writes it (``400 000``, ``3,000``, ``50%``), rounded to 6
+    places; None when ``text`` is not one."""
+    try:
+        return round(float(parse_number(_SPLIT_THOUSANDS.sub("", text.strip().rstrip("%").strip()))), 6)
+    except ValueError:  # NumberError is one
+        return None
 
 
 # ------------------------------------------------------------------ arithmetic
