@@ -164,15 +164,34 @@ def check_writable(folder: str | Path) -> Path:
                           path=str(path), detail="not a directory") from None
     except OSError as exc:
         raise output_error(exc, str(path), "create the folder") from None
-    probe = _sibling(path / "probe", "ssbg-probe")
     try:
-        probe.write_bytes(b"")
-        probe.unlink()
+        _probe(path)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            probe.unlink()
         raise output_error(exc, str(path), "write into") from None
     return path
+
+
+def _probe(folder: Path) -> None:
+    """Write one byte into ``folder`` and leave nothing behind, even when interrupted (Ctrl-C): an
+    anonymous file (``O_TMPFILE``) where the system has one, else a named one removed in ``finally``."""
+    if hasattr(os, "O_TMPFILE"):
+        try:
+            fd = os.open(folder, os.O_TMPFILE | os.O_WRONLY, 0o600)
+        except OSError as exc:
+            if exc.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
+                raise
+        else:
+            try:
+                os.write(fd, b"\0")
+            finally:
+                os.close(fd)
+            return
+    probe = _sibling(folder / "probe", "ssbg-probe")
+    try:
+        probe.write_bytes(b"\0")
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink()
 
 
 def _identity(path: Path) -> tuple[str, tuple[int, int] | None]:

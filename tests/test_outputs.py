@@ -52,6 +52,11 @@ def staged_files(folder: Path) -> list[str]:
     return [p.name for p in folder.rglob(".*ssbg-*")]
 
 
+def staged_tables(folder: Path) -> list[str]:
+    """The new outputs being staged (not the folder's write probe, which comes first)."""
+    return [p.name for p in folder.rglob(".*.ssbg-new-*")]
+
+
 @pytest.fixture
 def previous(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
     """A folder holding a good previous report and its tables (two problems)."""
@@ -147,6 +152,30 @@ def test_check_writable_names_what_is_wrong(tmp_path: Path) -> None:
         check_writable(tmp_path / "file" / "below")
     assert info.value.reason == "not_a_directory"
     assert check_writable(tmp_path / "new" / "deep") == tmp_path / "new" / "deep"
+
+
+@pytest.mark.parametrize("anonymous", [True, False], ids=["O_TMPFILE", "named probe"])
+def test_an_interrupted_write_probe_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, anonymous: bool
+) -> None:
+    """Ctrl-C while the folder is probed leaves no probe file in the user's folder."""
+    if not anonymous:
+        monkeypatch.delattr(os, "O_TMPFILE", raising=False)
+    real_write, real_bytes = os.write, Path.write_bytes
+
+    def interrupted_write(fd: int, data: bytes) -> int:
+        raise KeyboardInterrupt
+
+    def interrupted_bytes(self: Path, data: bytes) -> int:
+        real_bytes(self, data)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "write", interrupted_write)
+    monkeypatch.setattr(Path, "write_bytes", interrupted_bytes)
+    with pytest.raises(KeyboardInterrupt):
+        check_writable(tmp_path / "out")
+    monkeypatch.setattr(os, "write", real_write)
+    assert list((tmp_path / "out").iterdir()) == []
 
 
 # ------------------------------------------------------------ the report
@@ -282,9 +311,9 @@ def test_a_real_sigint_while_writing_leaves_the_previous_set(
     args = ["report", str(corpus(tmp_path, 3)), "-o", str(out / "report.html"), "--no-progress", "--no-diagrams"]
     child = subprocess.Popen([sys.executable, "-c", _SLOW_WRITER, *args], cwd=REPO, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
-    while not staged_files(out) and time.monotonic() < deadline:  # the tables are being staged
+    while not staged_tables(out) and time.monotonic() < deadline:  # the tables are being staged
         time.sleep(0.02)
-    assert staged_files(out), "the child never started writing"
+    assert staged_tables(out), "the child never started writing"
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=60)
     assert child.returncode == EXIT_INTERRUPTED, err.decode()
