@@ -107,9 +107,16 @@ def open_regular(path: str | Path) -> BinaryIO:
 
 def read_regular(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (:func:`open_regular`); ``OSError``
-    (``EFBIG``) for a larger one, found after reading ``limit + 1`` bytes, never the whole file."""
+    (``EFBIG``) for a larger one, found after reading ``limit + 1`` bytes, never the whole file.
+
+    The first read asks for the size the file says it has (a buffer of ``limit`` bytes for a small file
+    would reserve the whole cap); a file that grows meanwhile is read on up to the cap.
+    """
     with open_regular(path) as handle:
-        data = handle.read(limit + 1)
+        size = os.fstat(handle.fileno()).st_size
+        data = handle.read(min(size, limit) + 1)
+        if size < len(data) <= limit:
+            data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
     return data

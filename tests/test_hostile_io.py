@@ -14,10 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ssbg.checking.batch import check_solutions
+from ssbg.files import read_regular
 from ssbg.reading.readers import tabular
 from ssbg.reading.readers.common import MAX_RECORD_BYTES
 from ssbg.reading.readers.tabular import scan_source
 from tests.strategies import seam_settings
+from tests.work import peak_bytes
 
 Q = "Ann has 3 apples and buys 4 more apples. How many apples?"
 S = "3 + 4 = 7 apples"
@@ -91,6 +93,21 @@ def test_a_csv_of_one_endless_line_is_read_in_bounded_memory(tmp_path: Path) -> 
 
 
 # ------------------------------------------------------------------ Parquet read by row group
+
+
+def test_a_small_file_read_under_a_large_cap_holds_its_size_not_the_cap(tmp_path: Path) -> None:
+    small = tmp_path / "small.json"
+    small.write_bytes(b"{}" * 512)
+    data, peak = peak_bytes(lambda: read_regular(small, 64 << 20))
+    assert data == b"{}" * 512
+    assert peak < 64 * 1024  # a buffer of the 64 MiB cap was reserved for a 1 KiB file
+    for size, cap in ((10, 10), (11, 10), (0, 10)):
+        (tmp_path / "f").write_bytes(b"x" * size)
+        if size > cap:
+            with pytest.raises(OSError, match="larger than 10 bytes"):
+                read_regular(tmp_path / "f", cap)
+        else:
+            assert read_regular(tmp_path / "f", cap) == b"x" * size
 
 
 def test_a_corrupt_parquet_row_group_is_a_counted_refusal_of_its_rows(tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import threading
-import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,6 +29,7 @@ from ssbg.reading.records import CorpusRecord
 from ssbg.stats.batch import run_batch
 from tests.strategies import seam_settings
 from tests.test_readers import GOOD_ARRAYS, _asdiv_problem
+from tests.work import Calls
 
 GSM8K_GOOD = {
     "question": "Ann has 3 apples. She buys 4 more apples. How many apples does she have?",
@@ -362,28 +362,28 @@ def test_an_asdiv_file_of_twenty_mib_between_problems_scans_in_bounded_memory(tm
 def test_thirty_two_thousand_unclosed_problem_tags_scan_in_linear_time(tmp_path: Path) -> None:
     path = tmp_path / "asdiv_unclosed.xml"
     path.write_bytes(b"<ProblemSet>\n" + b"<Problem ID='x'>\n" * 32_000 + _asdiv_problem("ok").encode())
-    start = time.perf_counter()
-    scanned = list(asdiv_reader.scan_asdiv(path))
-    assert time.perf_counter() - start < 5.0  # took more than 120 s
+    with Calls() as counted:
+        scanned = list(asdiv_reader.scan_asdiv(path))
+    assert counted.count < 20 * 32_000  # 13 calls a tag today; it took more than 120 s
     assert [r.refusal[0] if r.refusal else "ok" for r in scanned] == ["malformed_record"] * 32_000 + ["ok"]
 
 
 @pytest.mark.parametrize("fmt", ["svamp", "asdiv", "gsm8k"])
-def test_reading_time_grows_linearly_with_the_file(tmp_path: Path, fmt: str) -> None:
-    def seconds(n: int) -> float:
+def test_reading_work_grows_linearly_with_the_file(tmp_path: Path, fmt: str) -> None:
+    def work(n: int) -> int:
         if fmt == "asdiv":
             path = corpus_file(tmp_path, fmt, [_asdiv_problem(f"p{i}") for i in range(n)])
         else:
             path = corpus_file(tmp_path, fmt, [good_record(fmt, i) for i in range(n)])
         reader = READERS[fmt]
         assert isinstance(reader, common.StagedReader)
-        start = time.perf_counter()
-        count = sum(1 for _ in reader.scan_records(path))
+        with Calls() as counted:
+            count = sum(1 for _ in reader.scan_records(path))
         assert count == n
-        return time.perf_counter() - start
+        return counted.count
 
-    small, large = min(seconds(2_000) for _ in range(3)), min(seconds(16_000) for _ in range(3))
-    assert large < 8 * small * 3  # 8 times the records: far from the 64 times of a quadratic scan
+    small, large = work(2_000), work(16_000)
+    assert large < 8 * small * 1.1  # 8 times the records: far from the 64 times of a quadratic scan
 
 
 # ------------------------------------------------------------ damaged records do not swallow the next
