@@ -134,13 +134,9 @@ def category(word: str) -> str:
     return "other"
 
 
-def _noun(tok: Token) -> str | None:
-    """The lemma of a token that names a unit or a counted thing, else None."""
-    return _noun_of(tok.low) if tok.kind == "word" else None
-
-
 @functools.lru_cache(maxsize=65536)
 def _noun_of(low: str) -> str | None:
+    """The lemma of a word (lower-cased) that names a unit or a counted thing, else None."""
     if low in _NOT_NOUNS or len(low) < 2 or category(low) == "unknown":
         return None
     hit = pack_lookup(_noun_pack(), low)
@@ -200,10 +196,9 @@ def unit_candidates(
         near = old.distance if old.distance is not None else c.distance
         if old.distance is not None and c.distance is not None:
             near = old.distance if abs(old.distance) <= abs(c.distance) else c.distance
-        out[c.lemma] = old._replace(
-            rule=old.rule or c.rule, alt=old.alt or c.alt, parallel=old.parallel or c.parallel, distance=near,
-            previous=old.previous or c.previous,
-            after_of=old.after_of or c.after_of, surface=old.surface or c.surface,
+        out[c.lemma] = UnitCandidate(
+            old.lemma, old.surface or c.surface, old.rule or c.rule, old.alt or c.alt, old.parallel or c.parallel,
+            old.previous or c.previous, near, old.after_of or c.after_of,
         )  # fmt: skip
 
     rnum, rsurf, _rden, _ = reading_of(m)
@@ -311,7 +306,7 @@ class TextIndex(NamedTuple):
                 lo = j + 1
         nouns: list[tuple[int, str, str | None, bool]] = []
         cued: dict[str, tuple[int, str, str | None, bool]] = {}
-        lemmas = [_noun(tok) for tok in toks]
+        lemmas = [_noun_of(tok.low) if tok.kind == "word" else None for tok in toks]
         for j, tok in enumerate(toks):
             lemma = lemmas[j]
             if lemma is None:
@@ -347,14 +342,13 @@ def per_candidates(toks: Sequence[Token], m: Mention, nouns: TextIndex) -> list[
         if old is None:
             out[c.lemma] = c
             return
-        keep = old
-        if c.distance is not None and (old.distance is None or abs(c.distance) < abs(old.distance)):
-            keep = old._replace(
-                distance=c.distance, cue=c.cue or old.cue, in_mention=c.in_mention or old.in_mention, crossed=c.crossed
-            )
-        out[c.lemma] = keep._replace(
-            rule=old.rule or c.rule, alt=old.alt or c.alt, cue=keep.cue or c.cue, surface=old.surface or c.surface
-        )
+        distance, cue, in_mention, crossed = old.distance, old.cue, old.in_mention, old.crossed
+        if c.distance is not None and (distance is None or abs(c.distance) < abs(distance)):  # the nearer's place
+            distance, cue, in_mention, crossed = c.distance, c.cue or cue, c.in_mention or in_mention, c.crossed
+        out[c.lemma] = PerCandidate(
+            old.lemma, old.surface or c.surface, old.rule or c.rule, old.alt or c.alt, cue or c.cue, distance,
+            in_mention, crossed, old.head,
+        )  # fmt: skip
 
     _rnum, _, rden, rdsurf = reading_of(m)
     if rden is not None:
