@@ -157,11 +157,17 @@ def mention_tokens(index: TextIndex, m: Mention) -> tuple[int, int]:
 
 def reading_of(m: Mention, alt: bool = False) -> tuple[str | None, str | None, str | None, str | None]:
     """(unit lemma, unit surface, per lemma, per surface) of a mention's rule reading (or second)."""
-    unit = m.alt_unit if alt else m.unit
+    return _reading(m.alt_unit, None) if alt else _reading(m.unit, m.lemma)
+
+
+@functools.lru_cache(maxsize=65536)
+def _reading(unit: str | None, lemma: str | None) -> tuple[str | None, str | None, str | None, str | None]:
+    """:func:`reading_of` of a unit as written and its lemma (None: the unit's own), memoized: every proposer
+    asks it of each mention, and of the mentions around each."""
     if unit is None:
         return None, None, None, None
     num, sep, den = unit.partition(" per ")
-    lemma = _lemma_of(unit) if alt else (m.lemma or _lemma_of(unit))
+    lemma = lemma or _lemma_of(unit)
     lnum, lsep, lden = lemma.partition("_per_")
     if not lsep:
         return lemma, num.strip() or None, None, None
@@ -217,39 +223,52 @@ def unit_candidates(
         of = j > 0 and toks[j - 1].low == "of"
         add(UnitCandidate(lemma, toks[j].text, False, False, False, False, distance, of))
     before = near.before(m)
-    for other in near.around(m):
-        onum, osurf, _, _ = reading_of(other)
-        if onum is not None and category(onum.replace("_", " ")) != "unknown":
-            add(UnitCandidate(onum, osurf, False, False, True, other is before, None, False))
+    for other, (onum, osurf) in near.around_units(m):
+        add(UnitCandidate(onum, osurf, False, False, True, other is before, None, False))
     add(UnitCandidate(None, None, False, False, False, False, None, False))
     return list(out.values())
 
 
 class Neighbours(NamedTuple):
-    """The text mentions of a reading in order, found once: where each stands, and the one before it that
-    reads a unit (what an elided noun may be)."""
+    """The text mentions of a reading in order, found once: where each stands, the one before it that
+    reads a unit (what an elided noun may be), and what each counts when that is a noun of the packs."""
 
     text: tuple[Mention, ...]
     position: dict[int, int]  # id of a mention -> its place in ``text``
     previous: tuple[Mention | None, ...]
+    units: tuple[tuple[Mention, tuple[str, str | None]], ...]  # (mention, its unit lemma and surface)
+    unit_at: tuple[int, ...]  # place in ``text`` -> how many of ``units`` stand before it
 
     @staticmethod
     def of(mentions: Sequence[Mention]) -> Neighbours:
         text = tuple(o for o in mentions if o.source == "text")
         previous: list[Mention | None] = []
+        units: list[tuple[Mention, tuple[str, str | None]]] = []
+        unit_at: list[int] = []
         before: Mention | None = None
         for o in text:
             previous.append(before)
             if o.unit is not None:
                 before = o
-        return Neighbours(text, {id(o): k for k, o in enumerate(text)}, tuple(previous))
+            unit_at.append(len(units))
+            onum, osurf, _, _ = reading_of(o)
+            if onum is not None and category(onum.replace("_", " ")) != "unknown":
+                units.append((o, (onum, osurf)))
+        unit_at.append(len(units))
+        return Neighbours(text, {id(o): k for k, o in enumerate(text)}, tuple(previous), tuple(units), tuple(unit_at))
 
-    def around(self, m: Mention) -> tuple[Mention, ...]:
-        """The text mentions nearest ``m``, at most :data:`MAX_PARALLEL` either side."""
+    def around_units(self, m: Mention) -> tuple[tuple[Mention, tuple[str, str | None]], ...]:
+        """The text mentions nearest ``m`` (at most :data:`MAX_PARALLEL` either side; the first ones for a
+        mention not of the text) whose rules' reading is a noun of the packs, each with that unit (lemma and
+        surface), in order: what ``m`` may count as they do."""
         k = self.position.get(id(m))
+        at = self.unit_at
         if k is None:
-            return self.text[:MAX_PARALLEL]
-        return self.text[max(0, k - MAX_PARALLEL) : k] + self.text[k + 1 : k + 1 + MAX_PARALLEL]
+            return self.units[: at[min(MAX_PARALLEL, len(self.text))]]
+        return (
+            self.units[at[max(0, k - MAX_PARALLEL)] : at[k]]
+            + self.units[at[k + 1] : at[min(k + 1 + MAX_PARALLEL, len(self.text))]]
+        )
 
     def before(self, m: Mention) -> Mention | None:
         k = self.position.get(id(m))
