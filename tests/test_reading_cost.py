@@ -189,3 +189,18 @@ def test_a_mentions_readings_rank_as_sorted_by_their_key(pieces: list[str], end:
             for q, i, j in ranked[:N_BEST]
         ]  # fmt: skip
         assert [tuple(r) for r in mention_readings(toks, m, mentions, index, model, near)] == expected, (text, m)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from((*_MENTION_WORDS, ",", "and", "but", "each", "per", "box", "Then", "."))), st.data())
+def test_a_clause_break_is_counted_as_a_scan_finds_it(words: list[str], data: st.DataObject) -> None:
+    """Whether a clause break stands between two tokens, read from the text's running count of breaks, is
+    what a scan of the tokens between them finds."""
+    from ssbg.reading.learned.proposals import _BREAKS, TextIndex
+    from ssbg.reading.mentions import tokenize
+
+    toks = tokenize(" ".join(words))
+    breaks = TextIndex.of(toks).breaks
+    a = data.draw(st.integers(0, len(toks)))
+    b = data.draw(st.integers(a, len(toks)))
+    assert (breaks[b] - breaks[a] > 0) == any(t.low in _BREAKS for t in toks[a:b]), (words, a, b)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import operator
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -306,13 +307,15 @@ def _cue(toks: Sequence[Token], j: int) -> str | None:
 
 class TextIndex(NamedTuple):
     """What every mention of a text reads, found once: its nouns ``(token index, lemma, cue)`` in order,
-    the first noun of each lemma a cue word precedes, each token's sentence, the tokens' offsets."""
+    the first noun of each lemma a cue word precedes, each token's sentence, the tokens' offsets, and how
+    many clause breaks stand before each token."""
 
     nouns: tuple[tuple[int, str, str | None, bool], ...]
     cued: tuple[tuple[int, str, str | None, bool], ...]
     sentence: tuple[tuple[int, int], ...]
     starts: tuple[int, ...]
     ends: tuple[int, ...]
+    breaks: tuple[int, ...]  # breaks[j]: the tokens of toks[:j] that are clause breaks (:data:`_BREAKS`)
 
     @staticmethod
     def of(toks: Sequence[Token]) -> TextIndex:
@@ -342,7 +345,8 @@ class TextIndex(NamedTuple):
                 cued[lemma] = (j, lemma, cue, head)
         starts = tuple(t.start for t in toks)
         ends = tuple(t.end for t in toks)
-        return TextIndex(tuple(nouns), tuple(cued.values()), tuple(sentence), starts, ends)
+        breaks = tuple(itertools.accumulate((t.low in _BREAKS for t in toks), initial=0))
+        return TextIndex(tuple(nouns), tuple(cued.values()), tuple(sentence), starts, ends, breaks)
 
 
 PER_WINDOW = 25  # words either side of a number whose nouns it may be per (its sentence only)
@@ -380,13 +384,13 @@ def per_candidates(toks: Sequence[Token], m: Mention, nouns: TextIndex) -> list[
             add(PerCandidate(aden, adsurf, False, True, None, None, False))
         else:
             out[None] = out[None]._replace(alt=True)
-    at = bisect.bisect_left(nouns.nouns, lo, key=_INDEX)
+    at, breaks = bisect.bisect_left(nouns.nouns, lo, key=_INDEX), nouns.breaks
     for j, lemma, cue, head in nouns.nouns[at : bisect.bisect_left(nouns.nouns, hi, key=_INDEX)]:
         if first <= j <= last and toks[j].kind == "num":
             continue
         distance = j - last if j > last else j - first
-        between = toks[j + 1 : first] if j < first else toks[last + 1 : j]
-        crossed = any(t.low in _BREAKS for t in between)
+        # a clause break between the noun and the number: among toks[j + 1 : first] or toks[last + 1 : j]
+        crossed = (breaks[first] - breaks[j + 1] if j < first else breaks[j] - breaks[last + 1]) > 0
         surface = _surface(toks, j, lemma, cue)
         add(PerCandidate(lemma, surface, False, False, cue, distance, first <= j <= last, crossed, head))
     for j, lemma, cue, head in nouns.cued:
