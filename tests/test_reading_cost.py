@@ -194,13 +194,20 @@ def test_a_mentions_readings_rank_as_sorted_by_their_key(pieces: list[str], end:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from((*_MENTION_WORDS, ",", "and", "but", "each", "per", "box", "Then", "."))), st.data())
 def test_a_clause_break_is_counted_as_a_scan_finds_it(words: list[str], data: st.DataObject) -> None:
-    """Whether a clause break stands between two tokens, read from the text's running count of breaks, is
-    what a scan of the tokens between them finds."""
+    """Whether a clause break stands between two tokens, read from the text's running count of breaks, and
+    each token's sentence are what a scan of the tokens finds."""
     from ssbg.reading.learned.proposals import _BREAKS, TextIndex
     from ssbg.reading.mentions import tokenize
 
     toks = tokenize(" ".join(words))
-    breaks = TextIndex.of(toks).breaks
+    index = TextIndex.of(toks)
+    breaks = index.breaks
+    sentence, lo = [], 0  # each token's sentence [lo, hi), as a scan of the tokens finds it
+    for j, tok in enumerate(toks):
+        if tok.text in ".?!;" or j == len(toks) - 1:
+            sentence.extend([(lo, j if tok.text in ".?!;" else j + 1)] * (j + 1 - len(sentence)))
+            lo = j + 1
+    assert index.sentence == tuple(sentence), words
     a = data.draw(st.integers(0, len(toks)))
     b = data.draw(st.integers(a, len(toks)))
     assert (breaks[b] - breaks[a] > 0) == any(t.low in _BREAKS for t in toks[a:b]), (words, a, b)

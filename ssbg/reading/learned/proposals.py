@@ -306,12 +306,13 @@ def _cue(toks: Sequence[Token], j: int) -> str | None:
 
 
 class TextIndex(NamedTuple):
-    """What every mention of a text reads, found once: its nouns ``(token index, lemma, cue)`` in order,
-    the first noun of each lemma a cue word precedes, each token's sentence, the tokens' offsets, and how
-    many clause breaks stand before each token."""
+    """What every mention of a text reads, found once: its nouns ``(token index, lemma, cue, head)`` in
+    order, the first noun of each lemma a cue word precedes (its index and the per it proposes to a number of
+    another sentence), each token's sentence, the tokens' offsets, and how many clause breaks stand before
+    each token."""
 
     nouns: tuple[tuple[int, str, str | None, bool], ...]
-    cued: tuple[tuple[int, str, str | None, bool], ...]
+    cued: tuple[tuple[int, PerCandidate], ...]
     sentence: tuple[tuple[int, int], ...]
     starts: tuple[int, ...]
     ends: tuple[int, ...]
@@ -319,33 +320,35 @@ class TextIndex(NamedTuple):
 
     @staticmethod
     def of(toks: Sequence[Token]) -> TextIndex:
+        n = len(toks)
+        if n == 0:
+            return TextIndex((), (), (), (), (), (0,))
+        kinds, texts, starts, ends, lows = zip(*toks, strict=True)  # the tokens' fields, each a tuple
         sentence: list[tuple[int, int]] = []
         lo = 0
-        for j, tok in enumerate(toks):
-            if tok.text in _SENTENCE_END or j == len(toks) - 1:
-                hi = j if tok.text in _SENTENCE_END else j + 1
-                sentence.extend([(lo, hi)] * (j + 1 - len(sentence)))
-                lo = j + 1
+        for j in itertools.compress(range(n), map(_SENTENCE_END.__contains__, texts)):
+            sentence.extend([(lo, j)] * (j + 1 - len(sentence)))
+            lo = j + 1
+        if len(sentence) < n:  # the last sentence has no end mark
+            sentence.extend([(lo, n)] * (n - len(sentence)))
         nouns: list[tuple[int, str, str | None, bool]] = []
-        cued: dict[str, tuple[int, str, str | None, bool]] = {}
-        lemmas = [_noun_of(tok.low) if tok.kind == "word" else None for tok in toks]
-        for j, tok in enumerate(toks):
-            lemma = lemmas[j]
+        cued: dict[str, tuple[int, PerCandidate]] = {}
+        lemmas = [_noun_of(low) if kind == "word" else None for kind, low in zip(kinds, lows, strict=True)]
+        for j, lemma in enumerate(lemmas):
             if lemma is None:
-                periodic = _PERIODIC.get(tok.low)
+                periodic = _PERIODIC.get(lows[j])
                 if periodic is not None:
                     nouns.append((j, periodic, "periodic", True))
-                elif tok.text == "$" and j > 0 and toks[j - 1].low == "per":
+                elif texts[j] == "$" and j > 0 and lows[j - 1] == "per":
                     nouns.append((j, "dollar", "per", True))  # "50 points per $10 spent"
                 continue
             cue = _cue(toks, j)
-            head = j + 1 >= len(toks) or lemmas[j + 1] is None  # the last noun of a run: "duck egg"
+            head = j + 1 >= n or lemmas[j + 1] is None  # the last noun of a run: "duck egg"
             nouns.append((j, lemma, cue, head))
             if cue is not None and lemma not in cued and len(cued) < MAX_CUED:
-                cued[lemma] = (j, lemma, cue, head)
-        starts = tuple(t.start for t in toks)
-        ends = tuple(t.end for t in toks)
-        breaks = tuple(itertools.accumulate((t.low in _BREAKS for t in toks), initial=0))
+                surface = _surface(toks, j, lemma, cue)
+                cued[lemma] = (j, PerCandidate(lemma, surface, False, False, cue, None, False, False, head))
+        breaks = tuple(itertools.accumulate(map(_BREAKS.__contains__, lows), initial=0))
         return TextIndex(tuple(nouns), tuple(cued.values()), tuple(sentence), starts, ends, breaks)
 
 
@@ -393,7 +396,7 @@ def per_candidates(toks: Sequence[Token], m: Mention, nouns: TextIndex) -> list[
         crossed = (breaks[first] - breaks[j + 1] if j < first else breaks[j] - breaks[last + 1]) > 0
         surface = _surface(toks, j, lemma, cue)
         add(PerCandidate(lemma, surface, False, False, cue, distance, first <= j <= last, crossed, head))
-    for j, lemma, cue, head in nouns.cued:
+    for j, cued in nouns.cued:
         if not lo <= j < hi:
-            add(PerCandidate(lemma, _surface(toks, j, lemma, cue), False, False, cue, None, False, False, head))
+            add(cued)
     return list(out.values())
