@@ -208,6 +208,9 @@ def test_a_clause_break_is_counted_as_a_scan_finds_it(words: list[str], data: st
             sentence.extend([(lo, j if tok.text in ".?!;" else j + 1)] * (j + 1 - len(sentence)))
             lo = j + 1
     assert index.sentence == tuple(sentence), words
+    assert (index.starts, index.ends, index.lows) == tuple(
+        tuple(getattr(t, f) for t in toks) for f in ("start", "end", "low")
+    )
     a = data.draw(st.integers(0, len(toks)))
     b = data.draw(st.integers(a, len(toks)))
     assert (breaks[b] - breaks[a] > 0) == any(t.low in _BREAKS for t in toks[a:b]), (words, a, b)

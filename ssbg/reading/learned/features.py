@@ -73,14 +73,14 @@ class MentionContext(NamedTuple):
     def of(toks: Sequence[Token], m: Mention, index: TextIndex) -> MentionContext:
         first, last = mention_tokens(index, m)
         lo, hi = sentence_bounds(index, first)
-        lows = {t.low for t in toks[max(lo, first - 25) : min(hi, last + 26)]}
+        lows = set(index.lows[max(lo, first - 25) : min(hi, last + 26)])
         rnum, _, rden, _ = reading_of(m)
         nxt = toks[last + 1].low if last + 1 < hi else ""
         prev = toks[first - 1].low if first > lo else ""
         return MentionContext(
             currency="$" in m.text or (m.unit or "").startswith("$"),
             percent="%" in m.text or "percent" in m.text.lower(),
-            word_number=not any(ch.isdigit() for ch in m.text),
+            word_number=not any(map(str.isdigit, m.text)),
             rule_cat="none" if rnum is None else category(rnum.replace("_", " ")),
             rule_rate=rden is not None,
             sentence_each=bool(lows & {"each", "every"}),

@@ -308,8 +308,8 @@ def _cue(toks: Sequence[Token], j: int) -> str | None:
 class TextIndex(NamedTuple):
     """What every mention of a text reads, found once: its nouns ``(token index, lemma, cue, head)`` in
     order, the first noun of each lemma a cue word precedes (its index and the per it proposes to a number of
-    another sentence), each token's sentence, the tokens' offsets, and how many clause breaks stand before
-    each token."""
+    another sentence), each token's sentence, the tokens' offsets and lower-cased texts, and how many clause
+    breaks stand before each token."""
 
     nouns: tuple[tuple[int, str, str | None, bool], ...]
     cued: tuple[tuple[int, PerCandidate], ...]
@@ -317,12 +317,13 @@ class TextIndex(NamedTuple):
     starts: tuple[int, ...]
     ends: tuple[int, ...]
     breaks: tuple[int, ...]  # breaks[j]: the tokens of toks[:j] that are clause breaks (:data:`_BREAKS`)
+    lows: tuple[str, ...]  # each token's lower-cased text
 
     @staticmethod
     def of(toks: Sequence[Token]) -> TextIndex:
         n = len(toks)
         if n == 0:
-            return TextIndex((), (), (), (), (), (0,))
+            return TextIndex((), (), (), (), (), (0,), ())
         kinds, texts, starts, ends, lows = zip(*toks, strict=True)  # the tokens' fields, each a tuple
         sentence: list[tuple[int, int]] = []
         lo = 0
@@ -349,7 +350,7 @@ class TextIndex(NamedTuple):
                 surface = _surface(toks, j, lemma, cue)
                 cued[lemma] = (j, PerCandidate(lemma, surface, False, False, cue, None, False, False, head))
         breaks = tuple(itertools.accumulate(map(_BREAKS.__contains__, lows), initial=0))
-        return TextIndex(tuple(nouns), tuple(cued.values()), tuple(sentence), starts, ends, breaks)
+        return TextIndex(tuple(nouns), tuple(cued.values()), tuple(sentence), starts, ends, breaks, lows)
 
 
 PER_WINDOW = 25  # words either side of a number whose nouns it may be per (its sentence only)
