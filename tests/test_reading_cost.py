@@ -6,6 +6,7 @@ properties check the shortcuts on texts made to hit their edges.
 
 from __future__ import annotations
 
+import math
 import re
 
 from hypothesis import given, settings
@@ -110,3 +111,106 @@ def test_reading_an_ascii_text_compiles_no_case_blind_cue_pattern() -> None:
     assert out.stdout.strip() == (
         "['minutes_per_hour', 'days_per_week', 'items_per_dozen', 'hours_per_day'] ['minutes_per_hour'] True"
     )
+
+
+_FEATURE_NAMES = ("u:a", "u:b", "p:c", "o:prior", "unknown")
+
+
+@settings(max_examples=500)
+@given(
+    st.dictionaries(st.sampled_from(_FEATURE_NAMES[:4]), st.floats(-8, 8), max_size=4),
+    st.lists(st.dictionaries(st.sampled_from(_FEATURE_NAMES), st.floats(-8, 8), min_size=1), min_size=1, max_size=5),
+)
+def test_a_score_sums_the_features_as_written(weights: dict[str, float], features: list[dict[str, float]]) -> None:
+    """The scorer's probabilities are those of each feature's weight times its value, summed in the features'
+    order (a feature the model does not know weighs nothing): bit for bit, not only nearly."""
+    from ssbg.reading.learned.model import Model
+
+    model = Model({"unit": weights}, {"unit": 0.7}, {})
+    scores = [sum(weights.get(k, 0.0) * v for k, v in f.items()) / 0.7 for f in features]
+    exps = [math.exp(s - max(scores)) for s in scores]
+    assert model.probabilities("unit", features) == [e / sum(exps) for e in exps]
+
+
+_MENTION_WORDS = ("3 apples", "5", "$4", "2 hours", "a dozen eggs", "7 boxes of pens", "half", "9 quickly", "1 km")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_MENTION_WORDS), min_size=1, max_size=16))
+def test_the_neighbours_units_are_those_of_the_mentions_around(pieces: list[str]) -> None:
+    """What a mention may count as its neighbours do (found once per text) is, for each mention, what the
+    text mentions nearest it (at most MAX_PARALLEL either side) read as a noun of the packs."""
+    from ssbg.reading.learned.proposals import MAX_PARALLEL, Neighbours, category, reading_of
+    from ssbg.reading.mentions import extract_mentions
+
+    mentions = extract_mentions(" and ".join(pieces) + ".")
+    near = Neighbours.of(mentions)
+    text = [m for m in mentions if m.source == "text"]
+    for k, m in enumerate(text):
+        around = text[max(0, k - MAX_PARALLEL) : k] + text[k + 1 : k + 1 + MAX_PARALLEL]
+        plain = [(o, reading_of(o)[:2]) for o in around]
+        expected = [(o, u) for o, u in plain if u[0] is not None and category(u[0].replace("_", " ")) != "unknown"]
+        assert list(near.around_units(m)) == expected, (pieces, k)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_MENTION_WORDS), min_size=1, max_size=8), st.sampled_from((" each.", " per day.", ".")))
+def test_a_mentions_readings_rank_as_sorted_by_their_key(pieces: list[str], end: str) -> None:
+    """The n-best readings of a mention are the first of every (unit, per) pair that makes sense, sorted by
+    probability, then the rules' reading first, then the candidates' order."""
+    from ssbg.reading.learned.features import MentionContext, per_features, unit_features
+    from ssbg.reading.learned.model import N_BEST, load_model, mention_readings
+    from ssbg.reading.learned.proposals import Neighbours, TextIndex, per_candidates, reading_of, unit_candidates
+    from ssbg.reading.mentions import extract_mentions, tokenize
+
+    model = load_model()
+    assert model is not None
+    text = " and ".join(pieces) + end
+    toks, mentions = tokenize(text), extract_mentions(text)
+    index, near = TextIndex.of(toks), Neighbours.of(mentions)
+    for m in mentions:
+        units, pers = unit_candidates(toks, m, mentions, index, near), per_candidates(toks, m, index)
+        ctx, rule_per = MentionContext.of(toks, m, index), reading_of(m)[2]
+        pu = model.probabilities("unit", [unit_features(c, ctx) for c in units])
+        pp = model.probabilities("per", [per_features(c, ctx, reading_of(m)[0]) for c in pers])
+        joint = [
+            (pu[i] * pp[j], i, j)
+            for i, u in enumerate(units)
+            for j, p in enumerate(pers)
+            if not ((u.lemma is None and p.lemma is not None) or (p.lemma is not None and p.lemma == u.lemma))
+        ]
+        total = sum(q for q, _, _ in joint) or 1.0
+        ranked = sorted(
+            joint, key=lambda x: (-x[0], not (units[x[1]].rule and pers[x[2]].lemma == rule_per), x[1], x[2])
+        )
+        expected = [
+            (units[i].lemma, units[i].surface, pers[j].lemma, pers[j].surface, q / total,
+             units[i].rule and pers[j].lemma == rule_per)
+            for q, i, j in ranked[:N_BEST]
+        ]  # fmt: skip
+        assert [tuple(r) for r in mention_readings(toks, m, mentions, index, model, near)] == expected, (text, m)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from((*_MENTION_WORDS, ",", "and", "but", "each", "per", "box", "Then", "."))), st.data())
+def test_a_clause_break_is_counted_as_a_scan_finds_it(words: list[str], data: st.DataObject) -> None:
+    """Whether a clause break stands between two tokens, read from the text's running count of breaks, and
+    each token's sentence are what a scan of the tokens finds."""
+    from ssbg.reading.learned.proposals import _BREAKS, TextIndex
+    from ssbg.reading.mentions import tokenize
+
+    toks = tokenize(" ".join(words))
+    index = TextIndex.of(toks)
+    breaks = index.breaks
+    sentence, lo = [], 0  # each token's sentence [lo, hi), as a scan of the tokens finds it
+    for j, tok in enumerate(toks):
+        if tok.text in ".?!;" or j == len(toks) - 1:
+            sentence.extend([(lo, j if tok.text in ".?!;" else j + 1)] * (j + 1 - len(sentence)))
+            lo = j + 1
+    assert index.sentence == tuple(sentence), words
+    assert (index.starts, index.ends, index.lows) == tuple(
+        tuple(getattr(t, f) for t in toks) for f in ("start", "end", "low")
+    )
+    a = data.draw(st.integers(0, len(toks)))
+    b = data.draw(st.integers(a, len(toks)))
+    assert (breaks[b] - breaks[a] > 0) == any(t.low in _BREAKS for t in toks[a:b]), (words, a, b)

@@ -73,14 +73,14 @@ class MentionContext(NamedTuple):
     def of(toks: Sequence[Token], m: Mention, index: TextIndex) -> MentionContext:
         first, last = mention_tokens(index, m)
         lo, hi = sentence_bounds(index, first)
-        lows = {t.low for t in toks[max(lo, first - 25) : min(hi, last + 26)]}
+        lows = set(index.lows[max(lo, first - 25) : min(hi, last + 26)])
         rnum, _, rden, _ = reading_of(m)
         nxt = toks[last + 1].low if last + 1 < hi else ""
         prev = toks[first - 1].low if first > lo else ""
         return MentionContext(
             currency="$" in m.text or (m.unit or "").startswith("$"),
             percent="%" in m.text or "percent" in m.text.lower(),
-            word_number=not any(ch.isdigit() for ch in m.text),
+            word_number=not any(map(str.isdigit, m.text)),
             rule_cat="none" if rnum is None else category(rnum.replace("_", " ")),
             rule_rate=rden is not None,
             sentence_each=bool(lows & {"each", "every"}),
@@ -93,13 +93,6 @@ class MentionContext(NamedTuple):
             rule_scale=rnum in _SCALE_WORDS,
             of_them=nxt == "of" and last + 2 < len(toks) and toks[last + 2].low in _PRONOUNS,
         )
-
-
-def _flags(f: Features, *flags: tuple[str, bool]) -> None:
-    """Set each named flag that holds, in order (the order a score sums them in)."""
-    for name, on in flags:
-        if on:
-            f[name] = 1.0
 
 
 def unit_features(c: UnitCandidate, ctx: MentionContext) -> Features:
@@ -116,30 +109,37 @@ def unit_features(c: UnitCandidate, ctx: MentionContext) -> Features:
             f[f"u:none*kind={ctx.kind}"] = 1.0
         return f
     cat = category(c.lemma.replace("_", " "))
-    f = {f"u:cat={cat}": 1.0, f"u:d={_bucket(c.distance)}": 1.0}
+    d = _bucket(c.distance)
+    f = {f"u:cat={cat}": 1.0, f"u:d={d}": 1.0}
     if c.rule:
         f["u:rule"] = 1.0
         f[f"u:rule*cat={cat}"] = 1.0
-        f[f"u:rule*d={_bucket(c.distance)}"] = 1.0
+        f[f"u:rule*d={d}"] = 1.0
         if ctx.rule_scale:
             f["u:rule*scale"] = 1.0
-    _flags(f, ("u:scale", c.lemma in _SCALE_WORDS), ("u:alt", c.alt))
+    if c.lemma in _SCALE_WORDS:
+        f["u:scale"] = 1.0
+    if c.alt:
+        f["u:alt"] = 1.0
     f[f"u:lemma={c.lemma}"] = 1.0
-    _flags(
-        f,
-        ("u:parallel", c.parallel),
-        ("u:parallel_only", c.parallel and c.distance is None),
-        ("u:previous", c.parallel and c.previous),
-        ("u:parallel*of_them", c.parallel and ctx.of_them),
-        ("u:rule*of_them", ctx.of_them and c.rule),
-        ("u:after_of", c.after_of),
-    )
+    if c.parallel:  # each flag set in the order a score sums them in
+        f["u:parallel"] = 1.0
+        if c.distance is None:
+            f["u:parallel_only"] = 1.0
+        if c.previous:
+            f["u:previous"] = 1.0
+        if ctx.of_them:
+            f["u:parallel*of_them"] = 1.0
+    if ctx.of_them and c.rule:
+        f["u:rule*of_them"] = 1.0
+    if c.after_of:
+        f["u:after_of"] = 1.0
     if ctx.currency:
         f[f"u:currency*cat={cat}"] = 1.0
     if ctx.percent:
         f[f"u:percent*cat={cat}"] = 1.0
     if c.distance is not None:
-        f[f"u:d={_bucket(c.distance)}*cat={cat}"] = 1.0
+        f[f"u:d={d}*cat={cat}"] = 1.0
         if c.rule:
             f["u:rule*near"] = 1.0
     if ctx.rule_cat != "none" and not c.rule:
@@ -151,23 +151,29 @@ def per_features(c: PerCandidate, ctx: MentionContext, unit_lemma: str | None) -
     """The features of one per reading (``unit_lemma``: the rules' unit, which a per must differ from)."""
     if c.lemma is None:
         f: Features = {"p:none": 1.0, f"p:none*rulecat={ctx.rule_cat}": 1.0}
-        _flags(
-            f,
-            ("p:none*rule", c.rule),
-            ("p:none*rule*adjacent", c.rule and ctx.adjacent),
-            ("p:none*adjacent", ctx.adjacent),
-            ("p:none*alt", c.alt),
-            ("p:none*sentence_each", ctx.sentence_each),
-            ("p:none*sentence_per", ctx.sentence_per),
-            ("p:none*question", ctx.question),
-            (f"p:none*next={ctx.next_word}", ctx.next_word in ("each", "per", "a", "an", "every", "apiece")),
-        )
+        if c.rule:  # each flag set in the order a score sums them in
+            f["p:none*rule"] = 1.0
+            if ctx.adjacent:
+                f["p:none*rule*adjacent"] = 1.0
+        if ctx.adjacent:
+            f["p:none*adjacent"] = 1.0
+        if c.alt:
+            f["p:none*alt"] = 1.0
+        if ctx.sentence_each:
+            f["p:none*sentence_each"] = 1.0
+        if ctx.sentence_per:
+            f["p:none*sentence_per"] = 1.0
+        if ctx.question:
+            f["p:none*question"] = 1.0
+        if ctx.next_word in ("each", "per", "a", "an", "every", "apiece"):
+            f[f"p:none*next={ctx.next_word}"] = 1.0
         f[f"p:none*prev={ctx.prev_word}"] = 1.0  # the word before the number ("costs", "earns", "for")
         f[f"p:none*next_word={ctx.next_word}"] = 1.0
         return f
     cat = category(c.lemma.replace("_", " "))
-    f = {f"p:cat={cat}": 1.0, f"p:d={_bucket(c.distance)}": 1.0, f"p:cue={c.cue}": 1.0}
-    f[f"p:cue={c.cue}*d={_bucket(c.distance)}"] = 1.0
+    d = _bucket(c.distance)
+    f = {f"p:cat={cat}": 1.0, f"p:d={d}": 1.0, f"p:cue={c.cue}": 1.0}
+    f[f"p:cue={c.cue}*d={d}"] = 1.0
     f[f"p:cat={cat}*rulecat={ctx.rule_cat}"] = 1.0
     if c.rule:
         f["p:rule"] = 1.0

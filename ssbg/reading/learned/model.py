@@ -20,8 +20,10 @@ import contextlib
 import contextvars
 import functools
 import hashlib
+import itertools
 import json
 import math
+import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -51,6 +53,8 @@ MODEL_FILE = "reader.json"
 """The shipped model's file name inside the package ``ssbg.reading.learned``."""
 
 FORMAT = "ssbg-learned-reader/1"
+
+_ZEROS = itertools.repeat(0.0)  # the weight of a feature the model does not know
 
 ALT_MIN = 0.2
 """The probability from which the runner-up reading of a mention is kept as its second reading."""
@@ -97,7 +101,8 @@ class Model:
         """The softmax of the candidates' scores (a factor with no weights: uniform)."""
         w = self.weights.get(factor, {})
         t = self.temperature.get(factor, 1.0)
-        scores = [sum(w.get(k, 0.0) * v for k, v in f.items()) / t for f in features]
+        get = w.get  # each feature's weight times its value, summed in the features' order (as written)
+        scores = [sum(map(operator.mul, map(get, f, _ZEROS), f.values())) / t for f in features]
         top = max(scores)
         exps = [math.exp(s - top) for s in scores]
         total = sum(exps)
@@ -202,18 +207,23 @@ def mention_readings(
     rnum, _, rule_per, _ = reading_of(m)
     pu = model.probabilities("unit", [unit_features(c, ctx) for c in units])
     pp = model.probabilities("per", [per_features(c, ctx, rnum) for c in pers])
-    joint: list[tuple[float, int, int]] = []
+    masses: list[float] = []
+    ranked: list[tuple[float, bool, int, int]] = []  # (-probability, not the rules' reading, i, j): best first
     for i, u in enumerate(units):
+        qu, unit, rule = pu[i], u.lemma, u.rule
         for j, p in enumerate(pers):
-            if (u.lemma is None and p.lemma is not None) or (p.lemma is not None and p.lemma == u.lemma):
-                continue
-            joint.append((pu[i] * pp[j], i, j))
-    total = sum(q for q, _, _ in joint) or 1.0
-    ranked = sorted(joint, key=lambda x: (-x[0], not (units[x[1]].rule and pers[x[2]].lemma == rule_per), x[1], x[2]))
+            per = p.lemma
+            if per is not None and (unit is None or per == unit):
+                continue  # a per differs from its unit; a bare number is per nothing
+            q = qu * pp[j]
+            masses.append(q)
+            ranked.append((-q, not (rule and per == rule_per), i, j))
+    total = sum(masses) or 1.0
+    ranked.sort()
     out = []
-    for q, i, j in ranked[:N_BEST]:
+    for q, _, i, j in ranked[:N_BEST]:
         u, p = units[i], pers[j]
-        out.append(UnitReading(u.lemma, u.surface, p.lemma, p.surface, q / total, u.rule and p.lemma == rule_per))
+        out.append(UnitReading(u.lemma, u.surface, p.lemma, p.surface, -q / total, u.rule and p.lemma == rule_per))
     return out
 
 

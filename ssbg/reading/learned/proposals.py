@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import operator
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -134,13 +135,9 @@ def category(word: str) -> str:
     return "other"
 
 
-def _noun(tok: Token) -> str | None:
-    """The lemma of a token that names a unit or a counted thing, else None."""
-    return _noun_of(tok.low) if tok.kind == "word" else None
-
-
 @functools.lru_cache(maxsize=65536)
 def _noun_of(low: str) -> str | None:
+    """The lemma of a word (lower-cased) that names a unit or a counted thing, else None."""
     if low in _NOT_NOUNS or len(low) < 2 or category(low) == "unknown":
         return None
     hit = pack_lookup(_noun_pack(), low)
@@ -161,11 +158,17 @@ def mention_tokens(index: TextIndex, m: Mention) -> tuple[int, int]:
 
 def reading_of(m: Mention, alt: bool = False) -> tuple[str | None, str | None, str | None, str | None]:
     """(unit lemma, unit surface, per lemma, per surface) of a mention's rule reading (or second)."""
-    unit = m.alt_unit if alt else m.unit
+    return _reading(m.alt_unit, None) if alt else _reading(m.unit, m.lemma)
+
+
+@functools.lru_cache(maxsize=65536)
+def _reading(unit: str | None, lemma: str | None) -> tuple[str | None, str | None, str | None, str | None]:
+    """:func:`reading_of` of a unit as written and its lemma (None: the unit's own), memoized: every proposer
+    asks it of each mention, and of the mentions around each."""
     if unit is None:
         return None, None, None, None
     num, sep, den = unit.partition(" per ")
-    lemma = _lemma_of(unit) if alt else (m.lemma or _lemma_of(unit))
+    lemma = lemma or _lemma_of(unit)
     lnum, lsep, lden = lemma.partition("_per_")
     if not lsep:
         return lemma, num.strip() or None, None, None
@@ -200,10 +203,9 @@ def unit_candidates(
         near = old.distance if old.distance is not None else c.distance
         if old.distance is not None and c.distance is not None:
             near = old.distance if abs(old.distance) <= abs(c.distance) else c.distance
-        out[c.lemma] = old._replace(
-            rule=old.rule or c.rule, alt=old.alt or c.alt, parallel=old.parallel or c.parallel, distance=near,
-            previous=old.previous or c.previous,
-            after_of=old.after_of or c.after_of, surface=old.surface or c.surface,
+        out[c.lemma] = UnitCandidate(
+            old.lemma, old.surface or c.surface, old.rule or c.rule, old.alt or c.alt, old.parallel or c.parallel,
+            old.previous or c.previous, near, old.after_of or c.after_of,
         )  # fmt: skip
 
     rnum, rsurf, _rden, _ = reading_of(m)
@@ -222,39 +224,52 @@ def unit_candidates(
         of = j > 0 and toks[j - 1].low == "of"
         add(UnitCandidate(lemma, toks[j].text, False, False, False, False, distance, of))
     before = near.before(m)
-    for other in near.around(m):
-        onum, osurf, _, _ = reading_of(other)
-        if onum is not None and category(onum.replace("_", " ")) != "unknown":
-            add(UnitCandidate(onum, osurf, False, False, True, other is before, None, False))
+    for other, (onum, osurf) in near.around_units(m):
+        add(UnitCandidate(onum, osurf, False, False, True, other is before, None, False))
     add(UnitCandidate(None, None, False, False, False, False, None, False))
     return list(out.values())
 
 
 class Neighbours(NamedTuple):
-    """The text mentions of a reading in order, found once: where each stands, and the one before it that
-    reads a unit (what an elided noun may be)."""
+    """The text mentions of a reading in order, found once: where each stands, the one before it that
+    reads a unit (what an elided noun may be), and what each counts when that is a noun of the packs."""
 
     text: tuple[Mention, ...]
     position: dict[int, int]  # id of a mention -> its place in ``text``
     previous: tuple[Mention | None, ...]
+    units: tuple[tuple[Mention, tuple[str, str | None]], ...]  # (mention, its unit lemma and surface)
+    unit_at: tuple[int, ...]  # place in ``text`` -> how many of ``units`` stand before it
 
     @staticmethod
     def of(mentions: Sequence[Mention]) -> Neighbours:
         text = tuple(o for o in mentions if o.source == "text")
         previous: list[Mention | None] = []
+        units: list[tuple[Mention, tuple[str, str | None]]] = []
+        unit_at: list[int] = []
         before: Mention | None = None
         for o in text:
             previous.append(before)
             if o.unit is not None:
                 before = o
-        return Neighbours(text, {id(o): k for k, o in enumerate(text)}, tuple(previous))
+            unit_at.append(len(units))
+            onum, osurf, _, _ = reading_of(o)
+            if onum is not None and category(onum.replace("_", " ")) != "unknown":
+                units.append((o, (onum, osurf)))
+        unit_at.append(len(units))
+        return Neighbours(text, {id(o): k for k, o in enumerate(text)}, tuple(previous), tuple(units), tuple(unit_at))
 
-    def around(self, m: Mention) -> tuple[Mention, ...]:
-        """The text mentions nearest ``m``, at most :data:`MAX_PARALLEL` either side."""
+    def around_units(self, m: Mention) -> tuple[tuple[Mention, tuple[str, str | None]], ...]:
+        """The text mentions nearest ``m`` (at most :data:`MAX_PARALLEL` either side; the first ones for a
+        mention not of the text) whose rules' reading is a noun of the packs, each with that unit (lemma and
+        surface), in order: what ``m`` may count as they do."""
         k = self.position.get(id(m))
+        at = self.unit_at
         if k is None:
-            return self.text[:MAX_PARALLEL]
-        return self.text[max(0, k - MAX_PARALLEL) : k] + self.text[k + 1 : k + 1 + MAX_PARALLEL]
+            return self.units[: at[min(MAX_PARALLEL, len(self.text))]]
+        return (
+            self.units[at[max(0, k - MAX_PARALLEL)] : at[k]]
+            + self.units[at[k + 1] : at[min(k + 1 + MAX_PARALLEL, len(self.text))]]
+        )
 
     def before(self, m: Mention) -> Mention | None:
         k = self.position.get(id(m))
@@ -291,44 +306,51 @@ def _cue(toks: Sequence[Token], j: int) -> str | None:
 
 
 class TextIndex(NamedTuple):
-    """What every mention of a text reads, found once: its nouns ``(token index, lemma, cue)`` in order,
-    the first noun of each lemma a cue word precedes, each token's sentence, the tokens' offsets."""
+    """What every mention of a text reads, found once: its nouns ``(token index, lemma, cue, head)`` in
+    order, the first noun of each lemma a cue word precedes (its index and the per it proposes to a number of
+    another sentence), each token's sentence, the tokens' offsets and lower-cased texts, and how many clause
+    breaks stand before each token."""
 
     nouns: tuple[tuple[int, str, str | None, bool], ...]
-    cued: tuple[tuple[int, str, str | None, bool], ...]
+    cued: tuple[tuple[int, PerCandidate], ...]
     sentence: tuple[tuple[int, int], ...]
     starts: tuple[int, ...]
     ends: tuple[int, ...]
+    breaks: tuple[int, ...]  # breaks[j]: the tokens of toks[:j] that are clause breaks (:data:`_BREAKS`)
+    lows: tuple[str, ...]  # each token's lower-cased text
 
     @staticmethod
     def of(toks: Sequence[Token]) -> TextIndex:
+        n = len(toks)
+        if n == 0:
+            return TextIndex((), (), (), (), (), (0,), ())
+        kinds, texts, starts, ends, lows = zip(*toks, strict=True)  # the tokens' fields, each a tuple
         sentence: list[tuple[int, int]] = []
         lo = 0
-        for j, tok in enumerate(toks):
-            if tok.text in _SENTENCE_END or j == len(toks) - 1:
-                hi = j if tok.text in _SENTENCE_END else j + 1
-                sentence.extend([(lo, hi)] * (j + 1 - len(sentence)))
-                lo = j + 1
+        for j in itertools.compress(range(n), map(_SENTENCE_END.__contains__, texts)):
+            sentence.extend([(lo, j)] * (j + 1 - len(sentence)))
+            lo = j + 1
+        if len(sentence) < n:  # the last sentence has no end mark
+            sentence.extend([(lo, n)] * (n - len(sentence)))
         nouns: list[tuple[int, str, str | None, bool]] = []
-        cued: dict[str, tuple[int, str, str | None, bool]] = {}
-        lemmas = [_noun(tok) for tok in toks]
-        for j, tok in enumerate(toks):
-            lemma = lemmas[j]
+        cued: dict[str, tuple[int, PerCandidate]] = {}
+        lemmas = [_noun_of(low) if kind == "word" else None for kind, low in zip(kinds, lows, strict=True)]
+        for j, lemma in enumerate(lemmas):
             if lemma is None:
-                periodic = _PERIODIC.get(tok.low)
+                periodic = _PERIODIC.get(lows[j])
                 if periodic is not None:
                     nouns.append((j, periodic, "periodic", True))
-                elif tok.text == "$" and j > 0 and toks[j - 1].low == "per":
+                elif texts[j] == "$" and j > 0 and lows[j - 1] == "per":
                     nouns.append((j, "dollar", "per", True))  # "50 points per $10 spent"
                 continue
             cue = _cue(toks, j)
-            head = j + 1 >= len(toks) or lemmas[j + 1] is None  # the last noun of a run: "duck egg"
+            head = j + 1 >= n or lemmas[j + 1] is None  # the last noun of a run: "duck egg"
             nouns.append((j, lemma, cue, head))
             if cue is not None and lemma not in cued and len(cued) < MAX_CUED:
-                cued[lemma] = (j, lemma, cue, head)
-        starts = tuple(t.start for t in toks)
-        ends = tuple(t.end for t in toks)
-        return TextIndex(tuple(nouns), tuple(cued.values()), tuple(sentence), starts, ends)
+                surface = _surface(toks, j, lemma, cue)
+                cued[lemma] = (j, PerCandidate(lemma, surface, False, False, cue, None, False, False, head))
+        breaks = tuple(itertools.accumulate(map(_BREAKS.__contains__, lows), initial=0))
+        return TextIndex(tuple(nouns), tuple(cued.values()), tuple(sentence), starts, ends, breaks, lows)
 
 
 PER_WINDOW = 25  # words either side of a number whose nouns it may be per (its sentence only)
@@ -347,14 +369,13 @@ def per_candidates(toks: Sequence[Token], m: Mention, nouns: TextIndex) -> list[
         if old is None:
             out[c.lemma] = c
             return
-        keep = old
-        if c.distance is not None and (old.distance is None or abs(c.distance) < abs(old.distance)):
-            keep = old._replace(
-                distance=c.distance, cue=c.cue or old.cue, in_mention=c.in_mention or old.in_mention, crossed=c.crossed
-            )
-        out[c.lemma] = keep._replace(
-            rule=old.rule or c.rule, alt=old.alt or c.alt, cue=keep.cue or c.cue, surface=old.surface or c.surface
-        )
+        distance, cue, in_mention, crossed = old.distance, old.cue, old.in_mention, old.crossed
+        if c.distance is not None and (distance is None or abs(c.distance) < abs(distance)):  # the nearer's place
+            distance, cue, in_mention, crossed = c.distance, c.cue or cue, c.in_mention or in_mention, c.crossed
+        out[c.lemma] = PerCandidate(
+            old.lemma, old.surface or c.surface, old.rule or c.rule, old.alt or c.alt, cue or c.cue, distance,
+            in_mention, crossed, old.head,
+        )  # fmt: skip
 
     _rnum, _, rden, rdsurf = reading_of(m)
     if rden is not None:
@@ -367,16 +388,16 @@ def per_candidates(toks: Sequence[Token], m: Mention, nouns: TextIndex) -> list[
             add(PerCandidate(aden, adsurf, False, True, None, None, False))
         else:
             out[None] = out[None]._replace(alt=True)
-    at = bisect.bisect_left(nouns.nouns, lo, key=_INDEX)
+    at, breaks = bisect.bisect_left(nouns.nouns, lo, key=_INDEX), nouns.breaks
     for j, lemma, cue, head in nouns.nouns[at : bisect.bisect_left(nouns.nouns, hi, key=_INDEX)]:
         if first <= j <= last and toks[j].kind == "num":
             continue
         distance = j - last if j > last else j - first
-        between = toks[j + 1 : first] if j < first else toks[last + 1 : j]
-        crossed = any(t.low in _BREAKS for t in between)
+        # a clause break between the noun and the number: among toks[j + 1 : first] or toks[last + 1 : j]
+        crossed = (breaks[first] - breaks[j + 1] if j < first else breaks[j] - breaks[last + 1]) > 0
         surface = _surface(toks, j, lemma, cue)
         add(PerCandidate(lemma, surface, False, False, cue, distance, first <= j <= last, crossed, head))
-    for j, lemma, cue, head in nouns.cued:
+    for j, cued in nouns.cued:
         if not lo <= j < hi:
-            add(PerCandidate(lemma, _surface(toks, j, lemma, cue), False, False, cue, None, False, False, head))
+            add(cued)
     return list(out.values())
