@@ -62,7 +62,7 @@ from fractions import Fraction
 
 from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
 from ssbg.limits import size_refusal
-from ssbg.numbers import one_step_results, parse_number
+from ssbg.numbers import one_step_values, parse_number
 from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
 from ssbg.reading.grounding.state import TextReadings
@@ -1128,7 +1128,7 @@ def _one_step_gives(value: float, known: list[float]) -> bool:
     """Whether one sum, difference, product or quotient of two known numbers gives ``value``."""
     tolerance = 1e-9 * max(1.0, abs(value))
     return any(abs(r - value) <= tolerance for i, a in enumerate(known) for b in known[i + 1 :]
-               for r, _ in one_step_results(a, b))
+               for r in one_step_values(a, b))
 
 
 def _same_number(value: float, literal: float, text: str) -> bool:
