@@ -51,6 +51,7 @@ __all__ = [
     "check_magnitude",
     "number_or_none",
     "one_step_results",
+    "one_step_values",
     "parse_number",
     "parse_ratio",
 ]
@@ -210,7 +211,12 @@ def one_step_results(a: float, b: float) -> list[tuple[float, str]]:
     smaller, when that is not 0) of two numbers, each as it is said (``12 + 5``, ``12 - 5``, ``12 * 5``,
     ``12 / 5``): the steps a solution may leave unwritten."""
     large, small = max(a, b), min(a, b)
-    out = [(a + b, f"{a:g} + {b:g}"), (large - small, f"{large:g} - {small:g}"), (a * b, f"{a:g} * {b:g}")]
-    if small:
-        out.append((large / small, f"{large:g} / {small:g}"))
-    return out
+    said = (f"{a:g} + {b:g}", f"{large:g} - {small:g}", f"{a:g} * {b:g}", f"{large:g} / {small:g}")
+    return list(zip(one_step_values(a, b), said, strict=False))  # no quotient by 0: the values stop first
+
+
+def one_step_values(a: float, b: float) -> tuple[float, ...]:
+    """The values of :func:`one_step_results`, without the words (what a test of a value among them reads: the
+    words of every pair of a solution's known numbers were built and thrown away)."""
+    large, small = max(a, b), min(a, b)
+    return (a + b, large - small, a * b, large / small) if small else (a + b, large - small, a * b)

@@ -75,6 +75,9 @@ def _source_readings(
     """The :data:`N_BEST` most probable sources of a literal (the chosen one among them) with their probabilities:
     the softmax of the scores over the distinct things they point at, divided by the scorer's temperature (ADR
     0021's calibration; 1 for the rules' scores).  What the checker weighs (ADR 0027), never what is chosen."""
+    first = scored[0][1]
+    if all(c.key[:2] == first.key[:2] for _, c, _ in scored):  # one thing (3 literals in 4): all its probability
+        return (SourceReading(first.reading.operand(at), 1.0),)
     model = current_model()
     t = model.temperature.get("operand", 1.0) if model is not None and model.weights.get("operand") else 1.0
     best: dict[tuple[Any, ...], tuple[float, Candidate]] = {}

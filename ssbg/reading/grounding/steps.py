@@ -96,6 +96,8 @@ class StepBuilder:
         self._formulas = 0  # formulas tried (MAX_FORMULAS bounds a corrupt record's work)
         self._entered: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]] = {}
         self._fraction_results: set[str] = set()  # results stated as fractions ("= 8/3"), as written
+        # an expression -> its tree (parse), with what its merge read: the fraction results so far, the mentions
+        self._trees: dict[str, tuple[int, tuple[Mention, ...], Node]] = {}
 
     @property
     def steps(self) -> list[Step]:
@@ -138,6 +140,19 @@ class StepBuilder:
             ):
                 return Literal(f"{a.text}/{b.text}", value, None, a.position)
         return None
+
+    def parse(self, expr: str) -> Node:
+        """``parse_formula(expr, merge=self.merge)``, each expression parsed once: the plan, the result check and
+        the add of one formula (and its retries) take the same tree.  It is parsed again only where what
+        :meth:`merge` reads has changed since: a result stated as a fraction (``= 8/3``) or a mention a rule
+        widened."""
+        kept = self._trees.get(expr)
+        mentions = self.state.mentions
+        if kept is not None and kept[0] == len(self._fraction_results) and kept[1] is mentions:
+            return kept[2]
+        tree = parse_formula(expr, merge=self.merge)
+        self._trees[expr] = (len(self._fraction_results), mentions, tree)
+        return tree
 
     def _emit(
         self,
@@ -235,7 +250,7 @@ class StepBuilder:
         g = self.state
         self._enter(expr, position, at)
         try:
-            tree = parse_formula(expr, merge=self.merge)
+            tree = self.parse(expr)
             self.add_tree(tree, formula=formula.strip(), result=result, unit=unit, at=at, per=per)
         except ImportRefusal:
             if saved is None:
@@ -286,7 +301,7 @@ class StepBuilder:
                     expr, stated = formula, ""
                 self._enter(expr, position, at)
                 try:
-                    tree = parse_formula(expr, merge=self.merge)
+                    tree = self.parse(expr)
                     if not isinstance(tree, BinOp):
                         continue
                     value = parse_number(stated.strip().rstrip("%")) if stated.strip() else tree.value

@@ -62,10 +62,11 @@ from fractions import Fraction
 
 from ssbg.errors import ImportRefusal, NumberError, ProblemGraphError
 from ssbg.limits import size_refusal
-from ssbg.numbers import one_step_results, parse_number
+from ssbg.numbers import one_step_values, parse_number
 from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
 from ssbg.reading.grounding.state import TextReadings
+from ssbg.reading.grounding.trees import _literals
 from ssbg.reading.learned.model import keeping_readings, readings_kept
 from ssbg.reading.mentions import find_question_span
 from ssbg.reading.problem_text import ProblemText, read_problem_text
@@ -880,6 +881,23 @@ class _Reader:
         note = self.note(_NOTE_OF.get(reason, "unparseable_formula"), step.index, step.start, step.end, detail)
         self.unread.extend((r, note) for r in results)
 
+    def formula_value(self, expr: str) -> float | None:
+        """:func:`_formula_value` (the value of ``expr`` as written, no fraction folded) from the tree the builder
+        keeps for adding it (:meth:`~ssbg.reading.grounding.StepBuilder.parse`), not a parse of its own: parsed
+        again only where that tree folded a fraction (``7*1/3`` folded is ``7*(1/3)``, another last place) or did
+        not parse."""
+        try:
+            tree = self.builder.parse(expr)
+            if isinstance(tree, Literal) and "/" not in tree.text:
+                value: float | None = tree.value
+            elif isinstance(tree, BinOp) and not any("/" in lit.text for lit, _ in _literals(tree)):
+                value = tree.value
+            else:
+                return _formula_value(expr)
+        except (ImportRefusal, ValueError, ZeroDivisionError, OverflowError, RecursionError):
+            return _formula_value(expr)
+        return value if value is not None and math.isfinite(value) else None
+
     # -------------------------------------------------------------- annotations and prose
 
     def annotation(self, m: re.Match[str]) -> None:
@@ -891,7 +909,7 @@ class _Reader:
             expr, stated = body, ""
         written = _WRITTEN.match(self.working, m.end())
         written_text = None if written is None else written.group("num") + (written.group("pct") or "").strip()
-        value = _formula_value(expr)
+        value = self.formula_value(expr)
         stated_value = _number(stated)
         slips: list[str] = []
         if value is not None and stated.strip() and not gives(value, stated.strip()):
@@ -1110,7 +1128,7 @@ def _one_step_gives(value: float, known: list[float]) -> bool:
     """Whether one sum, difference, product or quotient of two known numbers gives ``value``."""
     tolerance = 1e-9 * max(1.0, abs(value))
     return any(abs(r - value) <= tolerance for i, a in enumerate(known) for b in known[i + 1 :]
-               for r, _ in one_step_results(a, b))
+               for r in one_step_values(a, b))
 
 
 def _same_number(value: float, literal: float, text: str) -> bool:
