@@ -22,7 +22,7 @@ from ssbg.reading.grounding.renumbering import _renumbered
 from ssbg.reading.grounding.scoring import _scored
 from ssbg.reading.grounding.solution_plan import _contested, plan_solution
 from ssbg.reading.grounding.state import GroundingState, TextReadings
-from ssbg.reading.grounding.trees import _chain, _literals
+from ssbg.reading.grounding.trees import _chain, formula_literals
 from ssbg.trace import Mention, Operand, Step, Trace
 from ssbg.units import UnitPack, default_pack
 
@@ -308,7 +308,7 @@ class StepBuilder:
                 except (ImportRefusal, ValueError, ZeroDivisionError):
                     continue
                 if at is not None:
-                    for lit, op in _literals(tree):
+                    for lit, op in formula_literals(tree):
                         where = g.literal_at(lit)
                         if where is None:
                             continue
@@ -417,7 +417,7 @@ class StepBuilder:
         self.state.own_steps_from = len(self.state.steps)
         try:
             if isinstance(node, BinOp):  # a formula that is one number adds no step
-                plan_formula(self.state, _literals(node))
+                plan_formula(self.state, formula_literals(node))
                 top, _ = self._emit(node, formula, True, result, unit, at, per)
                 position = self.state.position
                 if position is not None:

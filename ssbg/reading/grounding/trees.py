@@ -20,12 +20,12 @@ def _chain(node: BinOp) -> list[Node]:
     return items
 
 
-def _literals(node: BinOp) -> list[tuple[Literal, str | None]]:
+def formula_literals(node: BinOp) -> list[tuple[Literal, str | None]]:
     """The numbers of a formula with the operation each is an operand of, in the order steps ground them."""
     out: list[tuple[Literal, str | None]] = []
     for item in _chain(node):
         if isinstance(item, Literal):
             out.append((item, node.op))
         elif isinstance(item, BinOp):
-            out.extend(_literals(item))
+            out.extend(formula_literals(item))
     return out

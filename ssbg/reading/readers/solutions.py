@@ -66,7 +66,7 @@ from ssbg.numbers import one_step_values, parse_number
 from ssbg.reading.formula import BinOp, Literal, parse_formula
 from ssbg.reading.grounding import GroundingState, StepBuilder
 from ssbg.reading.grounding.state import TextReadings
-from ssbg.reading.grounding.trees import _literals
+from ssbg.reading.grounding.trees import formula_literals
 from ssbg.reading.learned.model import keeping_readings, readings_kept
 from ssbg.reading.mentions import find_question_span
 from ssbg.reading.problem_text import ProblemText, read_problem_text
@@ -890,7 +890,7 @@ class _Reader:
             tree = self.builder.parse(expr)
             if isinstance(tree, Literal) and "/" not in tree.text:
                 value: float | None = tree.value
-            elif isinstance(tree, BinOp) and not any("/" in lit.text for lit, _ in _literals(tree)):
+            elif isinstance(tree, BinOp) and not any("/" in lit.text for lit, _ in formula_literals(tree)):
                 value = tree.value
             else:
                 return _formula_value(expr)
