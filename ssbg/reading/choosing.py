@@ -363,6 +363,9 @@ class ChoosingBinder(TraceBinder):
             free = f"{sid}__unstated"
             self.symbols[free] = _scratch_symbol(self.symbols[sid], symbol_id=free, unit=None)
             lhs = [(sid, stated, ""), (free, 1.0 - stated, f"the stated {shown(step.unit)} not the result's unit")]
+        trial = f"{sid}__trial"  # the step's lhs a trial against ``expected`` derives a unit for (one for every trial)
+        if expected is not None:
+            self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
 
         def admitted_by(ids: list[str], kind: str) -> tuple[float, str]:
             """The share of the lhs readings that admit the combination, and the likeliest one's words."""
@@ -379,8 +382,6 @@ class ChoosingBinder(TraceBinder):
                 else:
                     hits = [(q, w) for name, q, w in lhs if admits(name, rhs, ids, kind)]
                 return (sum(q for q, _ in hits), max(hits)[1]) if hits else (0.0, "")
-            trial = f"{sid}__trial"
-            self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
             unit = self.stamper.derives(trial, rhs, ids, kind)
             if unit is None:
                 return 0.0, ""
