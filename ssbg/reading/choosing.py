@@ -102,6 +102,7 @@ class ChoosingBinder(TraceBinder):
             divisor = self.shared_by(step, stated)
             if divisor is not None:  # $40 / 8 toys = $5: $5 per toy, as divided
                 readings.append((divisor, "its divisor"))
+            stamped = False
             for per, why in readings:
                 rate = f"{stated} per {per}"
                 if isinstance(self.pack.lookup(rate), str):
@@ -109,12 +110,14 @@ class ChoosingBinder(TraceBinder):
                 symbols[sid] = _prebuilt_replace(original, unit=rate)
                 stamper.retract(sid)
                 again = stamper.stamp(sid, rhs, ids, kind, span)
+                stamped = True
                 if again.admissibility_status == "admitted":
                     note = f"{again.unit_proof}; stated {shown(stated)} read as {shown(rate)} ({why})"
                     return _prebuilt_replace(again, unit_proof=note)
-            symbols[sid] = original
-            stamper.retract(sid)
-            refused = stamper.stamp(sid, rhs, ids, kind, span)
+            if stamped:  # the stated unit back, stamped again (untried, the refusal stamped with it stands as it was)
+                symbols[sid] = original
+                stamper.retract(sid)
+                refused = stamper.stamp(sid, rhs, ids, kind, span)
         per_thing = self.per_thing(step, sid, operands) if step.op in ("multiply", "divide") else None
         if per_thing is not None:
             k, rate, hit, said = per_thing
