@@ -409,8 +409,10 @@ def _ordered(eq: BoundEquation, table: Mapping[str, SymbolBinding]) -> list[str]
 _ADDITIVE = frozenset({"add", "subtract", "transfer", "compare_additive"})
 
 
-def _derive(kind: str, ops: list[Counted]) -> tuple[Counted, tuple[_Meeting, ...], tuple[str, ...]]:
-    """The counted lhs of an admitted equation from its operands in proof order, its meetings, its mixed nouns."""
+@functools.lru_cache(maxsize=4096)
+def _derive(kind: str, ops: tuple[Counted, ...]) -> tuple[Counted, tuple[_Meeting, ...], tuple[str, ...]]:
+    """The counted lhs of an admitted equation from its operands in proof order, its meetings, its mixed nouns
+    (a function of its arguments alone, kept: a problem's solutions derive the same equations again)."""
     if kind in _ADDITIVE:
         result, mixed = _sum(ops)
         return result, (), mixed
@@ -458,7 +460,7 @@ def read_kinds(graph: SemanticSymbolicBindingGraph, pack: UnitPack) -> KindReadi
         ops = None if order is None else [_operand_counted(sid, table, counted, pack) for sid in order]
         if ops is None or any(o is None for o in ops):
             continue
-        operands = [o for o in ops if o is not None]
+        operands = tuple(o for o in ops if o is not None)
         result, meetings, mixed = _derive(eq.operation_kind, operands)
         declared = table[eq.lhs_symbol_id].unit
         lhs = counted_unit(declared, pack) if declared is not None else None

@@ -87,6 +87,7 @@ from ssbg.trace_json import (
     is_unicode,
     mention_dict,
     operand_dict,
+    plain_operand,
     step_dict,
     trace_dict,
 )
@@ -257,21 +258,8 @@ class Operand:
     readings: tuple[SourceReading, ...] = ()
 
     def __post_init__(self) -> None:
-        mention, step, text = self.mention, self.step, self.text
-        if (
-            self.constant is None
-            and self.cue is None
-            and (
-                (type(mention) is int and mention >= 0 and step is None)
-                or (type(step) is int and step >= 0 and mention is None)
-            )
-            and (text is None or (type(text) is str and text and not text.isspace()))
-            and (self.at is None or (type(self.at) is int and self.at >= 0))
-            and (self.why is None or (type(self.why) is str and self.why and not self.why.isspace()))
-            and self.alternative is None
-            and not self.readings
-        ):
-            return  # the common case (an index and a literal), checked in one pass; the rest below
+        if plain_operand(self, SourceReading):
+            return  # the common shapes (an index or a constant, a literal, its sources), checked in one pass
         chosen = (self.mention is not None) + (self.step is not None) + (self.constant is not None)
         if chosen != 1:
             raise fail("invalid_value", f"an operand points at exactly one of {list(OPERAND_SOURCES)}", "operand")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from ssbg.constants import IMPLICIT_CONSTANTS
 from ssbg.errors import NumberError, ProblemGraphError, shown
 from ssbg.numbers import MAX_MAGNITUDE, check_json_number
 from ssbg.problem import JsonDecoder
@@ -28,6 +29,7 @@ __all__ = [
     "is_unicode",
     "mention_dict",
     "operand_dict",
+    "plain_operand",
     "step_dict",
     "trace_dict",
 ]
@@ -70,6 +72,39 @@ def check_text(value: object, path: str, *, optional: bool = False) -> None:
 
 def in_range(value: float) -> bool:
     return -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE  # False for NaN
+
+
+def plain_operand(o: Any, reading_type: type[Any]) -> bool:
+    """Whether an :class:`~ssbg.trace.Operand` is valid in one of the common shapes, checked in one pass: an index
+    (a mention or an earlier step) or a known constant with at most a ``(start, end)`` cue, a literal, no
+    alternative, its n-best sources (``reading_type``'s, each an operand of its own class with no alternative or
+    readings, and a probability).  False says only that the field checks must name what is wrong, if anything."""
+    mention, step, constant, cue, text, at, why = o.mention, o.step, o.constant, o.cue, o.text, o.at, o.why
+    if not (
+        (
+            (type(mention) is int and mention >= 0 and step is None and constant is None and cue is None)
+            or (type(step) is int and step >= 0 and mention is None and constant is None and cue is None)
+            or (mention is None and step is None and type(constant) is str and constant in IMPLICIT_CONSTANTS
+                and (cue is None or (type(cue) is tuple and len(cue) == 2 and type(cue[0]) is int
+                                     and type(cue[1]) is int and 0 <= cue[0] < cue[1])))
+        )
+        and (text is None or (type(text) is str and text and not text.isspace()))
+        and (at is None or (type(at) is int and at >= 0))
+        and (why is None or (type(why) is str and why and not why.isspace()))
+        and o.alternative is None
+        and (not o.readings or type(o.readings) is tuple)
+    ):
+        return False
+    kind = type(o)
+    for r in o.readings:
+        if type(r) is not reading_type:
+            return False
+        source, p = r.operand, r.probability
+        if type(source) is not kind or source.alternative is not None or source.readings:
+            return False
+        if not ((type(p) is float or type(p) is int) and 0.0 <= p <= 1.0):
+            return False
+    return True
 
 
 def check_index(value: object, path: str) -> int:

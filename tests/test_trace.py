@@ -28,6 +28,7 @@ from ssbg.trace import (
     TraceBinder,
     bind_trace,
 )
+from ssbg.trace_json import plain_operand
 from ssbg.units import UnitVector, corpus_pack, default_pack, load_pack
 
 WENG = "Weng earns $12 an hour. She worked 50 minutes. How much did she earn?"
@@ -720,6 +721,34 @@ def test_a_reading_probability_outside_0_1_is_refused(probability: object) -> No
     with pytest.raises(ProblemGraphError) as info:
         Trace.from_dict(data)
     assert info.value.path == "$.mentions[1].readings[0].probability"
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason", "path"),
+    [
+        ({"mention": 1, "readings": (SourceReading(Operand(step=0), 1.5),)}, "invalid_value",
+         "readings[0].probability"),
+        ({"mention": 1, "readings": ((Operand(step=0), 0.5),)}, "wrong_type", "readings[0]"),
+        ({"mention": 1, "readings": ("step 0",)}, "wrong_type", "readings[0]"),
+        ({"mention": 1, "readings": [SourceReading(Operand(step=0), 0.5)]}, "wrong_type", "readings"),
+        ({"constant": "minutes_per_hour", "cue": (5, 2)}, "invalid_value", "cue"),
+        ({"constant": "minutes_per_hour", "cue": (True, 2)}, "wrong_type", "cue[0]"),
+        ({"constant": "no_such_constant"}, "invalid_value", "constant"),
+        ({"mention": 1, "constant": "minutes_per_hour"}, "invalid_value", "operand"),
+    ],
+)
+def test_what_the_one_pass_check_of_an_operand_does_not_pass_the_field_checks_name(
+    fields: dict[str, Any], reason: str, path: str
+) -> None:
+    """An operand with sources or a cued constant is checked in one pass (``trace_json.plain_operand``); whatever
+    that pass does not accept goes through the field checks, which name the field (ADR 0035, cost of checking)."""
+    ok = Operand(mention=1, text="3", readings=(SourceReading(Operand(step=0), 0.6),
+                                                SourceReading(Operand(constant="minutes_per_hour"), 0.4)))
+    assert plain_operand(ok, SourceReading)
+    assert plain_operand(Operand(constant="minutes_per_hour", cue=(2, 5)), SourceReading)
+    with pytest.raises(ProblemGraphError) as info:
+        Operand(**fields)
+    assert (info.value.reason, info.value.path) == (reason, path)
 
 
 def test_a_source_reading_has_no_readings_of_its_own() -> None:

@@ -102,6 +102,7 @@ class ChoosingBinder(TraceBinder):
             divisor = self.shared_by(step, stated)
             if divisor is not None:  # $40 / 8 toys = $5: $5 per toy, as divided
                 readings.append((divisor, "its divisor"))
+            stamped = False
             for per, why in readings:
                 rate = f"{stated} per {per}"
                 if isinstance(self.pack.lookup(rate), str):
@@ -109,12 +110,14 @@ class ChoosingBinder(TraceBinder):
                 symbols[sid] = _prebuilt_replace(original, unit=rate)
                 stamper.retract(sid)
                 again = stamper.stamp(sid, rhs, ids, kind, span)
+                stamped = True
                 if again.admissibility_status == "admitted":
                     note = f"{again.unit_proof}; stated {shown(stated)} read as {shown(rate)} ({why})"
                     return _prebuilt_replace(again, unit_proof=note)
-            symbols[sid] = original
-            stamper.retract(sid)
-            refused = stamper.stamp(sid, rhs, ids, kind, span)
+            if stamped:  # the stated unit back, stamped again (untried, the refusal stamped with it stands as it was)
+                symbols[sid] = original
+                stamper.retract(sid)
+                refused = stamper.stamp(sid, rhs, ids, kind, span)
         per_thing = self.per_thing(step, sid, operands) if step.op in ("multiply", "divide") else None
         if per_thing is not None:
             k, rate, hit, said = per_thing
@@ -363,6 +366,9 @@ class ChoosingBinder(TraceBinder):
             free = f"{sid}__unstated"
             self.symbols[free] = _scratch_symbol(self.symbols[sid], symbol_id=free, unit=None)
             lhs = [(sid, stated, ""), (free, 1.0 - stated, f"the stated {shown(step.unit)} not the result's unit")]
+        trial = f"{sid}__trial"  # the step's lhs a trial against ``expected`` derives a unit for (one for every trial)
+        if expected is not None:
+            self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
 
         def admitted_by(ids: list[str], kind: str) -> tuple[float, str]:
             """The share of the lhs readings that admit the combination, and the likeliest one's words."""
@@ -379,8 +385,6 @@ class ChoosingBinder(TraceBinder):
                 else:
                     hits = [(q, w) for name, q, w in lhs if admits(name, rhs, ids, kind)]
                 return (sum(q for q, _ in hits), max(hits)[1]) if hits else (0.0, "")
-            trial = f"{sid}__trial"
-            self.symbols[trial] = _scratch_symbol(self.symbols[sid], symbol_id=trial)
             unit = self.stamper.derives(trial, rhs, ids, kind)
             if unit is None:
                 return 0.0, ""
