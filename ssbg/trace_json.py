@@ -88,9 +88,9 @@ def plain_operand(o: Any, reading_type: type[Any]) -> bool:
                 and (cue is None or (type(cue) is tuple and len(cue) == 2 and type(cue[0]) is int
                                      and type(cue[1]) is int and 0 <= cue[0] < cue[1])))
         )
-        and (text is None or (type(text) is str and text and not text.isspace()))
+        and (text is None or (type(text) is str and text and not text.isspace() and is_unicode(text)))
         and (at is None or (type(at) is int and at >= 0))
-        and (why is None or (type(why) is str and why and not why.isspace()))
+        and (why is None or (type(why) is str and why and not why.isspace() and is_unicode(why)))
         and o.alternative is None
         and (not o.readings or type(o.readings) is tuple)
     ):

@@ -735,6 +735,8 @@ def test_a_reading_probability_outside_0_1_is_refused(probability: object) -> No
         ({"constant": "minutes_per_hour", "cue": (True, 2)}, "wrong_type", "cue[0]"),
         ({"constant": "no_such_constant"}, "invalid_value", "constant"),
         ({"mention": 1, "constant": "minutes_per_hour"}, "invalid_value", "operand"),
+        ({"mention": 1, "text": "3\ud800"}, "invalid_value", "text"),
+        ({"step": 0, "why": "\udfff why"}, "invalid_value", "why"),
     ],
 )
 def test_what_the_one_pass_check_of_an_operand_does_not_pass_the_field_checks_name(
