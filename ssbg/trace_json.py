@@ -79,28 +79,46 @@ def plain_operand(o: Any, reading_type: type[Any]) -> bool:
     (a mention or an earlier step) or a known constant with at most a ``(start, end)`` cue, a literal, no
     alternative, its n-best sources (``reading_type``'s, each an operand of its own class with no alternative or
     readings, and a probability).  False says only that the field checks must name what is wrong, if anything."""
-    mention, step, constant, cue, text, at, why = o.mention, o.step, o.constant, o.cue, o.text, o.at, o.why
-    if not (
-        (
-            (type(mention) is int and mention >= 0 and step is None and constant is None and cue is None)
-            or (type(step) is int and step >= 0 and mention is None and constant is None and cue is None)
-            or (mention is None and step is None and type(constant) is str and constant in IMPLICIT_CONSTANTS
-                and (cue is None or (type(cue) is tuple and len(cue) == 2 and type(cue[0]) is int
-                                     and type(cue[1]) is int and 0 <= cue[0] < cue[1])))
-        )
-        and (text is None or (type(text) is str and text and not text.isspace() and is_unicode(text)))
-        and (at is None or (type(at) is int and at >= 0))
-        and (why is None or (type(why) is str and why and not why.isspace() and is_unicode(why)))
+    return (
+        _plain_pointer(o.mention, o.step, o.constant, o.cue)
+        and _plain_text(o.text)
+        and (o.at is None or (type(o.at) is int and o.at >= 0))
+        and _plain_text(o.why)
         and o.alternative is None
-        and (not o.readings or type(o.readings) is tuple)
-    ):
-        return False
-    kind = type(o)
-    for r in o.readings:
+        and type(o.readings) is tuple
+        and (not o.readings or _plain_readings(o.readings, type(o), reading_type))
+    )
+
+
+def _plain_pointer(mention: object, step: object, constant: object, cue: object) -> bool:
+    """Exactly one of a mention index, a step index or a known constant; a cue only on a constant."""
+    if constant is None:
+        return cue is None and (
+            (type(mention) is int and mention >= 0 and step is None)
+            or (type(step) is int and step >= 0 and mention is None)
+        )
+    return (
+        mention is None
+        and step is None
+        and type(constant) is str
+        and constant in IMPLICIT_CONSTANTS
+        and (cue is None or (type(cue) is tuple and len(cue) == 2 and type(cue[0]) is int and type(cue[1]) is int
+                             and 0 <= cue[0] < cue[1]))
+    )  # fmt: skip
+
+
+def _plain_text(text: object) -> bool:
+    """None, or text that is not blank and can be written as UTF-8."""
+    return text is None or (type(text) is str and bool(text) and not text.isspace() and is_unicode(text))
+
+
+def _plain_readings(readings: tuple[Any, ...], operand_type: type[Any], reading_type: type[Any]) -> bool:
+    """Each a ``reading_type`` of an ``operand_type`` with no alternative or readings, and a probability."""
+    for r in readings:
         if type(r) is not reading_type:
             return False
         source, p = r.operand, r.probability
-        if type(source) is not kind or source.alternative is not None or source.readings:
+        if type(source) is not operand_type or source.alternative is not None or source.readings:
             return False
         if not ((type(p) is float or type(p) is int) and 0.0 <= p <= 1.0):
             return False

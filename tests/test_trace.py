@@ -737,6 +737,7 @@ def test_a_reading_probability_outside_0_1_is_refused(probability: object) -> No
         ({"mention": 1, "constant": "minutes_per_hour"}, "invalid_value", "operand"),
         ({"mention": 1, "text": "3\ud800"}, "invalid_value", "text"),
         ({"step": 0, "why": "\udfff why"}, "invalid_value", "why"),
+        ({"mention": 1, "readings": []}, "wrong_type", "readings"),
     ],
 )
 def test_what_the_one_pass_check_of_an_operand_does_not_pass_the_field_checks_name(
