@@ -39,13 +39,6 @@ class Calls:
         sys.setprofile(self._previous)
 
 
-def calls(fn: Callable[[], object]) -> int:
-    """The calls ``fn()`` makes (:class:`Calls`)."""
-    with Calls() as counted:
-        fn()
-    return counted.count
-
-
 def peak_bytes(fn: Callable[[], T]) -> tuple[T, int]:
     """What ``fn()`` returns and the most memory it held at once (``tracemalloc``), in bytes."""
     tracemalloc.start()
