@@ -15,7 +15,6 @@ question's words, the rules' reading and the shipped packs, never from a solutio
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -96,16 +95,6 @@ class MentionContext(NamedTuple):
         )
 
 
-_UNIT_FLAGS = ("u:parallel", "u:parallel_only", "u:previous", "u:parallel*of_them", "u:rule*of_them", "u:after_of")
-_NO_PER_FLAGS = ("p:none*rule", "p:none*rule*adjacent", "p:none*adjacent", "p:none*alt", "p:none*sentence_each",
-                 "p:none*sentence_per", "p:none*question")  # fmt: skip
-
-
-def _flags(f: Features, names: tuple[str, ...], on: tuple[object, ...]) -> None:
-    """Set each of ``names`` whose flag in ``on`` holds, in order (the order a score sums them in), in one call."""
-    f.update(dict.fromkeys(itertools.compress(names, on), 1.0))
-
-
 def unit_features(c: UnitCandidate, ctx: MentionContext) -> Features:
     """The features of one unit reading."""
     if c.lemma is None:
@@ -133,9 +122,18 @@ def unit_features(c: UnitCandidate, ctx: MentionContext) -> Features:
     if c.alt:
         f["u:alt"] = 1.0
     f[f"u:lemma={c.lemma}"] = 1.0
-    p = c.parallel
-    _flags(f, _UNIT_FLAGS, (p, p and c.distance is None, p and c.previous, p and ctx.of_them, ctx.of_them and c.rule,
-                            c.after_of))  # fmt: skip
+    if c.parallel:  # each flag set in the order a score sums them in
+        f["u:parallel"] = 1.0
+        if c.distance is None:
+            f["u:parallel_only"] = 1.0
+        if c.previous:
+            f["u:previous"] = 1.0
+        if ctx.of_them:
+            f["u:parallel*of_them"] = 1.0
+    if ctx.of_them and c.rule:
+        f["u:rule*of_them"] = 1.0
+    if c.after_of:
+        f["u:after_of"] = 1.0
     if ctx.currency:
         f[f"u:currency*cat={cat}"] = 1.0
     if ctx.percent:
@@ -153,8 +151,20 @@ def per_features(c: PerCandidate, ctx: MentionContext, unit_lemma: str | None) -
     """The features of one per reading (``unit_lemma``: the rules' unit, which a per must differ from)."""
     if c.lemma is None:
         f: Features = {"p:none": 1.0, f"p:none*rulecat={ctx.rule_cat}": 1.0}
-        _flags(f, _NO_PER_FLAGS, (c.rule, c.rule and ctx.adjacent, ctx.adjacent, c.alt, ctx.sentence_each,
-                                  ctx.sentence_per, ctx.question))  # fmt: skip
+        if c.rule:  # each flag set in the order a score sums them in
+            f["p:none*rule"] = 1.0
+            if ctx.adjacent:
+                f["p:none*rule*adjacent"] = 1.0
+        if ctx.adjacent:
+            f["p:none*adjacent"] = 1.0
+        if c.alt:
+            f["p:none*alt"] = 1.0
+        if ctx.sentence_each:
+            f["p:none*sentence_each"] = 1.0
+        if ctx.sentence_per:
+            f["p:none*sentence_per"] = 1.0
+        if ctx.question:
+            f["p:none*question"] = 1.0
         if ctx.next_word in ("each", "per", "a", "an", "every", "apiece"):
             f[f"p:none*next={ctx.next_word}"] = 1.0
         f[f"p:none*prev={ctx.prev_word}"] = 1.0  # the word before the number ("costs", "earns", "for")
